@@ -1,0 +1,3 @@
+pub mod rng;
+pub mod tile;
+pub mod tile_set;

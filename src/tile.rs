@@ -1,0 +1,227 @@
+//! Pips and tiles: the atoms of the game.
+//!
+//! A [`Tile`] is the unordered pair `[a|b]` with `a <= b`, stored as its triangular index
+//! `b(b+1)/2 + a`. That numbering is nested: the double-M set is exactly the indices
+//! `0..(M+1)(M+2)/2`, so one type and one table serve double-6 through double-18.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The highest pip value any supported set uses (double-18).
+pub const MAX_PIP: u8 = 18;
+/// Number of distinct pip values, `0..=MAX_PIP`.
+pub const PIP_COUNT: usize = MAX_PIP as usize + 1;
+/// Number of tiles in the largest supported set (double-18).
+pub const MAX_TILES: usize = PIP_COUNT * (PIP_COUNT + 1) / 2;
+
+/// One half of a tile: a pip value `0..=18`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Pip(u8);
+
+impl Pip {
+    /// The blank.
+    pub const ZERO: Pip = Pip(0);
+
+    /// A checked pip value; `None` above [`MAX_PIP`].
+    pub const fn new(v: u8) -> Option<Pip> {
+        if v <= MAX_PIP { Some(Pip(v)) } else { None }
+    }
+
+    /// A pip value the caller knows to be in range.
+    ///
+    /// # Panics
+    /// Panics (in debug builds) if `v > MAX_PIP`.
+    #[inline]
+    pub const fn from_u8(v: u8) -> Pip {
+        debug_assert!(v <= MAX_PIP);
+        Pip(v)
+    }
+
+    /// The numeric value.
+    #[inline]
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+
+    /// The value as an array index.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Pip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+const fn build_halves() -> ([u8; MAX_TILES], [u8; MAX_TILES]) {
+    let mut lo = [0u8; MAX_TILES];
+    let mut hi = [0u8; MAX_TILES];
+    let mut b = 0;
+    while b < PIP_COUNT {
+        let mut a = 0;
+        while a <= b {
+            let i = b * (b + 1) / 2 + a;
+            lo[i] = a as u8;
+            hi[i] = b as u8;
+            a += 1;
+        }
+        b += 1;
+    }
+    (lo, hi)
+}
+
+const HALVES: ([u8; MAX_TILES], [u8; MAX_TILES]) = build_halves();
+
+/// A domino `[a|b]`, identified by its triangular index.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Tile(u8);
+
+impl Tile {
+    /// The tile with halves `a` and `b`, in either order.
+    #[inline]
+    pub const fn new(a: Pip, b: Pip) -> Tile {
+        let (lo, hi) = if a.0 <= b.0 { (a.0, b.0) } else { (b.0, a.0) };
+        Tile(((hi as u16 * (hi as u16 + 1)) / 2 + lo as u16) as u8)
+    }
+
+    /// Convenience constructor from raw values.
+    ///
+    /// # Panics
+    /// Panics if either value exceeds [`MAX_PIP`].
+    pub const fn from_pips(a: u8, b: u8) -> Tile {
+        assert!(a <= MAX_PIP && b <= MAX_PIP, "pip out of range");
+        Tile::new(Pip(a), Pip(b))
+    }
+
+    /// The tile with triangular index `i`; `None` past the double-18 set.
+    pub const fn from_index(i: usize) -> Option<Tile> {
+        if i < MAX_TILES { Some(Tile(i as u8)) } else { None }
+    }
+
+    /// The triangular index, usable as an array index.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The smaller half.
+    #[inline]
+    pub const fn low(self) -> Pip {
+        Pip(HALVES.0[self.0 as usize])
+    }
+
+    /// The larger half.
+    #[inline]
+    pub const fn high(self) -> Pip {
+        Pip(HALVES.1[self.0 as usize])
+    }
+
+    /// Whether both halves are equal.
+    #[inline]
+    pub const fn is_double(self) -> bool {
+        self.low().0 == self.high().0
+    }
+
+    /// Whether one half shows `v`.
+    #[inline]
+    pub const fn contains(self, v: Pip) -> bool {
+        self.low().0 == v.0 || self.high().0 == v.0
+    }
+
+    /// The half opposite `v` (the new open end after joining at `v`).
+    /// For a double this is `v` itself.
+    #[inline]
+    pub const fn other(self, v: Pip) -> Pip {
+        let lo = self.low();
+        if lo.0 == v.0 { self.high() } else { lo }
+    }
+
+    /// Sum of both halves.
+    #[inline]
+    pub const fn pips(self) -> u16 {
+        self.low().0 as u16 + self.high().0 as u16
+    }
+
+    /// Number of tiles in the double-`max` set.
+    pub const fn set_size(max: Pip) -> usize {
+        let m = max.0 as usize;
+        (m + 1) * (m + 2) / 2
+    }
+
+    /// Whether the tile belongs to the double-`max` set.
+    #[inline]
+    pub const fn in_set(self, max: Pip) -> bool {
+        self.high().0 <= max.0
+    }
+
+    /// The tiles of the double-`max` set in canonical order: sorted by (low, high).
+    pub fn canonical(max: Pip) -> impl Iterator<Item = Tile> {
+        (0..=max.0).flat_map(move |a| (a..=max.0).map(move |b| Tile::from_pips(a, b)))
+    }
+}
+
+impl fmt::Display for Tile {
+    /// Low half first: `3-12`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.low(), self.high())
+    }
+}
+
+/// Why a tile name did not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid tile '{0}': expected two pip values 0..=18 joined by '-', like 3-12")]
+pub struct ParseTileError(pub String);
+
+impl FromStr for Tile {
+    type Err = ParseTileError;
+
+    /// Parses `a-b` (either order, `|` also accepted).
+    fn from_str(s: &str) -> Result<Tile, ParseTileError> {
+        let err = || ParseTileError(s.to_string());
+        let (a, b) = s.trim().split_once(['-', '|']).ok_or_else(err)?;
+        let a: u8 = a.trim().parse().map_err(|_| err())?;
+        let b: u8 = b.trim().parse().map_err(|_| err())?;
+        let (a, b) = (Pip::new(a).ok_or_else(err)?, Pip::new(b).ok_or_else(err)?);
+        Ok(Tile::new(a, b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triangular_index_is_nested_and_round_trips() {
+        for m in [6u8, 9, 12, 15, 18] {
+            let max = Pip::new(m).unwrap();
+            let n = Tile::set_size(max);
+            let mut seen = vec![false; n];
+            for t in Tile::canonical(max) {
+                assert!(t.index() < n);
+                assert!(!seen[t.index()]);
+                seen[t.index()] = true;
+                assert_eq!(Tile::new(t.high(), t.low()), t);
+                let back: Tile = t.to_string().parse().unwrap();
+                assert_eq!(back, t);
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+        assert_eq!(Tile::set_size(Pip::new(12).unwrap()), 91);
+        assert_eq!(Tile::set_size(Pip::new(18).unwrap()), 190);
+    }
+
+    #[test]
+    fn display_and_parse() {
+        let t: Tile = "12-3".parse().unwrap();
+        assert_eq!(t.to_string(), "3-12");
+        assert_eq!(t.other(Pip::new(12).unwrap()), Pip::new(3).unwrap());
+        assert_eq!(t.pips(), 15);
+        assert!("5|5".parse::<Tile>().unwrap().is_double());
+        assert!("3-19".parse::<Tile>().is_err());
+        assert!("x-1".parse::<Tile>().is_err());
+        assert!("7".parse::<Tile>().is_err());
+    }
+}

@@ -1,0 +1,309 @@
+//! `TileSet`: a set of tiles stored as a suit matrix.
+//!
+//! `rows[p]` has bit `q` set when `[p|q]` is in the set, so a tile sits in two rows and a double
+//! in one. The tiles that can join an open end `p` are exactly `rows[p]`, one word, and the other
+//! half of each candidate is its bit index. Count and pip sum are cached because the engine asks
+//! for them on every score and every view; tests compare them with recomputation.
+
+use crate::tile::{MAX_PIP, PIP_COUNT, Pip, Tile};
+use std::fmt;
+
+/// A set of tiles (hand, table, or any subset of a double-M set, M <= 18).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TileSet {
+    rows: [u32; PIP_COUNT],
+    len: u8,
+    pips: u16,
+}
+
+impl TileSet {
+    /// The empty set.
+    pub const EMPTY: TileSet = TileSet { rows: [0; PIP_COUNT], len: 0, pips: 0 };
+
+    /// Every tile of the double-`max` set.
+    pub fn full(max: Pip) -> TileSet {
+        let mut s = TileSet::EMPTY;
+        for t in Tile::canonical(max) {
+            s.insert(t);
+        }
+        s
+    }
+
+    /// Whether `t` is in the set.
+    #[inline]
+    pub const fn contains(&self, t: Tile) -> bool {
+        self.rows[t.low().index()] >> t.high().get() & 1 == 1
+    }
+
+    /// Adds `t`; returns false if it was already present.
+    #[inline]
+    pub fn insert(&mut self, t: Tile) -> bool {
+        if self.contains(t) {
+            return false;
+        }
+        let (a, b) = (t.low(), t.high());
+        self.rows[a.index()] |= 1 << b.get();
+        self.rows[b.index()] |= 1 << a.get();
+        self.len += 1;
+        self.pips += t.pips();
+        true
+    }
+
+    /// Removes `t`; returns false if it was absent.
+    #[inline]
+    pub fn remove(&mut self, t: Tile) -> bool {
+        if !self.contains(t) {
+            return false;
+        }
+        let (a, b) = (t.low(), t.high());
+        self.rows[a.index()] &= !(1 << b.get());
+        self.rows[b.index()] &= !(1 << a.get());
+        self.len -= 1;
+        self.pips -= t.pips();
+        true
+    }
+
+    /// This set plus `t`.
+    #[must_use]
+    pub fn with(mut self, t: Tile) -> TileSet {
+        self.insert(t);
+        self
+    }
+
+    /// This set minus `t`.
+    #[must_use]
+    pub fn without(mut self, t: Tile) -> TileSet {
+        self.remove(t);
+        self
+    }
+
+    /// Tiles in both sets.
+    #[must_use]
+    pub fn intersect(&self, other: &TileSet) -> TileSet {
+        let mut s = TileSet::EMPTY;
+        for p in 0..PIP_COUNT {
+            s.rows[p] = self.rows[p] & other.rows[p];
+        }
+        s.recount();
+        s
+    }
+
+    /// Tiles in either set.
+    #[must_use]
+    pub fn union(&self, other: &TileSet) -> TileSet {
+        let mut s = TileSet::EMPTY;
+        for p in 0..PIP_COUNT {
+            s.rows[p] = self.rows[p] | other.rows[p];
+        }
+        s.recount();
+        s
+    }
+
+    fn recount(&mut self) {
+        let (len, pips) = self.recompute();
+        self.len = len as u8;
+        self.pips = pips;
+    }
+
+    /// Count and pip sum recomputed from the bits (what the caches must equal).
+    pub fn recompute(&self) -> (usize, u16) {
+        let mut len = 0;
+        let mut pips = 0u16;
+        for t in self.iter() {
+            len += 1;
+            pips += t.pips();
+        }
+        (len, pips)
+    }
+
+    /// Number of tiles (cached).
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Sum of pips over all tiles (cached).
+    #[inline]
+    pub const fn pips(&self) -> u16 {
+        self.pips
+    }
+
+    /// The suit row of `v`: bit `q` is set when `[v|q]` is in the set.
+    #[inline]
+    pub const fn row(&self, v: Pip) -> u32 {
+        self.rows[v.index()]
+    }
+
+    /// Number of tiles that show `v`.
+    #[inline]
+    pub const fn suit_len(&self, v: Pip) -> u32 {
+        self.rows[v.index()].count_ones()
+    }
+
+    /// Whether some tile shows `v`.
+    #[inline]
+    pub const fn has_suit(&self, v: Pip) -> bool {
+        self.rows[v.index()] != 0
+    }
+
+    /// The tiles that show `v`, in increasing order of the other half.
+    #[inline]
+    pub fn suit(&self, v: Pip) -> SuitIter {
+        SuitIter { v, bits: self.rows[v.index()] }
+    }
+
+    /// All tiles in canonical (low, high) order.
+    pub fn iter(&self) -> Iter<'_> {
+        Iter { set: self, a: 0, bits: self.rows[0] }
+    }
+
+    /// Whether every tile is in the double-`max` set.
+    pub fn within(&self, max: Pip) -> bool {
+        self.rows[max.index() + 1..].iter().all(|&r| r == 0)
+            && self.rows[..=max.index()].iter().all(|&r| r >> (max.get() + 1) == 0)
+    }
+}
+
+/// Iterator over the tiles of one suit.
+pub struct SuitIter {
+    v: Pip,
+    bits: u32,
+}
+
+impl Iterator for SuitIter {
+    type Item = Tile;
+    #[inline]
+    fn next(&mut self) -> Option<Tile> {
+        if self.bits == 0 {
+            return None;
+        }
+        let q = self.bits.trailing_zeros() as u8;
+        self.bits &= self.bits - 1;
+        Some(Tile::new(self.v, Pip::from_u8(q)))
+    }
+}
+
+/// Iterator over a set in canonical (low, high) order.
+pub struct Iter<'a> {
+    set: &'a TileSet,
+    a: u8,
+    bits: u32,
+}
+
+impl Iterator for Iter<'_> {
+    type Item = Tile;
+    fn next(&mut self) -> Option<Tile> {
+        loop {
+            // Only bits >= a in row a: each tile is visited once, from its low half.
+            let masked = self.bits & (u32::MAX << self.a);
+            if masked != 0 {
+                let q = masked.trailing_zeros() as u8;
+                self.bits = masked & (masked - 1);
+                return Some(Tile::from_pips(self.a, q));
+            }
+            if self.a >= MAX_PIP {
+                return None;
+            }
+            self.a += 1;
+            self.bits = self.set.rows[self.a as usize];
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a TileSet {
+    type Item = Tile;
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl FromIterator<Tile> for TileSet {
+    fn from_iter<I: IntoIterator<Item = Tile>>(iter: I) -> TileSet {
+        let mut s = TileSet::EMPTY;
+        for t in iter {
+            s.insert(t);
+        }
+        s
+    }
+}
+
+impl fmt::Display for TileSet {
+    /// Space-separated tiles in canonical order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for t in self {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{t}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for TileSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{{self}}}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn insert_remove_and_caches() {
+        let mut s = TileSet::EMPTY;
+        assert!(s.insert(t("3-12")));
+        assert!(!s.insert(t("12-3")));
+        assert!(s.insert(t("5-5")));
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.pips(), 25);
+        assert_eq!(s.row(Pip::new(5).unwrap()), 1 << 5);
+        assert_eq!(s.suit(Pip::new(12).unwrap()).collect::<Vec<_>>(), vec![t("3-12")]);
+        assert!(s.remove(t("3-12")));
+        assert!(!s.remove(t("3-12")));
+        assert_eq!((s.len(), s.pips()), (1, 10));
+        assert_eq!(s.recompute(), (1, 10));
+    }
+
+    #[test]
+    fn full_sets_have_the_right_sizes_and_suits() {
+        for (m, n) in [(6u8, 28usize), (9, 55), (12, 91), (15, 136), (18, 190)] {
+            let max = Pip::new(m).unwrap();
+            let s = TileSet::full(max);
+            assert_eq!(s.len(), n);
+            assert_eq!(s.recompute().0, n);
+            assert!(s.within(max));
+            for v in 0..=m {
+                assert_eq!(s.suit_len(Pip::new(v).unwrap()), m as u32 + 1);
+            }
+            let order: Vec<Tile> = s.iter().collect();
+            let canon: Vec<Tile> = Tile::canonical(max).collect();
+            assert_eq!(order, canon);
+        }
+        assert!(!TileSet::full(Pip::new(12).unwrap()).within(Pip::new(9).unwrap()));
+    }
+
+    #[test]
+    fn set_algebra() {
+        let a: TileSet = ["1-2", "2-2", "3-4"].iter().map(|s| t(s)).collect();
+        let b: TileSet = ["2-2", "3-4", "0-9"].iter().map(|s| t(s)).collect();
+        assert_eq!(a.intersect(&b).to_string(), "2-2 3-4");
+        assert_eq!(a.union(&b).len(), 4);
+        assert_eq!(a.union(&b).pips(), 3 + 4 + 7 + 9);
+        assert_eq!(a.with(t("0-0")).without(t("1-2")).to_string(), "0-0 2-2 3-4");
+    }
+}
