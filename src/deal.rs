@@ -1,0 +1,153 @@
+//! The seeded deal (RULES.md ED-1).
+//!
+//! 1. Start from the set in canonical `(low, high)` order, with the engine removed first when it
+//!    is set aside. 2. Shuffle with our Fisher–Yates ([`crate::rng::shuffle`]). 3. Seat `s`
+//!    receives positions `[s*h, (s+1)*h)`. 4. The rest, in order, is the boneyard; a draw takes
+//!    its first tile.
+
+use crate::rng::{GameRng, shuffle};
+use crate::rules::{EngineMode, MAX_PLAYERS, Rules};
+use crate::tile::{MAX_TILES, Pip, Tile};
+use crate::tile_set::TileSet;
+
+/// The face-down pile, in draw order. Fixed capacity: no heap.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Boneyard {
+    tiles: [Tile; MAX_TILES],
+    head: u8,
+    end: u8,
+}
+
+impl Boneyard {
+    /// An empty boneyard.
+    pub const EMPTY: Boneyard = Boneyard { tiles: [Tile::from_pips(0, 0); MAX_TILES], head: 0, end: 0 };
+
+    /// A boneyard holding `tiles` in draw order.
+    ///
+    /// # Panics
+    /// Panics if more than [`MAX_TILES`] tiles are given.
+    pub fn from_tiles(tiles: &[Tile]) -> Boneyard {
+        let mut b = Boneyard::EMPTY;
+        b.tiles[..tiles.len()].copy_from_slice(tiles);
+        b.end = tiles.len() as u8;
+        b
+    }
+
+    /// Takes the next tile, if any.
+    #[inline]
+    pub fn draw(&mut self) -> Option<Tile> {
+        if self.head == self.end {
+            return None;
+        }
+        let t = self.tiles[self.head as usize];
+        self.head += 1;
+        Some(t)
+    }
+
+    /// Tiles left.
+    #[inline]
+    pub fn len(&self) -> usize {
+        (self.end - self.head) as usize
+    }
+
+    /// Whether no tile is left.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.head == self.end
+    }
+
+    /// The tiles left, in draw order.
+    pub fn as_slice(&self) -> &[Tile] {
+        &self.tiles[self.head as usize..self.end as usize]
+    }
+}
+
+/// One round's starting position: engine, hands, and the ordered boneyard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// The engine tile placed in the centre.
+    pub engine: Tile,
+    /// Number of seats.
+    pub players: u8,
+    /// Each seat's hand (seats past `players` are empty).
+    pub hands: [TileSet; MAX_PLAYERS],
+    /// The boneyard in draw order.
+    pub boneyard: Boneyard,
+}
+
+impl Deal {
+    /// A deal from explicit hands and boneyard order (scenario tests, replays).
+    ///
+    /// # Panics
+    /// Panics if more than [`MAX_PLAYERS`] hands are given.
+    pub fn from_parts(engine: Tile, hands: &[TileSet], boneyard: &[Tile]) -> Deal {
+        let mut h = [TileSet::EMPTY; MAX_PLAYERS];
+        h[..hands.len()].copy_from_slice(hands);
+        Deal { engine, players: hands.len() as u8, hands: h, boneyard: Boneyard::from_tiles(boneyard) }
+    }
+}
+
+/// Deals round `e` (engine number) with `rules` from `rng` (ED-1). The engine is set aside.
+///
+/// # Panics
+/// Panics if the rules are not valid (call [`Rules::validate`] first) or use an engine mode
+/// other than `SetAside`.
+pub fn deal_round(rules: &Rules, e: Pip, rng: &mut GameRng) -> Deal {
+    assert_eq!(rules.engine_mode, EngineMode::SetAside, "only SetAside deals are implemented");
+    let engine = Tile::new(e, e);
+    let mut tiles = [Tile::from_pips(0, 0); MAX_TILES];
+    let mut n = 0;
+    for t in Tile::canonical(rules.set) {
+        if t != engine {
+            tiles[n] = t;
+            n += 1;
+        }
+    }
+    shuffle(rng, &mut tiles[..n]);
+    let h = rules.hand().expect("validated rules have a hand size") as usize;
+    let players = rules.players as usize;
+    let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
+    for (s, hand) in hands.iter_mut().enumerate().take(players) {
+        *hand = tiles[s * h..(s + 1) * h].iter().copied().collect();
+    }
+    Deal { engine, players: rules.players, hands, boneyard: Boneyard::from_tiles(&tiles[players * h..n]) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+
+    #[test]
+    fn deal_partitions_the_set() {
+        let rules = Rules::wikipedia();
+        let d = deal_round(&rules, Pip::from_u8(12), &mut rng_from_seed(3));
+        let mut all = TileSet::EMPTY.with(d.engine);
+        let mut count = 1;
+        for h in &d.hands[..4] {
+            assert_eq!(h.len(), 15);
+            count += h.len();
+            all = all.union(h);
+        }
+        for &t in d.boneyard.as_slice() {
+            assert!(all.insert(t));
+            count += 1;
+        }
+        assert_eq!(count, 91);
+        assert_eq!(all, TileSet::full(Pip::from_u8(12)));
+        assert_eq!(d.boneyard.len(), 30);
+    }
+
+    #[test]
+    fn deal_vector_seed7() {
+        // Pins ED-1 end to end: canonical order, our shuffle, seat blocks, boneyard order.
+        let rules = Rules::wikipedia();
+        let d = deal_round(&rules, Pip::from_u8(12), &mut rng_from_seed(7));
+        assert_eq!(d.hands[0].to_string(), DEAL7_SEAT0);
+        let first: Vec<String> = d.boneyard.as_slice()[..5].iter().map(Tile::to_string).collect();
+        assert_eq!(first.join(" "), DEAL7_BONEYARD5);
+    }
+
+    const DEAL7_SEAT0: &str = "0-2 0-8 1-4 1-6 2-6 2-7 3-3 5-6 5-9 5-10 6-6 6-7 7-10 9-11 10-12";
+    const DEAL7_BONEYARD5: &str = "1-8 1-3 6-12 5-5 8-9";
+}

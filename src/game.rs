@@ -1,0 +1,185 @@
+//! A match: rounds from the highest double down, cumulative scores, the winner and tie-break.
+
+use crate::deal::deal_round;
+use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
+use crate::round::{MoveList, NoObserver, Observer, Outcome, RoundState, Seat, Step};
+use crate::rules::{FirstSeat, MAX_PLAYERS, Rules, TieBreak};
+use crate::strategy::Strategy;
+use crate::tile::{PIP_COUNT, Pip};
+
+/// A match-level observer: round and match boundaries on top of the round events.
+pub trait MatchObserver: Observer {
+    /// Before the first round.
+    fn match_start(&mut self, _rules: &Rules, _seed: u64) {}
+    /// After the deal of round `round` (1-based), before its first turn.
+    fn round_start(&mut self, _round: u8, _state: &RoundState) {}
+    /// After the last round.
+    fn match_end(&mut self, _result: &MatchResult) {}
+}
+
+impl MatchObserver for NoObserver {}
+
+/// One finished round of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundRecord {
+    /// Engine number.
+    pub engine: Pip,
+    /// Seat that took the first turn.
+    pub first: Seat,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// The result of a match. Fixed-size: no heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchResult {
+    /// Number of seats.
+    pub players: u8,
+    /// Rounds played.
+    pub rounds: u8,
+    /// Each round, in play order (first `rounds` entries).
+    pub records: [Option<RoundRecord>; PIP_COUNT],
+    /// Cumulative score per seat.
+    pub totals: [u32; MAX_PLAYERS],
+    /// Rounds in which each seat scored 0.
+    pub zero_rounds: [u8; MAX_PLAYERS],
+    /// Each seat's lowest non-zero round score (`u32::MAX` if none).
+    pub min_nonzero: [u32; MAX_PLAYERS],
+    /// The winners as a seat mask (more than one bit: co-winners).
+    pub winners: u16,
+}
+
+impl MatchResult {
+    /// Whether `seat` is among the winners.
+    pub fn is_winner(&self, seat: Seat) -> bool {
+        self.winners & seat.bit() != 0
+    }
+
+    /// The winning seats in order.
+    pub fn winner_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.players as usize).map(Seat::from_index).filter(|&s| self.is_winner(s))
+    }
+
+    /// The rounds played.
+    pub fn round_records(&self) -> impl Iterator<Item = &RoundRecord> {
+        self.records.iter().flatten()
+    }
+}
+
+/// Plays one round to the end: asks each seat's strategy whenever it has a real choice.
+///
+/// `rngs[s]` is seat `s`'s random stream; `moves` is scratch space. No heap allocation.
+pub fn play_round<S: Strategy, O: Observer>(
+    state: &mut RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &mut MoveList,
+    obs: &mut O,
+) -> Outcome {
+    for s in 0..state.players() as usize {
+        bots[s].round_start(&state.view(Seat::from_index(s)));
+    }
+    loop {
+        match state.advance(moves, obs) {
+            Step::Over => return *state.outcome().expect("over"),
+            Step::Choice(seat, _) => {
+                let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
+                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
+                let m = moves[i];
+                state.play_unchecked(m, obs);
+            }
+        }
+    }
+}
+
+/// The first player of round 1 (ED-2), drawn from the deal stream when random.
+fn first_seat(rules: &Rules, deal_rng: &mut GameRng) -> u8 {
+    match rules.first_seat {
+        FirstSeat::Seat(s) => s,
+        FirstSeat::Random => below(deal_rng, rules.players as u64) as u8,
+    }
+}
+
+/// Plays a full match with match seed `seed`.
+///
+/// Deals come from the stream `mix(seed, DEAL)`, seat `s`'s strategy gets `mix(seed, BOT + s)`,
+/// so the same seed gives the same deals whatever the bots do. `rules` must be valid.
+///
+/// # Panics
+/// Panics if `bots.len()` differs from `rules.players`.
+pub fn play_match<S: Strategy, O: MatchObserver>(rules: &Rules, seed: u64, bots: &mut [S], obs: &mut O) -> MatchResult {
+    assert_eq!(bots.len(), rules.players as usize, "one strategy per seat");
+    let n = rules.players as usize;
+    let mut deal_rng = rng_from_seed(mix(seed, stream::DEAL));
+    let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|s| rng_from_seed(mix(seed, stream::BOT + s as u64)));
+    let mut moves = MoveList::new();
+    obs.match_start(rules, seed);
+    let f1 = first_seat(rules, &mut deal_rng);
+    let mut result = MatchResult {
+        players: rules.players,
+        rounds: 0,
+        records: [None; PIP_COUNT],
+        totals: [0; MAX_PLAYERS],
+        zero_rounds: [0; MAX_PLAYERS],
+        min_nonzero: [u32::MAX; MAX_PLAYERS],
+        winners: 0,
+    };
+    for r in 1..=rules.round_count() {
+        let e = rules.engine_of_round(r);
+        let deal = deal_round(rules, e, &mut deal_rng);
+        let first = Seat::from_index((f1 as usize + r as usize - 1) % n);
+        let mut state = RoundState::new(rules, &deal, first);
+        obs.round_start(r, &state);
+        let outcome = play_round(&mut state, bots, &mut rngs[..n], &mut moves, obs);
+        for s in 0..n {
+            let sc = outcome.scores[s];
+            result.totals[s] += sc;
+            if sc == 0 {
+                result.zero_rounds[s] += 1;
+            } else {
+                result.min_nonzero[s] = result.min_nonzero[s].min(sc);
+            }
+        }
+        result.records[r as usize - 1] = Some(RoundRecord { engine: e, first, outcome });
+        result.rounds = r;
+    }
+    result.winners = winners(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
+    obs.match_end(&result);
+    result
+}
+
+/// The winners' seat mask: lowest total; ties per the tie-break rule (P-38).
+pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> u16 {
+    let best = totals[..n].iter().copied().min().unwrap_or(0);
+    let mut mask: u16 = (0..n).filter(|&s| totals[s] == best).fold(0, |m, s| m | 1 << s);
+    if tie == TieBreak::Wikipedia && mask.count_ones() > 1 {
+        let in_mask = |s: usize| mask & (1 << s) != 0;
+        let most_zero = (0..n).filter(|&s| in_mask(s)).map(|s| zero_rounds[s]).max().unwrap_or(0);
+        mask = (0..n).filter(|&s| in_mask(s) && zero_rounds[s] == most_zero).fold(0, |m, s| m | 1 << s);
+        let in_mask = |s: usize| mask & (1 << s) != 0;
+        let lowest = (0..n).filter(|&s| in_mask(s)).map(|s| min_nonzero[s]).min().unwrap_or(u32::MAX);
+        mask = (0..n).filter(|&s| in_mask(s) && min_nonzero[s] == lowest).fold(0, |m, s| m | 1 << s);
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wikipedia_tie_break() {
+        // Seats 0 and 1 tie on 30; seat 1 has more zero rounds.
+        let m = winners(TieBreak::Wikipedia, 3, &[30, 30, 40], &[1, 2, 0], &[5, 10, 3]);
+        assert_eq!(m, 0b010);
+        // Equal zero rounds: lower minimum non-zero round wins.
+        let m = winners(TieBreak::Wikipedia, 3, &[30, 30, 40], &[1, 1, 0], &[5, 10, 3]);
+        assert_eq!(m, 0b001);
+        // Still tied: co-winners.
+        let m = winners(TieBreak::Wikipedia, 3, &[30, 30, 40], &[1, 1, 0], &[5, 5, 3]);
+        assert_eq!(m, 0b011);
+        // Co-winners rule keeps every tied seat.
+        let m = winners(TieBreak::CoWinners, 3, &[30, 30, 40], &[1, 2, 0], &[5, 10, 3]);
+        assert_eq!(m, 0b011);
+    }
+}

@@ -1,0 +1,72 @@
+//! Events a round emits, and the observer hook that receives them.
+
+use super::{EndReason, Seat, TrainId};
+use crate::rules::MAX_PLAYERS;
+use crate::tile::{Pip, Tile};
+
+/// Something that happened at the table, in the order it happened.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Event {
+    /// A tile was placed; `end` is the train's new open end.
+    Play {
+        /// Who placed it.
+        seat: Seat,
+        /// The tile.
+        tile: Tile,
+        /// Where.
+        train: TrainId,
+        /// The new open end.
+        end: Pip,
+    },
+    /// A tile was drawn from the boneyard (full information: observers of a bot must hide it).
+    Draw {
+        /// Who drew.
+        seat: Seat,
+        /// What was drawn.
+        tile: Tile,
+    },
+    /// `seat`'s marker went on (logged only when it was off).
+    Mark {
+        /// The marker's owner.
+        seat: Seat,
+    },
+    /// `seat`'s marker came off, right after the placement that lifted it.
+    Unmark {
+        /// The marker's owner.
+        seat: Seat,
+    },
+    /// An idle turn: no placement, no draw, no marker change.
+    Pass {
+        /// Who passed.
+        seat: Seat,
+    },
+    /// The round ended.
+    RoundEnd {
+        /// Why.
+        reason: EndReason,
+        /// Each seat's score.
+        scores: [u32; MAX_PLAYERS],
+    },
+}
+
+/// Receives events. With [`NoObserver`] every call compiles to nothing.
+pub trait Observer {
+    /// Called for every event.
+    fn event(&mut self, ev: &Event);
+}
+
+/// The observer that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    #[inline(always)]
+    fn event(&mut self, _ev: &Event) {}
+}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    #[inline]
+    fn event(&mut self, ev: &Event) {
+        (**self).event(ev)
+    }
+}

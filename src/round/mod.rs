@@ -1,0 +1,217 @@
+//! One round: state, the turn state machine, move generation, events.
+//!
+//! The round is driven by [`RoundState::advance`], which applies every forced action (draws,
+//! markers, passes, single-option placements, round end) and stops only when the seat to act has
+//! a real choice of two or more moves, or when the round is over. The caller then applies one of
+//! the offered moves with [`RoundState::play`] (checked) or [`RoundState::play_unchecked`].
+
+mod event;
+mod movegen;
+mod state;
+mod turn;
+
+pub use event::{Event, NoObserver, Observer};
+pub use movegen::{MOVE_CAPACITY, MoveList};
+pub use state::RoundState;
+
+use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};
+use crate::tile::{Pip, Tile};
+use std::fmt;
+
+/// A seat at the table, `0..players`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Seat(u8);
+
+impl Seat {
+    /// A checked seat.
+    pub const fn new(s: u8) -> Option<Seat> {
+        if (s as usize) < MAX_PLAYERS { Some(Seat(s)) } else { None }
+    }
+
+    /// Seat from an index the caller knows to be in range.
+    #[inline]
+    pub const fn from_index(s: usize) -> Seat {
+        debug_assert!(s < MAX_PLAYERS);
+        Seat(s as u8)
+    }
+
+    /// As an array index.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The next seat clockwise among `players`.
+    #[inline]
+    pub const fn next(self, players: u8) -> Seat {
+        Seat(if self.0 + 1 == players { 0 } else { self.0 + 1 })
+    }
+
+    /// Bit of this seat in a seat mask.
+    #[inline]
+    pub const fn bit(self) -> u16 {
+        1 << self.0
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Total number of train slots: one personal train per seat plus the Mexican trains.
+pub const TRAIN_SLOTS: usize = MAX_PLAYERS + MAX_MEXICAN_TRAINS;
+
+/// A train: a seat's personal train, or Mexican train `i`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct TrainId(u8);
+
+impl TrainId {
+    /// The personal train of `seat`.
+    #[inline]
+    pub const fn personal(seat: Seat) -> TrainId {
+        TrainId(seat.0)
+    }
+
+    /// Mexican train number `i` (0 is the first one started).
+    #[inline]
+    pub const fn mexican(i: usize) -> TrainId {
+        TrainId((MAX_PLAYERS + i) as u8)
+    }
+
+    /// The owner, for a personal train.
+    #[inline]
+    pub const fn owner(self) -> Option<Seat> {
+        if (self.0 as usize) < MAX_PLAYERS { Some(Seat(self.0)) } else { None }
+    }
+
+    /// Whether this is a Mexican train.
+    #[inline]
+    pub const fn is_mexican(self) -> bool {
+        self.0 as usize >= MAX_PLAYERS
+    }
+
+    /// As an index into the train slots.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for TrainId {
+    /// A seat number for a personal train, `mexican` (or `mexican2`, ...) otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.owner() {
+            Some(s) => write!(f, "{s}"),
+            None if self.0 as usize == MAX_PLAYERS => f.write_str("mexican"),
+            None => write!(f, "mexican{}", self.0 as usize - MAX_PLAYERS + 1),
+        }
+    }
+}
+
+/// One train's public state. An unstarted train has `len == 0` and its open end is the engine
+/// number.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Train {
+    /// The open end.
+    pub end: Pip,
+    /// Tiles laid on it.
+    pub len: u8,
+    /// Whether the last tile is a double with nothing on it yet.
+    pub open_double: bool,
+}
+
+/// A placement: a tile on a train. Placing on an unstarted Mexican slot starts that train.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Move {
+    /// The tile from hand.
+    pub tile: Tile,
+    /// Where it goes.
+    pub train: TrainId,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} on {}", self.tile, self.train)
+    }
+}
+
+/// An uncovered double that later players must cover.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Obligation {
+    /// Where the double lies.
+    pub train: TrainId,
+    /// Its value.
+    pub value: Pip,
+    /// Who placed it.
+    pub placer: Seat,
+}
+
+/// What kind of choice the seat to act faces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decision {
+    /// An ordinary placement (possibly restricted to a tile just drawn).
+    Normal,
+    /// Covering a pending obligation.
+    Cover,
+    /// The follow-up after one's own double.
+    FollowUp,
+}
+
+/// Where [`RoundState::advance`] stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Step {
+    /// `seat` must choose among the moves written to the list.
+    Choice(Seat, Decision),
+    /// The round has ended; see [`RoundState::outcome`].
+    Over,
+}
+
+/// Why a round ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    /// This seat emptied its hand.
+    Out(Seat),
+    /// Boneyard empty and a full go-round of idle turns.
+    Blocked,
+    /// Provably stuck (harbour_cay).
+    Stuck,
+}
+
+impl EndReason {
+    /// The JSONL name: `out`, `blocked` or `stuck`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Out(_) => "out",
+            EndReason::Blocked => "blocked",
+            EndReason::Stuck => "stuck",
+        }
+    }
+}
+
+/// The result of a finished round.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    /// Why it ended.
+    pub reason: EndReason,
+    /// Each seat's score (pips left, per the rules' scoring values).
+    pub scores: [u32; MAX_PLAYERS],
+    /// Turns taken in the round.
+    pub turns: u32,
+    /// Tiles drawn in the round.
+    pub draws: u32,
+    /// Tiles left in the boneyard.
+    pub boneyard_left: u8,
+}
+
+/// Why a checked placement was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum PlayError {
+    /// No seat has a choice right now (call `advance` first, or the round is over).
+    #[error("no choice is pending")]
+    NoChoicePending,
+    /// The move is not among the legal moves.
+    #[error("illegal move {0}")]
+    Illegal(Move),
+}

@@ -1,0 +1,167 @@
+//! Move generation into a fixed-capacity list: no heap, ever.
+
+use super::state::{Phase, RoundState};
+use super::{Move, Seat, TRAIN_SLOTS, TrainId};
+use crate::rules::{MexicanStart, ObligationOrder};
+use crate::tile::{PIP_COUNT, Pip, Tile};
+use crate::tile_set::TileSet;
+use std::ops::Deref;
+
+/// Capacity of a [`MoveList`].
+///
+/// Bound: a move is a (tile, train) pair whose tile fits the train's open end. Each decision
+/// offers at most one target per train slot ([`TRAIN_SLOTS`] = personal trains of up to 16
+/// seats plus up to 4 Mexican trains), and a train with open end `v` accepts at most the
+/// [`PIP_COUNT`] distinct tiles that show `v`. Hence at most `TRAIN_SLOTS * PIP_COUNT` moves.
+/// A test builds a position that reaches it exactly.
+pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT;
+
+/// A fixed-capacity list of legal moves.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MOVE_CAPACITY],
+    len: u16,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    pub const fn new() -> MoveList {
+        MoveList { moves: [Move { tile: Tile::from_pips(0, 0), train: TrainId(0) }; MOVE_CAPACITY], len: 0 }
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    /// Panics if the list is full, which the capacity bound rules out.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len as usize] = m;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+
+    #[inline]
+    fn push_suit(&mut self, tiles: &TileSet, v: Pip, train: TrainId) {
+        let mut bits = tiles.row(v);
+        while bits != 0 {
+            let q = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            self.push(Move { tile: Tile::new(v, Pip::from_u8(q)), train });
+        }
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl RoundState {
+    /// Writes the legal moves of the pending choice into `out` (empty when none is pending or
+    /// when the only action is forced).
+    ///
+    /// Order: own train first, then other seats' marked trains clockwise from the seat to act,
+    /// then started Mexican trains, then starting a new Mexican train; within a train, by the
+    /// tile's other half.
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        out.clear();
+        let p = self.current;
+        match self.phase {
+            Phase::Normal(drawn) => match drawn {
+                None => self.normal_moves(p, &self.hands[p.index()], out),
+                Some(t) => self.normal_moves(p, &TileSet::EMPTY.with(t), out),
+            },
+            Phase::Cover(drawn) => {
+                let ob = self.obligation_to_serve();
+                let src = drawn.map_or(self.hands[p.index()], |t| TileSet::EMPTY.with(t));
+                out.push_suit(&src, ob.value, ob.train);
+            }
+            Phase::FollowUp { train, value, drawn } => {
+                let src = drawn.map_or(self.hands[p.index()], |t| TileSet::EMPTY.with(t));
+                out.push_suit(&src, value, train);
+            }
+            Phase::TurnStart | Phase::Over => {}
+        }
+    }
+
+    /// The obligation the seat to act must serve (LIFO or FIFO per the rules).
+    pub(super) fn obligation_to_serve(&self) -> super::Obligation {
+        debug_assert!(self.pending_len > 0);
+        match self.rules.obligation_order {
+            ObligationOrder::Lifo => self.pending[self.pending_len as usize - 1],
+            ObligationOrder::Fifo => self.pending[0],
+        }
+    }
+
+    /// NORMAL_OPTIONS(p, S).
+    fn normal_moves(&self, p: Seat, src: &TileSet, out: &mut MoveList) {
+        let own = TrainId::personal(p);
+        out.push_suit(src, self.trains[own.index()].end, own);
+        if self.rules.first_turn_own_train_only && self.turns_taken[p.index()] == 0 {
+            return;
+        }
+        let mut q = p.next(self.players);
+        while q != p {
+            if self.markers & q.bit() != 0 {
+                let t = TrainId::personal(q);
+                out.push_suit(src, self.trains[t.index()].end, t);
+            }
+            q = q.next(self.players);
+        }
+        let started = self.mexican_started as usize;
+        for i in 0..started {
+            let t = TrainId::mexican(i);
+            out.push_suit(src, self.trains[t.index()].end, t);
+        }
+        if started < self.rules.max_mexican_trains as usize && self.may_start_mexican(p) {
+            out.push_suit(src, self.e, TrainId::mexican(started));
+        }
+    }
+
+    fn may_start_mexican(&self, p: Seat) -> bool {
+        match self.rules.mexican_start {
+            MexicanStart::AnyTime => true,
+            MexicanStart::RequiresOwnTrainPlay => self.played_own & p.bit() != 0,
+            MexicanStart::AfterOpeningGoRound => self.turns as usize >= self.players as usize,
+            // Only when nothing else fits; the caller that supports it filters (issue: presets).
+            MexicanStart::OnlyIfNoOtherPlay => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_is_the_proven_bound() {
+        assert_eq!(MOVE_CAPACITY, 20 * 19);
+        assert_eq!(std::mem::size_of::<Move>(), 2);
+    }
+}

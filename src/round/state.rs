@@ -1,0 +1,358 @@
+//! `RoundState`: everything about one round in progress, as plain data (no heap).
+
+use super::event::{Event, Observer};
+use super::{EndReason, Move, Obligation, Outcome, Seat, TRAIN_SLOTS, Train, TrainId};
+use crate::deal::{Boneyard, Deal};
+use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Rules};
+use crate::tile::{PIP_COUNT, Pip, Tile};
+use crate::tile_set::TileSet;
+
+/// At most one double per pip value exists, so at most `PIP_COUNT` doubles can be open at once.
+pub(super) const MAX_OPEN_DOUBLES: usize = PIP_COUNT;
+
+/// Where the turn state machine stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Phase {
+    /// The current seat's turn has not begun.
+    TurnStart,
+    /// Normal play; `Some(t)` once the seat has drawn `t` after finding no play.
+    Normal(Option<Tile>),
+    /// An obligation is pending; `Some(t)` once the seat has drawn `t`.
+    Cover(Option<Tile>),
+    /// The doubler's follow-up for the double on `train` showing `value`.
+    FollowUp { train: TrainId, value: Pip, drawn: Option<Tile> },
+    /// The round is over.
+    Over,
+}
+
+/// A double placed this turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct TurnDouble {
+    pub train: TrainId,
+    pub value: Pip,
+    pub exempt: bool,
+}
+
+/// One round in progress. Full information: only the engine, tests and observers see all of it;
+/// strategies see a [`crate::view::View`].
+#[derive(Clone, Debug)]
+pub struct RoundState {
+    pub(super) rules: Rules,
+    pub(super) players: u8,
+    pub(super) engine: Tile,
+    pub(super) e: Pip,
+    pub(super) hands: [TileSet; MAX_PLAYERS],
+    pub(super) boneyard: Boneyard,
+    pub(super) trains: [Train; TRAIN_SLOTS],
+    pub(super) mexican_started: u8,
+    pub(super) markers: u16,
+    pub(super) pending: [Obligation; MAX_OPEN_DOUBLES],
+    pub(super) pending_len: u8,
+    pub(super) played: TileSet,
+    pub(super) turns_taken: [u16; MAX_PLAYERS],
+    pub(super) played_own: u16,
+    pub(super) draws: [u16; MAX_PLAYERS],
+    pub(super) idle: u8,
+    pub(super) current: Seat,
+    pub(super) first: Seat,
+    pub(super) phase: Phase,
+    pub(super) turn_placed: bool,
+    pub(super) turn_drew: bool,
+    pub(super) turn_marker_changed: bool,
+    pub(super) turn_doubles: [TurnDouble; MAX_OPEN_DOUBLES],
+    pub(super) turn_doubles_len: u8,
+    pub(super) turns: u32,
+    pub(super) total_draws: u32,
+    pub(super) outcome: Option<Outcome>,
+}
+
+impl RoundState {
+    /// A round ready to start: the engine in the centre, hands and boneyard from `deal`, `first`
+    /// to act. `rules` must be valid; `deal.players` must equal `rules.players`.
+    ///
+    /// # Panics
+    /// Panics if the deal and the rules disagree on the number of seats or `first` is not a seat.
+    pub fn new(rules: &Rules, deal: &Deal, first: Seat) -> RoundState {
+        assert_eq!(deal.players, rules.players, "deal and rules disagree on players");
+        assert!(first.index() < rules.players as usize, "first seat out of range");
+        let e = deal.engine.low();
+        let unstarted = Train { end: e, len: 0, open_double: false };
+        RoundState {
+            rules: rules.clone(),
+            players: rules.players,
+            engine: deal.engine,
+            e,
+            hands: deal.hands,
+            boneyard: deal.boneyard,
+            trains: [unstarted; TRAIN_SLOTS],
+            mexican_started: 0,
+            markers: 0,
+            pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
+            pending_len: 0,
+            played: TileSet::EMPTY.with(deal.engine),
+            turns_taken: [0; MAX_PLAYERS],
+            played_own: 0,
+            draws: [0; MAX_PLAYERS],
+            idle: 0,
+            current: first,
+            first,
+            phase: Phase::TurnStart,
+            turn_placed: false,
+            turn_drew: false,
+            turn_marker_changed: false,
+            turn_doubles: [TurnDouble { train: TrainId(0), value: Pip::ZERO, exempt: false }; MAX_OPEN_DOUBLES],
+            turn_doubles_len: 0,
+            turns: 0,
+            total_draws: 0,
+            outcome: None,
+        }
+    }
+
+    // ---- full-information accessors ----
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Number of seats.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The engine tile.
+    pub fn engine(&self) -> Tile {
+        self.engine
+    }
+
+    /// The engine number e: every train starts with a tile showing it.
+    pub fn engine_number(&self) -> Pip {
+        self.e
+    }
+
+    /// A seat's hand.
+    pub fn hand(&self, seat: Seat) -> &TileSet {
+        &self.hands[seat.index()]
+    }
+
+    /// The boneyard, in draw order.
+    pub fn boneyard(&self) -> &Boneyard {
+        &self.boneyard
+    }
+
+    /// One train.
+    pub fn train(&self, id: TrainId) -> &Train {
+        &self.trains[id.index()]
+    }
+
+    /// The train ids in play: personal trains of every seat, then every Mexican slot allowed.
+    pub fn train_ids(&self) -> impl Iterator<Item = TrainId> + '_ {
+        let mex = (self.rules.max_mexican_trains as usize).min(MAX_MEXICAN_TRAINS);
+        (0..self.players as usize)
+            .map(|s| TrainId::personal(Seat::from_index(s)))
+            .chain((0..mex).map(TrainId::mexican))
+    }
+
+    /// Number of Mexican trains started.
+    pub fn mexican_started(&self) -> usize {
+        self.mexican_started as usize
+    }
+
+    /// Whether `seat`'s marker is on its train.
+    pub fn is_marked(&self, seat: Seat) -> bool {
+        self.markers & seat.bit() != 0
+    }
+
+    /// Markers as a seat mask.
+    pub fn marker_mask(&self) -> u16 {
+        self.markers
+    }
+
+    /// Pending obligations, in placement order.
+    pub fn pending(&self) -> &[Obligation] {
+        &self.pending[..self.pending_len as usize]
+    }
+
+    /// Tiles on the table, the engine included.
+    pub fn played(&self) -> &TileSet {
+        &self.played
+    }
+
+    /// Tiles showing `v` not on the table (in some hand or the boneyard): public information.
+    pub fn unplayed(&self, v: Pip) -> u32 {
+        self.rules.set.get() as u32 + 1 - self.played.suit_len(v)
+    }
+
+    /// Turns `seat` has completed this round.
+    pub fn turns_taken(&self, seat: Seat) -> u16 {
+        self.turns_taken[seat.index()]
+    }
+
+    /// Whether `seat` has placed a tile on its own train this round.
+    pub fn played_own(&self, seat: Seat) -> bool {
+        self.played_own & seat.bit() != 0
+    }
+
+    /// Tiles `seat` has drawn this round.
+    pub fn draws(&self, seat: Seat) -> u16 {
+        self.draws[seat.index()]
+    }
+
+    /// Consecutive idle turns.
+    pub fn idle(&self) -> u8 {
+        self.idle
+    }
+
+    /// The seat whose turn it is.
+    pub fn current(&self) -> Seat {
+        self.current
+    }
+
+    /// The seat that took the round's first turn.
+    pub fn first(&self) -> Seat {
+        self.first
+    }
+
+    /// Turns completed so far.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// The result, once the round is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Whether the round is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// A strategy's view of the table from `seat`.
+    pub fn view(&self, seat: Seat) -> crate::view::View<'_> {
+        crate::view::View::new(self, seat)
+    }
+
+    /// Whether an uncovered double is still waiting in this turn's follow-up (for views).
+    pub(crate) fn follow_up_double(&self) -> Option<(TrainId, Pip)> {
+        match self.phase {
+            Phase::FollowUp { train, value, .. } => Some((train, value)),
+            _ => None,
+        }
+    }
+
+    /// The tile this seat drew this turn and must play if it can, if any.
+    pub fn drawn_this_turn(&self) -> Option<Tile> {
+        match self.phase {
+            Phase::Normal(d) | Phase::Cover(d) | Phase::FollowUp { drawn: d, .. } => d,
+            _ => None,
+        }
+    }
+
+    // ---- primitives (RULES.md §5.0.3) ----
+
+    /// DRAW(p): the next boneyard tile into p's hand.
+    pub(super) fn draw<O: Observer>(&mut self, p: Seat, obs: &mut O) -> Option<Tile> {
+        let t = self.boneyard.draw()?;
+        self.hands[p.index()].insert(t);
+        self.draws[p.index()] += 1;
+        self.total_draws += 1;
+        self.turn_drew = true;
+        obs.event(&Event::Draw { seat: p, tile: t });
+        Some(t)
+    }
+
+    /// MARK(p): no-op if already marked.
+    pub(super) fn mark<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        if self.markers & p.bit() == 0 {
+            self.markers |= p.bit();
+            self.turn_marker_changed = true;
+            obs.event(&Event::Mark { seat: p });
+        }
+    }
+
+    /// PLACE(p, t, τ), steps 1–6. Returns whether p's own marker came off with this placement.
+    pub(super) fn place<O: Observer>(&mut self, p: Seat, mv: Move, obs: &mut O) -> bool {
+        let Move { tile, train } = mv;
+        let removed = self.hands[p.index()].remove(tile);
+        debug_assert!(removed, "placing {tile} not in hand of seat {p}");
+        self.played.insert(tile);
+        let tr = &mut self.trains[train.index()];
+        debug_assert!(tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
+        if tr.len == 0 && train.is_mexican() {
+            self.mexican_started += 1;
+        }
+        let covered = tr.open_double;
+        tr.end = tile.other(tr.end);
+        tr.len += 1;
+        tr.open_double = tile.is_double();
+        let end = tr.end;
+        self.turn_placed = true;
+        obs.event(&Event::Play { seat: p, tile, train, end });
+        if covered {
+            self.remove_pending(train);
+        }
+        if tile.is_double() {
+            let i = self.turn_doubles_len as usize;
+            self.turn_doubles[i] = TurnDouble { train, value: end, exempt: false };
+            self.turn_doubles_len += 1;
+        }
+        let own = train == TrainId::personal(p);
+        if own {
+            self.played_own |= p.bit();
+        }
+        let lifted = match self.rules.marker_removal {
+            MarkerRemoval::OwnerOnOwnTrain => own.then_some(p),
+            MarkerRemoval::AnyPlayOnTrain => train.owner(),
+            MarkerRemoval::OwnerAnywhere => Some(p),
+        };
+        let mut own_lifted = false;
+        if let Some(q) = lifted {
+            if self.markers & q.bit() != 0 {
+                self.markers &= !q.bit();
+                self.turn_marker_changed = true;
+                own_lifted = q == p;
+                obs.event(&Event::Unmark { seat: q });
+            }
+        }
+        if self.hands[p.index()].is_empty() {
+            self.finish(EndReason::Out(p), true, obs);
+        }
+        own_lifted
+    }
+
+    fn remove_pending(&mut self, train: TrainId) {
+        let n = self.pending_len as usize;
+        if let Some(i) = self.pending[..n].iter().position(|o| o.train == train) {
+            self.pending.copy_within(i + 1..n, i);
+            self.pending_len -= 1;
+        }
+    }
+
+    pub(super) fn push_pending(&mut self, o: Obligation) {
+        self.pending[self.pending_len as usize] = o;
+        self.pending_len += 1;
+    }
+
+    /// Ends the round: scores every hand and emits `RoundEnd`. `mid_turn` counts the turn in
+    /// progress as taken (a seat went out); otherwise END has already counted it.
+    pub(super) fn finish<O: Observer>(&mut self, reason: EndReason, mid_turn: bool, obs: &mut O) {
+        let mut scores = [0u32; MAX_PLAYERS];
+        for (s, score) in scores.iter_mut().enumerate().take(self.players as usize) {
+            *score = self.hands[s].iter().map(|t| self.rules.tile_score(t)).sum();
+        }
+        if mid_turn {
+            self.turns += 1;
+            self.turns_taken[self.current.index()] += 1;
+        }
+        self.phase = Phase::Over;
+        self.outcome = Some(Outcome {
+            reason,
+            scores,
+            turns: self.turns,
+            draws: self.total_draws,
+            boneyard_left: self.boneyard.len() as u8,
+        });
+        obs.event(&Event::RoundEnd { reason, scores });
+    }
+}

@@ -1,0 +1,513 @@
+//! Rules as plain data.
+//!
+//! [`Rules`] holds every parameter of RULES.md §3 and Appendix B, plus the named variations of
+//! §4, as fields with enums. Presets are constructors ([`Rules::preset`]); the engine branches on
+//! fields and never on a preset name. [`Rules::validate`] reports every problem at once.
+//!
+//! The engine implements today the values the `wikipedia` preset uses (RULES.md §5.0 and §5.2),
+//! plus the cheap independent options (`first_turn_own_train_only`, `mark_on_empty_boneyard`,
+//! `last_of_suit_exempt`, `reprivatise_exempt`, scoring values, tie-break). Every other value has
+//! its field and enum variant already, and `validate()` names it as not yet supported rather than
+//! playing it wrongly.
+
+mod deal_table;
+mod presets;
+
+pub use deal_table::{DealRow, DealTable};
+pub use presets::{PRESETS, PresetInfo};
+
+use crate::tile::{MAX_PIP, Pip, Tile};
+use std::fmt;
+
+/// Most seats the engine supports (markers and first-turn flags are 16-bit masks).
+pub const MAX_PLAYERS: usize = 16;
+/// Most Mexican trains a rule set may allow.
+pub const MAX_MEXICAN_TRAINS: usize = 4;
+/// The sets the engine plays.
+pub const SETS: [u8; 5] = [6, 9, 12, 15, 18];
+
+/// The five rule sets of the sources.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Preset {
+    /// Joe Celko, 1998 [000].
+    Celko1998,
+    /// The encyclopedia consensus [001].
+    Wikipedia,
+    /// dominorules.com [002].
+    Dominorules,
+    /// The family rules page [003].
+    FamilyHouse,
+    /// Great Harbour Cay rules [004].
+    HarbourCay,
+}
+
+impl Preset {
+    /// The preset's id as used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Celko1998 => "celko1998",
+            Preset::Wikipedia => "wikipedia",
+            Preset::Dominorules => "dominorules",
+            Preset::FamilyHouse => "family_house",
+            Preset::HarbourCay => "harbour_cay",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the engine tile is found (P-5, N-1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EngineMode {
+    /// `[e|e]` is removed before the shuffle and placed ([001], [002]).
+    SetAside,
+    /// Holder places it, else seats draw one at a time until it appears ([000]).
+    HolderElseDrawSequential,
+    /// Holder places it, else complete rounds of drawing ([003]).
+    HolderElseDrawRounds,
+    /// Highest unused double in the hands ([003] v3).
+    HighestUnusedDoubleInHands,
+    /// Holder of `[e|e]`, else the highest `[e|w]`, else redeal ([004]).
+    HolderElseHighestOfNumberElseRedeal,
+}
+
+/// Who takes the first normal turn of a round (P-8, ED-2).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FirstPlayer {
+    /// `F_r = (F1 + r - 1) mod N`.
+    Rotating,
+    /// The seat that placed the engine.
+    EnginePlacer,
+    /// The seat that went out in the previous round ([003] v4).
+    PreviousOut,
+}
+
+/// Where `F1`, the first player of round 1, comes from (ED-2).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FirstSeat {
+    /// A fixed seat (default 0).
+    Seat(u8),
+    /// The first draw of the match's deal stream, uniform over the seats.
+    Random,
+}
+
+/// The opening of a round (P-9).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Opening {
+    /// One tile per turn from the start.
+    OneTile,
+    /// Celko's build phase, in turn order from the placer.
+    CelkoBuildPhase,
+    /// Fast game: every seat lays a maximum-length build (§4.2).
+    FastBuild,
+    /// Delayed first turn (§4.3).
+    DelayedFirstTurn,
+}
+
+/// When the Mexican train may be started (P-11, N-3).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MexicanStart {
+    /// Any time (subject to `first_turn_own_train_only`).
+    AnyTime,
+    /// Only when no other placement is possible ([000]).
+    OnlyIfNoOtherPlay,
+    /// Only after a placement on one's own train this round ([004]).
+    RequiresOwnTrainPlay,
+    /// Only after every seat has had one turn.
+    AfterOpeningGoRound,
+}
+
+/// Who removes a marker (P-19, N-4).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MarkerRemoval {
+    /// Any placement on the marked train ([000]).
+    AnyPlayOnTrain,
+    /// The owner placing on his own train ([001], [002], [004]).
+    OwnerOnOwnTrain,
+    /// The owner placing anywhere ([003]).
+    OwnerAnywhere,
+}
+
+/// The doubler's follow-up (P-20).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FollowUp {
+    /// Must cover the same double with a non-double ([001], [004]).
+    CoverSameDouble,
+    /// Another tile anywhere eligible ([000], [003]).
+    AnyEligible,
+    /// Anywhere eligible, or a second double with a third tile from hand ([002]).
+    AnyEligibleWithSecondDouble,
+    /// May cover the double or end the turn (§4.6).
+    Optional,
+}
+
+/// How many doubles one turn may place (P-21).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DoublesPerTurn {
+    /// One.
+    One,
+    /// Two, the second needing a third tile from hand ([002]).
+    Two,
+    /// A chain of any length.
+    Unlimited,
+}
+
+/// Which uncovered doubles oblige later players (P-23, P-26).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Obligation {
+    /// None: the double is an ordinary open end.
+    None,
+    /// The single uncovered double of the turn.
+    UncoveredDouble,
+    /// The last double placed in the turn ([000], ED-11).
+    LastDoubleOfTurn,
+    /// Every uncovered double of the turn ([003] v1).
+    AllUncovered,
+}
+
+/// Order in which pending obligations are served.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ObligationOrder {
+    /// Last placed first ([000]).
+    Lifo,
+    /// First placed first ([003] v1).
+    Fifo,
+}
+
+/// Going out on a double that would need cover (P-29, §4.11).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GoOutOnDouble {
+    /// The round ends as soon as the hand is empty.
+    Allowed,
+    /// The follow-up procedure still runs (ED-31g).
+    MustCover,
+}
+
+/// Last-tile announcement model (P-32, N-8).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TapModel {
+    /// Always announced: no penalty ever applies (ED-25).
+    AlwaysAnnounced,
+    /// Never announced, caught, penalty draw of two ([000], [001]).
+    DrawTwo,
+    /// Never announced, draw one or miss the next turn ([004]).
+    DrawOneElseSkip,
+}
+
+/// Tie-break on equal totals (P-38).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TieBreak {
+    /// Co-winners (ED-24).
+    CoWinners,
+    /// More zero rounds, then the lower minimum non-zero round ([001]).
+    Wikipedia,
+}
+
+/// Branching doubles (§4.8).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BranchingDoubles {
+    /// A double has one open end.
+    Off,
+    /// A covered double opens two more ends.
+    FourWay,
+    /// Four-way, and all three sides must be covered.
+    FourWayTripleCover,
+}
+
+/// Every parameter of one game: the preset's values, the set, the table size and the overrides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The preset these values started from.
+    pub preset: Preset,
+    /// The set: double-`set`.
+    pub set: Pip,
+    /// Number of seats.
+    pub players: u8,
+    /// Hand size override; `None` uses the deal table.
+    pub hand_size: Option<u8>,
+    /// The preset's deal table (RULES.md §3.2.3).
+    pub deal_table: DealTable,
+    /// Number of rounds; `None` plays every double from `[M|M]` down to `[0|0]`.
+    pub rounds: Option<u8>,
+    /// P-5.
+    pub engine_mode: EngineMode,
+    /// P-8.
+    pub first_player: FirstPlayer,
+    /// F1 (ED-2).
+    pub first_seat: FirstSeat,
+    /// P-9.
+    pub opening: Opening,
+    /// P-10: a seat's first turn may only play on its own train (ED-27).
+    pub first_turn_own_train_only: bool,
+    /// P-11.
+    pub mexican_start: MexicanStart,
+    /// P-12.
+    pub max_mexican_trains: u8,
+    /// P-19.
+    pub marker_removal: MarkerRemoval,
+    /// P-17: a failed turn with an empty boneyard marks (else passes without a marker).
+    pub mark_on_empty_boneyard: bool,
+    /// P-20.
+    pub follow_up: FollowUp,
+    /// P-21.
+    pub doubles_per_turn: DoublesPerTurn,
+    /// P-23/P-26.
+    pub obligation: Obligation,
+    /// P-26.
+    pub obligation_order: ObligationOrder,
+    /// ED-9: a follow-up draw is allowed even after an earlier draw in the same turn.
+    pub followup_draw_per_double: bool,
+    /// P-27.
+    pub last_of_suit_exempt: bool,
+    /// §4.11 exception 2.
+    pub reprivatise_exempt: bool,
+    /// P-29.
+    pub go_out_on_double: GoOutOnDouble,
+    /// P-31.
+    pub early_end_when_stuck: bool,
+    /// P-32.
+    pub tap: TapModel,
+    /// P-34: value of `[0|0]` left in hand.
+    pub double_blank_value: u16,
+    /// §4.13: value of each blank half (0 = ordinary pips).
+    pub blank_half_value: u16,
+    /// P-38.
+    pub tie_break: TieBreak,
+    /// §4.1.
+    pub partnerships: bool,
+    /// §4.4.
+    pub swan_drive: bool,
+    /// §4.5.
+    pub bullet_train: bool,
+    /// §4.10.
+    pub double_makes_train_public: bool,
+    /// §4.12.
+    pub continuous_draw: bool,
+    /// §4.13.
+    pub blanks_wild: bool,
+    /// §4.8.
+    pub branching_doubles: BranchingDoubles,
+}
+
+/// One problem found by [`Rules::validate`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// The set is not one of the five.
+    #[error("double-{0} is not a supported set (valid: 6, 9, 12, 15, 18)")]
+    UnknownSet(u8),
+    /// The preset does not use this set.
+    #[error("the {preset} rules do not use a double-{set} set (valid: {valid})")]
+    SetNotInPreset { preset: Preset, set: u8, valid: String },
+    /// Fewer than two or more than MAX_PLAYERS seats.
+    #[error("{0} players is not playable (valid: 2 to {max})", max = MAX_PLAYERS)]
+    PlayerCount(u8),
+    /// No deal-table row for this (set, players) and no hand override.
+    #[error("the {preset} deal table has no hand size for {players} players on double-{set} (valid: {valid} players, or give a hand size)")]
+    NoDealRow { preset: Preset, set: u8, players: u8, valid: String },
+    /// The hand size cannot be dealt.
+    #[error("a hand of {hand} tiles for {players} players does not fit double-{set} ({available} tiles to deal; valid hand sizes: 1 to {max})")]
+    HandTooLarge { hand: u8, players: u8, set: u8, available: usize, max: usize },
+    /// Zero hand size.
+    #[error("a hand size of 0 is not playable (valid: 1 or more)")]
+    HandZero,
+    /// Rounds out of range.
+    #[error("{rounds} rounds is not playable on double-{set} (valid: 1 to {max})")]
+    Rounds { rounds: u8, set: u8, max: u8 },
+    /// First seat out of range.
+    #[error("first seat {seat} does not exist with {players} players (valid: 0 to {})", players - 1)]
+    FirstSeat { seat: u8, players: u8 },
+    /// A rule value the engine does not play yet.
+    #[error("rule {field} = {value} is not supported by the engine yet")]
+    Unsupported { field: &'static str, value: String },
+}
+
+/// Every problem with a configuration, in the order found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleErrors(pub Vec<RuleError>);
+
+impl fmt::Display for RuleErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RuleErrors {}
+
+impl Rules {
+    /// The preset named `name` with its default set (double-12) and four players.
+    ///
+    /// # Errors
+    /// Returns the list of valid names if `name` is unknown.
+    pub fn preset(name: &str) -> Result<Rules, String> {
+        presets::by_name(name)
+    }
+
+    /// The `wikipedia` preset ([001] consensus, RULES.md §5.2) on double-12 with four players.
+    pub fn wikipedia() -> Rules {
+        presets::wikipedia()
+    }
+
+    /// Number of tiles in the set.
+    pub fn set_tiles(&self) -> usize {
+        Tile::set_size(self.set)
+    }
+
+    /// Tiles available to deal: the set minus the engine when it is set aside.
+    pub fn dealable_tiles(&self) -> usize {
+        self.set_tiles() - usize::from(self.engine_mode == EngineMode::SetAside)
+    }
+
+    /// The hand size in force: the override, else the deal table's entry.
+    pub fn hand(&self) -> Option<u8> {
+        self.hand_size.or_else(|| self.deal_table.hand(self.set.get(), self.players))
+    }
+
+    /// Number of rounds in a match.
+    pub fn round_count(&self) -> u8 {
+        self.rounds.unwrap_or(self.set.get() + 1)
+    }
+
+    /// Engine number of round `r` (1-based): the highest double first.
+    pub fn engine_of_round(&self, r: u8) -> Pip {
+        Pip::from_u8(self.set.get() + 1 - r)
+    }
+
+    /// Checks every parameter and reports every problem at once.
+    ///
+    /// # Errors
+    /// [`RuleErrors`] listing each problem found.
+    pub fn validate(&self) -> Result<(), RuleErrors> {
+        let mut errs = Vec::new();
+        let set = self.set.get();
+        let set_ok = SETS.contains(&set);
+        if !set_ok {
+            errs.push(RuleError::UnknownSet(set));
+        } else if !self.deal_table.has_set(set) && self.hand_size.is_none() {
+            errs.push(RuleError::SetNotInPreset {
+                preset: self.preset,
+                set,
+                valid: self.deal_table.sets_text(),
+            });
+        }
+        let players_ok = (2..=MAX_PLAYERS as u8).contains(&self.players);
+        if !players_ok {
+            errs.push(RuleError::PlayerCount(self.players));
+        }
+        if set_ok && players_ok {
+            match self.hand() {
+                None if self.deal_table.has_set(set) => errs.push(RuleError::NoDealRow {
+                    preset: self.preset,
+                    set,
+                    players: self.players,
+                    valid: self.deal_table.players_text(set),
+                }),
+                None => {}
+                Some(0) => errs.push(RuleError::HandZero),
+                Some(h) => {
+                    let available = self.dealable_tiles();
+                    if self.players as usize * h as usize > available {
+                        errs.push(RuleError::HandTooLarge {
+                            hand: h,
+                            players: self.players,
+                            set,
+                            available,
+                            max: available / self.players as usize,
+                        });
+                    }
+                }
+            }
+        }
+        if set_ok {
+            if let Some(r) = self.rounds {
+                if r == 0 || r > set + 1 {
+                    errs.push(RuleError::Rounds { rounds: r, set, max: set + 1 });
+                }
+            }
+        }
+        if let FirstSeat::Seat(s) = self.first_seat {
+            if players_ok && s >= self.players {
+                errs.push(RuleError::FirstSeat { seat: s, players: self.players });
+            }
+        }
+        self.check_supported(&mut errs);
+        if errs.is_empty() { Ok(()) } else { Err(RuleErrors(errs)) }
+    }
+
+    fn check_supported(&self, errs: &mut Vec<RuleError>) {
+        let mut need = |ok: bool, field: &'static str, value: String| {
+            if !ok {
+                errs.push(RuleError::Unsupported { field, value });
+            }
+        };
+        need(self.engine_mode == EngineMode::SetAside, "engine_mode", format!("{:?}", self.engine_mode));
+        need(self.first_player == FirstPlayer::Rotating, "first_player", format!("{:?}", self.first_player));
+        need(self.opening == Opening::OneTile, "opening", format!("{:?}", self.opening));
+        need(self.mexican_start == MexicanStart::AnyTime, "mexican_start", format!("{:?}", self.mexican_start));
+        need(self.max_mexican_trains == 1, "max_mexican_trains", self.max_mexican_trains.to_string());
+        need(
+            self.marker_removal == MarkerRemoval::OwnerOnOwnTrain,
+            "marker_removal",
+            format!("{:?}", self.marker_removal),
+        );
+        need(self.follow_up == FollowUp::CoverSameDouble, "follow_up", format!("{:?}", self.follow_up));
+        need(
+            self.doubles_per_turn == DoublesPerTurn::One,
+            "doubles_per_turn",
+            format!("{:?}", self.doubles_per_turn),
+        );
+        need(
+            self.obligation == Obligation::UncoveredDouble,
+            "obligation",
+            format!("{:?}", self.obligation),
+        );
+        need(self.followup_draw_per_double, "followup_draw_per_double", "false".into());
+        need(
+            self.go_out_on_double == GoOutOnDouble::Allowed,
+            "go_out_on_double",
+            format!("{:?}", self.go_out_on_double),
+        );
+        need(!self.early_end_when_stuck, "early_end_when_stuck", "true".into());
+        need(self.tap == TapModel::AlwaysAnnounced, "tap", format!("{:?}", self.tap));
+        for (on, name) in [
+            (self.partnerships, "partnerships"),
+            (self.swan_drive, "swan_drive"),
+            (self.bullet_train, "bullet_train"),
+            (self.double_makes_train_public, "double_makes_train_public"),
+            (self.continuous_draw, "continuous_draw"),
+            (self.blanks_wild, "blanks_wild"),
+        ] {
+            need(!on, name, "true".into());
+        }
+        need(
+            self.branching_doubles == BranchingDoubles::Off,
+            "branching_doubles",
+            format!("{:?}", self.branching_doubles),
+        );
+    }
+
+    /// Score of one tile left in hand at the end of a round (P-34, §4.13).
+    #[inline]
+    pub fn tile_score(&self, t: Tile) -> u32 {
+        let (a, b) = (t.low().get() as u32, t.high().get() as u32);
+        if a == 0 && b == 0 {
+            return (self.double_blank_value as u32).max(2 * self.blank_half_value as u32);
+        }
+        let half = |v: u32| if v == 0 { self.blank_half_value as u32 } else { v };
+        half(a) + half(b)
+    }
+
+    /// Whether the highest pip of the set is in range (always true for validated rules).
+    pub fn set_in_range(&self) -> bool {
+        self.set.get() <= MAX_PIP
+    }
+}

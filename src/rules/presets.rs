@@ -1,0 +1,118 @@
+//! Preset constructors. Each value cites RULES.md; the engine never sees a preset name.
+
+use super::*;
+
+/// A preset's id and a one-line description.
+pub struct PresetInfo {
+    /// Command-line id.
+    pub name: &'static str,
+    /// What it is, in one line.
+    pub about: &'static str,
+}
+
+/// The presets the engine plays today.
+pub const PRESETS: &[PresetInfo] = &[PresetInfo {
+    name: "wikipedia",
+    about: "encyclopedia consensus [001]: engine set aside, cover the same double, owner unmarks, last-of-suit exemption",
+}];
+
+pub(super) fn by_name(name: &str) -> Result<Rules, String> {
+    match name {
+        "wikipedia" => Ok(wikipedia()),
+        _ => Err(format!(
+            "unknown rules preset '{name}' (valid: {})",
+            PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// `wikipedia`: RULES.md §5.2 and Appendix B.
+pub(super) fn wikipedia() -> Rules {
+    Rules {
+        preset: Preset::Wikipedia,
+        set: Pip::from_u8(12),
+        players: 4,
+        hand_size: None,
+        deal_table: DealTable::WIKIPEDIA,
+        rounds: None,
+        engine_mode: EngineMode::SetAside,
+        first_player: FirstPlayer::Rotating,
+        first_seat: FirstSeat::Seat(0),
+        opening: Opening::OneTile,
+        first_turn_own_train_only: true,
+        mexican_start: MexicanStart::AnyTime,
+        max_mexican_trains: 1,
+        marker_removal: MarkerRemoval::OwnerOnOwnTrain,
+        mark_on_empty_boneyard: true,
+        follow_up: FollowUp::CoverSameDouble,
+        doubles_per_turn: DoublesPerTurn::One,
+        obligation: Obligation::UncoveredDouble,
+        obligation_order: ObligationOrder::Lifo,
+        followup_draw_per_double: true,
+        last_of_suit_exempt: true,
+        reprivatise_exempt: false,
+        go_out_on_double: GoOutOnDouble::Allowed,
+        early_end_when_stuck: false,
+        tap: TapModel::AlwaysAnnounced,
+        double_blank_value: 0,
+        blank_half_value: 0,
+        tie_break: TieBreak::Wikipedia,
+        partnerships: false,
+        swan_drive: false,
+        bullet_train: false,
+        double_makes_train_public: false,
+        continuous_draw: false,
+        blanks_wild: false,
+        branching_doubles: BranchingDoubles::Off,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wikipedia_validates_for_every_table_entry() {
+        let base = Rules::wikipedia();
+        for set in SETS {
+            for (players, hand) in base.deal_table.entries(set) {
+                let r = Rules { set: Pip::from_u8(set), players, ..base.clone() };
+                assert_eq!(r.hand(), Some(hand));
+                r.validate().unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn validate_reports_every_problem() {
+        let r = Rules { players: 9, rounds: Some(20), swan_drive: true, ..Rules::wikipedia() };
+        let errs = r.validate().unwrap_err().0;
+        assert_eq!(errs.len(), 3, "{errs:?}");
+        assert!(matches!(errs[0], RuleError::NoDealRow { players: 9, .. }));
+        assert!(matches!(errs[1], RuleError::Rounds { rounds: 20, .. }));
+        assert!(matches!(errs[2], RuleError::Unsupported { field: "swan_drive", .. }));
+        let r = Rules { hand_size: Some(23), ..Rules::wikipedia() };
+        let e = r.validate().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a hand of 23 tiles for 4 players does not fit double-12 (90 tiles to deal; valid hand sizes: 1 to 22)"
+        );
+        // With an override, a count the table lacks is fine if it fits.
+        Rules { players: 9, hand_size: Some(10), ..Rules::wikipedia() }.validate().unwrap();
+        assert!(Rules::preset("nope").unwrap_err().contains("valid: wikipedia"));
+    }
+
+    #[test]
+    fn scoring_values() {
+        let mut r = Rules::wikipedia();
+        let t = |s: &str| s.parse::<Tile>().unwrap();
+        assert_eq!(r.tile_score(t("0-0")), 0);
+        assert_eq!(r.tile_score(t("3-12")), 15);
+        r.double_blank_value = 50;
+        assert_eq!(r.tile_score(t("0-0")), 50);
+        r.double_blank_value = 0;
+        r.blank_half_value = 25;
+        assert_eq!(r.tile_score(t("0-7")), 32);
+        assert_eq!(r.tile_score(t("0-0")), 50);
+    }
+}

@@ -1,0 +1,134 @@
+//! The `Strategy` trait and bot specs (`name` or `name:key=value,...`).
+//!
+//! No concrete bot lives here: bots are in `strategies/`, and the engine depends only on this
+//! trait.
+
+use crate::rng::GameRng;
+use crate::round::MoveList;
+use crate::view::View;
+use std::fmt;
+use std::str::FromStr;
+
+/// A player: picks one of the legal moves from what its seat may see.
+///
+/// The engine asks only when a real choice exists (two or more legal moves); draws, markers and
+/// passes are forced. A fresh instance plays each match.
+pub trait Strategy {
+    /// Index into `moves` of the chosen move. `moves` holds at least two moves.
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize;
+
+    /// Called once per round before the first turn.
+    fn round_start(&mut self, _view: &View<'_>) {}
+}
+
+impl<S: Strategy + ?Sized> Strategy for Box<S> {
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        (**self).choose(view, moves, rng)
+    }
+
+    fn round_start(&mut self, view: &View<'_>) {
+        (**self).round_start(view)
+    }
+}
+
+/// A parsed bot spec: `greedy`, `greedy:ties=random`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategySpec {
+    /// The bot's registry name.
+    pub name: String,
+    /// `key=value` parameters in the order given.
+    pub params: Vec<(String, String)>,
+}
+
+/// Why a bot spec is unusable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// Malformed text.
+    #[error("invalid bot spec '{0}': expected name or name:key=value,...")]
+    Syntax(String),
+    /// No bot of that name.
+    #[error("unknown bot '{name}' (valid: {valid})")]
+    UnknownBot {
+        /// The name given.
+        name: String,
+        /// The registered names.
+        valid: String,
+    },
+    /// The bot has no such parameter.
+    #[error("unknown parameter '{key}' for bot '{bot}' (valid: {valid})")]
+    UnknownParam {
+        /// The bot.
+        bot: String,
+        /// The key given.
+        key: String,
+        /// The bot's parameters.
+        valid: String,
+    },
+    /// The value does not parse.
+    #[error("invalid value '{value}' for {bot}:{key} (valid: {valid})")]
+    BadValue {
+        /// The bot.
+        bot: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What is accepted.
+        valid: String,
+    },
+}
+
+impl FromStr for StrategySpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<StrategySpec, SpecError> {
+        let err = || SpecError::Syntax(s.to_string());
+        let (name, rest) = match s.split_once(':') {
+            Some((n, r)) => (n.trim(), Some(r)),
+            None => (s.trim(), None),
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err(err());
+        }
+        let mut params = Vec::new();
+        if let Some(rest) = rest {
+            for kv in rest.split(',') {
+                let (k, v) = kv.split_once('=').ok_or_else(err)?;
+                let (k, v) = (k.trim(), v.trim());
+                if k.is_empty() || v.is_empty() {
+                    return Err(err());
+                }
+                params.push((k.to_string(), v.to_string()));
+            }
+        }
+        Ok(StrategySpec { name: name.to_string(), params })
+    }
+}
+
+impl fmt::Display for StrategySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (k, v)) in self.params.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_and_params() {
+        let s: StrategySpec = "greedy".parse().unwrap();
+        assert_eq!(s.name, "greedy");
+        assert!(s.params.is_empty());
+        let s: StrategySpec = "hoarder:release=2,late=3".parse().unwrap();
+        assert_eq!(s.params, vec![("release".into(), "2".into()), ("late".into(), "3".into())]);
+        assert_eq!(s.to_string(), "hoarder:release=2,late=3");
+        for bad in ["", ":x=1", "greedy:", "greedy:x", "greedy:=1", "gr eedy"] {
+            assert!(bad.parse::<StrategySpec>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! `View`: everything one seat may know, nothing more.
+//!
+//! A strategy receives a `View` and nothing else from the table: its own hand, the public table
+//! (trains, ends, markers, open doubles, the Mexican trains, tiles played), every hand's size, the
+//! boneyard's size, and what each seat drew and marked. It cannot reach another hand or the
+//! boneyard order: the wrapped state is private to this module.
+
+use crate::round::{Decision, Obligation, RoundState, Seat, Train, TrainId};
+use crate::rules::Rules;
+use crate::tile::{Pip, Tile};
+use crate::tile_set::TileSet;
+
+/// One seat's view of a round in progress.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    state: &'a RoundState,
+    seat: Seat,
+}
+
+impl<'a> View<'a> {
+    pub(crate) fn new(state: &'a RoundState, seat: Seat) -> View<'a> {
+        View { state, seat }
+    }
+
+    /// The seat this view belongs to.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &'a Rules {
+        self.state.rules()
+    }
+
+    /// Number of seats.
+    pub fn players(&self) -> u8 {
+        self.state.players()
+    }
+
+    /// Own hand.
+    pub fn hand(&self) -> &'a TileSet {
+        self.state.hand(self.seat)
+    }
+
+    /// Size of any seat's hand.
+    pub fn hand_size(&self, seat: Seat) -> usize {
+        self.state.hand(seat).len()
+    }
+
+    /// Tiles left in the boneyard.
+    pub fn boneyard_len(&self) -> usize {
+        self.state.boneyard().len()
+    }
+
+    /// The engine tile and its number.
+    pub fn engine(&self) -> (Tile, Pip) {
+        (self.state.engine(), self.state.engine_number())
+    }
+
+    /// One train's public state.
+    pub fn train(&self, id: TrainId) -> &'a Train {
+        self.state.train(id)
+    }
+
+    /// The ids of all trains in play (personal trains, then Mexican slots).
+    pub fn train_ids(&self) -> impl Iterator<Item = TrainId> + 'a {
+        self.state.train_ids()
+    }
+
+    /// Number of Mexican trains started.
+    pub fn mexican_started(&self) -> usize {
+        self.state.mexican_started()
+    }
+
+    /// Whether a seat's marker is on its train.
+    pub fn is_marked(&self, seat: Seat) -> bool {
+        self.state.is_marked(seat)
+    }
+
+    /// Pending obligations (open doubles others must cover), in placement order.
+    pub fn pending(&self) -> &'a [Obligation] {
+        self.state.pending()
+    }
+
+    /// Tiles on the table, engine included.
+    pub fn played(&self) -> &'a TileSet {
+        self.state.played()
+    }
+
+    /// Tiles showing `v` not yet on the table.
+    pub fn unplayed(&self, v: Pip) -> u32 {
+        self.state.unplayed(v)
+    }
+
+    /// Tiles a seat has drawn this round.
+    pub fn draws(&self, seat: Seat) -> u16 {
+        self.state.draws(seat)
+    }
+
+    /// Turns a seat has completed this round.
+    pub fn turns_taken(&self, seat: Seat) -> u16 {
+        self.state.turns_taken(seat)
+    }
+
+    /// The double this seat must follow up, when deciding a follow-up.
+    pub fn follow_up_double(&self) -> Option<(TrainId, Pip)> {
+        self.state.follow_up_double()
+    }
+
+    /// The tile this seat drew this turn, when the choice is where to play it.
+    pub fn drawn(&self) -> Option<Tile> {
+        if self.state.current() == self.seat { self.state.drawn_this_turn() } else { None }
+    }
+
+    /// The kind of decision, when this seat is to act.
+    pub fn decision(&self) -> Option<Decision> {
+        if self.state.current() != self.seat || self.state.is_over() {
+            return None;
+        }
+        Some(if self.state.follow_up_double().is_some() {
+            Decision::FollowUp
+        } else if !self.state.pending().is_empty() {
+            Decision::Cover
+        } else {
+            Decision::Normal
+        })
+    }
+}

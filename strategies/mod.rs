@@ -1,0 +1,105 @@
+//! The built-in bots and their registry (name → constructor).
+//!
+//! Built-in bots are dispatched through the [`Bot`] enum, so the hot loop calls them without a
+//! virtual call or a box; the [`Strategy`] trait stays the extension point.
+
+mod greedy;
+mod random;
+
+pub use greedy::Greedy;
+pub use random::Random;
+
+use crate::rng::GameRng;
+use crate::round::MoveList;
+use crate::strategy::{SpecError, Strategy, StrategySpec};
+use crate::view::View;
+
+/// One parameter of a bot.
+pub struct ParamInfo {
+    /// Key in the spec.
+    pub key: &'static str,
+    /// Default value.
+    pub default: &'static str,
+    /// Accepted values and meaning.
+    pub help: &'static str,
+}
+
+/// A registered bot.
+pub struct BotInfo {
+    /// Registry name.
+    pub name: &'static str,
+    /// The idea in one line.
+    pub about: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamInfo],
+}
+
+/// Every built-in bot.
+pub const BOTS: &[BotInfo] = &[random::INFO, greedy::INFO];
+
+/// Comma-separated registry names.
+pub fn bot_names() -> String {
+    BOTS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+}
+
+/// A built-in bot.
+#[derive(Clone, Debug)]
+pub enum Bot {
+    /// Uniform over legal moves.
+    Random(Random),
+    /// Highest pip count first.
+    Greedy(Greedy),
+}
+
+impl Bot {
+    /// Builds a bot from its spec.
+    ///
+    /// # Errors
+    /// Unknown name, unknown parameter or bad value, each naming the valid choices.
+    pub fn from_spec(spec: &StrategySpec) -> Result<Bot, SpecError> {
+        let info = BOTS.iter().find(|b| b.name == spec.name).ok_or_else(|| SpecError::UnknownBot {
+            name: spec.name.clone(),
+            valid: bot_names(),
+        })?;
+        for (k, _) in &spec.params {
+            if !info.params.iter().any(|p| p.key == k) {
+                let valid = if info.params.is_empty() {
+                    "none: this bot takes no parameters".to_string()
+                } else {
+                    info.params.iter().map(|p| p.key).collect::<Vec<_>>().join(", ")
+                };
+                return Err(SpecError::UnknownParam { bot: spec.name.clone(), key: k.clone(), valid });
+            }
+        }
+        Ok(match info.name {
+            "random" => Bot::Random(Random),
+            "greedy" => Bot::Greedy(Greedy::from_spec(spec)?),
+            _ => unreachable!("registry and constructor list disagree"),
+        })
+    }
+
+    /// Parses and builds in one step.
+    ///
+    /// # Errors
+    /// As [`StrategySpec::from_str`] and [`Bot::from_spec`].
+    pub fn parse(s: &str) -> Result<Bot, SpecError> {
+        Bot::from_spec(&s.parse()?)
+    }
+}
+
+impl Strategy for Bot {
+    #[inline]
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        match self {
+            Bot::Random(b) => b.choose(view, moves, rng),
+            Bot::Greedy(b) => b.choose(view, moves, rng),
+        }
+    }
+}
+
+/// Looks up a parameter value in a spec, or the default.
+pub(crate) fn param<'a>(spec: &'a StrategySpec, info: &'static BotInfo, key: &str) -> &'a str {
+    spec.params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).unwrap_or_else(|| {
+        info.params.iter().find(|p| p.key == key).map(|p| p.default).expect("parameter registered")
+    })
+}

@@ -1,0 +1,23 @@
+//! `random`: plays a legal move chosen uniformly at random.
+//!
+//! The baseline every other bot must beat: it knows nothing and plans nothing. It comes from no
+//! source; it is the null model. Parameters: none. Cost per decision: one bounded random draw.
+
+use super::{BotInfo, Strategy};
+use crate::rng::{GameRng, below};
+use crate::round::MoveList;
+use crate::view::View;
+
+pub(super) const INFO: BotInfo =
+    BotInfo { name: "random", about: "uniform over the legal moves; the null model", params: &[] };
+
+/// Uniform over legal moves.
+#[derive(Clone, Debug, Default)]
+pub struct Random;
+
+impl Strategy for Random {
+    #[inline]
+    fn choose(&mut self, _view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        below(rng, moves.len() as u64) as usize
+    }
+}
