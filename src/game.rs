@@ -76,8 +76,8 @@ pub fn play_round<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
-    for s in 0..state.players() as usize {
-        bots[s].round_start(&state.view(Seat::from_index(s)));
+    for (s, bot) in bots.iter_mut().enumerate().take(state.players() as usize) {
+        bot.round_start(&state.view(Seat::from_index(s)));
     }
     loop {
         match state.advance(moves, obs) {

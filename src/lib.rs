@@ -3,6 +3,7 @@
 //! Data flows one way: rules + seed → [`deal`] → [`round`] → [`game`] (match) → record.
 //! This file is the map: every module is listed here and the vocabulary is re-exported by name.
 
+pub mod cli;
 pub mod deal;
 pub mod game;
 pub mod report;
@@ -21,8 +22,8 @@ pub use deal::{Boneyard, Deal, deal_round};
 pub use game::{MatchObserver, MatchResult, RoundRecord, play_match, play_round};
 pub use rng::{GameRng, mix, rng_from_seed};
 pub use round::{
-    Decision, EndReason, Event, Move, MoveList, NoObserver, Observer, Obligation, Outcome, PlayError, RoundState,
-    Seat, Step, Train, TrainId,
+    Decision, EndReason, Event, Move, MoveList, NoObserver, Obligation, Observer, Outcome, PlayError, RoundState, Seat,
+    Step, Train, TrainId,
 };
 pub use rules::{Preset, RuleError, RuleErrors, Rules};
 pub use strategies::Bot;

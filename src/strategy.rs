@@ -132,3 +132,35 @@ mod tests {
         }
     }
 }
+
+/// Parses a comma-separated list of bot specs. A piece holding `=` but no `:` continues the
+/// parameters of the bot before it, so `hoarder:release=2,late=3,greedy` is two bots.
+///
+/// # Errors
+/// [`SpecError::Syntax`] for malformed text.
+pub fn parse_bot_list(s: &str) -> Result<Vec<StrategySpec>, SpecError> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in s.split(',') {
+        match out.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => out.push(piece.to_string()),
+        }
+    }
+    out.iter().map(|p| p.parse()).collect()
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::*;
+
+    #[test]
+    fn bot_lists_split_between_bots_not_params() {
+        let l = parse_bot_list("hoarder:release=2,late=3,greedy,random").unwrap();
+        let names: Vec<String> = l.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["hoarder:release=2,late=3", "greedy", "random"]);
+        assert!(parse_bot_list("greedy,,random").is_err());
+    }
+}

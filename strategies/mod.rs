@@ -57,10 +57,10 @@ impl Bot {
     /// # Errors
     /// Unknown name, unknown parameter or bad value, each naming the valid choices.
     pub fn from_spec(spec: &StrategySpec) -> Result<Bot, SpecError> {
-        let info = BOTS.iter().find(|b| b.name == spec.name).ok_or_else(|| SpecError::UnknownBot {
-            name: spec.name.clone(),
-            valid: bot_names(),
-        })?;
+        let info = BOTS
+            .iter()
+            .find(|b| b.name == spec.name)
+            .ok_or_else(|| SpecError::UnknownBot { name: spec.name.clone(), valid: bot_names() })?;
         for (k, _) in &spec.params {
             if !info.params.iter().any(|p| p.key == k) {
                 let valid = if info.params.is_empty() {
@@ -99,7 +99,10 @@ impl Strategy for Bot {
 
 /// Looks up a parameter value in a spec, or the default.
 pub(crate) fn param<'a>(spec: &'a StrategySpec, info: &'static BotInfo, key: &str) -> &'a str {
-    spec.params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).unwrap_or_else(|| {
-        info.params.iter().find(|p| p.key == key).map(|p| p.default).expect("parameter registered")
-    })
+    spec.params
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| info.params.iter().find(|p| p.key == key).map(|p| p.default).expect("parameter registered"))
 }

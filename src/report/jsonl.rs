@@ -1,0 +1,136 @@
+//! The JSONL game log of `mtrain play --log` (DESIGN.md §6): one JSON object per line, full
+//! information, enough for an independent program to replay and referee the match.
+//!
+//! Events: `match`, `round` (hands, and the boneyard in draw order), `play`, `draw`, `mark`,
+//! `unmark`, `pass`, `round_end`, `match_end`. In `play` events the tile is written as laid:
+//! the half joined to the train first, so `"tile":"12-5"` with `"end":5`.
+
+use crate::game::{MatchObserver, MatchResult};
+use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
+use crate::rules::Rules;
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// Writes the log to `out`. The first write error is kept in `error`.
+pub struct JsonLog<W: Write> {
+    out: W,
+    /// The first I/O error, if any.
+    pub error: Option<std::io::Error>,
+    bots: Vec<String>,
+    players: usize,
+}
+
+fn quote(s: &str) -> String {
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(q, "\\u{:04x}", c as u32);
+            }
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
+}
+
+fn list<T, I: IntoIterator<Item = T>>(items: I, f: impl Fn(T) -> String) -> String {
+    let parts: Vec<String> = items.into_iter().map(f).collect();
+    format!("[{}]", parts.join(","))
+}
+
+fn train_json(t: TrainId) -> String {
+    match t.owner() {
+        Some(s) => s.to_string(),
+        None => quote(&t.to_string()),
+    }
+}
+
+impl<W: Write> JsonLog<W> {
+    /// A log for a match between `bots` (one spec per seat).
+    pub fn new(out: W, bots: Vec<String>) -> JsonLog<W> {
+        JsonLog { out, error: None, players: bots.len(), bots }
+    }
+
+    /// Gives back the writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn line(&mut self, s: &str) {
+        if self.error.is_none()
+            && let Err(e) = writeln!(self.out, "{s}")
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+impl<W: Write> Observer for JsonLog<W> {
+    fn event(&mut self, ev: &Event) {
+        let s = match *ev {
+            Event::Play { seat, tile, train, end } => format!(
+                r#"{{"event":"play","seat":{seat},"tile":"{}-{end}","train":{},"end":{end}}}"#,
+                tile.other(end),
+                train_json(train)
+            ),
+            Event::Draw { seat, tile } => format!(r#"{{"event":"draw","seat":{seat},"tile":"{tile}"}}"#),
+            Event::Mark { seat } => format!(r#"{{"event":"mark","seat":{seat}}}"#),
+            Event::Unmark { seat } => format!(r#"{{"event":"unmark","seat":{seat}}}"#),
+            Event::Pass { seat } => format!(r#"{{"event":"pass","seat":{seat}}}"#),
+            Event::RoundEnd { reason, scores } => {
+                let out = match reason {
+                    EndReason::Out(s) => format!(r#","out":{s}"#),
+                    _ => String::new(),
+                };
+                format!(
+                    r#"{{"event":"round_end","reason":"{}"{out},"scores":{}}}"#,
+                    reason.name(),
+                    list(&scores[..self.players], |v| v.to_string())
+                )
+            }
+        };
+        self.line(&s);
+    }
+}
+
+impl<W: Write> MatchObserver for JsonLog<W> {
+    fn match_start(&mut self, rules: &Rules, seed: u64) {
+        let s = format!(
+            r#"{{"event":"match","rules":"{}","set":{},"players":{},"hand":{},"rounds":{},"seed":{seed},"bots":{},"options":{{}}}}"#,
+            rules.preset,
+            rules.set,
+            rules.players,
+            rules.hand().unwrap_or(0),
+            rules.round_count(),
+            list(&self.bots, |b| quote(b))
+        );
+        self.line(&s);
+    }
+
+    fn round_start(&mut self, round: u8, state: &RoundState) {
+        let hands = list(0..self.players, |s| list(state.hand(Seat::from_index(s)), |t| quote(&t.to_string())));
+        let s = format!(
+            r#"{{"event":"round","round":{round},"engine":{},"first":{},"hands":{hands},"boneyard":{}}}"#,
+            state.engine_number(),
+            state.first(),
+            list(state.boneyard().as_slice(), |t| quote(&t.to_string()))
+        );
+        self.line(&s);
+    }
+
+    fn match_end(&mut self, result: &MatchResult) {
+        let s = format!(
+            r#"{{"event":"match_end","totals":{},"winners":{}}}"#,
+            list(&result.totals[..self.players], |v| v.to_string()),
+            list(result.winner_seats(), |s| s.to_string())
+        );
+        self.line(&s);
+        if let Err(e) = self.out.flush() {
+            self.error.get_or_insert(e);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! The human transcript of `mtrain play`: one line per turn, round scores and totals.
+//!
+//! The transcript is an observer: it rebuilds turns from the event stream (every turn emits at
+//! least one event, and consecutive turns belong to different seats), and keeps the markers and
+//! open doubles it has seen so each turn line can show the table's public status.
+
+use crate::game::{MatchObserver, MatchResult};
+use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
+use crate::rules::Rules;
+use crate::tile::Tile;
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// Writes a readable transcript to `out`. The first write error is kept in `error`.
+pub struct Transcript<W: Write> {
+    out: W,
+    /// The first I/O error, if any.
+    pub error: Option<std::io::Error>,
+    bots: Vec<String>,
+    players: u8,
+    turn: u32,
+    actor: Option<Seat>,
+    line: String,
+    markers: u16,
+    open: Vec<(TrainId, Tile)>,
+    turn_played: bool,
+    turn_drew: bool,
+    turn_marked: bool,
+}
+
+impl<W: Write> Transcript<W> {
+    /// A transcript for a match between `bots` (one name per seat).
+    pub fn new(out: W, bots: Vec<String>) -> Transcript<W> {
+        Transcript {
+            out,
+            error: None,
+            players: bots.len() as u8,
+            bots,
+            turn: 0,
+            actor: None,
+            line: String::new(),
+            markers: 0,
+            open: Vec::new(),
+            turn_played: false,
+            turn_drew: false,
+            turn_marked: false,
+        }
+    }
+
+    /// Gives back the writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn emit(&mut self, s: &str) {
+        if self.error.is_none()
+            && let Err(e) = writeln!(self.out, "{s}")
+        {
+            self.error = Some(e);
+        }
+    }
+
+    fn train_name(t: TrainId) -> String {
+        match t.owner() {
+            Some(s) => format!("train {s}"),
+            None => t.to_string(),
+        }
+    }
+
+    fn start_turn(&mut self, seat: Seat) {
+        self.flush_turn();
+        self.turn += 1;
+        self.actor = Some(seat);
+        self.line = format!("  turn {:>3}  seat {seat}  ", self.turn);
+        self.turn_played = false;
+        self.turn_drew = false;
+        self.turn_marked = false;
+    }
+
+    fn flush_turn(&mut self) {
+        if self.actor.take().is_none() {
+            return;
+        }
+        if self.turn_drew && !self.turn_played && !self.turn_marked {
+            self.line.push_str(", cannot play (marker already on)");
+        }
+        let mut status = String::new();
+        if self.markers != 0 {
+            status.push_str("markers:");
+            for s in 0..self.players as usize {
+                if self.markers & (1 << s) != 0 {
+                    let _ = write!(status, " {s}");
+                }
+            }
+        }
+        if !self.open.is_empty() {
+            if !status.is_empty() {
+                status.push_str("  ");
+            }
+            status.push_str("open:");
+            for &(t, d) in &self.open {
+                let _ = write!(status, " {d} on {}", Self::train_name(t));
+            }
+        }
+        let line = std::mem::take(&mut self.line);
+        if status.is_empty() {
+            self.emit(&line);
+        } else {
+            self.emit(&format!("{line:<58} | {status}"));
+        }
+    }
+
+    fn seat_list<T: std::fmt::Display>(&self, label: &str, values: &[T]) -> String {
+        let mut s = format!("  {label:<8}");
+        for (i, v) in values.iter().enumerate().take(self.players as usize) {
+            let _ = write!(s, "  {i}: {v:>4}");
+        }
+        s
+    }
+}
+
+impl<W: Write> Observer for Transcript<W> {
+    fn event(&mut self, ev: &Event) {
+        // A turn begins with the first event whose acting seat differs from the last one; start
+        // it before updating the status, so each line shows the table after its own turn.
+        let actor = match *ev {
+            Event::Play { seat, .. } | Event::Draw { seat, .. } | Event::Mark { seat } | Event::Pass { seat } => {
+                Some(seat)
+            }
+            Event::Unmark { .. } | Event::RoundEnd { .. } => None,
+        };
+        if let Some(seat) = actor {
+            if self.actor == Some(seat) {
+                self.line.push_str(", ");
+            } else {
+                self.start_turn(seat);
+            }
+        }
+        match *ev {
+            Event::Play { tile, train, end, .. } => {
+                self.open.retain(|&(t, _)| t != train);
+                if tile.is_double() {
+                    self.open.push((train, tile));
+                }
+                self.turn_played = true;
+                let inward = tile.other(end);
+                let _ = write!(self.line, "plays {inward}-{end} on {} (end {end})", Self::train_name(train));
+            }
+            Event::Draw { tile, .. } => {
+                self.turn_drew = true;
+                let _ = write!(self.line, "draws {tile}");
+            }
+            Event::Mark { seat } => {
+                self.markers |= 1 << seat.index();
+                self.turn_marked = true;
+                self.line.push_str("marks own train");
+            }
+            Event::Unmark { seat } => {
+                self.markers &= !(1 << seat.index());
+                let _ = write!(self.line, " [marker {seat} off]");
+            }
+            Event::Pass { .. } => self.line.push_str("passes"),
+            Event::RoundEnd { reason, scores } => {
+                self.flush_turn();
+                let why = match reason {
+                    EndReason::Out(s) => format!("seat {s} went out"),
+                    EndReason::Blocked => "blocked: nobody can play and the boneyard is empty".to_string(),
+                    EndReason::Stuck => "stuck: no tile can ever be played".to_string(),
+                };
+                self.emit(&format!("Round over after {} turns: {why}", self.turn));
+                let line = self.seat_list("scores", &scores[..self.players as usize]);
+                self.emit(&line);
+            }
+        }
+    }
+}
+
+impl<W: Write> MatchObserver for Transcript<W> {
+    fn match_start(&mut self, rules: &Rules, seed: u64) {
+        self.emit(&format!(
+            "mtrain play: {} rules, double-{}, {} players, {} tiles each, {} rounds, seed {seed}",
+            rules.preset,
+            rules.set,
+            rules.players,
+            rules.hand().unwrap_or(0),
+            rules.round_count()
+        ));
+        let seats: Vec<String> = self.bots.iter().enumerate().map(|(i, b)| format!("seat {i}: {b}")).collect();
+        self.emit(&seats.join("   "));
+    }
+
+    fn round_start(&mut self, round: u8, state: &RoundState) {
+        self.turn = 0;
+        self.markers = 0;
+        self.open.clear();
+        self.emit("");
+        self.emit(&format!(
+            "Round {round}: engine {}, seat {} plays first, {} tiles in the boneyard",
+            state.engine(),
+            state.first(),
+            state.boneyard().len()
+        ));
+        for s in 0..self.players as usize {
+            let seat = Seat::from_index(s);
+            let h = state.hand(seat);
+            self.emit(&format!("  hand {s}: {h} ({} tiles, {} pips)", h.len(), h.pips()));
+        }
+    }
+
+    fn match_end(&mut self, result: &MatchResult) {
+        let totals = &result.totals[..self.players as usize];
+        let line = self.seat_list("totals", totals);
+        self.emit("");
+        self.emit("Match over");
+        self.emit(&line);
+        let zero: Vec<u8> = result.zero_rounds[..self.players as usize].to_vec();
+        let line = self.seat_list("0-rounds", &zero);
+        self.emit(&line);
+        let winners: Vec<String> =
+            result.winner_seats().map(|s| format!("seat {s} ({})", self.bots[s.index()])).collect();
+        let label = if winners.len() > 1 { "Co-winners" } else { "Winner" };
+        self.emit(&format!("{label}: {}", winners.join(", ")));
+        let _ = self.out.flush();
+    }
+}

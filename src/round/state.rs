@@ -148,9 +148,7 @@ impl RoundState {
     /// The train ids in play: personal trains of every seat, then every Mexican slot allowed.
     pub fn train_ids(&self) -> impl Iterator<Item = TrainId> + '_ {
         let mex = (self.rules.max_mexican_trains as usize).min(MAX_MEXICAN_TRAINS);
-        (0..self.players as usize)
-            .map(|s| TrainId::personal(Seat::from_index(s)))
-            .chain((0..mex).map(TrainId::mexican))
+        (0..self.players as usize).map(|s| TrainId::personal(Seat::from_index(s))).chain((0..mex).map(TrainId::mexican))
     }
 
     /// Number of Mexican trains started.
@@ -307,13 +305,13 @@ impl RoundState {
             MarkerRemoval::OwnerAnywhere => Some(p),
         };
         let mut own_lifted = false;
-        if let Some(q) = lifted {
-            if self.markers & q.bit() != 0 {
-                self.markers &= !q.bit();
-                self.turn_marker_changed = true;
-                own_lifted = q == p;
-                obs.event(&Event::Unmark { seat: q });
-            }
+        if let Some(q) = lifted
+            && self.markers & q.bit() != 0
+        {
+            self.markers &= !q.bit();
+            self.turn_marker_changed = true;
+            own_lifted = q == p;
+            obs.event(&Event::Unmark { seat: q });
         }
         if self.hands[p.index()].is_empty() {
             self.finish(EndReason::Out(p), true, obs);

@@ -129,8 +129,8 @@ impl RoundState {
 
     /// FOLLOWUP entry for `CoverSameDouble` (RULES.md §5.2 F1): exemptions, else the follow-up.
     fn after_double<O: Observer>(&mut self, _p: Seat, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
-        let exempt =
-            (self.rules.last_of_suit_exempt && self.unplayed(value) == 0) || (self.rules.reprivatise_exempt && own_lifted);
+        let exempt = (self.rules.last_of_suit_exempt && self.unplayed(value) == 0)
+            || (self.rules.reprivatise_exempt && own_lifted);
         if exempt {
             let i = self.turn_doubles_len as usize - 1;
             self.turn_doubles[i].exempt = true;

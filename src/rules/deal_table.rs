@@ -40,10 +40,7 @@ impl DealTable {
 
     /// Tiles per player for (set, players), if the table has a row.
     pub fn hand(&self, set: u8, players: u8) -> Option<u8> {
-        self.0
-            .iter()
-            .find(|r| r.set == set && (r.players_lo..=r.players_hi).contains(&players))
-            .map(|r| r.hand)
+        self.0.iter().find(|r| r.set == set && (r.players_lo..=r.players_hi).contains(&players)).map(|r| r.hand)
     }
 
     /// Whether any row uses the set.

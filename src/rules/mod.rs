@@ -306,10 +306,14 @@ pub enum RuleError {
     #[error("{0} players is not playable (valid: 2 to {max})", max = MAX_PLAYERS)]
     PlayerCount(u8),
     /// No deal-table row for this (set, players) and no hand override.
-    #[error("the {preset} deal table has no hand size for {players} players on double-{set} (valid: {valid} players, or give a hand size)")]
+    #[error(
+        "the {preset} deal table has no hand size for {players} players on double-{set} (valid: {valid} players, or give a hand size)"
+    )]
     NoDealRow { preset: Preset, set: u8, players: u8, valid: String },
     /// The hand size cannot be dealt.
-    #[error("a hand of {hand} tiles for {players} players does not fit double-{set} ({available} tiles to deal; valid hand sizes: 1 to {max})")]
+    #[error(
+        "a hand of {hand} tiles for {players} players does not fit double-{set} ({available} tiles to deal; valid hand sizes: 1 to {max})"
+    )]
     HandTooLarge { hand: u8, players: u8, set: u8, available: usize, max: usize },
     /// Zero hand size.
     #[error("a hand size of 0 is not playable (valid: 1 or more)")]
@@ -393,11 +397,7 @@ impl Rules {
         if !set_ok {
             errs.push(RuleError::UnknownSet(set));
         } else if !self.deal_table.has_set(set) && self.hand_size.is_none() {
-            errs.push(RuleError::SetNotInPreset {
-                preset: self.preset,
-                set,
-                valid: self.deal_table.sets_text(),
-            });
+            errs.push(RuleError::SetNotInPreset { preset: self.preset, set, valid: self.deal_table.sets_text() });
         }
         let players_ok = (2..=MAX_PLAYERS as u8).contains(&self.players);
         if !players_ok {
@@ -427,17 +427,17 @@ impl Rules {
                 }
             }
         }
-        if set_ok {
-            if let Some(r) = self.rounds {
-                if r == 0 || r > set + 1 {
-                    errs.push(RuleError::Rounds { rounds: r, set, max: set + 1 });
-                }
-            }
+        if let Some(r) = self.rounds
+            && set_ok
+            && (r == 0 || r > set + 1)
+        {
+            errs.push(RuleError::Rounds { rounds: r, set, max: set + 1 });
         }
-        if let FirstSeat::Seat(s) = self.first_seat {
-            if players_ok && s >= self.players {
-                errs.push(RuleError::FirstSeat { seat: s, players: self.players });
-            }
+        if let FirstSeat::Seat(s) = self.first_seat
+            && players_ok
+            && s >= self.players
+        {
+            errs.push(RuleError::FirstSeat { seat: s, players: self.players });
         }
         self.check_supported(&mut errs);
         if errs.is_empty() { Ok(()) } else { Err(RuleErrors(errs)) }
@@ -460,16 +460,8 @@ impl Rules {
             format!("{:?}", self.marker_removal),
         );
         need(self.follow_up == FollowUp::CoverSameDouble, "follow_up", format!("{:?}", self.follow_up));
-        need(
-            self.doubles_per_turn == DoublesPerTurn::One,
-            "doubles_per_turn",
-            format!("{:?}", self.doubles_per_turn),
-        );
-        need(
-            self.obligation == Obligation::UncoveredDouble,
-            "obligation",
-            format!("{:?}", self.obligation),
-        );
+        need(self.doubles_per_turn == DoublesPerTurn::One, "doubles_per_turn", format!("{:?}", self.doubles_per_turn));
+        need(self.obligation == Obligation::UncoveredDouble, "obligation", format!("{:?}", self.obligation));
         need(self.followup_draw_per_double, "followup_draw_per_double", "false".into());
         need(
             self.go_out_on_double == GoOutOnDouble::Allowed,

@@ -1,0 +1,137 @@
+//! The command line: one file per subcommand. `main.rs` only calls [`run`].
+//!
+//! Every error a user can cause is reported as one line naming the problem and the valid
+//! choices, with exit code 2; nothing half-written is left behind.
+
+mod play;
+
+use crate::rules::{RuleErrors, Rules};
+use crate::tile::Pip;
+use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+
+/// mtrain: a Monte Carlo strategy simulator and tournament runner for Mexican Train.
+#[derive(Parser, Debug)]
+#[command(name = "mtrain", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play one match and print a transcript a person can follow.
+    Play(play::PlayArgs),
+}
+
+/// A failure to report: the message (one line) and the exit code.
+#[derive(Debug)]
+pub struct CliError {
+    /// Exit code: 2 for bad input, 1 for other failures.
+    pub code: i32,
+    /// One line.
+    pub message: String,
+}
+
+impl CliError {
+    /// Bad input (exit code 2).
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError { code: 2, message: message.into() }
+    }
+
+    /// A failure that is not the user's input (exit code 1).
+    pub fn failure(message: impl Into<String>) -> CliError {
+        CliError { code: 1, message: message.into() }
+    }
+}
+
+impl From<RuleErrors> for CliError {
+    fn from(e: RuleErrors) -> CliError {
+        CliError::usage(e.to_string())
+    }
+}
+
+/// The table every playing subcommand sets up: rules preset, set, players, hand, rounds.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct TableArgs {
+    /// Rules preset [valid: wikipedia]
+    #[arg(long, default_value = "wikipedia", value_name = "PRESET")]
+    rules: String,
+    /// Domino set: double-M [valid: 6, 9, 12, 15, 18]
+    #[arg(long, default_value = "12", value_name = "M")]
+    set: String,
+    /// Number of players [default: 4; valid: per the preset's deal table]
+    #[arg(long, default_value = "4", value_name = "N")]
+    players: String,
+    /// Tiles dealt to each player [default: the preset's deal table]
+    #[arg(long, value_name = "H")]
+    hand: Option<String>,
+    /// Rounds to play [default: every double from the highest down to 0-0]
+    #[arg(long, value_name = "K")]
+    rounds: Option<String>,
+}
+
+fn parse_num<T: std::str::FromStr>(flag: &str, value: &str, valid: &str) -> Result<T, CliError> {
+    value.trim().parse().map_err(|_| CliError::usage(format!("invalid {flag} '{value}': expected {valid}")))
+}
+
+impl TableArgs {
+    /// Builds and validates the rules.
+    pub(crate) fn rules(&self) -> Result<Rules, CliError> {
+        let mut rules = Rules::preset(&self.rules).map_err(CliError::usage)?;
+        let set: u8 = parse_num("--set", &self.set, "one of 6, 9, 12, 15, 18")?;
+        rules.set = Pip::new(set)
+            .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
+        rules.players = parse_num("--players", &self.players, "a whole number of players, 2 to 16")?;
+        if let Some(h) = &self.hand {
+            rules.hand_size = Some(parse_num("--hand", h, "a whole number of tiles per player")?);
+        }
+        if let Some(r) = &self.rounds {
+            rules.rounds = Some(parse_num("--rounds", r, "a whole number of rounds")?);
+        }
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+/// Parses a seed: a whole number 0..=2^64-1.
+pub(crate) fn parse_seed(value: &str) -> Result<u64, CliError> {
+    parse_num("--seed", value, "a whole number from 0 to 18446744073709551615")
+}
+
+/// Runs the command line `args` (program name first); returns the exit code.
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return 0;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return 2;
+            }
+            // One line: clap's first line, with the pointer to --help.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments").trim_start_matches("error: ");
+            eprintln!("mtrain: {first} (see mtrain --help)");
+            return 2;
+        }
+    };
+    let result = match cli.command {
+        Command::Play(a) => play::run(&a),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("mtrain: {}", e.message);
+            e.code
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
+
+use super::{CliError, TableArgs, parse_seed};
+use crate::game::{MatchObserver, MatchResult, play_match};
+use crate::report::jsonl::JsonLog;
+use crate::report::transcript::Transcript;
+use crate::round::{Event, Observer, RoundState};
+use crate::rules::Rules;
+use crate::strategies::Bot;
+use crate::strategy::{StrategySpec, parse_bot_list};
+use clap::Args;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Options of `mtrain play`.
+#[derive(Args, Debug)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    table: TableArgs,
+    /// Bots, one per seat or one for every seat, as name or name:key=value,...
+    /// [default: greedy and random alternating; see the strategies in README]
+    #[arg(long, value_name = "BOTS")]
+    bots: Option<String>,
+    /// Match seed; the same arguments and seed give the same match, byte for byte
+    #[arg(long, default_value = "1", value_name = "S")]
+    seed: String,
+    /// Also write the full-information JSONL game log to FILE
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+}
+
+/// Builds one bot per seat from a comma-separated list of one spec or exactly `players` specs.
+pub(crate) fn seat_bots(list: &str, players: u8) -> Result<(Vec<StrategySpec>, Vec<Bot>), CliError> {
+    let specs = parse_bot_list(list).map_err(|e| CliError::usage(e.to_string()))?;
+    let specs = match specs.len() {
+        1 => vec![specs[0].clone(); players as usize],
+        n if n == players as usize => specs,
+        n => {
+            return Err(CliError::usage(format!(
+                "{players} players need {players} bots (or one bot for every seat), got {n}: '{list}'"
+            )));
+        }
+    };
+    let bots =
+        specs.iter().map(Bot::from_spec).collect::<Result<Vec<_>, _>>().map_err(|e| CliError::usage(e.to_string()))?;
+    Ok((specs, bots))
+}
+
+/// Sends events to both the transcript and, when asked, the log.
+struct Both<'a, A: MatchObserver, B: MatchObserver>(&'a mut A, Option<&'a mut B>);
+
+impl<A: MatchObserver, B: MatchObserver> Observer for Both<'_, A, B> {
+    fn event(&mut self, ev: &Event) {
+        self.0.event(ev);
+        if let Some(b) = self.1.as_mut() {
+            b.event(ev);
+        }
+    }
+}
+
+impl<A: MatchObserver, B: MatchObserver> MatchObserver for Both<'_, A, B> {
+    fn match_start(&mut self, rules: &Rules, seed: u64) {
+        self.0.match_start(rules, seed);
+        if let Some(b) = self.1.as_mut() {
+            b.match_start(rules, seed);
+        }
+    }
+    fn round_start(&mut self, round: u8, state: &RoundState) {
+        self.0.round_start(round, state);
+        if let Some(b) = self.1.as_mut() {
+            b.round_start(round, state);
+        }
+    }
+    fn match_end(&mut self, result: &MatchResult) {
+        self.0.match_end(result);
+        if let Some(b) = self.1.as_mut() {
+            b.match_end(result);
+        }
+    }
+}
+
+/// A file written under a temporary name and renamed into place only when complete.
+pub(crate) struct AtomicFile {
+    tmp: PathBuf,
+    dest: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    pub(crate) fn create(dest: &Path) -> Result<AtomicFile, CliError> {
+        let name =
+            dest.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", dest.display())))?;
+        let mut tmp_name = name.to_os_string();
+        tmp_name.push(format!(".{}.tmp", std::process::id()));
+        let tmp = dest.with_file_name(tmp_name);
+        let file =
+            File::create(&tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))?;
+        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), file: Some(BufWriter::new(file)) })
+    }
+
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
+        self.file.as_mut().expect("open")
+    }
+
+    pub(crate) fn commit(mut self) -> Result<(), CliError> {
+        let mut w = self.file.take().expect("open");
+        let done = w.flush().and_then(|_| w.get_ref().sync_all()).and_then(|_| std::fs::rename(&self.tmp, &self.dest));
+        done.map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
+    let rules = args.table.rules()?;
+    let seed = parse_seed(&args.seed)?;
+    let list = args.bots.clone().unwrap_or_else(|| {
+        (0..rules.players).map(|s| if s % 2 == 0 { "greedy" } else { "random" }).collect::<Vec<_>>().join(",")
+    });
+    let (specs, mut bots) = seat_bots(&list, rules.players)?;
+    let names: Vec<String> = specs.iter().map(StrategySpec::to_string).collect();
+    let mut log_file = args.log.as_deref().map(AtomicFile::create).transpose()?;
+
+    let stdout = std::io::stdout();
+    let mut transcript = Transcript::new(BufWriter::new(stdout.lock()), names.clone());
+    let result = match log_file.as_mut() {
+        Some(f) => {
+            let mut log = JsonLog::new(f.writer(), names);
+            let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log)));
+            if let Some(e) = log.error {
+                return Err(CliError::failure(format!("cannot write the log: {e}")));
+            }
+            r
+        }
+        None => play_match(&rules, seed, &mut bots, &mut Both::<_, JsonLog<std::io::Sink>>(&mut transcript, None)),
+    };
+    let _ = result;
+    if let Some(f) = log_file {
+        f.commit()?;
+    }
+    match transcript.error {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failure(format!("cannot write the transcript: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
