@@ -33,6 +33,10 @@ pub(crate) struct PlayArgs {
 /// Builds one bot per seat from a comma-separated list of one spec or exactly `players` specs.
 pub(crate) fn seat_bots(list: &str, players: u8) -> Result<(Vec<StrategySpec>, Vec<Bot>), CliError> {
     let specs = parse_bot_list(list).map_err(|e| CliError::usage(e.to_string()))?;
+    // Check every spec before the count, so a misspelt name is reported as such.
+    for s in &specs {
+        Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
+    }
     let specs = match specs.len() {
         1 => vec![specs[0].clone(); players as usize],
         n if n == players as usize => specs,

@@ -165,3 +165,42 @@ mod tests {
         assert_eq!(std::mem::size_of::<Move>(), 2);
     }
 }
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+    use crate::deal::Deal;
+    use crate::rules::Rules;
+
+    /// The widest position we can build: 16 seats on double-18, engine 0-0, every train
+    /// unstarted and marked, the seat to act holding all 18 other blanks, up to 4 Mexican
+    /// trains allowed: 16 personal trains + 1 Mexican start, 18 tiles each = 306 moves, inside
+    /// the proven bound of 380.
+    #[test]
+    fn widest_position_fits() {
+        let rules = Rules {
+            set: Pip::from_u8(18),
+            players: 16,
+            hand_size: Some(1),
+            max_mexican_trains: 4,
+            first_turn_own_train_only: false,
+            ..Rules::wikipedia()
+        };
+        let blanks: TileSet = (1..=18).map(|q| Tile::from_pips(0, q)).collect();
+        let mut hands = vec![TileSet::EMPTY; 16];
+        hands[0] = blanks;
+        let deal = Deal::from_parts(Tile::from_pips(0, 0), &hands, &[]);
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
+        state.markers = u16::MAX;
+        state.phase = Phase::Normal(None);
+        let mut moves = MoveList::new();
+        state.legal_moves(&mut moves);
+        assert_eq!(moves.len(), 17 * 18);
+        assert!(moves.len() <= MOVE_CAPACITY);
+        // Every move is distinct.
+        let mut v = moves.to_vec();
+        v.sort();
+        v.dedup();
+        assert_eq!(v.len(), 306);
+    }
+}

@@ -303,7 +303,7 @@ pub enum RuleError {
     #[error("the {preset} rules do not use a double-{set} set (valid: {valid})")]
     SetNotInPreset { preset: Preset, set: u8, valid: String },
     /// Fewer than two or more than MAX_PLAYERS seats.
-    #[error("{0} players is not playable (valid: 2 to {max})", max = MAX_PLAYERS)]
+    #[error("{n} player{s} is not playable (valid: 2 to {max} players)", n = .0, s = if *.0 == 1 { "" } else { "s" }, max = MAX_PLAYERS)]
     PlayerCount(u8),
     /// No deal-table row for this (set, players) and no hand override.
     #[error(

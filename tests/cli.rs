@@ -1,0 +1,81 @@
+//! The command line as a user meets it: bad input gets one clear line and exit code 2, and the
+//! same arguments give byte-identical output.
+
+use std::process::{Command, Output};
+
+fn mtrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
+}
+
+/// Runs `args`, expects exit code 2, nothing on stdout, one stderr line containing each of `needles`.
+fn rejects(args: &[&str], needles: &[&str]) {
+    let out = mtrain(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    assert_eq!(err.lines().count(), 1, "{args:?}: expected one line, got:\n{err}");
+    assert!(err.starts_with("mtrain: "), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
+    }
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    rejects(&["play", "--players", "1"], &["1 player", "valid: 2 to 16"]);
+    rejects(&["play", "--players", "9", "--set", "12"], &["9 players on double-12", "valid: 2-8 players"]);
+    rejects(&["play", "--hand", "23"], &["23 tiles", "valid hand sizes: 1 to 22"]);
+    rejects(&["play", "--hand", "0"], &["hand size of 0"]);
+    rejects(&["play", "--set", "7"], &["double-7", "valid: 6, 9, 12, 15, 18"]);
+    rejects(&["play", "--set", "99"], &["double-99", "valid: 6, 9, 12, 15, 18"]);
+    rejects(&["play", "--bots", "greedy,alien"], &["unknown bot 'alien'", "valid: random, greedy"]);
+    rejects(&["play", "--bots", "greedy:depth=3"], &["unknown parameter 'depth'", "valid: ties"]);
+    rejects(&["play", "--bots", "greedy:ties=maybe"], &["invalid value 'maybe'", "valid: first, random"]);
+    rejects(&["play", "--bots", "random:x=1"], &["unknown parameter 'x'", "takes no parameters"]);
+    rejects(&["play", "--bots", "greedy,random,greedy"], &["4 players need 4 bots"]);
+    rejects(&["play", "--rules", "klingon"], &["unknown rules preset 'klingon'", "valid: wikipedia"]);
+    rejects(&["play", "--seed", "abc"], &["invalid --seed 'abc'", "whole number"]);
+    rejects(&["play", "--rounds", "14"], &["14 rounds", "valid: 1 to 13"]);
+    rejects(&["play", "--players", "3", "--set", "15"], &["3 players on double-15", "valid: 9-12 players"]);
+    rejects(&["play", "--frobnicate"], &["--frobnicate"]);
+    rejects(&["dance"], &["dance"]);
+}
+
+#[test]
+fn bad_input_leaves_no_log_file() {
+    let dir = std::env::temp_dir().join(format!("mtrain-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("x.jsonl");
+    let out = mtrain(&["play", "--seed", "abc", "--log", log.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out2 = mtrain(&["play", "--rounds", "1", "--log", dir.join("missing/y.jsonl").to_str().unwrap()]);
+    assert_eq!(out2.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out2.stderr).contains("cannot write"));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "a file was left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn same_arguments_same_bytes_and_seed_matters() {
+    let args = ["play", "--players", "3", "--set", "9", "--bots", "random", "--seed", "11", "--rounds", "3"];
+    let a = mtrain(&args);
+    let b = mtrain(&args);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let mut other = args;
+    other[8] = "12";
+    assert_ne!(mtrain(&other).stdout, a.stdout);
+    let text = String::from_utf8(a.stdout).unwrap();
+    assert!(text.starts_with("mtrain play: wikipedia rules, double-9, 3 players, 11 tiles each, 3 rounds, seed 11"));
+    assert_eq!(text.matches("Round over after").count(), 3);
+}
+
+#[test]
+fn defaults_play_a_full_match() {
+    let out = mtrain(&["play"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("Round over after").count(), 13);
+    assert!(text.contains("seat 0: greedy   seat 1: random   seat 2: greedy   seat 3: random"));
+    assert!(text.contains("\nWinner: ") || text.contains("\nCo-winners: "));
+}
