@@ -2,6 +2,25 @@
 //!
 //! Data flows one way: rules + seed → [`deal`] → [`round`] → [`game`] (match) → record.
 //! This file is the map: every module is listed here and the vocabulary is re-exported by name.
+//!
+//! # Examples
+//!
+//! Play a seeded match between four built-in bots under the `wikipedia` rules:
+//!
+//! ```
+//! use mexican_train::{Bot, NoObserver, Rules, play_match};
+//!
+//! let rules = Rules::wikipedia(); // double-12, 4 players, 15 tiles each
+//! rules.validate().unwrap();
+//! let mut bots: Vec<Bot> = ["greedy", "random", "greedy", "random"]
+//!     .iter()
+//!     .map(|s| Bot::parse(s).unwrap())
+//!     .collect();
+//! let result = play_match(&rules, 7, &mut bots, &mut NoObserver);
+//! assert_eq!(result.rounds, 13);
+//! // The same seed always gives the same match.
+//! assert_eq!(play_match(&rules, 7, &mut bots, &mut NoObserver), result);
+//! ```
 
 pub mod cli;
 pub mod deal;

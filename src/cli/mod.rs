@@ -60,7 +60,7 @@ pub(crate) struct TableArgs {
     /// Domino set: double-M [valid: 6, 9, 12, 15, 18]
     #[arg(long, default_value = "12", value_name = "M")]
     set: String,
-    /// Number of players [default: 4; valid: per the preset's deal table]
+    /// Number of players [valid: 2 to 16, as the preset's deal table allows for the set]
     #[arg(long, default_value = "4", value_name = "N")]
     players: String,
     /// Tiles dealt to each player [default: the preset's deal table]

@@ -178,12 +178,13 @@ impl<W: Write> Observer for Transcript<W> {
 impl<W: Write> MatchObserver for Transcript<W> {
     fn match_start(&mut self, rules: &Rules, seed: u64) {
         self.emit(&format!(
-            "mtrain play: {} rules, double-{}, {} players, {} tiles each, {} rounds, seed {seed}",
+            "mtrain play: {} rules, double-{}, {} players, {} tiles each, {} round{}, seed {seed}",
             rules.preset,
             rules.set,
             rules.players,
             rules.hand().unwrap_or(0),
-            rules.round_count()
+            rules.round_count(),
+            if rules.round_count() == 1 { "" } else { "s" }
         ));
         let seats: Vec<String> = self.bots.iter().enumerate().map(|(i, b)| format!("seat {i}: {b}")).collect();
         self.emit(&seats.join("   "));

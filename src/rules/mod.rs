@@ -73,6 +73,8 @@ pub enum EngineMode {
     HighestUnusedDoubleInHands,
     /// Holder of `[e|e]`, else the highest `[e|w]`, else redeal ([004]).
     HolderElseHighestOfNumberElseRedeal,
+    /// Galt: the first player (or the next seat holding one) places its highest double (§4.14, ED-33).
+    GaltFirstPlayerHighestDouble,
 }
 
 /// Who takes the first normal turn of a round (P-8, ED-2).
@@ -84,6 +86,10 @@ pub enum FirstPlayer {
     EnginePlacer,
     /// The seat that went out in the previous round ([003] v4).
     PreviousOut,
+    /// Each seat draws a tile; the highest pip total starts (§4.14, ED-33).
+    HighestPipDraw,
+    /// The holder of the round's top double starts (§4.14).
+    HolderOfTopDouble,
 }
 
 /// Where `F1`, the first player of round 1, comes from (ED-2).
@@ -207,6 +213,15 @@ pub enum TieBreak {
     Wikipedia,
 }
 
+/// How blank halves score under `blank_half_value` (ED-32).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BlankScoring {
+    /// Each blank half scores the value: `[0|x]` = value + x, `[0|0]` = 2 × value.
+    PerHalf,
+    /// Any tile with a blank scores the value flat (`flat_25_per_blank_tile`).
+    FlatPerTile,
+}
+
 /// Branching doubles (§4.8).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BranchingDoubles {
@@ -275,6 +290,8 @@ pub struct Rules {
     pub double_blank_value: u16,
     /// §4.13: value of each blank half (0 = ordinary pips).
     pub blank_half_value: u16,
+    /// ED-32: per blank half, or flat per tile with a blank.
+    pub blank_scoring: BlankScoring,
     /// P-38.
     pub tie_break: TieBreak,
     /// §4.1.
@@ -291,6 +308,16 @@ pub struct Rules {
     pub blanks_wild: bool,
     /// §4.8.
     pub branching_doubles: BranchingDoubles,
+    /// ED-27 option: the first player may start the Mexican train with his first move (Parsons).
+    pub parsons_first_move: bool,
+    /// ED-28 alternative: a doubler who cannot cover a double on another seat's train does not mark.
+    pub doubler_exempt_on_foreign_train: bool,
+    /// ED-17 alternative: an obligation outranks the first-turn ban on other trains.
+    pub obligation_overrides_first_turn: bool,
+    /// ED-34 alternative: only other seats' plays lift a marker under `AnyPlayOnTrain`.
+    pub only_others_unmark: bool,
+    /// ED-20 alternative: a marked owner must prefer his own train when he can play there.
+    pub marked_owner_must_prefer_own_train: bool,
 }
 
 /// One problem found by [`Rules::validate`].
@@ -470,7 +497,13 @@ impl Rules {
         );
         need(!self.early_end_when_stuck, "early_end_when_stuck", "true".into());
         need(self.tap == TapModel::AlwaysAnnounced, "tap", format!("{:?}", self.tap));
+        need(self.blank_scoring == BlankScoring::PerHalf, "blank_scoring", format!("{:?}", self.blank_scoring));
         for (on, name) in [
+            (self.parsons_first_move, "parsons_first_move"),
+            (self.doubler_exempt_on_foreign_train, "doubler_exempt_on_foreign_train"),
+            (self.obligation_overrides_first_turn, "obligation_overrides_first_turn"),
+            (self.only_others_unmark, "only_others_unmark"),
+            (self.marked_owner_must_prefer_own_train, "marked_owner_must_prefer_own_train"),
             (self.partnerships, "partnerships"),
             (self.swan_drive, "swan_drive"),
             (self.bullet_train, "bullet_train"),

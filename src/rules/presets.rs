@@ -56,6 +56,7 @@ pub(super) fn wikipedia() -> Rules {
         tap: TapModel::AlwaysAnnounced,
         double_blank_value: 0,
         blank_half_value: 0,
+        blank_scoring: BlankScoring::PerHalf,
         tie_break: TieBreak::Wikipedia,
         partnerships: false,
         swan_drive: false,
@@ -64,6 +65,11 @@ pub(super) fn wikipedia() -> Rules {
         continuous_draw: false,
         blanks_wild: false,
         branching_doubles: BranchingDoubles::Off,
+        parsons_first_move: false,
+        doubler_exempt_on_foreign_train: false,
+        obligation_overrides_first_turn: false,
+        only_others_unmark: false,
+        marked_owner_must_prefer_own_train: false,
     }
 }
 
