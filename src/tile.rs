@@ -75,6 +75,24 @@ const fn build_halves() -> ([u8; MAX_TILES], [u8; MAX_TILES]) {
 
 const HALVES: ([u8; MAX_TILES], [u8; MAX_TILES]) = build_halves();
 
+const fn build_index() -> [[u8; PIP_COUNT]; PIP_COUNT] {
+    let mut t = [[0u8; PIP_COUNT]; PIP_COUNT];
+    let mut a = 0;
+    while a < PIP_COUNT {
+        let mut b = 0;
+        while b < PIP_COUNT {
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            t[a][b] = (hi * (hi + 1) / 2 + lo) as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// `INDEX[a][b]`: the triangular index of `[a|b]`, a lookup instead of a multiply on the hot path.
+const INDEX: [[u8; PIP_COUNT]; PIP_COUNT] = build_index();
+
 /// A domino `[a|b]`, identified by its triangular index.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Tile(u8);
@@ -83,8 +101,7 @@ impl Tile {
     /// The tile with halves `a` and `b`, in either order.
     #[inline]
     pub const fn new(a: Pip, b: Pip) -> Tile {
-        let (lo, hi) = if a.0 <= b.0 { (a.0, b.0) } else { (b.0, a.0) };
-        Tile(((hi as u16 * (hi as u16 + 1)) / 2 + lo as u16) as u8)
+        Tile(INDEX[a.0 as usize][b.0 as usize])
     }
 
     /// Convenience constructor from raw values.

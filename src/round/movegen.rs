@@ -63,13 +63,34 @@ impl MoveList {
         &self.moves[..self.len as usize]
     }
 
+    /// Pushes `(t, train)` for every tile `t` of `row` (bit `q` = tile `[v|q]`).
     #[inline]
-    fn push_suit(&mut self, tiles: &TileSet, v: Pip, train: TrainId) {
-        let mut bits = tiles.row(v);
+    fn push_row(&mut self, mut bits: u32, v: Pip, train: TrainId) {
         while bits != 0 {
             let q = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             self.push(Move { tile: Tile::new(v, Pip::from_u8(q)), train });
+        }
+    }
+}
+
+/// Where the tiles of a choice come from: the whole hand, or the one tile just drawn.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Hand(&'a TileSet),
+    Tile(Tile),
+}
+
+impl Source<'_> {
+    #[inline]
+    fn push(self, out: &mut MoveList, v: Pip, train: TrainId) {
+        match self {
+            Source::Hand(h) => out.push_row(h.row(v), v, train),
+            Source::Tile(t) => {
+                if t.contains(v) {
+                    out.push(Move { tile: t, train });
+                }
+            }
         }
     }
 }
@@ -94,18 +115,14 @@ impl RoundState {
         let p = self.current;
         match self.phase {
             Phase::Normal(drawn) => match drawn {
-                None => self.normal_moves(p, &self.hands[p.index()], out),
-                Some(t) => self.normal_moves(p, &TileSet::EMPTY.with(t), out),
+                None => self.normal_moves(p, Source::Hand(&self.hands[p.index()]), out),
+                Some(t) => self.normal_moves(p, Source::Tile(t), out),
             },
             Phase::Cover(drawn) => {
                 let ob = self.obligation_to_serve();
-                let src = drawn.map_or(self.hands[p.index()], |t| TileSet::EMPTY.with(t));
-                out.push_suit(&src, ob.value, ob.train);
+                self.source(p, drawn).push(out, ob.value, ob.train);
             }
-            Phase::FollowUp { train, value, drawn } => {
-                let src = drawn.map_or(self.hands[p.index()], |t| TileSet::EMPTY.with(t));
-                out.push_suit(&src, value, train);
-            }
+            Phase::FollowUp { train, value, drawn } => self.source(p, drawn).push(out, value, train),
             Phase::TurnStart | Phase::Over => {}
         }
     }
@@ -119,28 +136,42 @@ impl RoundState {
         }
     }
 
+    fn source(&self, p: Seat, drawn: Option<Tile>) -> Source<'_> {
+        match drawn {
+            None => Source::Hand(&self.hands[p.index()]),
+            Some(t) => Source::Tile(t),
+        }
+    }
+
     /// NORMAL_OPTIONS(p, S).
-    fn normal_moves(&self, p: Seat, src: &TileSet, out: &mut MoveList) {
+    fn normal_moves(&self, p: Seat, src: Source<'_>, out: &mut MoveList) {
         let own = TrainId::personal(p);
-        out.push_suit(src, self.trains[own.index()].end, own);
+        src.push(out, self.trains[own.index()].end, own);
         if self.rules.first_turn_own_train_only && self.turns_taken[p.index()] == 0 {
             return;
         }
-        let mut q = p.next(self.players);
-        while q != p {
-            if self.markers & q.bit() != 0 {
+        // Other seats' marked trains, clockwise from p: rotate the marker mask so bit 0 is p+1.
+        let others = self.markers & !p.bit();
+        if others != 0 {
+            let n = self.players as u32;
+            let s = p.index() as u32 + 1;
+            let all = (1u32 << n) - 1;
+            let mut rot = ((others as u32 >> s) | (others as u32) << (n - s)) & all;
+            while rot != 0 {
+                let k = rot.trailing_zeros();
+                rot &= rot - 1;
+                let q = Seat::from_index(((s + k) % n) as usize);
                 let t = TrainId::personal(q);
-                out.push_suit(src, self.trains[t.index()].end, t);
+                src.push(out, self.trains[t.index()].end, t);
             }
-            q = q.next(self.players);
         }
         let started = self.mexican_started as usize;
         for i in 0..started {
             let t = TrainId::mexican(i);
-            out.push_suit(src, self.trains[t.index()].end, t);
+            src.push(out, self.trains[t.index()].end, t);
         }
         if started < self.rules.max_mexican_trains as usize && self.may_start_mexican(p) {
-            out.push_suit(src, self.e, TrainId::mexican(started));
+            src.push(out, self.e, TrainId::mexican(started));
         }
     }
 
