@@ -21,7 +21,7 @@ fn rounds(c: &mut Criterion) {
     let rules = Rules::wikipedia();
     for bot in ["greedy", "random"] {
         let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse(bot).unwrap()).collect();
-        let mut rngs: Vec<GameRng> = (0..4).map(|s| rng_from_seed(s)).collect();
+        let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
         let mut moves = MoveList::new();
         // Every round ends, and takes at least one turn per tile of the shortest path out.
         assert!(one_round(&rules, &mut bots, &mut rngs, &mut moves, 0) >= 15);
