@@ -334,6 +334,11 @@ impl RoundState {
 
     /// Ends the round: scores every hand and emits `RoundEnd`. `mid_turn` counts the turn in
     /// progress as taken (a seat went out); otherwise END has already counted it.
+    ///
+    /// Convention: RULES.md §5.0.5 stops a going-out turn before END, so its rules never see that
+    /// turn counted; mtrain still counts it in `turns_taken` and [`Outcome::turns`], because the
+    /// statistics report "turns per round" and the winning turn is one of them. No rule reads the
+    /// counters after the round ends, so play is unaffected.
     pub(super) fn finish<O: Observer>(&mut self, reason: EndReason, mid_turn: bool, obs: &mut O) {
         let mut scores = [0u32; MAX_PLAYERS];
         for (s, score) in scores.iter_mut().enumerate().take(self.players as usize) {
