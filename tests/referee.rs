@@ -1,0 +1,178 @@
+//! The engine's JSONL logs pass an independent referee.
+//!
+//! `scripts/referee.py` is a second implementation of the `wikipedia` rules, written from
+//! RULES.md alone. It replays a log and checks that every event is legal and that every forced
+//! action (must-play, draws, follow-ups, marks, unmarks, passes, round ends, scores, winners) is
+//! exactly what the rules require. These tests run it on the golden log and on fresh logs from the
+//! binary across sets, player counts and bots, and check that it rejects corrupted logs.
+//! python3 must be on PATH (it is part of the machine image and of CI).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the referee on `log`; panics with a clear message if python3 cannot be started.
+fn referee(log: &Path) -> Output {
+    let script = manifest_dir().join("scripts").join("referee.py");
+    Command::new("python3").arg(&script).arg(log).output().unwrap_or_else(|err| {
+        panic!("cannot run `python3 {}`: {err}. python3 must be on PATH for the referee tests", script.display())
+    })
+}
+
+/// Asserts that the referee accepts `log` and prints the OK line.
+fn assert_accepted(log: &Path, what: &str) {
+    let out = referee(log);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{what}: referee rejected {}:\n{stdout}{stderr}", log.display());
+    assert!(stdout.starts_with("OK: ") && stdout.contains(" rounds, "), "{what}: unexpected output: {stdout}{stderr}");
+}
+
+/// Asserts that the referee rejects `log` with exit code 1 and `ILLEGAL line <line>: ...`.
+fn assert_rejected(log: &Path, line: usize, what: &str) {
+    let out = referee(log);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{what}: expected rejection, got:\n{stdout}{stderr}");
+    let prefix = format!("ILLEGAL line {line}: ");
+    assert!(stdout.starts_with(&prefix), "{what}: expected '{prefix}...', got: {stdout}{stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{what}: expected one line, got: {stdout}");
+}
+
+/// A scratch directory under the system temp dir, unique to this test process and `name`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mtrain-referee-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Plays one match with the binary, writing its log to `log`.
+fn play(log: &Path, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mtrain")).arg("play").args(args).arg("--log").arg(log).output().unwrap();
+    assert!(out.status.success(), "mtrain play {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn golden_log_is_legal() {
+    assert_accepted(&manifest_dir().join("tests/golden/play_seed7.jsonl"), "golden play_seed7");
+}
+
+#[test]
+fn fresh_logs_are_legal() {
+    // (set, players, bots, seed, extra arguments)
+    let matches: &[(&str, &str, &str, &str, &[&str])] = &[
+        ("6", "2", "random", "1", &[]),
+        ("6", "2", "greedy", "2", &[]),
+        ("6", "4", "greedy,random,greedy,random", "3", &[]),
+        ("9", "3", "random", "4", &[]),
+        ("9", "3", "greedy", "5", &[]),
+        ("12", "2", "random", "6", &[]),
+        ("12", "2", "greedy,random", "7", &[]),
+        ("12", "4", "random", "8", &[]),
+        ("12", "4", "greedy", "9", &[]),
+        ("12", "4", "greedy:ties=random", "10", &[]),
+        ("12", "6", "random", "11", &[]),
+        ("12", "6", "greedy", "12", &[]),
+        ("12", "8", "random", "13", &[]),
+        ("12", "8", "greedy:ties=random", "14", &[]),
+        ("15", "9", "random", "15", &[]),
+        ("15", "9", "greedy", "16", &[]),
+        ("18", "13", "random", "17", &[]),
+        ("18", "13", "greedy", "18", &[]),
+        ("12", "3", "random", "19", &["--rounds", "4", "--hand", "20"]),
+        ("12", "5", "greedy:ties=random", "20", &["--rounds", "6"]),
+    ];
+    let dir = scratch("fresh");
+    for &(set, players, bots, seed, extra) in matches {
+        let what = format!("--set {set} --players {players} --bots {bots} --seed {seed} {}", extra.join(" "));
+        let log = dir.join(format!("d{set}-p{players}-s{seed}.jsonl"));
+        let mut args = vec!["--set", set, "--players", players, "--bots", bots, "--seed", seed];
+        args.extend_from_slice(extra);
+        play(&log, &args);
+        assert_accepted(&log, &what);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Replaces the value of the string field `field` in one JSONL line.
+fn set_string_field(line: &str, field: &str, value: &str) -> String {
+    let key = format!("\"{field}\":\"");
+    let start = line.find(&key).unwrap_or_else(|| panic!("no {field} in {line}")) + key.len();
+    let end = start + line[start..].find('"').unwrap();
+    format!("{}{value}{}", &line[..start], &line[end..])
+}
+
+fn string_field<'a>(line: &'a str, field: &str) -> &'a str {
+    let key = format!("\"{field}\":\"");
+    let start = line.find(&key).unwrap_or_else(|| panic!("no {field} in {line}")) + key.len();
+    &line[start..start + line[start..].find('"').unwrap()]
+}
+
+fn write_lines(path: &Path, lines: &[String]) {
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn corrupted_logs_are_rejected() {
+    let dir = scratch("corrupt");
+    let log = dir.join("base.jsonl");
+    play(&log, &["--set", "12", "--players", "4", "--bots", "greedy,random,greedy,random", "--seed", "11"]);
+    assert_accepted(&log, "uncorrupted base log");
+    let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(String::from).collect();
+    let find = |kind: &str| -> Vec<usize> {
+        let tag = format!("\"event\":\"{kind}\"");
+        lines.iter().enumerate().filter(|(_, l)| l.contains(&tag)).map(|(i, _)| i).collect()
+    };
+
+    // 1. Swap the tiles of two draws: the first of them no longer takes the boneyard's next tile.
+    let draws = find("draw");
+    let (a, b) = (draws[0], draws[1]);
+    let (ta, tb) = (string_field(&lines[a], "tile").to_string(), string_field(&lines[b], "tile").to_string());
+    assert_ne!(ta, tb);
+    let mut bad = lines.clone();
+    bad[a] = set_string_field(&lines[a], "tile", &tb);
+    bad[b] = set_string_field(&lines[b], "tile", &ta);
+    let path = dir.join("swapped-draws.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, a + 1, "two draw tiles swapped");
+
+    // 2. Drop a mark: the failed turn must end with the marker going on.
+    let mark = find("mark")[0];
+    let mut bad = lines.clone();
+    bad.remove(mark);
+    let path = dir.join("dropped-mark.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, mark + 1, "mark line dropped");
+
+    // 3. Play the engine tile, which is never in a hand.
+    let play_line = find("play")[0];
+    let mut bad = lines.clone();
+    bad[play_line] = set_string_field(&lines[play_line], "tile", "12-12");
+    let path = dir.join("engine-played.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, play_line + 1, "a play's tile changed to the engine");
+
+    // 4. Turn a play into a draw-less mark: must-play is violated.
+    let mut bad = lines.clone();
+    let seat_field = &lines[play_line][lines[play_line].find("\"seat\":").unwrap()..];
+    let seat: String = seat_field["\"seat\":".len()..].chars().take_while(char::is_ascii_digit).collect();
+    bad[play_line] = format!("{{\"event\":\"mark\",\"seat\":{seat}}}");
+    let path = dir.join("play-to-mark.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, play_line + 1, "a play replaced by a mark");
+
+    // 5. A wrong total in match_end.
+    let last = lines.len() - 1;
+    assert!(lines[last].contains("\"match_end\""));
+    let mut bad = lines.clone();
+    // Prefixing "1000" to the first total makes it a different number.
+    bad[last] = lines[last].replacen("\"totals\":[", "\"totals\":[1000", 1);
+    let path = dir.join("bad-totals.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, last + 1, "match_end totals changed");
+
+    std::fs::remove_dir_all(&dir).unwrap();
+}
