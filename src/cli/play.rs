@@ -138,7 +138,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
         Some(f) => {
             let mut log = JsonLog::new(f.writer(), names);
             let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log)));
-            if let Some(e) = log.error {
+            if let Some(e) = log.out.error {
                 return Err(CliError::failure(format!("cannot write the log: {e}")));
             }
             r
@@ -149,7 +149,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
     if let Some(f) = log_file {
         f.commit()?;
     }
-    match transcript.error {
+    match transcript.out.error {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(CliError::failure(format!("cannot write the transcript: {e}")))
         }

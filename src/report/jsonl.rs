@@ -5,6 +5,7 @@
 //! `unmark`, `pass`, `round_end`, `match_end`. In `play` events the tile is written as laid:
 //! the half joined to the train first, so `"tile":"12-5"` with `"end":5`.
 
+use super::Lines;
 use crate::game::{MatchObserver, MatchResult};
 use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
 use crate::rules::Rules;
@@ -13,9 +14,8 @@ use std::io::Write;
 
 /// Writes the log to `out`. The first write error is kept in `error`.
 pub struct JsonLog<W: Write> {
-    out: W,
-    /// The first I/O error, if any.
-    pub error: Option<std::io::Error>,
+    /// The output; its `error` holds the first I/O error, if any.
+    pub out: Lines<W>,
     bots: Vec<String>,
     players: usize,
 }
@@ -52,20 +52,11 @@ fn train_json(t: TrainId) -> String {
 impl<W: Write> JsonLog<W> {
     /// A log for a match between `bots` (one spec per seat).
     pub fn new(out: W, bots: Vec<String>) -> JsonLog<W> {
-        JsonLog { out, error: None, players: bots.len(), bots }
-    }
-
-    /// Gives back the writer.
-    pub fn into_inner(self) -> W {
-        self.out
+        JsonLog { out: Lines::new(out), players: bots.len(), bots }
     }
 
     fn line(&mut self, s: &str) {
-        if self.error.is_none()
-            && let Err(e) = writeln!(self.out, "{s}")
-        {
-            self.error = Some(e);
-        }
+        self.out.line(s);
     }
 }
 
@@ -129,8 +120,6 @@ impl<W: Write> MatchObserver for JsonLog<W> {
             list(result.winner_seats(), |s| s.to_string())
         );
         self.line(&s);
-        if let Err(e) = self.out.flush() {
-            self.error.get_or_insert(e);
-        }
+        self.out.flush();
     }
 }

@@ -4,6 +4,7 @@
 //! least one event, and consecutive turns belong to different seats), and keeps the markers and
 //! open doubles it has seen so each turn line can show the table's public status.
 
+use super::Lines;
 use crate::game::{MatchObserver, MatchResult};
 use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
 use crate::rules::Rules;
@@ -13,9 +14,8 @@ use std::io::Write;
 
 /// Writes a readable transcript to `out`. The first write error is kept in `error`.
 pub struct Transcript<W: Write> {
-    out: W,
-    /// The first I/O error, if any.
-    pub error: Option<std::io::Error>,
+    /// The output; its `error` holds the first I/O error, if any.
+    pub out: Lines<W>,
     bots: Vec<String>,
     players: u8,
     turn: u32,
@@ -32,8 +32,7 @@ impl<W: Write> Transcript<W> {
     /// A transcript for a match between `bots` (one name per seat).
     pub fn new(out: W, bots: Vec<String>) -> Transcript<W> {
         Transcript {
-            out,
-            error: None,
+            out: Lines::new(out),
             players: bots.len() as u8,
             bots,
             turn: 0,
@@ -47,17 +46,8 @@ impl<W: Write> Transcript<W> {
         }
     }
 
-    /// Gives back the writer.
-    pub fn into_inner(self) -> W {
-        self.out
-    }
-
     fn emit(&mut self, s: &str) {
-        if self.error.is_none()
-            && let Err(e) = writeln!(self.out, "{s}")
-        {
-            self.error = Some(e);
-        }
+        self.out.line(s);
     }
 
     fn train_name(t: TrainId) -> String {
@@ -221,6 +211,6 @@ impl<W: Write> MatchObserver for Transcript<W> {
             result.winner_seats().map(|s| format!("seat {s} ({})", self.bots[s.index()])).collect();
         let label = if winners.len() > 1 { "Co-winners" } else { "Winner" };
         self.emit(&format!("{label}: {}", winners.join(", ")));
-        let _ = self.out.flush();
+        self.out.flush();
     }
 }
