@@ -100,20 +100,54 @@ fn first_seat(rules: &Rules, deal_rng: &mut GameRng) -> u8 {
     }
 }
 
-/// Plays a full match with match seed `seed`.
-///
-/// Deals come from the stream `mix(seed, DEAL)`, seat `s`'s strategy gets `mix(seed, BOT + s)`,
-/// so the same seed gives the same deals whatever the bots do. `rules` must be valid.
+/// The seeds of one match: the deal stream and each seat's strategy stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchSeeds {
+    /// The match seed reported to observers.
+    pub seed: u64,
+    /// Seed of the deal stream (shuffles, random first player).
+    pub deal: u64,
+    /// Seed of each seat's strategy stream.
+    pub bots: [u64; MAX_PLAYERS],
+}
+
+impl MatchSeeds {
+    /// The seeds of match seed `seed`: deals from `mix(seed, DEAL)`, seat `s` from
+    /// `mix(seed, BOT + s)`.
+    pub fn from_seed(seed: u64) -> MatchSeeds {
+        MatchSeeds {
+            seed,
+            deal: mix(seed, stream::DEAL),
+            bots: std::array::from_fn(|s| mix(seed, stream::BOT + s as u64)),
+        }
+    }
+}
+
+/// Plays a full match with match seed `seed` (see [`MatchSeeds::from_seed`]): the same seed
+/// gives the same deals whatever the bots do. `rules` must be valid.
 ///
 /// # Panics
 /// Panics if `bots.len()` differs from `rules.players`.
 pub fn play_match<S: Strategy, O: MatchObserver>(rules: &Rules, seed: u64, bots: &mut [S], obs: &mut O) -> MatchResult {
+    play_match_seeded(rules, &MatchSeeds::from_seed(seed), bots, obs)
+}
+
+/// Plays a full match from explicit seeds.
+///
+/// # Panics
+/// Panics if `bots.len()` differs from `rules.players`.
+pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
+    rules: &Rules,
+    seeds: &MatchSeeds,
+    bots: &mut [S],
+    obs: &mut O,
+) -> MatchResult {
     assert_eq!(bots.len(), rules.players as usize, "one strategy per seat");
     let n = rules.players as usize;
-    let mut deal_rng = rng_from_seed(mix(seed, stream::DEAL));
-    let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|s| rng_from_seed(mix(seed, stream::BOT + s as u64)));
+    let mut deal_rng = rng_from_seed(seeds.deal);
+    let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|s| rng_from_seed(seeds.bots[s]));
     let mut moves = MoveList::new();
-    obs.match_start(rules, seed);
+    obs.match_start(rules, seeds.seed);
     let f1 = first_seat(rules, &mut deal_rng);
     let mut result = MatchResult {
         players: rules.players,

@@ -29,16 +29,18 @@ pub mod report;
 pub mod rng;
 pub mod round;
 pub mod rules;
+pub mod stats;
 pub mod strategy;
 pub mod tile;
 pub mod tile_set;
+pub mod tournament;
 pub mod view;
 
 #[path = "../strategies/mod.rs"]
 pub mod strategies;
 
 pub use deal::{Boneyard, Deal, deal_round};
-pub use game::{MatchObserver, MatchResult, RoundRecord, play_match, play_round};
+pub use game::{MatchObserver, MatchResult, MatchSeeds, RoundRecord, play_match, play_match_seeded, play_round};
 pub use rng::{GameRng, mix, rng_from_seed};
 pub use round::{
     Decision, EndReason, Event, Move, MoveList, NoObserver, Obligation, Observer, Outcome, PlayError, RoundState, Seat,

@@ -3,12 +3,17 @@
 //! Every error a user can cause is reported as one line naming the problem and the valid
 //! choices, with exit code 2; nothing half-written is left behind.
 
+mod merge;
 mod play;
+mod tournament;
 
 use crate::rules::{RuleErrors, Rules};
 use crate::tile::Pip;
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 /// mtrain: a Monte Carlo strategy simulator and tournament runner for Mexican Train.
 #[derive(Parser, Debug)]
@@ -22,6 +27,10 @@ pub struct Cli {
 enum Command {
     /// Play one match and print a transcript a person can follow.
     Play(play::PlayArgs),
+    /// Play many seeded games in parallel and report who wins, by how much, how surely.
+    Tournament(tournament::TournamentArgs),
+    /// Combine the output directories of tournament shards into one result.
+    Merge(merge::MergeArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -103,9 +112,10 @@ pub(crate) fn parse_seed(value: &str) -> Result<u64, CliError> {
 pub fn run<I, T>(args: I) -> i32
 where
     I: IntoIterator<Item = T>,
-    T: Into<OsString> + Clone,
+    T: Into<OsString>,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let raw: Vec<String> = args.into_iter().map(|a| a.into().to_string_lossy().into_owned()).collect();
+    let cli = match Cli::try_parse_from(&raw) {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -125,13 +135,60 @@ where
         }
     };
     let result = match cli.command {
-        Command::Play(a) => play::run(&a),
+        Command::Play(a) => play::run(&a).map(|()| 0),
+        Command::Tournament(a) => tournament::run(&a, &raw),
+        Command::Merge(a) => merge::run(&a, &raw),
     };
     match result {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("mtrain: {}", e.message);
             e.code
         }
     }
+}
+
+/// A file written under a temporary name and renamed into place only when complete.
+pub(crate) struct AtomicFile {
+    tmp: PathBuf,
+    dest: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    pub(crate) fn create(dest: &Path) -> Result<AtomicFile, CliError> {
+        let name =
+            dest.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", dest.display())))?;
+        let mut tmp_name = name.to_os_string();
+        tmp_name.push(format!(".{}.tmp", std::process::id()));
+        let tmp = dest.with_file_name(tmp_name);
+        let file =
+            File::create(&tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))?;
+        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), file: Some(BufWriter::new(file)) })
+    }
+
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
+        self.file.as_mut().expect("open")
+    }
+
+    pub(crate) fn commit(mut self) -> Result<(), CliError> {
+        let mut w = self.file.take().expect("open");
+        let done = w.flush().and_then(|_| w.get_ref().sync_all()).and_then(|_| std::fs::rename(&self.tmp, &self.dest));
+        done.map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes `contents` to `path` atomically.
+pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), CliError> {
+    let mut f = AtomicFile::create(path)?;
+    f.writer().write_all(contents).map_err(|e| CliError::failure(format!("cannot write '{}': {e}", path.display())))?;
+    f.commit()
 }

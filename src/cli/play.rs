@@ -1,6 +1,6 @@
 //! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
 
-use super::{CliError, TableArgs, parse_seed};
+use super::{AtomicFile, CliError, TableArgs, parse_seed};
 use crate::game::{MatchObserver, MatchResult, play_match};
 use crate::report::jsonl::JsonLog;
 use crate::report::transcript::Transcript;
@@ -9,9 +9,8 @@ use crate::rules::Rules;
 use crate::strategies::Bot;
 use crate::strategy::{StrategySpec, parse_bot_list};
 use clap::Args;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::BufWriter;
+use std::path::PathBuf;
 
 /// Options of `mtrain play`.
 #[derive(Args, Debug)]
@@ -80,44 +79,6 @@ impl<A: MatchObserver, B: MatchObserver> MatchObserver for Both<'_, A, B> {
         self.0.match_end(result);
         if let Some(b) = self.1.as_mut() {
             b.match_end(result);
-        }
-    }
-}
-
-/// A file written under a temporary name and renamed into place only when complete.
-pub(crate) struct AtomicFile {
-    tmp: PathBuf,
-    dest: PathBuf,
-    file: Option<BufWriter<File>>,
-}
-
-impl AtomicFile {
-    pub(crate) fn create(dest: &Path) -> Result<AtomicFile, CliError> {
-        let name =
-            dest.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", dest.display())))?;
-        let mut tmp_name = name.to_os_string();
-        tmp_name.push(format!(".{}.tmp", std::process::id()));
-        let tmp = dest.with_file_name(tmp_name);
-        let file =
-            File::create(&tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))?;
-        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), file: Some(BufWriter::new(file)) })
-    }
-
-    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
-        self.file.as_mut().expect("open")
-    }
-
-    pub(crate) fn commit(mut self) -> Result<(), CliError> {
-        let mut w = self.file.take().expect("open");
-        let done = w.flush().and_then(|_| w.get_ref().sync_all()).and_then(|_| std::fs::rename(&self.tmp, &self.dest));
-        done.map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())))
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
         }
     }
 }

@@ -1,0 +1,481 @@
+//! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
+//! early stopping, interruption and resumption.
+
+use super::{AtomicFile, CliError, TableArgs, parse_num, parse_seed, write_atomic};
+use crate::report::tournament as rep;
+use crate::strategies::{BOTS, Bot};
+use crate::strategy::{StrategySpec, parse_bot_list};
+use crate::tournament::{
+    ChunkOutput, ChunkSet, Hypothesis, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule, Sprt, SprtState, Tally,
+    Tournament,
+};
+use clap::Args;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Options of `mtrain tournament`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct TournamentArgs {
+    #[command(flatten)]
+    table: TableArgs,
+    /// The field: bots as name or name:key=value,..., comma-separated. As many as seats: that
+    /// lineup; more: every combination of seats equally often; fewer: repeated to fill the table
+    /// [default: every built-in bot]
+    #[arg(long, value_name = "BOTS")]
+    bots: Option<String>,
+    /// Games to play; each seat rotation of a deal is one game, rounded up to whole deals
+    #[arg(long, default_value = "10000", value_name = "G")]
+    games: String,
+    /// Master seed: game results depend only on it, the rules, the field and the game index
+    #[arg(long, default_value = "1", value_name = "S")]
+    seed: String,
+    /// Worker threads [default: every core]
+    #[arg(long, value_name = "T")]
+    threads: Option<String>,
+    /// Write summary.csv, seats.csv, pairs.csv, round_stats.csv, manifest.json and tally.json here
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// No progress bar and no timing line on stderr
+    #[arg(long)]
+    quiet: bool,
+    /// Play each deal once, in the given seating, instead of in every seat rotation
+    #[arg(long)]
+    no_rotate: bool,
+    /// Also write games.csv (a row per game and seat) and rounds.csv (a row per round)
+    #[arg(long)]
+    per_game: bool,
+    /// Stop a two-bot comparison as soon as a sequential test decides between Elo differences
+    /// elo0 and elo1 (alpha = beta = 0.05), e.g. 0,10
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// Play only slice i of n (1 <= i <= n) of the deals; merge slices with mtrain merge
+    /// [default: from SLURM_ARRAY_TASK_ID, _MIN and _COUNT when set]
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Continue the interrupted run whose output is in DIR (its settings are reused)
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
+}
+
+/// A fully checked run configuration.
+pub(crate) struct Config {
+    pub(crate) tournament: Tournament,
+    sprt: Option<Sprt>,
+    pub(crate) shard: Option<(u64, u64)>,
+    per_game: bool,
+    /// Arguments that reproduce the results (stored for --resume).
+    args: Vec<String>,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), CliError> {
+    let bad = || CliError::usage(format!("invalid --shard '{s}': expected i/n with 1 <= i <= n, like 1/4"));
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// The shard from SLURM job-array variables, if they are set.
+fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
+    let var = |k: &str| std::env::var(k).ok();
+    let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT")) else {
+        return Ok(None);
+    };
+    let min = var("SLURM_ARRAY_TASK_MIN").unwrap_or_else(|| "0".into());
+    let bad = || {
+        CliError::usage(format!(
+            "cannot read the shard from SLURM_ARRAY_TASK_ID={id}, SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_COUNT={count}: expected a contiguous array"
+        ))
+    };
+    let (id, min, count): (u64, u64, u64) =
+        (id.parse().map_err(|_| bad())?, min.parse().map_err(|_| bad())?, count.parse().map_err(|_| bad())?);
+    if id < min || id - min >= count {
+        return Err(bad());
+    }
+    Ok(Some((id - min + 1, count)))
+}
+
+/// The arguments that determine results (for --resume): drops threads, output and progress.
+fn result_args(raw: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in raw {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let name = a.split('=').next().unwrap_or("");
+        match name {
+            "--threads" | "--out" | "--resume" if !a.contains('=') => skip = true,
+            "--threads" | "--out" | "--resume" | "--quiet" => {}
+            _ => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliError> {
+    let rules = a.table.rules()?;
+    let list = a.bots.clone().unwrap_or_else(|| BOTS.iter().map(|b| b.name).collect::<Vec<_>>().join(","));
+    let specs = parse_bot_list(&list).map_err(|e| CliError::usage(e.to_string()))?;
+    for s in &specs {
+        Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
+    }
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].contains(s) {
+            return Err(CliError::usage(format!(
+                "bot '{s}' is in the field twice: list each bot once (a field smaller than the table is repeated to fill it)"
+            )));
+        }
+    }
+    let games: u64 = parse_num("--games", &a.games, "a whole number of games, 1 or more")?;
+    let seed = parse_seed(&a.seed)?;
+    let schedule = Schedule::new(specs.len(), rules.players, !a.no_rotate, games, seed)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let mut args = result_args(raw);
+    let shard = match &a.shard {
+        Some(s) => Some(parse_shard(s)?),
+        None => {
+            let s = slurm_shard()?;
+            if let Some((i, n)) = s {
+                // Record it, so that --resume finds the same slice without the job's variables.
+                args.extend(["--shard".to_string(), format!("{i}/{n}")]);
+            }
+            s
+        }
+    };
+    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose().map_err(CliError::usage)?;
+    if sprt.is_some() && specs.len() != 2 {
+        return Err(CliError::usage(format!("--sprt compares two bots, but the field has {}", specs.len())));
+    }
+    if sprt.is_some() && shard.is_some() {
+        return Err(CliError::usage("--sprt decides on the whole run in order, so it cannot be combined with --shard"));
+    }
+    Ok(Config { tournament: Tournament::new(rules, specs, schedule), sprt, shard, per_game: a.per_game, args })
+}
+
+pub(crate) fn fingerprint(c: &Config) -> String {
+    let t = &c.tournament;
+    let specs: Vec<String> = t.specs.iter().map(ToString::to_string).collect();
+    format!(
+        "rules={:?};bots={};seed={};deals={};rotate={};sprt={:?}",
+        t.rules,
+        specs.join("|"),
+        t.schedule.seed,
+        t.schedule.deals,
+        t.schedule.rotate,
+        c.sprt
+    )
+}
+
+/// The chunks a shard plays: slice `i` of `n`, by chunk index.
+fn planned(total: u64, shard: Option<(u64, u64)>) -> ChunkSet {
+    let (i, n) = shard.unwrap_or((1, 1));
+    let mut s = ChunkSet::default();
+    s.insert_range((i - 1) * total / n, i * total / n);
+    s
+}
+
+pub(crate) fn header(c: &Config) -> String {
+    let t = &c.tournament;
+    let r = &t.rules;
+    let sch = &t.schedule;
+    let shard = c.shard.map_or(String::new(), |(i, n)| format!("; shard {i}/{n}"));
+    format!(
+        "mtrain tournament: {} rules, double-{}, {} players, {} tiles each, {} round{}; {} bots, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\n",
+        r.preset,
+        r.set,
+        r.players,
+        r.hand().unwrap_or(0),
+        r.round_count(),
+        if r.round_count() == 1 { "" } else { "s" },
+        t.specs.len(),
+        sch.lineup_count(),
+        if sch.lineup_count() == 1 { "" } else { "s" },
+        sch.games(),
+        sch.deals,
+        sch.rotations(),
+        if sch.rotations() == 1 { "" } else { "s" },
+        sch.seed
+    )
+}
+
+/// Checks that `dir` can be written, creating it if needed; leaves nothing behind.
+pub(crate) fn check_out_dir(dir: &Path) -> Result<(), CliError> {
+    let fail = |e: std::io::Error| CliError::usage(format!("cannot write to --out '{}': {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
+}
+
+fn sprt_text(t: &Sprt, s: &SprtState) -> String {
+    let verdict = match s.decision {
+        Some(Hypothesis::H1) => format!("accepted H1 (elo >= {})", t.elo1),
+        Some(Hypothesis::H0) => format!("accepted H0 (elo <= {})", t.elo0),
+        None => "undecided".to_string(),
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.4} in [{:.4}, {:.4}]: {verdict}\n",
+        t.elo0, t.elo1, t.alpha, t.beta, s.llr, s.lower, s.upper
+    )
+}
+
+pub(crate) fn manifest(
+    c: &Config,
+    raw_all: &[String],
+    threads: usize,
+    st: &RunState,
+    sprt: Option<&SprtState>,
+) -> String {
+    let t = &c.tournament;
+    let r = &t.rules;
+    let decided = sprt.is_some_and(|s| s.decision.is_some());
+    let all_played = st.chunks_planned.0.iter().all(|&(a, b)| (a..b).all(|x| st.done.contains(x)));
+    let complete = all_played || decided;
+    let stopped = if decided && !all_played {
+        serde_json::Value::from("sprt")
+    } else if !complete {
+        serde_json::Value::from("interrupted")
+    } else {
+        serde_json::Value::Null
+    };
+    let sprt = match (c.sprt, sprt) {
+        (Some(p), Some(s)) => serde_json::json!({
+            "elo0": p.elo0, "elo1": p.elo1, "alpha": p.alpha, "beta": p.beta,
+            "llr": s.llr, "lower": s.lower, "upper": s.upper,
+            "decision": match s.decision { Some(Hypothesis::H0) => "H0", Some(Hypothesis::H1) => "H1", None => "none" }
+        }),
+        _ => serde_json::Value::Null,
+    };
+    let m = serde_json::json!({
+        "command": raw_all,
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": {
+            "preset": r.preset.name(), "set": r.set.get(), "players": r.players,
+            "hand": r.hand(), "rounds": r.round_count(),
+        },
+        "bots": t.specs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "seed": t.schedule.seed,
+        "threads": threads,
+        "rotate": t.schedule.rotate,
+        "games_planned": t.schedule.games(),
+        "games": st.tally.games,
+        "deals": st.tally.deals,
+        "shard": c.shard.map(|(i, n)| format!("{i}/{n}")),
+        "chunks_done": st.done.len(),
+        "chunks_planned": st.chunks_planned.len(),
+        "complete": complete,
+        "stopped": stopped,
+        "sprt": sprt,
+    });
+    serde_json::to_string_pretty(&m).expect("json") + "\n"
+}
+
+pub(crate) const GAMES_HEADER: &str = "game,deal,rotation,seat,strategy,score,rank,win,rounds_out\n";
+
+pub(crate) fn rounds_header(players: usize) -> String {
+    let mut h = String::from("game,round,engine,first,reason,out_seat,turns,draws,boneyard_left");
+    for s in 0..players {
+        h.push_str(&format!(",score{s}"));
+    }
+    h.push('\n');
+    h
+}
+
+/// Per-game CSV rows sorted by their leading numeric key(s).
+pub(crate) fn merge_rows(old: &str, new: &[u8], keys: usize) -> Vec<u8> {
+    let key = |l: &str| -> Vec<u64> { l.split(',').take(keys).map(|f| f.parse().unwrap_or(u64::MAX)).collect() };
+    let new = String::from_utf8_lossy(new);
+    let mut lines: Vec<&str> = old.lines().skip(1).chain(new.lines()).filter(|l| !l.is_empty()).collect();
+    lines.sort_by_cached_key(|l| key(l));
+    let mut out = Vec::new();
+    for l in lines {
+        out.extend_from_slice(l.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliError> {
+    // Everything is checked before anything is written.
+    let threads: usize = match &a.threads {
+        Some(t) => {
+            let n: usize = parse_num("--threads", t, "a whole number of threads, 1 or more")?;
+            if n == 0 {
+                return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
+            }
+            n
+        }
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
+    let (config, out, previous) = match &a.resume {
+        Some(dir) => {
+            let text = std::fs::read_to_string(dir.join("tally.json")).map_err(|e| {
+                CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display()))
+            })?;
+            let st = RunState::from_json(&text)
+                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
+            let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
+            argv.extend(st.args.iter().cloned());
+            let c = stored_config(&argv)?;
+            if fingerprint(&c) != st.fingerprint {
+                return Err(CliError::usage(format!(
+                    "cannot resume from '{}': its tally.json belongs to a different run",
+                    dir.display()
+                )));
+            }
+            (c, Some(dir.clone()), Some(st))
+        }
+        None => (build(a, &raw_sub)?, a.out.clone(), None),
+    };
+    if let Some(dir) = &out {
+        check_out_dir(dir)?;
+    }
+    let t = &config.tournament;
+    let total = t.chunk_count();
+    let plan = planned(total, config.shard);
+    let (start, done) = match &previous {
+        Some(st) => (st.tally.clone(), st.done.clone()),
+        None => (Tally::new(t.layout()), ChunkSet::default()),
+    };
+    let todo: Vec<u64> = plan.0.iter().flat_map(|&(x, y)| x..y).filter(|&c| !done.contains(c)).collect();
+
+    // Per-game rows stream to temporary files; a resumed run merges them with the old rows.
+    let resuming_rows = config.per_game && previous.is_some();
+    let mut game_files = match (&out, config.per_game && !resuming_rows) {
+        (Some(dir), true) => {
+            let mut g = AtomicFile::create(&dir.join("games.csv"))?;
+            let mut r = AtomicFile::create(&dir.join("rounds.csv"))?;
+            let w = |e: std::io::Error| CliError::failure(format!("cannot write per-game output: {e}"));
+            g.writer().write_all(GAMES_HEADER.as_bytes()).map_err(w)?;
+            r.writer().write_all(rounds_header(t.rules.players as usize).as_bytes()).map_err(w)?;
+            Some((g, r))
+        }
+        _ => None,
+    };
+    let mut new_games = Vec::new();
+    let mut new_rounds = Vec::new();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let todo_games: u64 = todo.iter().map(|&c| t.chunk_games(c)).sum();
+    let progress = if a.quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let pb = indicatif::ProgressBar::new(todo_games);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        pb
+    };
+    let opts = RunOptions { threads, per_game: config.per_game, sprt: config.sprt, stop: stop.clone(), progress };
+    let started = Instant::now();
+    let result: RunResult = t.run(&todo, start, done, &opts, |c: &ChunkOutput| -> Result<(), CliError> {
+        if let Some((g, r)) = game_files.as_mut() {
+            let w = |e: std::io::Error| CliError::failure(format!("cannot write per-game output: {e}"));
+            g.writer().write_all(&c.games_csv).map_err(w)?;
+            r.writer().write_all(&c.rounds_csv).map_err(w)?;
+        } else if resuming_rows {
+            new_games.extend_from_slice(&c.games_csv);
+            new_rounds.extend_from_slice(&c.rounds_csv);
+        }
+        Ok(())
+    })?;
+    opts.progress.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let played = result.tally.games - previous.as_ref().map_or(0, |p| p.tally.games);
+
+    let state = RunState {
+        format: STORE_FORMAT,
+        fingerprint: fingerprint(&config),
+        args: config.args.clone(),
+        chunks_total: total,
+        chunks_planned: plan,
+        done: result.done.clone(),
+        tally: result.tally.clone(),
+    };
+    let mut report = header(&config);
+    report.push('\n');
+    report.push_str(&rep::console(&t.specs, &result.tally));
+    if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
+        report.push('\n');
+        report.push_str(&sprt_text(p, s));
+    }
+    if result.interrupted {
+        report.push_str(&format!(
+            "\nInterrupted: {} of {} games played; continue with: mtrain tournament --resume DIR\n",
+            result.tally.games,
+            t.schedule.games()
+        ));
+    }
+    if let Some(dir) = &out {
+        if let Some((g, r)) = game_files.take() {
+            g.commit()?;
+            r.commit()?;
+        } else if resuming_rows {
+            let old_g = std::fs::read_to_string(dir.join("games.csv")).unwrap_or_default();
+            let old_r = std::fs::read_to_string(dir.join("rounds.csv")).unwrap_or_default();
+            let mut g = GAMES_HEADER.as_bytes().to_vec();
+            g.extend(merge_rows(&old_g, &new_games, 3));
+            let mut r = rounds_header(t.rules.players as usize).into_bytes();
+            r.extend(merge_rows(&old_r, &new_rounds, 2));
+            write_atomic(&dir.join("games.csv"), &g)?;
+            write_atomic(&dir.join("rounds.csv"), &r)?;
+        }
+        write_outputs(dir, &t.specs, &result.tally)?;
+        write_atomic(&dir.join("tally.json"), state.to_json().as_bytes())?;
+        write_atomic(
+            &dir.join("manifest.json"),
+            manifest(&config, raw_all, threads, &state, result.sprt.as_ref()).as_bytes(),
+        )?;
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let _ = lock.write_all(report.as_bytes());
+    let _ = lock.flush();
+    if !a.quiet {
+        eprintln!(
+            "played {played} games in {elapsed:.2} s: {:.0} games/s on {threads} thread{}",
+            played as f64 / elapsed.max(1e-9),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    Ok(if result.interrupted { 130 } else { 0 })
+}
+
+/// Rebuilds the configuration of a run from its stored arguments (`mtrain tournament ...`).
+pub(crate) fn stored_config(argv: &[String]) -> Result<Config, CliError> {
+    use clap::Parser;
+    let cli = super::Cli::try_parse_from(argv)
+        .map_err(|e| CliError::usage(format!("the stored run arguments no longer parse: {}", e.kind())))?;
+    let super::Command::Tournament(stored) = cli.command else {
+        return Err(CliError::usage("the stored run arguments are not a tournament"));
+    };
+    build(&stored, &argv[2..])
+}
+
+/// Writes the CSV reports of a tally into `dir`.
+pub(crate) fn write_outputs(dir: &Path, specs: &[StrategySpec], tally: &Tally) -> Result<(), CliError> {
+    write_atomic(&dir.join("summary.csv"), rep::summary_csv(specs, tally).as_bytes())?;
+    write_atomic(&dir.join("seats.csv"), rep::seats_csv(tally).as_bytes())?;
+    write_atomic(&dir.join("pairs.csv"), rep::pairs_csv(specs, tally).as_bytes())?;
+    write_atomic(&dir.join("round_stats.csv"), rep::round_stats_csv(tally).as_bytes())
+}

@@ -1,0 +1,199 @@
+//! Tournament reports: the console table and the CSV files, all computed from a [`Tally`].
+//!
+//! Every figure comes with its 95% interval over deals (see [`crate::stats`]). Numbers are
+//! written with fixed decimals, rows sorted by field index or seat, so the same tally always
+//! gives the same bytes. Schemas are documented in `results/README.md`.
+
+use crate::stats::{Cluster, Estimate};
+use crate::strategy::StrategySpec;
+use crate::tournament::{Tally, WIN_UNIT, csv_quote};
+use std::fmt::Write as _;
+
+fn f6(v: f64) -> String {
+    if v.is_finite() { format!("{v:.6}") } else { String::new() }
+}
+
+fn est(e: Option<Estimate>) -> [String; 3] {
+    match e {
+        Some(e) => [f6(e.value), f6(e.lo), f6(e.hi)],
+        None => [String::new(), String::new(), String::new()],
+    }
+}
+
+fn win(c: &Cluster) -> Option<Estimate> {
+    c.proportion(WIN_UNIT as f64)
+}
+
+/// `summary.csv`: one row per bot, in field order.
+pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
+    let n = t.layout.players;
+    let mut s = String::from(
+        "strategy,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,round_score,round_score_lo,round_score_hi,out_rate,out_lo,out_hi,deals",
+    );
+    for k in 1..=n {
+        let _ = write!(s, ",rank{k},rank{k}_lo,rank{k}_hi");
+    }
+    s.push('\n');
+    for (b, spec) in specs.iter().enumerate() {
+        let games = t.bot_score(b).units;
+        let mut row = vec![csv_quote(&spec.to_string()), games.to_string()];
+        row.extend(est(win(t.bot_win(b))));
+        row.extend(est(t.bot_score(b).mean(1.0)));
+        row.extend(est(t.bot_round_score(b).mean(1.0)));
+        row.extend(est(t.bot_outs(b).proportion(1.0)));
+        row.push(t.bot_score(b).deals.to_string());
+        for k in 0..n {
+            row.extend(est(t.bot_rank(b, k).proportion(1.0)));
+        }
+        s.push_str(&row.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+/// `seats.csv`: one row per seat: win rate, its difference from `1/N`, mean score.
+pub fn seats_csv(t: &Tally) -> String {
+    let n = t.layout.players;
+    let mut s = String::from(
+        "seat,games,win_rate,win_lo,win_hi,advantage,mean_score,score_lo,score_hi,out_rate,out_lo,out_hi\n",
+    );
+    for seat in 0..n {
+        let w = win(t.seat_win(seat));
+        let mut row = vec![seat.to_string(), t.seat_score(seat).units.to_string()];
+        row.extend(est(w));
+        row.push(w.map_or(String::new(), |e| f6(e.value - 1.0 / n as f64)));
+        row.extend(est(t.seat_score(seat).mean(1.0)));
+        row.extend(est(t.round_out_seat(seat).proportion(1.0)));
+        s.push_str(&row.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+/// `pairs.csv`: one row per pair of bots `a < b` (field order): how often each finished ahead.
+pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
+    let mut s = String::from("a,b,comparisons,a_ahead,b_ahead,ties,a_score,a_score_lo,a_score_hi\n");
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            let a = t.pair_a_ahead(i, j);
+            let b = t.pair_b_ahead(i, j);
+            let mut row = vec![
+                csv_quote(&specs[i].to_string()),
+                csv_quote(&specs[j].to_string()),
+                a.units.to_string(),
+                a.sum.to_string(),
+                b.sum.to_string(),
+                (a.units - a.sum - b.sum).to_string(),
+            ];
+            row.extend(est(t.pair_score(i, j).proportion(1.0)));
+            s.push_str(&row.join(","));
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// `round_stats.csv`: per-round figures over every round played.
+pub fn round_stats_csv(t: &Tally) -> String {
+    let mut s = String::from("metric,rounds,value,lo,hi\n");
+    for (name, c, prop) in [
+        ("turns", t.round_turns(), false),
+        ("draws", t.round_draws(), false),
+        ("blocked_rate", t.round_blocked(), true),
+        ("boneyard_left", t.round_boneyard(), false),
+    ] {
+        let e = if prop { c.proportion(1.0) } else { c.mean(1.0) };
+        let [v, lo, hi] = est(e);
+        let _ = writeln!(s, "{name},{},{v},{lo},{hi}", c.units);
+    }
+    s
+}
+
+fn pct(e: Option<Estimate>) -> String {
+    match e {
+        Some(e) if e.lo.is_finite() => format!("{:5.1}% [{:4.1}, {:4.1}]", 100.0 * e.value, 100.0 * e.lo, 100.0 * e.hi),
+        Some(e) => format!("{:5.1}% [  -  ,   - ]", 100.0 * e.value),
+        None => "-".to_string(),
+    }
+}
+
+fn num(e: Option<Estimate>) -> String {
+    match e {
+        Some(e) if e.lo.is_finite() => format!("{:6.1} [{:.1}, {:.1}]", e.value, e.lo, e.hi),
+        Some(e) => format!("{:6.1} [-, -]", e.value),
+        None => "-".to_string(),
+    }
+}
+
+/// The console report: bots, seats, head-to-head and rounds, each figure with its interval.
+pub fn console(specs: &[StrategySpec], t: &Tally) -> String {
+    let n = t.layout.players;
+    let name_w = specs.iter().map(|s| s.to_string().len()).max().unwrap_or(8).max(8);
+    let mut s = String::new();
+    let _ = writeln!(s, "Bots (95% intervals over {} deals; ties share a win)", t.deals);
+    let _ = writeln!(
+        s,
+        "  {:<name_w$} {:>9}  {:<22} {:<24} {:<20} {:<22}",
+        "bot", "games", "win rate", "match score", "round score", "rounds gone out"
+    );
+    for (b, spec) in specs.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  {:<name_w$} {:>9}  {:<22} {:<24} {:<20} {:<22}",
+            spec.to_string(),
+            t.bot_score(b).units,
+            pct(win(t.bot_win(b))),
+            num(t.bot_score(b).mean(1.0)),
+            num(t.bot_round_score(b).mean(1.0)),
+            pct(t.bot_outs(b).proportion(1.0)),
+        );
+    }
+    let _ = writeln!(s, "\nFinishing ranks (share of games; ties share the better rank)");
+    for (b, spec) in specs.iter().enumerate() {
+        let mut line = format!("  {:<name_w$}", spec.to_string());
+        for k in 0..n {
+            let _ = write!(line, "  {}: {}", k + 1, pct(t.bot_rank(b, k).proportion(1.0)));
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "\nSeats (turn order; fair share {:.1}%)", 100.0 / n as f64);
+    for seat in 0..n {
+        let _ = writeln!(
+            s,
+            "  seat {seat:<3} win rate {}   match score {}   rounds gone out {}",
+            pct(win(t.seat_win(seat))),
+            num(t.seat_score(seat).mean(1.0)),
+            pct(t.round_out_seat(seat).proportion(1.0))
+        );
+    }
+    if specs.len() > 1 {
+        let _ = writeln!(s, "\nHead to head (A finished ahead of B; score counts a tie as half)");
+        for i in 0..specs.len() {
+            for j in i + 1..specs.len() {
+                let a = t.pair_a_ahead(i, j);
+                let b = t.pair_b_ahead(i, j);
+                let _ = writeln!(
+                    s,
+                    "  {} vs {}: {} comparisons, A ahead {}, B ahead {}, ties {}; A's score {}",
+                    specs[i],
+                    specs[j],
+                    a.units,
+                    a.sum,
+                    b.sum,
+                    a.units - a.sum - b.sum,
+                    pct(t.pair_score(i, j).proportion(1.0))
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nRounds ({}): turns {}   draws {}   blocked {}   boneyard left {}",
+        t.rounds,
+        num(t.round_turns().mean(1.0)),
+        num(t.round_draws().mean(1.0)),
+        pct(t.round_blocked().proportion(1.0)),
+        num(t.round_boneyard().mean(1.0)),
+    );
+    s
+}

@@ -1,0 +1,22 @@
+//! Tournaments: a pure schedule of games, a parallel runner, exact mergeable statistics.
+//!
+//! The scheduling unit is the deal (every rotation of a deal is one game); deals are grouped
+//! into fixed-size chunks of [`CHUNK_DEALS`], the unit of parallel work, progress, sharding and
+//! resumption. Results depend only on (rules, field, master seed, deal index), so any thread
+//! count, shard split or interruption gives the same totals.
+
+mod runner;
+mod schedule;
+mod sprt;
+mod store;
+mod tally;
+
+pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament, csv_quote};
+pub use schedule::{GameSpec, Schedule, ScheduleError};
+pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
+pub use store::{RunState, STORE_FORMAT};
+pub use tally::{DealAcc, Layout, Tally, WIN_UNIT, rank};
+
+/// Deals per chunk: small enough for a live progress bar and fine-grained interruption, large
+/// enough that scheduling costs nothing.
+pub const CHUNK_DEALS: u64 = 16;

@@ -1,0 +1,358 @@
+//! Running a tournament: chunks of deals in parallel on a rayon pool, folded in chunk order.
+//!
+//! Workers claim chunks in increasing order from a shared counter, so chunks finish roughly in
+//! order; one collector folds them strictly in order. That makes the early-stopping point of the
+//! SPRT independent of the thread count, keeps the per-game rows in game order, and bounds the
+//! reorder buffer by the chunks in flight.
+
+use super::sprt::{Sprt, SprtState};
+use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
+use crate::game::{MatchSeeds, play_match_seeded};
+use crate::rng::{mix, stream};
+use crate::round::{EndReason, NoObserver};
+use crate::rules::Rules;
+use crate::strategies::Bot;
+use crate::strategy::StrategySpec;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// A tournament: rules, the field and the schedule.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// Rules of every game.
+    pub rules: Rules,
+    /// The field, by spec.
+    pub specs: Vec<StrategySpec>,
+    /// Who plays which game.
+    pub schedule: Schedule,
+    protos: Vec<Bot>,
+}
+
+/// What one chunk produced.
+#[derive(Clone, Debug)]
+pub struct ChunkOutput {
+    /// Chunk index.
+    pub chunk: u64,
+    /// Its statistics.
+    pub tally: Tally,
+    /// `games.csv` rows (empty unless per-game output is on).
+    pub games_csv: Vec<u8>,
+    /// `rounds.csv` rows (empty unless per-game output is on).
+    pub rounds_csv: Vec<u8>,
+}
+
+/// A set of chunk indices as sorted, disjoint, non-adjacent half-open ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkSet(pub Vec<(u64, u64)>);
+
+impl ChunkSet {
+    /// Adds one chunk.
+    pub fn insert(&mut self, c: u64) {
+        self.insert_range(c, c + 1);
+    }
+
+    /// Adds `[a, b)`.
+    pub fn insert_range(&mut self, a: u64, b: u64) {
+        if a >= b {
+            return;
+        }
+        self.0.push((a, b));
+        self.0.sort_unstable();
+        let mut out: Vec<(u64, u64)> = Vec::with_capacity(self.0.len());
+        for &(x, y) in &self.0 {
+            match out.last_mut() {
+                Some(last) if x <= last.1 => last.1 = last.1.max(y),
+                _ => out.push((x, y)),
+            }
+        }
+        self.0 = out;
+    }
+
+    /// Whether `c` is in the set.
+    pub fn contains(&self, c: u64) -> bool {
+        self.0.iter().any(|&(a, b)| a <= c && c < b)
+    }
+
+    /// Whether the two sets share a chunk.
+    pub fn overlaps(&self, o: &ChunkSet) -> bool {
+        self.0.iter().any(|&(a, b)| o.0.iter().any(|&(x, y)| a < y && x < b))
+    }
+
+    /// Number of chunks.
+    pub fn len(&self) -> u64 {
+        self.0.iter().map(|&(a, b)| b - a).sum()
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Union.
+    pub fn union(&mut self, o: &ChunkSet) {
+        for &(a, b) in &o.0 {
+            self.insert_range(a, b);
+        }
+    }
+}
+
+/// How to run.
+pub struct RunOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// Produce per-game CSV rows.
+    pub per_game: bool,
+    /// Early stopping for a two-bot field.
+    pub sprt: Option<Sprt>,
+    /// Set to stop scheduling (Ctrl-C); chunks in flight finish.
+    pub stop: Arc<AtomicBool>,
+    /// Progress bar (hidden when not wanted).
+    pub progress: indicatif::ProgressBar,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Statistics of every completed chunk (plus the starting tally).
+    pub tally: Tally,
+    /// Chunks completed (plus those already done).
+    pub done: ChunkSet,
+    /// The SPRT after the last folded chunk.
+    pub sprt: Option<SprtState>,
+    /// Whether the run stopped before its chunks were all played (interrupted).
+    pub interrupted: bool,
+}
+
+impl Tournament {
+    /// A tournament; the specs must be valid bot specs (checked by the caller).
+    ///
+    /// # Panics
+    /// Panics if a spec does not build.
+    pub fn new(rules: Rules, specs: Vec<StrategySpec>, schedule: Schedule) -> Tournament {
+        let protos = specs.iter().map(|s| Bot::from_spec(s).expect("validated bot spec")).collect();
+        Tournament { rules, specs, schedule, protos }
+    }
+
+    /// The statistics layout.
+    pub fn layout(&self) -> Layout {
+        Layout { bots: self.specs.len(), players: self.rules.players as usize }
+    }
+
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> u64 {
+        self.schedule.deals.div_ceil(CHUNK_DEALS)
+    }
+
+    /// The deals of chunk `c`.
+    pub fn chunk_deals(&self, c: u64) -> Range<u64> {
+        c * CHUNK_DEALS..((c + 1) * CHUNK_DEALS).min(self.schedule.deals)
+    }
+
+    /// Games in chunk `c`.
+    pub fn chunk_games(&self, c: u64) -> u64 {
+        let d = self.chunk_deals(c);
+        (d.end - d.start) * self.schedule.rotations()
+    }
+
+    /// Plays chunk `c`. No heap allocation per game, except the per-game rows when asked.
+    pub fn play_chunk(&self, c: u64, per_game: bool) -> ChunkOutput {
+        let layout = self.layout();
+        let n = self.rules.players as usize;
+        let mut tally = Tally::new(layout);
+        let mut acc = DealAcc::new(layout);
+        let mut seats: Vec<Bot> = (0..n).map(|_| self.protos[0].clone()).collect();
+        let mut games_csv = Vec::new();
+        let mut rounds_csv = Vec::new();
+        for d in self.chunk_deals(c) {
+            for g in self.schedule.deal_games(d) {
+                for (s, bot) in seats.iter_mut().enumerate() {
+                    bot.clone_from(&self.protos[g.seats[s] as usize]);
+                }
+                let seeds = MatchSeeds {
+                    seed: g.deal_seed,
+                    deal: mix(g.deal_seed, stream::DEAL),
+                    bots: std::array::from_fn(|s| g.bot_seed(s)),
+                };
+                let r = play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver);
+                acc.add_game(&g, &r);
+                if per_game {
+                    write_game_rows(self, &g, &r, &mut games_csv, &mut rounds_csv);
+                }
+            }
+            tally.fold(&mut acc);
+        }
+        ChunkOutput { chunk: c, tally, games_csv, rounds_csv }
+    }
+
+    /// Plays the chunks `todo` (ascending) on `opts.threads` threads, starting from `start` and
+    /// `done`. `on_chunk` sees every folded chunk in index order (for per-game output).
+    ///
+    /// # Errors
+    /// The first error `on_chunk` returns (the run stops scheduling).
+    pub fn run<E>(
+        &self,
+        todo: &[u64],
+        start: Tally,
+        done: ChunkSet,
+        opts: &RunOptions,
+        mut on_chunk: impl FnMut(&ChunkOutput) -> Result<(), E>,
+    ) -> Result<RunResult, E> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().expect("thread pool");
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<ChunkOutput>();
+        let mut result = RunResult { tally: start, done, sprt: None, interrupted: false };
+        let mut error = None;
+        let mut decided = false;
+        std::thread::scope(|scope| {
+            let next = &next;
+            let stop = &opts.stop;
+            scope.spawn(move || {
+                pool.scope(|s| {
+                    for _ in 0..opts.threads.max(1) {
+                        let tx = tx.clone();
+                        s.spawn(move |_| {
+                            loop {
+                                if stop.load(Ordering::SeqCst) {
+                                    return;
+                                }
+                                let i = next.fetch_add(1, Ordering::SeqCst);
+                                let Some(&c) = todo.get(i) else { return };
+                                if tx.send(self.play_chunk(c, opts.per_game)).is_err() {
+                                    return;
+                                }
+                            }
+                        });
+                    }
+                });
+                drop(tx);
+            });
+            // Collector: fold strictly in `todo` order.
+            let mut buffer: BTreeMap<u64, ChunkOutput> = BTreeMap::new();
+            let mut pos = 0usize;
+            let mut fold = |out: ChunkOutput, result: &mut RunResult| -> bool {
+                if decided || error.is_some() {
+                    return false;
+                }
+                result.tally.merge(&out.tally);
+                result.done.insert(out.chunk);
+                opts.progress.inc(self.chunk_games(out.chunk));
+                if let Err(e) = on_chunk(&out) {
+                    error = Some(e);
+                    opts.stop.store(true, Ordering::SeqCst);
+                    return false;
+                }
+                if let Some(t) = &opts.sprt {
+                    let st = t.state(result.tally.pair_score(0, 1));
+                    result.sprt = Some(st);
+                    if st.decision.is_some() {
+                        decided = true;
+                        opts.stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                true
+            };
+            for out in rx.iter() {
+                buffer.insert(out.chunk, out);
+                while let Some(&c) = todo.get(pos) {
+                    let Some(out) = buffer.remove(&c) else { break };
+                    fold(out, &mut result);
+                    pos += 1;
+                }
+            }
+            // Stopped early: fold what finished, in order, leaving gaps for a resume. Under the
+            // SPRT only the contiguous prefix counts, so a resumed run tests at the same points.
+            if opts.sprt.is_none() {
+                for (_, out) in std::mem::take(&mut buffer) {
+                    fold(out, &mut result);
+                }
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let all_done = todo.iter().all(|&c| result.done.contains(c));
+        result.interrupted = !all_done && !decided;
+        Ok(result)
+    }
+}
+
+fn write_game_rows(
+    t: &Tournament,
+    g: &super::GameSpec,
+    r: &crate::game::MatchResult,
+    games: &mut Vec<u8>,
+    rounds: &mut Vec<u8>,
+) {
+    use std::io::Write;
+    let n = t.rules.players as usize;
+    let winners = r.winners.count_ones();
+    for s in 0..n {
+        let seat = crate::round::Seat::from_index(s);
+        let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count();
+        let win = if r.is_winner(seat) { 1.0 / winners as f64 } else { 0.0 };
+        let spec = t.specs[g.seats[s] as usize].to_string();
+        let _ = writeln!(
+            games,
+            "{},{},{},{s},{},{},{},{win:.6},{outs}",
+            g.game,
+            g.deal,
+            g.rotation,
+            csv_quote(&spec),
+            r.totals[s],
+            super::rank(&r.totals[..n], s) + 1
+        );
+    }
+    for (i, rec) in r.round_records().enumerate() {
+        let o = &rec.outcome;
+        let out = match o.reason {
+            EndReason::Out(s) => s.to_string(),
+            _ => String::new(),
+        };
+        let _ = write!(
+            rounds,
+            "{},{},{},{},{},{out},{},{},{}",
+            g.game,
+            i + 1,
+            rec.engine,
+            rec.first,
+            o.reason.name(),
+            o.turns,
+            o.draws,
+            o.boneyard_left
+        );
+        for s in 0..n {
+            let _ = write!(rounds, ",{}", o.scores[s]);
+        }
+        let _ = writeln!(rounds);
+    }
+}
+
+/// Quotes a CSV field when it holds a comma, a quote or a newline.
+pub fn csv_quote(s: &str) -> String {
+    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_sets_merge_ranges() {
+        let mut s = ChunkSet::default();
+        for c in [5, 1, 2, 3, 7, 6] {
+            s.insert(c);
+        }
+        assert_eq!(s.0, vec![(1, 4), (5, 8)]);
+        assert!(s.contains(6) && !s.contains(4));
+        assert_eq!(s.len(), 6);
+        let mut o = ChunkSet::default();
+        o.insert(4);
+        assert!(!s.overlaps(&o));
+        s.union(&o);
+        assert_eq!(s.0, vec![(1, 8)]);
+        assert!(s.overlaps(&o));
+    }
+}

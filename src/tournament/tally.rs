@@ -1,0 +1,311 @@
+//! The tournament's statistics as one flat vector of [`Cluster`]s with a fixed layout.
+//!
+//! Per bot: win share, match score, round score, rounds gone out, and one cluster per finishing
+//! rank. Per seat: win share and match score. Per pair of bots: head-to-head score (ahead = 2,
+//! tie = 1, over 2 per comparison) and the ahead counts of each side. Per round: turns, draws,
+//! blocked, boneyard left, and which seat went out. A game adds to a [`DealAcc`]; a finished deal
+//! folds into a [`Tally`], which adds exactly to any other tally of disjoint deals.
+
+use super::schedule::GameSpec;
+use crate::game::MatchResult;
+use crate::round::{EndReason, Seat};
+use crate::stats::Cluster;
+use serde::{Deserialize, Serialize};
+
+/// Win shares are counted in units of `1/WIN_UNIT` of a win, so that `w` co-winners (w <= 16)
+/// each get an exact integer share: 720720 is the least common multiple of 1..=16.
+pub const WIN_UNIT: u64 = 720_720;
+
+const BOT_WIN: usize = 0;
+const BOT_SCORE: usize = 1;
+const BOT_ROUND_SCORE: usize = 2;
+const BOT_OUTS: usize = 3;
+const BOT_RANK: usize = 4;
+const SEAT_WIN: usize = 0;
+const SEAT_SCORE: usize = 1;
+const SEAT_FIELDS: usize = 2;
+const PAIR_SCORE: usize = 0;
+const PAIR_A_AHEAD: usize = 1;
+const PAIR_B_AHEAD: usize = 2;
+const PAIR_FIELDS: usize = 3;
+const ROUND_TURNS: usize = 0;
+const ROUND_DRAWS: usize = 1;
+const ROUND_BLOCKED: usize = 2;
+const ROUND_BONEYARD: usize = 3;
+const ROUND_OUT_SEAT: usize = 4;
+
+/// Index arithmetic for a field of `bots` bots on `players` seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Bots in the field.
+    pub bots: usize,
+    /// Seats.
+    pub players: usize,
+}
+
+impl Layout {
+    fn bot_fields(&self) -> usize {
+        BOT_RANK + self.players
+    }
+    fn bot(&self, b: usize, f: usize) -> usize {
+        b * self.bot_fields() + f
+    }
+    fn seat(&self, s: usize, f: usize) -> usize {
+        self.bots * self.bot_fields() + s * SEAT_FIELDS + f
+    }
+    /// Number of unordered bot pairs.
+    pub fn pair_count(&self) -> usize {
+        self.bots * (self.bots - 1) / 2
+    }
+    /// Index of the unordered pair `(i, j)`, `i < j`, in lexicographic order.
+    pub fn pair_index(&self, i: usize, j: usize) -> usize {
+        debug_assert!(i < j && j < self.bots);
+        i * (2 * self.bots - i - 1) / 2 + (j - i - 1)
+    }
+    fn pair(&self, i: usize, j: usize, f: usize) -> usize {
+        self.seat(self.players, 0) + self.pair_index(i, j) * PAIR_FIELDS + f
+    }
+    fn round(&self, f: usize) -> usize {
+        self.seat(self.players, 0) + self.pair_count() * PAIR_FIELDS + f
+    }
+    /// Total number of clusters.
+    pub fn len(&self) -> usize {
+        self.round(ROUND_OUT_SEAT + self.players)
+    }
+    /// Whether the layout is empty (never, for a valid field).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Exact, mergeable statistics of a set of deals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The layout of `clusters`.
+    pub layout: Layout,
+    /// Deals played.
+    pub deals: u64,
+    /// Games played.
+    pub games: u64,
+    /// Rounds played.
+    pub rounds: u64,
+    /// The clusters, laid out by [`Layout`].
+    pub clusters: Vec<Cluster>,
+}
+
+/// Per-deal totals `(x, m)` being gathered for each cluster.
+#[derive(Clone, Debug)]
+pub struct DealAcc {
+    layout: Layout,
+    cells: Vec<(u64, u64)>,
+    games: u64,
+    rounds: u64,
+}
+
+impl Tally {
+    /// An empty tally.
+    pub fn new(layout: Layout) -> Tally {
+        Tally { layout, deals: 0, games: 0, rounds: 0, clusters: vec![Cluster::default(); layout.len()] }
+    }
+
+    /// Adds a finished deal and clears the accumulator.
+    pub fn fold(&mut self, acc: &mut DealAcc) {
+        debug_assert_eq!(acc.layout, self.layout);
+        for (c, cell) in self.clusters.iter_mut().zip(acc.cells.iter_mut()) {
+            c.add_deal(cell.0, cell.1);
+            *cell = (0, 0);
+        }
+        self.deals += 1;
+        self.games += acc.games;
+        self.rounds += acc.rounds;
+        acc.games = 0;
+        acc.rounds = 0;
+    }
+
+    /// Adds a tally of disjoint deals.
+    ///
+    /// # Panics
+    /// Panics if the layouts differ.
+    pub fn merge(&mut self, o: &Tally) {
+        assert_eq!(self.layout, o.layout, "merging tallies of different fields");
+        for (a, b) in self.clusters.iter_mut().zip(&o.clusters) {
+            a.merge(b);
+        }
+        self.deals += o.deals;
+        self.games += o.games;
+        self.rounds += o.rounds;
+    }
+
+    /// Bot `b`'s win share (in [`WIN_UNIT`]s per game).
+    pub fn bot_win(&self, b: usize) -> &Cluster {
+        &self.clusters[self.layout.bot(b, BOT_WIN)]
+    }
+    /// Bot `b`'s match score per game.
+    pub fn bot_score(&self, b: usize) -> &Cluster {
+        &self.clusters[self.layout.bot(b, BOT_SCORE)]
+    }
+    /// Bot `b`'s score per round.
+    pub fn bot_round_score(&self, b: usize) -> &Cluster {
+        &self.clusters[self.layout.bot(b, BOT_ROUND_SCORE)]
+    }
+    /// Bot `b`'s share of rounds gone out.
+    pub fn bot_outs(&self, b: usize) -> &Cluster {
+        &self.clusters[self.layout.bot(b, BOT_OUTS)]
+    }
+    /// Bot `b`'s share of games finished at rank `k` (0-based).
+    pub fn bot_rank(&self, b: usize, k: usize) -> &Cluster {
+        &self.clusters[self.layout.bot(b, BOT_RANK + k)]
+    }
+    /// Seat `s`'s win share.
+    pub fn seat_win(&self, s: usize) -> &Cluster {
+        &self.clusters[self.layout.seat(s, SEAT_WIN)]
+    }
+    /// Seat `s`'s match score per game.
+    pub fn seat_score(&self, s: usize) -> &Cluster {
+        &self.clusters[self.layout.seat(s, SEAT_SCORE)]
+    }
+    /// Pair `(i, j)`: `i`'s head-to-head score, 2 per comparison (ahead 2, tie 1).
+    pub fn pair_score(&self, i: usize, j: usize) -> &Cluster {
+        &self.clusters[self.layout.pair(i, j, PAIR_SCORE)]
+    }
+    /// Pair `(i, j)`: comparisons `i` finished ahead.
+    pub fn pair_a_ahead(&self, i: usize, j: usize) -> &Cluster {
+        &self.clusters[self.layout.pair(i, j, PAIR_A_AHEAD)]
+    }
+    /// Pair `(i, j)`: comparisons `j` finished ahead.
+    pub fn pair_b_ahead(&self, i: usize, j: usize) -> &Cluster {
+        &self.clusters[self.layout.pair(i, j, PAIR_B_AHEAD)]
+    }
+    /// Turns per round.
+    pub fn round_turns(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_TURNS)]
+    }
+    /// Draws per round.
+    pub fn round_draws(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_DRAWS)]
+    }
+    /// Share of rounds blocked.
+    pub fn round_blocked(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_BLOCKED)]
+    }
+    /// Boneyard tiles left per round.
+    pub fn round_boneyard(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_BONEYARD)]
+    }
+    /// Share of rounds in which seat `s` went out.
+    pub fn round_out_seat(&self, s: usize) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_OUT_SEAT + s)]
+    }
+}
+
+/// Finishing rank of seat `s`: 0 plus the number of seats with a strictly lower total
+/// (standard competition ranking: tied seats share the better rank).
+pub fn rank(totals: &[u32], s: usize) -> usize {
+    totals.iter().filter(|&&t| t < totals[s]).count()
+}
+
+impl DealAcc {
+    /// An empty accumulator.
+    pub fn new(layout: Layout) -> DealAcc {
+        DealAcc { layout, cells: vec![(0, 0); layout.len()], games: 0, rounds: 0 }
+    }
+
+    #[inline]
+    fn add(&mut self, i: usize, x: u64, m: u64) {
+        let c = &mut self.cells[i];
+        c.0 += x;
+        c.1 += m;
+    }
+
+    /// Adds one game of the deal.
+    pub fn add_game(&mut self, spec: &GameSpec, r: &MatchResult) {
+        let l = self.layout;
+        let n = l.players;
+        let rounds = r.rounds as u64;
+        let winners = r.winners.count_ones() as u64;
+        let totals = &r.totals[..n];
+        for s in 0..n {
+            let b = spec.seats[s] as usize;
+            let seat = Seat::from_index(s);
+            let win = if r.is_winner(seat) { WIN_UNIT / winners } else { 0 };
+            let score = totals[s] as u64;
+            let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count() as u64;
+            self.add(l.bot(b, BOT_WIN), win, 1);
+            self.add(l.bot(b, BOT_SCORE), score, 1);
+            self.add(l.bot(b, BOT_ROUND_SCORE), score, rounds);
+            self.add(l.bot(b, BOT_OUTS), outs, rounds);
+            let k = rank(totals, s);
+            for j in 0..n {
+                self.add(l.bot(b, BOT_RANK + j), u64::from(j == k), 1);
+            }
+            self.add(l.seat(s, SEAT_WIN), win, 1);
+            self.add(l.seat(s, SEAT_SCORE), score, 1);
+            for t in s + 1..n {
+                let bt = spec.seats[t] as usize;
+                if bt == b {
+                    continue;
+                }
+                let (i, j, ti, tj) = if b < bt { (b, bt, totals[s], totals[t]) } else { (bt, b, totals[t], totals[s]) };
+                let (a_ahead, b_ahead) = (u64::from(ti < tj), u64::from(tj < ti));
+                self.add(l.pair(i, j, PAIR_SCORE), 2 * a_ahead + u64::from(ti == tj), 2);
+                self.add(l.pair(i, j, PAIR_A_AHEAD), a_ahead, 1);
+                self.add(l.pair(i, j, PAIR_B_AHEAD), b_ahead, 1);
+            }
+        }
+        for rec in r.round_records() {
+            let o = &rec.outcome;
+            self.add(l.round(ROUND_TURNS), o.turns as u64, 1);
+            self.add(l.round(ROUND_DRAWS), o.draws as u64, 1);
+            self.add(l.round(ROUND_BLOCKED), u64::from(o.reason == EndReason::Blocked), 1);
+            self.add(l.round(ROUND_BONEYARD), o.boneyard_left as u64, 1);
+            for s in 0..n {
+                self.add(l.round(ROUND_OUT_SEAT + s), u64::from(o.reason == EndReason::Out(Seat::from_index(s))), 1);
+            }
+        }
+        self.games += 1;
+        self.rounds += rounds;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_indices_are_a_bijection() {
+        let l = Layout { bots: 5, players: 4 };
+        let mut seen = vec![false; l.len()];
+        let mut mark = |i: usize| {
+            assert!(!seen[i], "{i} twice");
+            seen[i] = true;
+        };
+        for b in 0..5 {
+            for f in 0..l.bot_fields() {
+                mark(l.bot(b, f));
+            }
+        }
+        for s in 0..4 {
+            for f in 0..SEAT_FIELDS {
+                mark(l.seat(s, f));
+            }
+        }
+        for i in 0..5 {
+            for j in i + 1..5 {
+                for f in 0..PAIR_FIELDS {
+                    mark(l.pair(i, j, f));
+                }
+            }
+        }
+        for f in 0..ROUND_OUT_SEAT + 4 {
+            mark(l.round(f));
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(l.pair_index(3, 4), 9);
+    }
+
+    #[test]
+    fn ranks_share_ties() {
+        assert_eq!([0, 1, 1, 3].map(|s| rank(&[10, 20, 20, 30], s)), [0, 1, 1, 3]);
+        assert!((1..=16).all(|w| WIN_UNIT.is_multiple_of(w)));
+    }
+}

@@ -1,0 +1,254 @@
+//! `mtrain tournament` and `mtrain merge` as a user runs them: reproducible at any thread
+//! count, shards that merge exactly, early stopping, interruption and resumption, bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mtrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-tour-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn read(dir: &Path, f: &str) -> String {
+    std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()))
+}
+
+const REPORTS: [&str; 6] = ["summary.csv", "seats.csv", "pairs.csv", "round_stats.csv", "games.csv", "rounds.csv"];
+
+fn run_ok(args: &[&str]) -> String {
+    let out = mtrain(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn byte_identical_at_any_thread_count_and_seed_matters() {
+    let base = ["tournament", "--bots", "greedy,random,greedy:ties=random", "--players", "3", "--set", "9"];
+    let (a, b, c) = (tmp("t1"), tmp("t2"), tmp("seed"));
+    let common = ["--games", "600", "--rounds", "4", "--per-game", "--quiet"];
+    let s1 = run_ok(&[&base[..], &common, &["--threads", "1", "--out", a.to_str().unwrap()]].concat());
+    let s2 = run_ok(&[&base[..], &common, &["--threads", "2", "--out", b.to_str().unwrap()]].concat());
+    assert_eq!(s1, s2);
+    for f in REPORTS {
+        assert_eq!(read(&a, f), read(&b, f), "{f} differs between 1 and 2 threads");
+    }
+    let s3 = run_ok(&[&base[..], &common, &["--seed", "2", "--out", c.to_str().unwrap()]].concat());
+    assert_ne!(s1, s3);
+    assert_ne!(read(&a, "summary.csv"), read(&c, "summary.csv"));
+    // Shape: 600 games of 3 seats; 4 rounds each.
+    assert_eq!(read(&a, "games.csv").lines().count(), 1 + 600 * 3);
+    assert_eq!(read(&a, "rounds.csv").lines().count(), 1 + 600 * 4);
+    let summary = read(&a, "summary.csv");
+    assert!(summary.starts_with("strategy,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,"));
+    assert_eq!(summary.lines().count(), 4);
+    assert!(s1.contains("600 games = 200 deals x 3 rotations"));
+    let manifest = read(&a, "manifest.json");
+    assert!(manifest.contains("\"complete\": true") && manifest.contains("\"threads\": 1"));
+    for d in [a, b, c] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn greedy_beats_random_with_intervals_that_exclude_a_tie() {
+    let d = tmp("strength");
+    run_ok(&[
+        "tournament",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "2000",
+        "--rounds",
+        "5",
+        "--quiet",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    let pairs = read(&d, "pairs.csv");
+    let row: Vec<&str> = pairs.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(&row[..2], ["greedy", "random"]);
+    let lo: f64 = row[7].parse().unwrap();
+    assert!(lo > 0.5, "greedy's head-to-head score interval {row:?} should lie above one half");
+    // Per-seat games add up: 2000 games, each seat once per game.
+    let seats = read(&d, "seats.csv");
+    assert!(seats.lines().skip(1).all(|l| l.split(',').nth(1) == Some("2000")));
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+#[test]
+fn shards_merge_to_the_single_run() {
+    let whole = tmp("whole");
+    let args = [
+        "tournament",
+        "--bots",
+        "greedy,random",
+        "--players",
+        "4",
+        "--games",
+        "1000",
+        "--rounds",
+        "3",
+        "--quiet",
+        "--per-game",
+    ];
+    run_ok(&[&args[..], &["--out", whole.to_str().unwrap()]].concat());
+    let parts: Vec<PathBuf> = (1..=3).map(|i| tmp(&format!("shard{i}"))).collect();
+    for (i, p) in parts.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        run_ok(&[&args[..], &["--shard", &shard, "--threads", "1", "--out", p.to_str().unwrap()]].concat());
+        assert!(read(p, "manifest.json").contains(&format!("\"shard\": \"{shard}\"")));
+    }
+    let merged = tmp("merged");
+    // Merge in a scrambled order: the result does not depend on it.
+    run_ok(&[
+        "merge",
+        parts[2].to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    for f in REPORTS {
+        assert_eq!(read(&whole, f), read(&merged, f), "merged {f} differs from the single run");
+    }
+    assert!(read(&merged, "manifest.json").contains("\"complete\": true"));
+    // Two copies of one shard overlap; two shards alone merge but are incomplete.
+    let out = mtrain(&[
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+        "--out",
+        tmp("dup").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("overlap"));
+    let partial = tmp("partial");
+    let text =
+        run_ok(&["merge", parts[0].to_str().unwrap(), parts[1].to_str().unwrap(), "--out", partial.to_str().unwrap()]);
+    assert!(text.contains("Incomplete"));
+    assert!(read(&partial, "manifest.json").contains("\"complete\": false"));
+    for d in parts.iter().chain([&whole, &merged, &partial]) {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn slurm_variables_select_the_shard() {
+    let a = tmp("slurm");
+    let b = tmp("slurm-flag");
+    let args = ["tournament", "--bots", "greedy,random", "--games", "400", "--rounds", "2", "--quiet"];
+    let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(args)
+        .args(["--out", a.to_str().unwrap()])
+        .env("SLURM_ARRAY_TASK_ID", "5")
+        .env("SLURM_ARRAY_TASK_MIN", "4")
+        .env("SLURM_ARRAY_TASK_COUNT", "2")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    run_ok(&[&args[..], &["--shard", "2/2", "--out", b.to_str().unwrap()]].concat());
+    assert_eq!(read(&a, "summary.csv"), read(&b, "summary.csv"));
+    assert!(read(&a, "tally.json").contains("\"2/2\""));
+    std::fs::remove_dir_all(a).unwrap();
+    std::fs::remove_dir_all(b).unwrap();
+}
+
+#[test]
+fn sprt_stops_at_the_same_game_at_any_thread_count() {
+    let base =
+        ["tournament", "--bots", "greedy,random", "--players", "2", "--games", "200000", "--sprt", "0,20", "--quiet"];
+    let one = run_ok(&[&base[..], &["--threads", "1"]].concat());
+    let two = run_ok(&[&base[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    assert!(one.contains("accepted H1 (elo >= 20)"), "{one}");
+    let rounds: u64 = one.split("Rounds (").nth(1).unwrap().split(')').next().unwrap().parse().unwrap();
+    assert!(rounds < 200_000 * 13 / 10, "the test should stop long before the planned games");
+}
+
+#[test]
+fn interrupted_run_resumes_to_the_uninterrupted_result() {
+    let full = tmp("full");
+    let part = tmp("part");
+    let args = [
+        "tournament",
+        "--bots",
+        "greedy,random,greedy:ties=random",
+        "--games",
+        "30000",
+        "--rounds",
+        "13",
+        "--quiet",
+        "--threads",
+        "2",
+    ];
+    run_ok(&[&args[..], &["--per-game", "--out", full.to_str().unwrap()]].concat());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(args)
+        .args(["--per-game", "--out", part.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "an interrupted run exits with 130");
+    let manifest = read(&part, "manifest.json");
+    assert!(
+        manifest.contains("\"complete\": false") && manifest.contains("\"stopped\": \"interrupted\""),
+        "{manifest}"
+    );
+    assert_ne!(read(&part, "summary.csv"), read(&full, "summary.csv"));
+    run_ok(&["tournament", "--resume", part.to_str().unwrap(), "--quiet", "--threads", "1"]);
+    for f in REPORTS {
+        assert_eq!(read(&full, f), read(&part, f), "resumed {f} differs from the uninterrupted run");
+    }
+    assert!(read(&part, "manifest.json").contains("\"complete\": true"));
+    std::fs::remove_dir_all(full).unwrap();
+    std::fs::remove_dir_all(part).unwrap();
+}
+
+#[test]
+fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
+    let out_dir = tmp("bad");
+    let o = out_dir.to_str().unwrap();
+    let file = std::env::temp_dir().join(format!("mtrain-tour-{}-afile", std::process::id()));
+    std::fs::write(&file, "x").unwrap();
+    let under_file = file.join("sub");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--games", "0"], "--games 0"),
+        (vec!["--players", "9"], "9 players on double-12"),
+        (vec!["--players", "1"], "1 player is not playable"),
+        (vec!["--bots", "greedy,random,greedy:ties=random,alien"], "unknown bot 'alien'"),
+        (vec!["--bots", "greedy,random,greedy:ties=random", "--players", "2", "--no-rotate"], "do not fit 2 seats"),
+        (vec!["--shard", "3/2"], "invalid --shard '3/2'"),
+        (vec!["--shard", "0/2"], "invalid --shard '0/2'"),
+        (vec!["--sprt", "0,10", "--bots", "greedy,random,greedy:ties=random"], "--sprt compares two bots"),
+        (vec!["--sprt", "10,0"], "invalid --sprt"),
+        (vec!["--bots", "greedy,greedy"], "in the field twice"),
+        (vec!["--threads", "0"], "--threads 0"),
+        (vec!["--games", "lots"], "invalid --games 'lots'"),
+    ];
+    for (extra, needle) in cases {
+        let args = [&["tournament", "--out", o][..], &extra].concat();
+        let out = mtrain(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+        assert!(out.stdout.is_empty());
+        assert!(!out_dir.exists(), "{args:?} created the output directory");
+    }
+    let out = mtrain(&["tournament", "--games", "10", "--out", under_file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write to --out"));
+    let out = mtrain(&["tournament", "--resume", o]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume"));
+    std::fs::remove_file(file).unwrap();
+}
