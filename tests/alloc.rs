@@ -13,9 +13,21 @@ struct Counting;
 
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// Only allocations made by a thread inside [`allocations`] are counted, so the test
+    /// harness's own threads cannot disturb the count.
+    static COUNTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn count() {
+    if COUNTING.with(|c| c.get()) {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: forwarded unchanged to the system allocator.
         unsafe { System.alloc(layout) }
     }
@@ -24,7 +36,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: forwarded unchanged to the system allocator.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -33,15 +45,20 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Tests in one binary run in parallel and the counter is global: each test holds this lock.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
     let before = ALLOCS.load(Ordering::SeqCst);
+    COUNTING.with(|c| c.set(true));
     let r = f();
+    COUNTING.with(|c| c.set(false));
     (ALLOCS.load(Ordering::SeqCst) - before, r)
 }
 
 #[test]
 fn rounds_and_matches_do_not_allocate() {
-    // One test function: the counter is global, and tests in one binary run in parallel.
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     for (set, players) in [(12u8, 4u8), (6, 2), (18, 13)] {
         let rules = Rules { set: Pip::from_u8(set), players, ..Rules::wikipedia() };
         rules.validate().unwrap();
@@ -63,4 +80,21 @@ fn rounds_and_matches_do_not_allocate() {
             assert_eq!(n, 0, "{spec} match on d{set} allocated {n} times");
         }
     }
+}
+
+#[test]
+fn tournament_chunks_allocate_nothing_per_game() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    use mexican_train::tournament::{Schedule, Tournament};
+    let rules = Rules::wikipedia();
+    let specs: Vec<mexican_train::StrategySpec> =
+        ["greedy", "random", "greedy:ties=random"].iter().map(|s| s.parse().unwrap()).collect();
+    // A chunk of one deal (4 games) and a full chunk of 16 deals (64 games).
+    let small = Tournament::new(rules.clone(), specs.clone(), Schedule::new(3, 4, true, 4, 9).unwrap());
+    let full = Tournament::new(rules, specs, Schedule::new(3, 4, true, 64, 9).unwrap());
+    assert_eq!((small.chunk_games(0), full.chunk_games(0)), (4, 64));
+    let (a, out_small) = allocations(|| small.play_chunk(0, false));
+    let (b, out_full) = allocations(|| full.play_chunk(0, false));
+    assert_eq!((out_small.tally.games, out_full.tally.games), (4, 64));
+    assert_eq!(a, b, "allocations grow with the number of games: {a} for 4 games, {b} for 64");
 }

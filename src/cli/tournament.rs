@@ -379,9 +379,12 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
         let pb = indicatif::ProgressBar::new(todo_games);
         pb.set_style(
             indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
+                "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {rate}  ETA {eta}",
             )
             .expect("template")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", s.per_sec());
+            })
             .progress_chars("=> "),
         );
         pb
