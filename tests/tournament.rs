@@ -55,6 +55,36 @@ fn byte_identical_at_any_thread_count_and_seed_matters() {
 }
 
 #[test]
+fn play_replays_a_tournament_game_from_its_deal_seed() {
+    let d = tmp("replay");
+    run_ok(&[
+        "tournament",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "40",
+        "--rounds",
+        "3",
+        "--per-game",
+        "--quiet",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    let games = read(&d, "games.csv");
+    // Deal 7, rotation 0 = game 28: seats greedy, random, greedy, random.
+    let rows: Vec<Vec<&str>> =
+        games.lines().skip(1).map(|l| l.split(',').collect()).filter(|r: &Vec<&str>| r[0] == "28").collect();
+    assert_eq!(rows.len(), 4);
+    let seed = rows[0][2];
+    let totals: Vec<&str> = rows.iter().map(|r| r[6]).collect();
+    let text = run_ok(&["play", "--bots", "greedy,random,greedy,random", "--rounds", "3", "--seed", seed]);
+    let line = text.lines().find(|l| l.trim_start().starts_with("totals")).unwrap();
+    let nums: Vec<&str> = line.split(':').skip(1).map(|p| p.split_whitespace().next().unwrap()).collect();
+    assert_eq!(nums, totals, "{line}");
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+#[test]
 fn greedy_beats_random_with_intervals_that_exclude_a_tie() {
     let d = tmp("strength");
     run_ok(&[

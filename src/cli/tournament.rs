@@ -277,7 +277,7 @@ pub(crate) fn manifest(
     serde_json::to_string_pretty(&m).expect("json") + "\n"
 }
 
-pub(crate) const GAMES_HEADER: &str = "game,deal,rotation,seat,strategy,score,rank,win,rounds_out\n";
+pub(crate) const GAMES_HEADER: &str = "game,deal,deal_seed,rotation,seat,strategy,score,rank,win,rounds_out\n";
 
 pub(crate) fn rounds_header(players: usize) -> String {
     let mut h = String::from("game,round,engine,first,reason,out_seat,turns,draws,boneyard_left");
