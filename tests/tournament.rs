@@ -280,5 +280,8 @@ fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
     let out = mtrain(&["tournament", "--resume", o]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot resume"));
+    let out = mtrain(&["tournament", "--resume", o, "--games", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("drop --games 5"));
     std::fs::remove_file(file).unwrap();
 }

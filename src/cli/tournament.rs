@@ -317,6 +317,13 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
+            let extra = result_args(&raw_sub);
+            if !extra.is_empty() {
+                return Err(CliError::usage(format!(
+                    "--resume takes every setting from the run it continues; drop {} (only --threads and --quiet may be given)",
+                    extra.join(" ")
+                )));
+            }
             let text = std::fs::read_to_string(dir.join("tally.json")).map_err(|e| {
                 CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display()))
             })?;
