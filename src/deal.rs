@@ -65,8 +65,11 @@ impl Boneyard {
 /// One round's starting position: engine, hands, and the ordered boneyard.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
-    /// The engine tile placed in the centre.
+    /// The round's engine: set aside and placed in the centre when `set_aside`, otherwise the
+    /// nominal `[e|e]` that the engine search looks for among the dealt tiles.
     pub engine: Tile,
+    /// Whether the engine was removed before the shuffle.
+    pub set_aside: bool,
     /// Number of seats.
     pub players: u8,
     /// Each seat's hand (seats past `players` are empty).
@@ -83,22 +86,44 @@ impl Deal {
     pub fn from_parts(engine: Tile, hands: &[TileSet], boneyard: &[Tile]) -> Deal {
         let mut h = [TileSet::EMPTY; MAX_PLAYERS];
         h[..hands.len()].copy_from_slice(hands);
-        Deal { engine, players: hands.len() as u8, hands: h, boneyard: Boneyard::from_tiles(boneyard) }
+        Deal { engine, set_aside: true, players: hands.len() as u8, hands: h, boneyard: Boneyard::from_tiles(boneyard) }
+    }
+
+    /// A deal of the whole set, engine included, for rounds whose engine comes from a hand:
+    /// `e` is the round's engine number.
+    ///
+    /// # Panics
+    /// Panics if more than [`MAX_PLAYERS`] hands are given.
+    pub fn with_engine_in_play(e: Pip, hands: &[TileSet], boneyard: &[Tile]) -> Deal {
+        Deal { set_aside: false, ..Deal::from_parts(Tile::new(e, e), hands, boneyard) }
+    }
+
+    /// Whether no hand holds a tile showing `e` ([004]: then everything is reshuffled).
+    pub fn no_hand_shows(&self, e: Pip) -> bool {
+        self.hands[..self.players as usize].iter().all(|h| !h.has_suit(e))
     }
 }
 
-/// Deals round `e` (engine number) with `rules` from `rng` (ED-1). The engine is set aside.
+/// Deals round `e` (engine number) with `rules` from `rng` (ED-1), setting `[e|e]` aside when
+/// the rules' engine mode is `SetAside`.
 ///
 /// # Panics
-/// Panics if the rules are not valid (call [`Rules::validate`] first) or use an engine mode
-/// other than `SetAside`.
+/// Panics if the rules are not valid (call [`Rules::validate`] first).
 pub fn deal_round(rules: &Rules, e: Pip, rng: &mut GameRng) -> Deal {
-    assert_eq!(rules.engine_mode, EngineMode::SetAside, "only SetAside deals are implemented");
+    deal(rules, e, rules.engine_mode == EngineMode::SetAside, rng)
+}
+
+/// Deals round `e`: the set in canonical order (minus `[e|e]` when `set_aside`), shuffled,
+/// seat blocks, the rest the boneyard (ED-1).
+///
+/// # Panics
+/// Panics if the rules are not valid (call [`Rules::validate`] first).
+pub fn deal(rules: &Rules, e: Pip, set_aside: bool, rng: &mut GameRng) -> Deal {
     let engine = Tile::new(e, e);
     let mut tiles = [Tile::from_pips(0, 0); MAX_TILES];
     let mut n = 0;
     for t in Tile::canonical(rules.set) {
-        if t != engine {
+        if !(set_aside && t == engine) {
             tiles[n] = t;
             n += 1;
         }
@@ -110,7 +135,7 @@ pub fn deal_round(rules: &Rules, e: Pip, rng: &mut GameRng) -> Deal {
     for (s, hand) in hands.iter_mut().enumerate().take(players) {
         *hand = tiles[s * h..(s + 1) * h].iter().copied().collect();
     }
-    Deal { engine, players: rules.players, hands, boneyard: Boneyard::from_tiles(&tiles[players * h..n]) }
+    Deal { engine, set_aside, players: rules.players, hands, boneyard: Boneyard::from_tiles(&tiles[players * h..n]) }
 }
 
 #[cfg(test)]

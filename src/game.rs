@@ -1,9 +1,9 @@
 //! A match: rounds from the highest double down, cumulative scores, the winner and tie-break.
 
-use crate::deal::deal_round;
+use crate::deal::deal;
 use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
-use crate::round::{MoveList, NoObserver, Observer, Outcome, RoundState, Seat, Step};
-use crate::rules::{FirstSeat, MAX_PLAYERS, Rules, TieBreak};
+use crate::round::{EndReason, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step};
+use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::Strategy;
 use crate::tile::{PIP_COUNT, Pip};
 
@@ -158,13 +158,31 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         min_nonzero: [u32::MAX; MAX_PLAYERS],
         winners: 0,
     };
+    let mut used_doubles = 0u32;
+    let mut previous: Option<(Seat, Outcome)> = None;
     for r in 1..=rules.round_count() {
         let e = rules.engine_of_round(r);
-        let deal = deal_round(rules, e, &mut deal_rng);
-        let first = Seat::from_index((f1 as usize + r as usize - 1) % n);
-        let mut state = RoundState::new(rules, &deal, first);
-        obs.round_start(r, &state);
+        let mode = if rules.set_aside_from_round2 && r >= 2 { EngineMode::SetAside } else { rules.engine_mode };
+        let lead = Seat::from_index((f1 as usize + r as usize - 1) % n);
+        let first = match (rules.first_player, previous) {
+            (FirstPlayer::PreviousOut, Some((prev_first, prev))) => previous_out(&prev, prev_first, n),
+            _ => lead,
+        };
+        let setup = RoundSetup { e, engine_mode: mode, lead, first, used_doubles };
+        let mut state = loop {
+            let deal = deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng);
+            let state = RoundState::with_setup(rules, &deal, setup);
+            obs.round_start(r, &state);
+            // [004]: nobody holds a tile showing e: everything is reshuffled and redealt.
+            if mode != EngineMode::HolderElseHighestOfNumberElseRedeal || !deal.no_hand_shows(e) {
+                break state;
+            }
+        };
         let outcome = play_round(&mut state, bots, &mut rngs[..n], &mut moves, obs);
+        let e = state.engine_number();
+        let first = state.first();
+        used_doubles |= 1 << e.get();
+        previous = Some((first, outcome));
         for s in 0..n {
             let sc = outcome.scores[s];
             result.totals[s] += sc;
@@ -180,6 +198,19 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
     result.winners = winners(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
     obs.match_end(&result);
     result
+}
+
+/// ED-23: the seat that went out; after a blocked round the lowest round score, ties to the
+/// first such seat clockwise from the previous round's first player (that seat included).
+fn previous_out(prev: &Outcome, prev_first: Seat, n: usize) -> Seat {
+    if let EndReason::Out(s) = prev.reason {
+        return s;
+    }
+    let low = prev.scores[..n].iter().copied().min().unwrap_or(0);
+    (0..n)
+        .map(|k| Seat::from_index((prev_first.index() + k) % n))
+        .find(|s| prev.scores[s.index()] == low)
+        .unwrap_or(prev_first)
 }
 
 /// The winners' seat mask: lowest total; ties per the tie-break rule (P-38).

@@ -117,7 +117,9 @@ impl<'a> View<'a> {
         if self.state.current() != self.seat || self.state.is_over() {
             return None;
         }
-        Some(if self.state.follow_up_double().is_some() {
+        Some(if self.state.building() {
+            Decision::Build
+        } else if self.state.follow_up_double().is_some() {
             Decision::FollowUp
         } else if !self.state.pending().is_empty() {
             Decision::Cover

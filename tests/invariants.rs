@@ -129,6 +129,16 @@ impl Observer for Ledger {
                 self.marked[seat.index()] = false;
             }
             Event::Pass { seat } => assert!(seat.index() < self.players),
+            Event::Engine { seat, tile } => {
+                let s = seat.index();
+                assert_eq!(
+                    self.place[tile.index()],
+                    Some(Place::Hand(s)),
+                    "seat {s} placed engine {tile}, not in its hand"
+                );
+                self.place[tile.index()] = Some(Place::Table);
+                self.hand_len[s] -= 1;
+            }
             Event::RoundEnd { reason, scores } => {
                 match reason {
                     EndReason::Out(s) => assert_eq!(self.emptied, Some(s.index()), "out without an empty hand"),

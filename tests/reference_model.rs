@@ -53,6 +53,7 @@ fn kind_of(d: Decision) -> Kind {
         Decision::Normal => Kind::Normal,
         Decision::Cover => Kind::Cover,
         Decision::FollowUp => Kind::FollowUp,
+        Decision::Build => panic!("wikipedia has no build phase"),
     }
 }
 
@@ -70,6 +71,7 @@ impl Observer for Recorder {
             Event::Mark { seat } => Happening::Mark { seat: seat.index() },
             Event::Unmark { seat } => Happening::Unmark { seat: seat.index() },
             Event::Pass { seat } => Happening::Pass { seat: seat.index() },
+            Event::Engine { .. } => panic!("wikipedia sets the engine aside"),
             Event::RoundEnd { reason, scores } => {
                 let ending = match reason {
                     EndReason::Out(s) => Ending::Out(s.index()),

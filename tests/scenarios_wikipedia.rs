@@ -278,6 +278,7 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
                             }
                         }
                         Decision::Normal => {}
+                        Decision::Build => panic!("round {r}: wikipedia has no build phase"),
                     }
                     let m = moves[below(&mut rng, moves.len() as u64) as usize];
                     st.play(m, &mut log).expect("offered move is legal");
@@ -300,7 +301,7 @@ fn actor(ev: &Event) -> Option<Seat> {
             Some(seat)
         }
         Event::Pass { seat } => Some(seat),
-        Event::RoundEnd { .. } => None,
+        Event::RoundEnd { .. } | Event::Engine { .. } => None,
     }
 }
 

@@ -8,7 +8,7 @@
 use super::Lines;
 use crate::game::{MatchObserver, MatchResult};
 use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
-use crate::rules::Rules;
+use crate::rules::{EngineMode, Rules};
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -18,6 +18,7 @@ pub struct JsonLog<W: Write> {
     pub out: Lines<W>,
     bots: Vec<String>,
     players: usize,
+    engine_number: Option<crate::tile::Pip>,
 }
 
 fn quote(s: &str) -> String {
@@ -52,7 +53,7 @@ fn train_json(t: TrainId) -> String {
 impl<W: Write> JsonLog<W> {
     /// A log for a match between `bots` (one spec per seat).
     pub fn new(out: W, bots: Vec<String>) -> JsonLog<W> {
-        JsonLog { out: Lines::new(out), players: bots.len(), bots }
+        JsonLog { out: Lines::new(out), players: bots.len(), bots, engine_number: None }
     }
 
     fn line(&mut self, s: &str) {
@@ -69,6 +70,10 @@ impl<W: Write> Observer for JsonLog<W> {
                 train_json(train)
             ),
             Event::Draw { seat, tile } => format!(r#"{{"event":"draw","seat":{seat},"tile":"{tile}"}}"#),
+            Event::Engine { seat, tile } => {
+                let e = self.engine_number.unwrap_or(tile.low());
+                format!(r#"{{"event":"engine","seat":{seat},"tile":"{e}-{}"}}"#, tile.other(e))
+            }
             Event::Mark { seat } => format!(r#"{{"event":"mark","seat":{seat}}}"#),
             Event::Unmark { seat } => format!(r#"{{"event":"unmark","seat":{seat}}}"#),
             Event::Pass { seat } => format!(r#"{{"event":"pass","seat":{seat}}}"#),
@@ -103,9 +108,17 @@ impl<W: Write> MatchObserver for JsonLog<W> {
     }
 
     fn round_start(&mut self, round: u8, state: &RoundState) {
+        self.engine_number = Some(state.engine_number());
         let hands = list(0..self.players, |s| list(state.hand(Seat::from_index(s)), |t| quote(&t.to_string())));
+        // When the engine comes from a hand, `lead` is where the search starts and `first` is
+        // written once known (the placer) in the `engine` event's wake: here it is the nominal seat.
+        let lead = if state.engine_mode() == EngineMode::SetAside {
+            String::new()
+        } else {
+            format!(r#","lead":{}"#, state.lead())
+        };
         let s = format!(
-            r#"{{"event":"round","round":{round},"engine":{},"first":{},"hands":{hands},"boneyard":{}}}"#,
+            r#"{{"event":"round","round":{round},"engine":{},"first":{}{lead},"hands":{hands},"boneyard":{}}}"#,
             state.engine_number(),
             state.first(),
             list(state.boneyard().as_slice(), |t| quote(&t.to_string()))

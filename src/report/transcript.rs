@@ -26,6 +26,7 @@ pub struct Transcript<W: Write> {
     turn_played: bool,
     turn_drew: bool,
     turn_marked: bool,
+    searching: bool,
 }
 
 impl<W: Write> Transcript<W> {
@@ -43,6 +44,7 @@ impl<W: Write> Transcript<W> {
             turn_played: false,
             turn_drew: false,
             turn_marked: false,
+            searching: false,
         }
     }
 
@@ -113,11 +115,25 @@ impl<W: Write> Observer for Transcript<W> {
     fn event(&mut self, ev: &Event) {
         // A turn begins with the first event whose acting seat differs from the last one; start
         // it before updating the status, so each line shows the table after its own turn.
+        if self.searching {
+            match *ev {
+                Event::Draw { seat, tile } => {
+                    self.emit(&format!("  engine search: seat {seat} draws {tile}"));
+                    return;
+                }
+                Event::Engine { seat, tile } => {
+                    self.searching = false;
+                    self.emit(&format!("  seat {seat} places the engine {tile}"));
+                    return;
+                }
+                _ => self.searching = false,
+            }
+        }
         let actor = match *ev {
             Event::Play { seat, .. } | Event::Draw { seat, .. } | Event::Mark { seat } | Event::Pass { seat } => {
                 Some(seat)
             }
-            Event::Unmark { .. } | Event::RoundEnd { .. } => None,
+            Event::Unmark { .. } | Event::RoundEnd { .. } | Event::Engine { .. } => None,
         };
         if let Some(seat) = actor {
             if self.actor == Some(seat) {
@@ -150,6 +166,7 @@ impl<W: Write> Observer for Transcript<W> {
                 let _ = write!(self.line, " [marker {seat} off]");
             }
             Event::Pass { .. } => self.line.push_str("passes"),
+            Event::Engine { seat, tile } => self.emit(&format!("  seat {seat} places the engine {tile}")),
             Event::RoundEnd { reason, scores } => {
                 self.flush_turn();
                 let why = match reason {
@@ -184,13 +201,23 @@ impl<W: Write> MatchObserver for Transcript<W> {
         self.turn = 0;
         self.markers = 0;
         self.open.clear();
+        self.searching = state.engine_mode() != crate::rules::EngineMode::SetAside;
         self.emit("");
-        self.emit(&format!(
-            "Round {round}: engine {}, seat {} plays first, {} tiles in the boneyard",
-            state.engine(),
-            state.first(),
-            state.boneyard().len()
-        ));
+        if self.searching {
+            self.emit(&format!(
+                "Round {round}: engine number {}, the engine comes from a hand (search starts at seat {}), {} tiles in the boneyard",
+                state.engine_number(),
+                state.lead(),
+                state.boneyard().len()
+            ));
+        } else {
+            self.emit(&format!(
+                "Round {round}: engine {}, seat {} plays first, {} tiles in the boneyard",
+                state.engine(),
+                state.first(),
+                state.boneyard().len()
+            ));
+        }
         for s in 0..self.players as usize {
             let seat = Seat::from_index(s);
             let h = state.hand(seat);

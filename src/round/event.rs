@@ -18,6 +18,13 @@ pub enum Event {
         /// The new open end.
         end: Pip,
     },
+    /// The engine was placed in the centre from `seat`'s hand.
+    Engine {
+        /// The placer.
+        seat: Seat,
+        /// The engine tile.
+        tile: Tile,
+    },
     /// A tile was drawn from the boneyard (full information: observers of a bot must hide it).
     Draw {
         /// Who drew.

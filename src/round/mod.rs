@@ -12,7 +12,7 @@ mod turn;
 
 pub use event::{Event, NoObserver, Observer};
 pub use movegen::{MOVE_CAPACITY, MoveList};
-pub use state::RoundState;
+pub use state::{RoundSetup, RoundState};
 
 use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};
 use crate::tile::{Pip, Tile};
@@ -97,6 +97,9 @@ impl TrainId {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// Not a train: the target of [`Move::STOP`].
+    pub const STOP: TrainId = TrainId(u8::MAX);
 }
 
 impl fmt::Display for TrainId {
@@ -104,6 +107,7 @@ impl fmt::Display for TrainId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.owner() {
             Some(s) => write!(f, "{s}"),
+            None if *self == TrainId::STOP => f.write_str("stop"),
             None if self.0 as usize == MAX_PLAYERS => f.write_str("mexican"),
             None => write!(f, "mexican{}", self.0 as usize - MAX_PLAYERS + 1),
         }
@@ -131,9 +135,20 @@ pub struct Move {
     pub train: TrainId,
 }
 
+impl Move {
+    /// Ending an optional sequence: finishing a build after at least one tile.
+    pub const STOP: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::STOP };
+
+    /// Whether this is [`Move::STOP`].
+    #[inline]
+    pub fn is_stop(self) -> bool {
+        self.train == TrainId::STOP
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} on {}", self.tile, self.train)
+        if self.is_stop() { f.write_str("stop") } else { write!(f, "{} on {}", self.tile, self.train) }
     }
 }
 
@@ -157,6 +172,8 @@ pub enum Decision {
     Cover,
     /// The follow-up after one's own double.
     FollowUp,
+    /// Laying one's train in a build phase: another tile, or [`Move::STOP`].
+    Build,
 }
 
 /// Where [`RoundState::advance`] stopped.

@@ -2,19 +2,21 @@
 
 use super::state::{Phase, RoundState};
 use super::{Move, Seat, TRAIN_SLOTS, TrainId};
-use crate::rules::{MexicanStart, ObligationOrder};
+use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 use std::ops::Deref;
 
 /// Capacity of a [`MoveList`].
 ///
-/// Bound: a move is a (tile, train) pair whose tile fits the train's open end. Each decision
-/// offers at most one target per train slot ([`TRAIN_SLOTS`] = personal trains of up to 16
-/// seats plus up to 4 Mexican trains), and a train with open end `v` accepts at most the
-/// [`PIP_COUNT`] distinct tiles that show `v`. Hence at most `TRAIN_SLOTS * PIP_COUNT` moves.
-/// A test builds a position that reaches it exactly.
-pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT;
+/// Bound: a move is a (tile, train) pair whose tile fits the train's open end, or
+/// [`Move::STOP`]. Each decision offers each train slot at most once ([`TRAIN_SLOTS`] =
+/// personal trains of up to 16 seats plus up to 4 Mexican trains; the generators skip a train
+/// already offered), and a train with open end `v` accepts at most the [`PIP_COUNT`] distinct
+/// tiles that show `v`. A [002] second-double choice adds at most one double per train, on
+/// trains whose own list already counts that double. Hence at most
+/// `TRAIN_SLOTS * PIP_COUNT + 1` moves. A test pins the constant and builds a wide position.
+pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT + 1;
 
 /// A fixed-capacity list of legal moves.
 #[derive(Clone)]
@@ -82,12 +84,17 @@ enum Source<'a> {
 }
 
 impl Source<'_> {
+    /// Pushes every placement of the source's tiles on `train` (open end `v`); `singles` leaves
+    /// the double `[v|v]` out.
     #[inline]
-    fn push(self, out: &mut MoveList, v: Pip, train: TrainId) {
+    fn push(self, out: &mut MoveList, v: Pip, train: TrainId, singles: bool) {
         match self {
-            Source::Hand(h) => out.push_row(h.row(v), v, train),
+            Source::Hand(h) => {
+                let row = if singles { h.row(v) & !(1 << v.get()) } else { h.row(v) };
+                out.push_row(row, v, train)
+            }
             Source::Tile(t) => {
-                if t.contains(v) {
+                if t.contains(v) && !(singles && t.is_double()) {
                     out.push(Move { tile: t, train });
                 }
             }
@@ -108,22 +115,40 @@ impl RoundState {
     /// when the only action is forced).
     ///
     /// Order: own train first, then other seats' marked trains clockwise from the seat to act,
-    /// then started Mexican trains, then starting a new Mexican train; within a train, by the
-    /// tile's other half.
+    /// then started Mexican trains, then the trains of this turn's open doubles, then starting a
+    /// new Mexican train; within a train, by the tile's other half. [`Move::STOP`] comes last.
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
         let p = self.current;
         match self.phase {
-            Phase::Normal(drawn) => match drawn {
-                None => self.normal_moves(p, Source::Hand(&self.hands[p.index()]), out),
-                Some(t) => self.normal_moves(p, Source::Tile(t), out),
-            },
+            Phase::Build { placed, .. } => {
+                let own = TrainId::personal(p);
+                Source::Hand(&self.hands[p.index()]).push(out, self.trains[own.index()].end, own, false);
+                if placed {
+                    out.push(Move::STOP);
+                }
+            }
+            Phase::Normal(drawn) => self.normal_moves(p, self.source(p, drawn), out),
             Phase::Cover(drawn) => {
                 let ob = self.obligation_to_serve();
-                self.source(p, drawn).push(out, ob.value, ob.train);
+                self.source(p, drawn).push(out, ob.value, ob.train, false);
             }
-            Phase::FollowUp { train, value, drawn } => self.source(p, drawn).push(out, value, train),
-            Phase::TurnStart | Phase::Over => {}
+            Phase::FollowUp { train, value, drawn } => match self.rules.follow_up {
+                FollowUp::CoverSameDouble | FollowUp::Optional => {
+                    self.source(p, drawn).push(out, value, train, false);
+                }
+                FollowUp::AnyEligible => {
+                    let singles = self.rules.doubles_per_turn != DoublesPerTurn::Unlimited;
+                    self.follow_any_moves(p, self.source(p, drawn), singles, out);
+                }
+                FollowUp::AnyEligibleWithSecondDouble => self.second_double_moves(p, train, value, drawn, out),
+            },
+            Phase::SecondDouble { train, value, train2, value2 } => {
+                let hand = Source::Hand(&self.hands[p.index()]);
+                hand.push(out, value, train, true);
+                hand.push(out, value2, train2, true);
+            }
+            Phase::Setup | Phase::TurnStart | Phase::Over => {}
         }
     }
 
@@ -143,11 +168,15 @@ impl RoundState {
         }
     }
 
-    /// NORMAL_OPTIONS(p, S).
-    fn normal_moves(&self, p: Seat, src: Source<'_>, out: &mut MoveList) {
-        let own = TrainId::personal(p);
-        src.push(out, self.trains[own.index()].end, own);
-        if self.rules.first_turn_own_train_only && self.turns_taken[p.index()] == 0 {
+    /// Whether `p` is in a first turn that may only use its own train (ED-27, [004]).
+    pub(super) fn first_turn_restricted(&self, p: Seat) -> bool {
+        self.rules.first_turn_own_train_only && self.turns_taken[p.index()] == 0
+    }
+
+    /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains.
+    fn for_each_eligible(&self, p: Seat, mut f: impl FnMut(TrainId)) {
+        f(TrainId::personal(p));
+        if self.first_turn_restricted(p) {
             return;
         }
         // Other seats' marked trains, clockwise from p: rotate the marker mask so bit 0 is p+1.
@@ -160,28 +189,102 @@ impl RoundState {
             while rot != 0 {
                 let k = rot.trailing_zeros();
                 rot &= rot - 1;
-                let q = Seat::from_index(((s + k) % n) as usize);
-                let t = TrainId::personal(q);
-                src.push(out, self.trains[t.index()].end, t);
+                f(TrainId::personal(Seat::from_index(((s + k) % n) as usize)));
             }
         }
-        let started = self.mexican_started as usize;
-        for i in 0..started {
-            let t = TrainId::mexican(i);
-            src.push(out, self.trains[t.index()].end, t);
-        }
-        if started < self.rules.max_mexican_trains as usize && self.may_start_mexican(p) {
-            src.push(out, self.e, TrainId::mexican(started));
+        for i in 0..self.mexican_started as usize {
+            f(TrainId::mexican(i));
         }
     }
 
-    fn may_start_mexican(&self, p: Seat) -> bool {
-        match self.rules.mexican_start {
+    /// The Mexican slot `p` may start now, given whether any other placement exists (N-3).
+    fn start_target(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
+        let started = self.mexican_started as usize;
+        if started >= self.rules.max_mexican_trains as usize || self.first_turn_restricted(p) {
+            return None;
+        }
+        let ok = match self.rules.mexican_start {
             MexicanStart::AnyTime => true,
             MexicanStart::RequiresOwnTrainPlay => self.played_own & p.bit() != 0,
-            MexicanStart::AfterOpeningGoRound => self.turns as usize >= self.players as usize,
-            // Only when nothing else fits; the caller that supports it filters (issue: presets).
-            MexicanStart::OnlyIfNoOtherPlay => false,
+            MexicanStart::AfterOpeningGoRound => self.turns_taken[..self.players as usize].iter().all(|&t| t > 0),
+            MexicanStart::OnlyIfNoOtherPlay => nothing_else,
+        };
+        ok.then_some(TrainId::mexican(started))
+    }
+
+    /// NORMAL_OPTIONS(p, S).
+    fn normal_moves(&self, p: Seat, src: Source<'_>, out: &mut MoveList) {
+        self.for_each_eligible(p, |t| src.push(out, self.trains[t.index()].end, t, false));
+        if let Some(t) = self.start_target(p, out.is_empty()) {
+            src.push(out, self.e, t, false);
+        }
+    }
+
+    /// FOLLOWUP for `AnyEligible` ([000], [003]): eligible trains plus the trains of this turn's
+    /// uncovered doubles, then the Mexican start; `singles` excludes doubles (one double a turn).
+    fn follow_any_moves(&self, p: Seat, src: Source<'_>, singles: bool, out: &mut MoveList) {
+        let mut seen = 0u32;
+        let mut push = |t: TrainId, out: &mut MoveList| {
+            if seen & (1 << t.index()) == 0 {
+                seen |= 1 << t.index();
+                src.push(out, self.trains[t.index()].end, t, singles);
+            }
+        };
+        self.for_each_eligible(p, |t| push(t, out));
+        for d in &self.turn_doubles[..self.turn_doubles_len as usize] {
+            let tr = &self.trains[d.train.index()];
+            if tr.open_double && tr.end == d.value {
+                push(d.train, out);
+            }
+        }
+        if let Some(t) = self.start_target(p, out.is_empty()) {
+            src.push(out, self.e, t, singles);
+        }
+    }
+
+    /// FOLLOWUP for [002] after double D1 (`train`, `v1`): F_1, a non-double on any eligible
+    /// train or on D1, and F_2, a second double when a third tile from hand can follow.
+    fn second_double_moves(&self, p: Seat, train: TrainId, v1: Pip, drawn: Option<Tile>, out: &mut MoveList) {
+        if drawn.is_some_and(Tile::is_double) {
+            return; // A drawn double can never be the follow-up (RULES.md §5.3, DERIVED).
+        }
+        self.follow_single_or_d1(p, self.source(p, drawn), train, out);
+        if drawn.is_some() {
+            return;
+        }
+        let hand = &self.hands[p.index()];
+        let mut targets = [TrainId::STOP; super::TRAIN_SLOTS];
+        let mut n = 0;
+        self.for_each_eligible(p, |t| {
+            targets[n] = t;
+            n += 1;
+        });
+        for &t in &targets[..n] {
+            let v2 = self.trains[t.index()].end;
+            let d2 = Tile::new(v2, v2);
+            if !hand.contains(d2) {
+                continue;
+            }
+            let rest = hand.without(d2);
+            let single_fits = |v: Pip| rest.row(v) & !(1 << v.get()) != 0;
+            if rest.is_empty() || single_fits(v1) || single_fits(v2) {
+                out.push(Move { tile: d2, train: t });
+            }
+        }
+    }
+
+    fn follow_single_or_d1(&self, p: Seat, src: Source<'_>, d1: TrainId, out: &mut MoveList) {
+        let mut seen = 0u32;
+        let mut push = |t: TrainId, out: &mut MoveList| {
+            if seen & (1 << t.index()) == 0 {
+                seen |= 1 << t.index();
+                src.push(out, self.trains[t.index()].end, t, true);
+            }
+        };
+        self.for_each_eligible(p, |t| push(t, out));
+        push(d1, out);
+        if let Some(t) = self.start_target(p, out.is_empty()) {
+            src.push(out, self.e, t, true);
         }
     }
 }
@@ -192,7 +295,7 @@ mod tests {
 
     #[test]
     fn capacity_is_the_proven_bound() {
-        assert_eq!(MOVE_CAPACITY, 20 * 19);
+        assert_eq!(MOVE_CAPACITY, 20 * 19 + 1);
         assert_eq!(std::mem::size_of::<Move>(), 2);
     }
 }
@@ -206,7 +309,7 @@ mod bound_tests {
     /// The widest position we can build: 16 seats on double-18, engine 0-0, every train
     /// unstarted and marked, the seat to act holding all 18 other blanks, up to 4 Mexican
     /// trains allowed: 16 personal trains + 1 Mexican start, 18 tiles each = 306 moves, inside
-    /// the proven bound of 380.
+    /// the proven bound of 381.
     #[test]
     fn widest_position_fits() {
         let rules = Rules {

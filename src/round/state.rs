@@ -3,7 +3,7 @@
 use super::event::{Event, Observer};
 use super::{EndReason, Move, Obligation, Outcome, Seat, TRAIN_SLOTS, Train, TrainId};
 use crate::deal::{Boneyard, Deal};
-use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Rules};
+use crate::rules::{EngineMode, MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Opening, Rules};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 
@@ -13,14 +13,22 @@ pub(super) const MAX_OPEN_DOUBLES: usize = PIP_COUNT;
 /// Where the turn state machine stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Phase {
+    /// The engine is still to be found and placed (engine search draws, then placement).
+    Setup,
+    /// A build ("working on the railroad"): the current seat lays tiles on its own train;
+    /// `built` seats have finished, `placed` says whether this one has laid a tile yet.
+    Build { built: u8, placed: bool },
     /// The current seat's turn has not begun.
     TurnStart,
     /// Normal play; `Some(t)` once the seat has drawn `t` after finding no play.
     Normal(Option<Tile>),
     /// An obligation is pending; `Some(t)` once the seat has drawn `t`.
     Cover(Option<Tile>),
-    /// The doubler's follow-up for the double on `train` showing `value`.
+    /// The doubler's follow-up for the double on `train` showing `value` (what is legal depends
+    /// on `rules.follow_up`).
     FollowUp { train: TrainId, value: Pip, drawn: Option<Tile> },
+    /// [002]: after a second double, the third tile goes on either double.
+    SecondDouble { train: TrainId, value: Pip, train2: TrainId, value2: Pip },
     /// The round is over.
     Over,
 }
@@ -31,6 +39,21 @@ pub(super) struct TurnDouble {
     pub train: TrainId,
     pub value: Pip,
     pub exempt: bool,
+}
+
+/// What the match tells a round beyond the deal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RoundSetup {
+    /// The round's engine number (a `HighestUnusedDoubleInHands` round finds its own).
+    pub e: Pip,
+    /// How this round's engine is found (a set-aside deal always uses `SetAside`).
+    pub engine_mode: EngineMode,
+    /// L_r (ED-2, ED-36): where engine-search draws start.
+    pub lead: Seat,
+    /// The first player when the rules do not make it the engine placer.
+    pub first: Seat,
+    /// Doubles already used as engines this match (bit v for `[v|v]`).
+    pub used_doubles: u32,
 }
 
 /// One round in progress. Full information: only the engine, tests and observers see all of it;
@@ -55,6 +78,10 @@ pub struct RoundState {
     pub(super) idle: u8,
     pub(super) current: Seat,
     pub(super) first: Seat,
+    pub(super) lead: Seat,
+    pub(super) placer: Option<Seat>,
+    pub(super) engine_mode: EngineMode,
+    pub(super) used_doubles: u32,
     pub(super) phase: Phase,
     pub(super) turn_placed: bool,
     pub(super) turn_drew: bool,
@@ -73,9 +100,26 @@ impl RoundState {
     /// # Panics
     /// Panics if the deal and the rules disagree on the number of seats or `first` is not a seat.
     pub fn new(rules: &Rules, deal: &Deal, first: Seat) -> RoundState {
+        let engine_mode = if deal.set_aside { EngineMode::SetAside } else { rules.engine_mode };
+        let setup = RoundSetup { e: deal.engine.low(), engine_mode, lead: first, first, used_doubles: 0 };
+        RoundState::with_setup(rules, deal, setup)
+    }
+
+    /// A round whose engine is found by `setup.engine_mode` (RULES.md N-1): with `SetAside` the
+    /// deal's engine is already in the centre; otherwise [`RoundState::advance`] first runs the
+    /// engine search (draws from the boneyard), the placement, and any build phase.
+    ///
+    /// # Panics
+    /// Panics if the deal and the rules disagree on the number of seats, or a seat is out of
+    /// range.
+    pub fn with_setup(rules: &Rules, deal: &Deal, setup: RoundSetup) -> RoundState {
         assert_eq!(deal.players, rules.players, "deal and rules disagree on players");
+        let first = setup.first;
         assert!(first.index() < rules.players as usize, "first seat out of range");
-        let e = deal.engine.low();
+        assert!(setup.lead.index() < rules.players as usize, "lead seat out of range");
+        let set_aside = setup.engine_mode == EngineMode::SetAside;
+        assert_eq!(set_aside, deal.set_aside, "a set-aside round needs a set-aside deal");
+        let e = setup.e;
         let unstarted = Train { end: e, len: 0, open_double: false };
         RoundState {
             rules: rules.clone(),
@@ -89,14 +133,18 @@ impl RoundState {
             markers: 0,
             pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
             pending_len: 0,
-            played: TileSet::EMPTY.with(deal.engine),
+            played: if set_aside { TileSet::EMPTY.with(deal.engine) } else { TileSet::EMPTY },
             turns_taken: [0; MAX_PLAYERS],
             played_own: 0,
             draws: [0; MAX_PLAYERS],
             idle: 0,
             current: first,
             first,
-            phase: Phase::TurnStart,
+            lead: setup.lead,
+            placer: None,
+            engine_mode: setup.engine_mode,
+            used_doubles: setup.used_doubles,
+            phase: if set_aside && rules.opening != Opening::CelkoBuildPhase { Phase::TurnStart } else { Phase::Setup },
             turn_placed: false,
             turn_drew: false,
             turn_marker_changed: false,
@@ -206,9 +254,24 @@ impl RoundState {
         self.current
     }
 
-    /// The seat that took the round's first turn.
+    /// The seat that takes the round's first normal turn (known once the engine is placed).
     pub fn first(&self) -> Seat {
         self.first
+    }
+
+    /// L_r: where engine-search draws start (ED-2, ED-36).
+    pub fn lead(&self) -> Seat {
+        self.lead
+    }
+
+    /// The seat that placed the engine from its hand, once placed (None when set aside).
+    pub fn placer(&self) -> Option<Seat> {
+        self.placer
+    }
+
+    /// How this round's engine is found.
+    pub fn engine_mode(&self) -> EngineMode {
+        self.engine_mode
     }
 
     /// Turns completed so far.
@@ -234,9 +297,14 @@ impl RoundState {
     /// Whether an uncovered double is still waiting in this turn's follow-up (for views).
     pub(crate) fn follow_up_double(&self) -> Option<(TrainId, Pip)> {
         match self.phase {
-            Phase::FollowUp { train, value, .. } => Some((train, value)),
+            Phase::FollowUp { train, value, .. } | Phase::SecondDouble { train, value, .. } => Some((train, value)),
             _ => None,
         }
+    }
+
+    /// Whether the seat to act is building its train (a build phase).
+    pub(crate) fn building(&self) -> bool {
+        matches!(self.phase, Phase::Build { .. })
     }
 
     /// The tile this seat drew this turn and must play if it can, if any.

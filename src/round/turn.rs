@@ -1,18 +1,20 @@
-//! The turn state machine of RULES.md §5.0.4–§5.0.5 and §5.2.
+//! The turn state machine of RULES.md §5: setup (engine search and placement), build phases,
+//! and the NORMAL / OBLIGATED / FOLLOWUP procedures with each preset's variants as rule fields.
 
 use super::event::{Event, Observer};
 use super::movegen::MoveList;
 use super::state::{Phase, RoundState};
 use super::{Decision, EndReason, Move, Obligation, PlayError, Seat, Step, TrainId};
-use crate::rules::Obligation as ObligationRule;
-use crate::tile::Pip;
+use crate::rules::{EngineMode, FirstPlayer, FollowUp, Obligation as ObligationRule, Opening};
+use crate::tile::{Pip, Tile};
 
 impl RoundState {
     /// Applies forced actions until the seat to act has a real choice (two or more legal moves,
     /// written to `moves`) or the round is over.
     ///
-    /// Forced actions are: beginning a turn, draws, markers, passes, a placement when exactly one
-    /// is legal, the end of a turn, and the end of the round (RULES.md §5.0.1).
+    /// Forced actions are: the engine search and placement, beginning a turn, draws, markers,
+    /// passes, a placement when exactly one is legal, the end of a turn, and the end of the
+    /// round (RULES.md §5.0.1).
     pub fn advance<O: Observer>(&mut self, moves: &mut MoveList, obs: &mut O) -> Step {
         loop {
             match self.phase {
@@ -20,12 +22,20 @@ impl RoundState {
                     moves.clear();
                     return Step::Over;
                 }
+                Phase::Setup => self.setup(obs),
                 Phase::TurnStart => {
                     self.turn_placed = false;
                     self.turn_drew = false;
                     self.turn_marker_changed = false;
                     self.turn_doubles_len = 0;
                     self.phase = if self.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
+                    if self.pending_len > 0 && self.cover_forbidden_by_first_turn() {
+                        // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark.
+                        let p = self.current;
+                        let _ = self.draw(p, obs);
+                        self.mark(p, obs);
+                        self.end_turn(obs);
+                    }
                 }
                 phase => {
                     self.legal_moves(moves);
@@ -38,7 +48,8 @@ impl RoundState {
                         _ => {
                             let kind = match phase {
                                 Phase::Cover(_) => Decision::Cover,
-                                Phase::FollowUp { .. } => Decision::FollowUp,
+                                Phase::FollowUp { .. } | Phase::SecondDouble { .. } => Decision::FollowUp,
+                                Phase::Build { .. } => Decision::Build,
                                 _ => Decision::Normal,
                             };
                             return Step::Choice(self.current, kind);
@@ -55,7 +66,7 @@ impl RoundState {
     /// [`PlayError::NoChoicePending`] if the round is over or between turns,
     /// [`PlayError::Illegal`] if `m` is not among [`RoundState::legal_moves`].
     pub fn play<O: Observer>(&mut self, m: Move, obs: &mut O) -> Result<(), PlayError> {
-        if matches!(self.phase, Phase::Over | Phase::TurnStart) {
+        if matches!(self.phase, Phase::Over | Phase::TurnStart | Phase::Setup) {
             return Err(PlayError::NoChoicePending);
         }
         let mut legal = MoveList::new();
@@ -80,12 +91,125 @@ impl RoundState {
         self.apply(m, obs);
     }
 
+    /// ED-17: a seat in its restricted first turn may not cover on another seat's train.
+    fn cover_forbidden_by_first_turn(&self) -> bool {
+        let p = self.current;
+        self.first_turn_restricted(p)
+            && !self.rules.obligation_overrides_first_turn
+            && self.obligation_to_serve().train.owner().is_some_and(|q| q != p)
+    }
+
+    // ---- setup (RULES.md N-1, §5.1 S3–S6, §5.4 S3, §5.5 S3–S5) ----
+
+    fn holder(&self, t: Tile) -> Option<Seat> {
+        (0..self.players as usize).find(|&s| self.hands[s].contains(t)).map(Seat::from_index)
+    }
+
+    /// One complete round of drawing from the lead seat; false if the boneyard was already empty.
+    fn drawing_round<O: Observer>(&mut self, obs: &mut O) -> bool {
+        let mut s = self.lead;
+        let mut drew = false;
+        for _ in 0..self.players {
+            if self.draw(s, obs).is_none() {
+                break;
+            }
+            drew = true;
+            s = s.next(self.players);
+        }
+        drew
+    }
+
+    /// Finds the engine and who places it, drawing from the boneyard as the mode says.
+    fn find_engine<O: Observer>(&mut self, obs: &mut O) -> (Seat, Tile) {
+        let target = Tile::new(self.e, self.e);
+        match self.engine_mode {
+            EngineMode::HolderElseDrawSequential => {
+                if let Some(s) = self.holder(target) {
+                    return (s, target);
+                }
+                let mut s = self.lead;
+                loop {
+                    match self.draw(s, obs) {
+                        Some(t) if t == target => return (s, target),
+                        Some(_) => s = s.next(self.players),
+                        None => panic!("the engine {target} is in no hand and not in the boneyard"),
+                    }
+                }
+            }
+            EngineMode::HolderElseDrawRounds | EngineMode::GaltFirstPlayerHighestDouble => loop {
+                if let Some(s) = self.holder(target) {
+                    return (s, target);
+                }
+                assert!(self.drawing_round(obs), "the engine {target} is in no hand and not in the boneyard");
+            },
+            EngineMode::HighestUnusedDoubleInHands => loop {
+                let best = (0..=self.rules.set.get())
+                    .rev()
+                    .filter(|&v| self.used_doubles & (1 << v) == 0)
+                    .map(|v| Tile::from_pips(v, v))
+                    .find_map(|d| self.holder(d).map(|s| (s, d)));
+                if let Some((s, d)) = best {
+                    self.e = d.low();
+                    return (s, d);
+                }
+                assert!(self.drawing_round(obs), "no unused double is left in the set");
+            },
+            EngineMode::HolderElseHighestOfNumberElseRedeal => {
+                if let Some(s) = self.holder(target) {
+                    return (s, target);
+                }
+                let e = self.e;
+                (0..=self.rules.set.get())
+                    .rev()
+                    .filter(|&w| w != e.get())
+                    .map(|w| Tile::new(e, Pip::from_u8(w)))
+                    .find_map(|t| self.holder(t).map(|s| (s, t)))
+                    .expect("a deal with no tile showing the engine number is redealt before the round")
+            }
+            EngineMode::SetAside => unreachable!("a set-aside engine needs no search"),
+        }
+    }
+
+    /// Setup: engine search and placement, then the build phase or the first turn.
+    fn setup<O: Observer>(&mut self, obs: &mut O) {
+        if self.engine_mode != EngineMode::SetAside {
+            let (p, tile) = self.find_engine(obs);
+            self.hands[p.index()].remove(tile);
+            self.played.insert(tile);
+            self.engine = tile;
+            self.placer = Some(p);
+            obs.event(&Event::Engine { seat: p, tile });
+            if self.rules.first_player != FirstPlayer::Rotating {
+                // EnginePlacer, and PreviousOut's first round ([003] v4 round 1 uses r5).
+                self.first = p;
+            }
+            for t in self.trains.iter_mut() {
+                t.end = self.e;
+            }
+        }
+        self.current = self.first;
+        self.phase = match self.rules.opening {
+            Opening::CelkoBuildPhase => Phase::Build { built: 0, placed: false },
+            _ => Phase::TurnStart,
+        };
+    }
+
+    // ---- turns ----
+
     /// No legal placement in the current phase: draw, or fail the turn.
     fn no_move<O: Observer>(&mut self, phase: Phase, obs: &mut O) {
         let p = self.current;
         let drawn = match phase {
+            Phase::Build { built, .. } => {
+                // "a train made up of just the engine": no draw, no marker (ED-8).
+                obs.event(&Event::Pass { seat: p });
+                self.next_builder(built);
+                return;
+            }
             Phase::Normal(d) | Phase::Cover(d) | Phase::FollowUp { drawn: d, .. } => d,
-            Phase::TurnStart | Phase::Over => unreachable!("no_move outside a choice phase"),
+            Phase::SecondDouble { .. } | Phase::Setup | Phase::TurnStart | Phase::Over => {
+                unreachable!("no_move outside a choice phase")
+            }
         };
         // A tile was already drawn for this step and does not fit: the turn fails (N2, O5, F4).
         // A follow-up draw after an earlier draw needs ED-9 (`followup_draw_per_double`).
@@ -102,7 +226,7 @@ impl RoundState {
                     Phase::Normal(_) => Phase::Normal(Some(t)),
                     Phase::Cover(_) => Phase::Cover(Some(t)),
                     Phase::FollowUp { train, value, .. } => Phase::FollowUp { train, value, drawn: Some(t) },
-                    Phase::TurnStart | Phase::Over => unreachable!(),
+                    _ => unreachable!(),
                 }
             }
             None => {
@@ -117,39 +241,124 @@ impl RoundState {
     fn apply<O: Observer>(&mut self, m: Move, obs: &mut O) {
         let p = self.current;
         let phase = self.phase;
+        if let Phase::Build { built, .. } = phase {
+            if m.is_stop() {
+                self.end_build(p);
+                self.next_builder(built);
+            } else {
+                self.place(p, m, obs);
+                if self.outcome.is_none() {
+                    self.phase = Phase::Build { built, placed: true };
+                }
+            }
+            return;
+        }
+        if m.is_stop() {
+            self.end_turn(obs);
+            return;
+        }
         let own_lifted = self.place(p, m, obs);
         if self.outcome.is_some() {
             return;
         }
+        let double = m.tile.is_double();
         match phase {
-            Phase::Normal(_) if m.tile.is_double() => self.after_double(p, m.train, m.tile.low(), own_lifted, obs),
+            Phase::Normal(_) if double => self.after_double(m.train, m.tile.low(), own_lifted, obs),
+            Phase::FollowUp { train, value, .. } if double => match self.rules.follow_up {
+                FollowUp::AnyEligibleWithSecondDouble => {
+                    self.mark_exempt(m.tile.low(), own_lifted);
+                    self.phase = Phase::SecondDouble { train, value, train2: m.train, value2: m.tile.low() };
+                }
+                // A chain of doubles: each double earns another follow-up ([000], [003]).
+                _ => self.after_double(m.train, m.tile.low(), own_lifted, obs),
+            },
             _ => self.end_turn(obs),
+        }
+        if self.outcome.is_none() && self.rules.early_end_when_stuck && self.stuck() {
+            // STUCK after a placement (ED-18); if the turn already ended, END counted it.
+            let mid_turn = self.phase != Phase::TurnStart;
+            self.finish(EndReason::Stuck, mid_turn, obs);
         }
     }
 
-    /// FOLLOWUP entry for `CoverSameDouble` (RULES.md §5.2 F1): exemptions, else the follow-up.
-    fn after_double<O: Observer>(&mut self, _p: Seat, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
+    /// Marks the double just placed as exempt from becoming an obligation when an exception
+    /// applies (last of its suit, or it reprivatised the doubler's own train); returns whether.
+    fn mark_exempt(&mut self, value: Pip, own_lifted: bool) -> bool {
         let exempt = (self.rules.last_of_suit_exempt && self.unplayed(value) == 0)
             || (self.rules.reprivatise_exempt && own_lifted);
         if exempt {
             let i = self.turn_doubles_len as usize - 1;
             self.turn_doubles[i].exempt = true;
+        }
+        exempt
+    }
+
+    /// FOLLOWUP entry after a double (RULES.md §5.2 F1 and the other presets' F1).
+    ///
+    /// Under `CoverSameDouble` an exempt double ends the turn at once: its follow-up is its
+    /// cover, and it needs none. Under the other follow-up rules the extra tile is owed for
+    /// laying a double wherever it goes, so an exemption only keeps the double from obliging
+    /// anyone (engine reading; the sources pair the exemptions only with covering).
+    fn after_double<O: Observer>(&mut self, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
+        let exempt = self.mark_exempt(value, own_lifted);
+        if exempt && matches!(self.rules.follow_up, FollowUp::CoverSameDouble | FollowUp::Optional) {
             self.end_turn(obs);
         } else {
             self.phase = Phase::FollowUp { train, value, drawn: None };
         }
     }
 
+    /// A build ends: a trailing double is left open and obliges, stacked (N-2).
+    fn end_build(&mut self, p: Seat) {
+        let own = TrainId::personal(p);
+        let tr = self.trains[own.index()];
+        if tr.open_double && self.rules.opening == Opening::CelkoBuildPhase {
+            self.push_pending(Obligation { train: own, value: tr.end, placer: p });
+        }
+        self.turn_doubles_len = 0;
+    }
+
+    fn next_builder(&mut self, built: u8) {
+        self.turns += 1;
+        self.turn_doubles_len = 0;
+        if built + 1 >= self.players {
+            self.current = self.first;
+            self.phase = Phase::TurnStart;
+        } else {
+            self.current = self.current.next(self.players);
+            self.phase = Phase::Build { built: built + 1, placed: false };
+        }
+    }
+
     /// END(p): obligations, turn counters, idle count, blocked test, next seat.
     fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
-        if self.rules.obligation == ObligationRule::UncoveredDouble {
-            for i in 0..self.turn_doubles_len as usize {
-                let d = self.turn_doubles[i];
-                let tr = &self.trains[d.train.index()];
-                if !d.exempt && tr.open_double && tr.end == d.value {
+        let n = self.turn_doubles_len as usize;
+        let open = |s: &Self, i: usize| {
+            let d = s.turn_doubles[i];
+            let tr = &s.trains[d.train.index()];
+            !d.exempt && tr.open_double && tr.end == d.value
+        };
+        match self.rules.obligation {
+            ObligationRule::None => {}
+            ObligationRule::UncoveredDouble => {
+                if let Some(i) = (0..n).find(|&i| open(self, i)) {
+                    let d = self.turn_doubles[i];
                     self.push_pending(Obligation { train: d.train, value: d.value, placer: p });
-                    break;
+                }
+            }
+            ObligationRule::LastDoubleOfTurn => {
+                if n > 0 && open(self, n - 1) {
+                    let d = self.turn_doubles[n - 1];
+                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p });
+                }
+            }
+            ObligationRule::AllUncovered => {
+                for i in 0..n {
+                    if open(self, i) {
+                        let d = self.turn_doubles[i];
+                        self.push_pending(Obligation { train: d.train, value: d.value, placer: p });
+                    }
                 }
             }
         }
@@ -168,5 +377,22 @@ impl RoundState {
         }
         self.current = p.next(self.players);
         self.phase = Phase::TurnStart;
+    }
+
+    /// STUCK() of RULES.md §5.0.4 (ED-18): no tile can ever be played again.
+    fn stuck(&self) -> bool {
+        let needing_cover = match self.phase {
+            Phase::FollowUp { value, .. } if self.rules.follow_up == FollowUp::CoverSameDouble => Some(value),
+            _ if self.pending_len > 0 => Some(self.obligation_to_serve().value),
+            _ => None,
+        };
+        if let Some(v) = needing_cover {
+            return self.unplayed(v) == 0;
+        }
+        let personal_dead = (0..self.players as usize).all(|s| self.unplayed(self.trains[s].end) == 0);
+        let mex_dead = (0..self.mexican_started as usize)
+            .all(|i| self.unplayed(self.trains[TrainId::mexican(i).index()].end) == 0);
+        let start_dead = self.mexican_started >= self.rules.max_mexican_trains || self.unplayed(self.e) == 0;
+        personal_dead && mex_dead && start_dead
     }
 }

@@ -252,6 +252,8 @@ pub struct Rules {
     pub engine_mode: EngineMode,
     /// P-8.
     pub first_player: FirstPlayer,
+    /// [003] v4: `[e|e]` is held out before the shuffle from round 2 on.
+    pub set_aside_from_round2: bool,
     /// F1 (ED-2).
     pub first_seat: FirstSeat,
     /// P-9.
@@ -395,7 +397,7 @@ impl Rules {
 
     /// Tiles available to deal: the set minus the engine when it is set aside.
     pub fn dealable_tiles(&self) -> usize {
-        self.set_tiles() - usize::from(self.engine_mode == EngineMode::SetAside)
+        self.set_tiles() - usize::from(self.engine_mode == EngineMode::SetAside || self.set_aside_from_round2)
     }
 
     /// The hand size in force: the override, else the deal table's entry.

@@ -37,6 +37,7 @@ pub(super) fn wikipedia() -> Rules {
         rounds: None,
         engine_mode: EngineMode::SetAside,
         first_player: FirstPlayer::Rotating,
+        set_aside_from_round2: false,
         first_seat: FirstSeat::Seat(0),
         opening: Opening::OneTile,
         first_turn_own_train_only: true,
