@@ -59,6 +59,19 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Keeps the moves for which `f` holds, in order.
+    pub fn retain(&mut self, f: impl Fn(&Move) -> bool) {
+        let mut k = 0;
+        for i in 0..self.len as usize {
+            let m = self.moves[i];
+            if f(&m) {
+                self.moves[k] = m;
+                k += 1;
+            }
+        }
+        self.len = k as u16;
+    }
+
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
@@ -134,8 +147,11 @@ impl RoundState {
                 self.source(p, drawn).push(out, ob.value, ob.train, false);
             }
             Phase::FollowUp { train, value, drawn } => match self.rules.follow_up {
-                FollowUp::CoverSameDouble | FollowUp::Optional => {
+                FollowUp::CoverSameDouble => self.source(p, drawn).push(out, value, train, false),
+                FollowUp::Optional => {
+                    // Cover optional (§4.6): cover the double from hand, or end the turn.
                     self.source(p, drawn).push(out, value, train, false);
+                    out.push(Move::STOP);
                 }
                 FollowUp::AnyEligible => {
                     let singles = self.rules.doubles_per_turn != DoublesPerTurn::Unlimited;
@@ -200,8 +216,13 @@ impl RoundState {
     /// The Mexican slot `p` may start now, given whether any other placement exists (N-3).
     fn start_target(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
         let started = self.mexican_started as usize;
-        if started >= self.rules.max_mexican_trains as usize || self.first_turn_restricted(p) {
+        if started >= self.rules.max_mexican_trains as usize {
             return None;
+        }
+        if self.first_turn_restricted(p) {
+            // Parsons (ED-27 option): the round's very first move may start the Mexican train.
+            let first_move = self.rules.parsons_first_move && p == self.first && self.turns == 0;
+            return first_move.then_some(TrainId::mexican(started));
         }
         let ok = match self.rules.mexican_start {
             MexicanStart::AnyTime => true,
@@ -217,6 +238,14 @@ impl RoundState {
         self.for_each_eligible(p, |t| src.push(out, self.trains[t.index()].end, t, false));
         if let Some(t) = self.start_target(p, out.is_empty()) {
             src.push(out, self.e, t, false);
+        }
+        let own = TrainId::personal(p);
+        if self.rules.marked_owner_must_prefer_own_train
+            && self.markers & p.bit() != 0
+            && out.iter().any(|m| m.train == own)
+        {
+            // ED-20 alternative: a marked owner who can play on his own train must.
+            out.retain(|m| m.train == own);
         }
     }
 

@@ -369,7 +369,7 @@ impl RoundState {
         }
         let lifted = match self.rules.marker_removal {
             MarkerRemoval::OwnerOnOwnTrain => own.then_some(p),
-            MarkerRemoval::AnyPlayOnTrain => train.owner(),
+            MarkerRemoval::AnyPlayOnTrain => train.owner().filter(|&q| !(self.rules.only_others_unmark && q == p)),
             MarkerRemoval::OwnerAnywhere => Some(p),
         };
         let mut own_lifted = false;

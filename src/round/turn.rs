@@ -215,8 +215,13 @@ impl RoundState {
         // A follow-up draw after an earlier draw needs ED-9 (`followup_draw_per_double`).
         let may_draw = drawn.is_none()
             && !(matches!(phase, Phase::FollowUp { .. }) && self.turn_drew && !self.rules.followup_draw_per_double);
+        // ED-28 alternative: a doubler whose double lies on another seat's train does not mark.
+        let exempt_mark = self.rules.doubler_exempt_on_foreign_train
+            && matches!(phase, Phase::FollowUp { train, .. } if train.owner().is_some_and(|q| q != p));
         if !may_draw {
-            self.mark(p, obs);
+            if !exempt_mark {
+                self.mark(p, obs);
+            }
             self.end_turn(obs);
             return;
         }
@@ -230,7 +235,7 @@ impl RoundState {
                 }
             }
             None => {
-                if self.rules.mark_on_empty_boneyard {
+                if self.rules.mark_on_empty_boneyard && !exempt_mark {
                     self.mark(p, obs);
                 }
                 self.end_turn(obs);

@@ -38,6 +38,41 @@ impl DealTable {
         row(18, 13, 13, 11),
     ]);
 
+    /// `celko1998` (ED-3): the Galt 1994 row, double-12 only.
+    pub const CELKO1998: DealTable = DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 11)]);
+
+    /// `dominorules`: [002] for double-12; ED-6 for double-9, -15 and -18.
+    pub const DOMINORULES: DealTable = DealTable(&[
+        row(9, 2, 2, 12),
+        row(9, 3, 3, 11),
+        row(9, 4, 4, 10),
+        row(12, 2, 2, 16),
+        row(12, 3, 3, 15),
+        row(12, 4, 4, 14),
+        row(12, 5, 5, 12),
+        row(12, 6, 6, 11),
+        row(12, 7, 7, 10),
+        row(12, 8, 8, 9),
+        row(15, 9, 12, 11),
+        row(18, 9, 13, 11),
+    ]);
+
+    /// `family_house` (ED-4): the [004] table for double-12; double-9 from [001] rows F and E.
+    pub const FAMILY_HOUSE: DealTable = DealTable(&[
+        row(9, 2, 2, 12),
+        row(9, 3, 3, 11),
+        row(9, 4, 4, 10),
+        row(9, 5, 5, 9),
+        row(12, 2, 4, 15),
+        row(12, 5, 6, 12),
+        row(12, 7, 8, 10),
+        row(12, 9, 10, 8),
+    ]);
+
+    /// `harbour_cay`: [004 §Dealing].
+    pub const HARBOUR_CAY: DealTable =
+        DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 10), row(12, 9, 10, 8)]);
+
     /// Tiles per player for (set, players), if the table has a row.
     pub fn hand(&self, set: u8, players: u8) -> Option<u8> {
         self.0.iter().find(|r| r.set == set && (r.players_lo..=r.players_hi).contains(&players)).map(|r| r.hand)

@@ -353,6 +353,9 @@ pub enum RuleError {
     /// First seat out of range.
     #[error("first seat {seat} does not exist with {players} players (valid: 0 to {})", players - 1)]
     FirstSeat { seat: u8, players: u8 },
+    /// Rule values that cannot be combined.
+    #[error("these rules cannot be combined: {0}")]
+    Combination(String),
     /// A rule value the engine does not play yet.
     #[error("rule {field} = {value} is not supported by the engine yet")]
     Unsupported { field: &'static str, value: String },
@@ -469,6 +472,7 @@ impl Rules {
             errs.push(RuleError::FirstSeat { seat: s, players: self.players });
         }
         self.check_supported(&mut errs);
+        self.check_combinations(&mut errs);
         if errs.is_empty() { Ok(()) } else { Err(RuleErrors(errs)) }
     }
 
@@ -478,34 +482,28 @@ impl Rules {
                 errs.push(RuleError::Unsupported { field, value });
             }
         };
-        need(self.engine_mode == EngineMode::SetAside, "engine_mode", format!("{:?}", self.engine_mode));
-        need(self.first_player == FirstPlayer::Rotating, "first_player", format!("{:?}", self.first_player));
-        need(self.opening == Opening::OneTile, "opening", format!("{:?}", self.opening));
-        need(self.mexican_start == MexicanStart::AnyTime, "mexican_start", format!("{:?}", self.mexican_start));
-        need(self.max_mexican_trains == 1, "max_mexican_trains", self.max_mexican_trains.to_string());
         need(
-            self.marker_removal == MarkerRemoval::OwnerOnOwnTrain,
-            "marker_removal",
-            format!("{:?}", self.marker_removal),
+            self.engine_mode != EngineMode::GaltFirstPlayerHighestDouble,
+            "engine_mode",
+            format!("{:?}", self.engine_mode),
         );
-        need(self.follow_up == FollowUp::CoverSameDouble, "follow_up", format!("{:?}", self.follow_up));
-        need(self.doubles_per_turn == DoublesPerTurn::One, "doubles_per_turn", format!("{:?}", self.doubles_per_turn));
-        need(self.obligation == Obligation::UncoveredDouble, "obligation", format!("{:?}", self.obligation));
-        need(self.followup_draw_per_double, "followup_draw_per_double", "false".into());
+        need(
+            matches!(self.first_player, FirstPlayer::Rotating | FirstPlayer::EnginePlacer | FirstPlayer::PreviousOut),
+            "first_player",
+            format!("{:?}", self.first_player),
+        );
+        need(
+            matches!(self.opening, Opening::OneTile | Opening::CelkoBuildPhase),
+            "opening",
+            format!("{:?}", self.opening),
+        );
         need(
             self.go_out_on_double == GoOutOnDouble::Allowed,
             "go_out_on_double",
             format!("{:?}", self.go_out_on_double),
         );
-        need(!self.early_end_when_stuck, "early_end_when_stuck", "true".into());
         need(self.tap == TapModel::AlwaysAnnounced, "tap", format!("{:?}", self.tap));
-        need(self.blank_scoring == BlankScoring::PerHalf, "blank_scoring", format!("{:?}", self.blank_scoring));
         for (on, name) in [
-            (self.parsons_first_move, "parsons_first_move"),
-            (self.doubler_exempt_on_foreign_train, "doubler_exempt_on_foreign_train"),
-            (self.obligation_overrides_first_turn, "obligation_overrides_first_turn"),
-            (self.only_others_unmark, "only_others_unmark"),
-            (self.marked_owner_must_prefer_own_train, "marked_owner_must_prefer_own_train"),
             (self.partnerships, "partnerships"),
             (self.swan_drive, "swan_drive"),
             (self.bullet_train, "bullet_train"),
@@ -522,14 +520,60 @@ impl Rules {
         );
     }
 
+    /// Combinations that cannot work, whatever the engine supports.
+    fn check_combinations(&self, errs: &mut Vec<RuleError>) {
+        let mut bad = |ok: bool, what: &str| {
+            if !ok {
+                errs.push(RuleError::Combination(what.to_string()));
+            }
+        };
+        bad(
+            (self.doubles_per_turn == DoublesPerTurn::Two) == (self.follow_up == FollowUp::AnyEligibleWithSecondDouble),
+            "doubles_per_turn = Two goes with follow_up = AnyEligibleWithSecondDouble and only with it ([002])",
+        );
+        bad(
+            !(self.engine_mode == EngineMode::HighestUnusedDoubleInHands && self.set_aside_from_round2),
+            "family_house v3 (highest unused double) and v4 (engine held out from round 2) choose the engine in incompatible ways (ED-37)",
+        );
+        bad(
+            !(self.engine_mode == EngineMode::HighestUnusedDoubleInHands
+                && self.rounds.is_some_and(|r| r > self.set.get() + 1)),
+            "more rounds than doubles with the highest unused double as engine",
+        );
+        bad(self.max_mexican_trains as usize <= MAX_MEXICAN_TRAINS, "max_mexican_trains is at most 4");
+        bad(
+            !(self.opening == Opening::CelkoBuildPhase
+                && self.engine_mode == EngineMode::SetAside
+                && self.first_player == FirstPlayer::EnginePlacer),
+            "a build phase from the engine placer needs an engine that comes from a hand",
+        );
+        bad(
+            !(self.first_player == FirstPlayer::EnginePlacer && self.engine_mode == EngineMode::SetAside),
+            "first_player = EnginePlacer needs an engine that comes from a hand (engine_mode other than SetAside)",
+        );
+        bad(
+            !(self.first_player == FirstPlayer::PreviousOut && self.engine_mode == EngineMode::SetAside),
+            "first_player = PreviousOut starts round 1 with the engine placer: it needs an engine from a hand in round 1",
+        );
+        bad(
+            !(self.follow_up == FollowUp::Optional && self.obligation != Obligation::None),
+            "cover optional (follow_up = Optional) passes no obligation: set obligation = None",
+        );
+    }
+
     /// Score of one tile left in hand at the end of a round (P-34, §4.13).
     #[inline]
     pub fn tile_score(&self, t: Tile) -> u32 {
         let (a, b) = (t.low().get() as u32, t.high().get() as u32);
+        let blank = self.blank_half_value as u32;
         if a == 0 && b == 0 {
-            return (self.double_blank_value as u32).max(2 * self.blank_half_value as u32);
+            let blanks = if self.blank_scoring == BlankScoring::FlatPerTile { blank } else { 2 * blank };
+            return (self.double_blank_value as u32).max(blanks);
         }
-        let half = |v: u32| if v == 0 { self.blank_half_value as u32 } else { v };
+        if a == 0 && blank > 0 && self.blank_scoring == BlankScoring::FlatPerTile {
+            return blank;
+        }
+        let half = |v: u32| if v == 0 { blank } else { v };
         half(a) + half(b)
     }
 

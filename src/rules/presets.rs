@@ -10,15 +10,37 @@ pub struct PresetInfo {
     pub about: &'static str,
 }
 
-/// The presets the engine plays today.
-pub const PRESETS: &[PresetInfo] = &[PresetInfo {
-    name: "wikipedia",
-    about: "encyclopedia consensus [001]: engine set aside, cover the same double, owner unmarks, last-of-suit exemption",
-}];
+/// The five presets.
+pub const PRESETS: &[PresetInfo] = &[
+    PresetInfo {
+        name: "celko1998",
+        about: "Celko 1998 [000]: engine from a hand, build phase, anyone's play lifts a marker, chains of doubles, LIFO",
+    },
+    PresetInfo {
+        name: "wikipedia",
+        about: "encyclopedia consensus [001]: engine set aside, cover the same double, owner unmarks, last-of-suit exemption",
+    },
+    PresetInfo {
+        name: "dominorules",
+        about: "dominorules.com [002]: follow-up anywhere, a second double with a third tile from hand, random first player",
+    },
+    PresetInfo {
+        name: "family_house",
+        about: "family rules [003]: engine from drawing rounds, marker off on any own play, every open double obliges (FIFO)",
+    },
+    PresetInfo {
+        name: "harbour_cay",
+        about: "Great Harbour Cay [004]: highest tile of the number if no double, own train first, stuck rounds end, 0-0 = 50",
+    },
+];
 
 pub(super) fn by_name(name: &str) -> Result<Rules, String> {
     match name {
+        "celko1998" => Ok(celko1998()),
         "wikipedia" => Ok(wikipedia()),
+        "dominorules" => Ok(dominorules()),
+        "family_house" => Ok(family_house()),
+        "harbour_cay" => Ok(harbour_cay()),
         _ => Err(format!(
             "unknown rules preset '{name}' (valid: {})",
             PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
@@ -74,20 +96,100 @@ pub(super) fn wikipedia() -> Rules {
     }
 }
 
+/// `celko1998`: RULES.md §5.1.
+pub(super) fn celko1998() -> Rules {
+    Rules {
+        preset: Preset::Celko1998,
+        deal_table: DealTable::CELKO1998,
+        engine_mode: EngineMode::HolderElseDrawSequential,
+        first_player: FirstPlayer::EnginePlacer,
+        opening: Opening::CelkoBuildPhase,
+        first_turn_own_train_only: false,
+        mexican_start: MexicanStart::OnlyIfNoOtherPlay,
+        marker_removal: MarkerRemoval::AnyPlayOnTrain,
+        mark_on_empty_boneyard: false,
+        follow_up: FollowUp::AnyEligible,
+        doubles_per_turn: DoublesPerTurn::Unlimited,
+        obligation: Obligation::LastDoubleOfTurn,
+        obligation_order: ObligationOrder::Lifo,
+        last_of_suit_exempt: false,
+        tie_break: TieBreak::CoWinners,
+        ..wikipedia()
+    }
+}
+
+/// `dominorules`: RULES.md §5.3.
+pub(super) fn dominorules() -> Rules {
+    Rules {
+        preset: Preset::Dominorules,
+        deal_table: DealTable::DOMINORULES,
+        first_seat: FirstSeat::Random,
+        first_turn_own_train_only: false,
+        follow_up: FollowUp::AnyEligibleWithSecondDouble,
+        doubles_per_turn: DoublesPerTurn::Two,
+        last_of_suit_exempt: false,
+        tie_break: TieBreak::CoWinners,
+        ..wikipedia()
+    }
+}
+
+/// `family_house`: RULES.md §5.4 (v1 obligations by default, ED-29).
+pub(super) fn family_house() -> Rules {
+    Rules {
+        preset: Preset::FamilyHouse,
+        deal_table: DealTable::FAMILY_HOUSE,
+        engine_mode: EngineMode::HolderElseDrawRounds,
+        first_player: FirstPlayer::EnginePlacer,
+        first_turn_own_train_only: false,
+        marker_removal: MarkerRemoval::OwnerAnywhere,
+        follow_up: FollowUp::AnyEligible,
+        doubles_per_turn: DoublesPerTurn::Unlimited,
+        obligation: Obligation::AllUncovered,
+        obligation_order: ObligationOrder::Fifo,
+        last_of_suit_exempt: false,
+        tie_break: TieBreak::CoWinners,
+        ..wikipedia()
+    }
+}
+
+/// `harbour_cay`: RULES.md §5.5.
+pub(super) fn harbour_cay() -> Rules {
+    Rules {
+        preset: Preset::HarbourCay,
+        deal_table: DealTable::HARBOUR_CAY,
+        engine_mode: EngineMode::HolderElseHighestOfNumberElseRedeal,
+        first_player: FirstPlayer::EnginePlacer,
+        mexican_start: MexicanStart::RequiresOwnTrainPlay,
+        last_of_suit_exempt: false,
+        early_end_when_stuck: true,
+        double_blank_value: 50,
+        tie_break: TieBreak::CoWinners,
+        ..wikipedia()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn wikipedia_validates_for_every_table_entry() {
-        let base = Rules::wikipedia();
-        for set in SETS {
-            for (players, hand) in base.deal_table.entries(set) {
-                let r = Rules { set: Pip::from_u8(set), players, ..base.clone() };
-                assert_eq!(r.hand(), Some(hand));
-                r.validate().unwrap();
+    fn every_preset_validates_for_every_table_entry() {
+        for info in PRESETS {
+            let base = Rules::preset(info.name).unwrap();
+            base.validate().unwrap();
+            for set in SETS {
+                for (players, hand) in base.deal_table.entries(set) {
+                    let r = Rules { set: Pip::from_u8(set), players, ..base.clone() };
+                    assert_eq!(r.hand(), Some(hand));
+                    r.validate().unwrap_or_else(|e| panic!("{} d{set} {players}p: {e}", info.name));
+                }
             }
         }
+        assert_eq!(Rules::preset("dominorules").unwrap().deal_table.hand(12, 8), Some(9));
+        assert_eq!(Rules::preset("harbour_cay").unwrap().deal_table.hand(12, 10), Some(8));
+        assert_eq!(Rules::preset("family_house").unwrap().deal_table.hand(9, 5), Some(9));
+        // The engine is dealt in the hand-engine presets: all 91 tiles are available.
+        assert_eq!(Rules::preset("celko1998").unwrap().dealable_tiles(), 91);
     }
 
     #[test]
@@ -106,7 +208,11 @@ mod tests {
         );
         // With an override, a count the table lacks is fine if it fits.
         Rules { players: 9, hand_size: Some(10), ..Rules::wikipedia() }.validate().unwrap();
-        assert!(Rules::preset("nope").unwrap_err().contains("valid: wikipedia"));
+        assert!(
+            Rules::preset("nope")
+                .unwrap_err()
+                .contains("valid: celko1998, wikipedia, dominorules, family_house, harbour_cay")
+        );
     }
 
     #[test]
