@@ -113,7 +113,7 @@ fn random_option_combinations_never_break() {
     for i in 0..400u64 {
         let info = &PRESETS[below(&mut rng, PRESETS.len() as u64) as usize];
         let mut r = Rules::preset(info.name).unwrap();
-        let mut flip = |rng: &mut GameRng| below(rng, 2) == 1;
+        let flip = |rng: &mut GameRng| below(rng, 2) == 1;
         r.first_turn_own_train_only = flip(&mut rng);
         r.mark_on_empty_boneyard = flip(&mut rng);
         r.last_of_suit_exempt = flip(&mut rng);
