@@ -33,7 +33,7 @@ fn bad_input_gets_one_line_and_exit_2() {
     rejects(&["play", "--bots", "greedy:ties=maybe"], &["invalid value 'maybe'", "valid: first, random"]);
     rejects(&["play", "--bots", "random:x=1"], &["unknown parameter 'x'", "takes no parameters"]);
     rejects(&["play", "--bots", "greedy,random,greedy"], &["4 players need 4 bots"]);
-    rejects(&["play", "--rules", "klingon"], &["unknown rules preset 'klingon'", "valid: wikipedia"]);
+    rejects(&["play", "--rules", "klingon"], &["unknown rules preset 'klingon'", "valid: celko1998, wikipedia"]);
     rejects(&["play", "--seed", "abc"], &["invalid --seed 'abc'", "whole number"]);
     rejects(&["play", "--rounds", "14"], &["14 rounds", "valid: 1 to 13"]);
     rejects(&["play", "--players", "3", "--set", "15"], &["3 players on double-15", "valid: 9-12 players"]);
@@ -78,4 +78,55 @@ fn defaults_play_a_full_match() {
     assert_eq!(text.matches("Round over after").count(), 13);
     assert!(text.contains("seat 0: greedy   seat 1: random   seat 2: greedy   seat 3: random"));
     assert!(text.contains("\nWinner: ") || text.contains("\nCo-winners: "));
+}
+
+#[test]
+fn rules_presets_and_overrides_reject_bad_input() {
+    rejects(
+        &["rules", "klingon"],
+        &["unknown rules preset 'klingon'", "valid: celko1998, wikipedia, dominorules, family_house, harbour_cay"],
+    );
+    rejects(&["play", "--rule", "colour=blue"], &["unknown rule 'colour'", "valid: engine_mode"]);
+    rejects(
+        &["play", "--rule", "marker_removal=sometimes"],
+        &["invalid value 'sometimes'", "valid: any_play_on_train"],
+    );
+    rejects(&["play", "--rule", "nonsense"], &["invalid --rule 'nonsense'", "key=value"]);
+    rejects(&["play", "--rule", "partnerships=true", "--players", "3"], &["partnerships need 4, 6 or 8 players"]);
+    rejects(
+        &["play", "--rules", "celko1998", "--set", "9"],
+        &["celko1998 rules do not use a double-9 set", "valid: 12"],
+    );
+    rejects(
+        &["play", "--rules", "harbour_cay", "--players", "11"],
+        &["11 players on double-12", "valid: 2-10 players"],
+    );
+    rejects(&["play", "--rules", "dominorules", "--hand", "12", "--players", "8"], &["does not fit double-12"]);
+    rejects(&["play", "--rules", "family_house", "--rule", "v3=true", "--rule", "v4=true"], &["ED-37"]);
+    rejects(&["tournament", "--rule", "tap=draw_two"], &["rule tap = DrawTwo is not supported"]);
+}
+
+#[test]
+fn rules_lists_presets_and_parameters_with_sources() {
+    let out = mtrain(&["rules"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for p in ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"] {
+        assert!(text.lines().any(|l| l.starts_with(p)), "{p} missing from:\n{text}");
+    }
+    let out = mtrain(&["rules", "harbour_cay", "--rule", "double_blank_value=0"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("engine_mode                         holder_else_highest_of_number  [004 §Center domino]"),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("double_blank_value") && l.ends_with("--rule")));
+    assert!(text.contains("double-12: 2->15, 3->15, 4->15, 5->12, 6->12, 7->10, 8->10, 9->8, 10->8"));
+    // Every preset plays a full match for every player count its deal table allows.
+    for p in ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"] {
+        let out = mtrain(&["play", "--rules", p, "--bots", "greedy", "--seed", "2", "--players", "5"]);
+        assert!(out.status.success(), "{p}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.matches("Round over after").count(), 13, "{p}");
+    }
 }

@@ -5,6 +5,7 @@
 
 mod merge;
 mod play;
+mod rules;
 mod tournament;
 
 use crate::rules::{RuleErrors, Rules};
@@ -31,6 +32,8 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Combine the output directories of tournament shards into one result.
     Merge(merge::MergeArgs),
+    /// List the rules presets, or print every parameter of one with its value and source.
+    Rules(rules::RulesArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -63,9 +66,13 @@ impl From<RuleErrors> for CliError {
 /// The table every playing subcommand sets up: rules preset, set, players, hand, rounds.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct TableArgs {
-    /// Rules preset [valid: wikipedia]
+    /// Rules preset [valid: celko1998, wikipedia, dominorules, family_house, harbour_cay]
     #[arg(long, default_value = "wikipedia", value_name = "PRESET")]
     rules: String,
+    /// Change one rule of the preset, e.g. --rule marker_removal=any_play_on_train (repeatable;
+    /// `mtrain rules PRESET` lists the keys, values and sources)
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rule: Vec<String>,
     /// Domino set: double-M [valid: 6, 9, 12, 15, 18]
     #[arg(long, default_value = "12", value_name = "M")]
     set: String,
@@ -88,6 +95,9 @@ impl TableArgs {
     /// Builds and validates the rules.
     pub(crate) fn rules(&self) -> Result<Rules, CliError> {
         let mut rules = Rules::preset(&self.rules).map_err(CliError::usage)?;
+        for r in &self.rule {
+            rules.apply_rule(r).map_err(CliError::usage)?;
+        }
         let set: u8 = parse_num("--set", &self.set, "one of 6, 9, 12, 15, 18")?;
         rules.set = Pip::new(set)
             .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
@@ -100,6 +110,15 @@ impl TableArgs {
         }
         rules.validate()?;
         Ok(rules)
+    }
+
+    /// The `--rule` overrides as (key, value) pairs, in the order given.
+    pub(crate) fn overrides(&self) -> Vec<(String, String)> {
+        self.rule
+            .iter()
+            .filter_map(|r| r.split_once('='))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect()
     }
 }
 
@@ -138,6 +157,7 @@ where
         Command::Play(a) => play::run(&a).map(|()| 0),
         Command::Tournament(a) => tournament::run(&a, &raw),
         Command::Merge(a) => merge::run(&a, &raw),
+        Command::Rules(a) => rules::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,

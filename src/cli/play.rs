@@ -97,7 +97,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
     let mut transcript = Transcript::new(BufWriter::new(stdout.lock()), names.clone());
     let result = match log_file.as_mut() {
         Some(f) => {
-            let mut log = JsonLog::new(f.writer(), names);
+            let mut log = JsonLog::new(f.writer(), names).with_options(args.table.overrides());
             let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log)));
             if let Some(e) = log.out.error {
                 return Err(CliError::failure(format!("cannot write the log: {e}")));

@@ -66,6 +66,8 @@ pub(crate) struct Config {
     sprt: Option<Sprt>,
     pub(crate) shard: Option<(u64, u64)>,
     per_game: bool,
+    /// The `--rule` overrides.
+    overrides: Vec<(String, String)>,
     /// Arguments that reproduce the results (stored for --resume).
     args: Vec<String>,
 }
@@ -156,7 +158,14 @@ pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliErr
     if sprt.is_some() && shard.is_some() {
         return Err(CliError::usage("--sprt decides on the whole run in order, so it cannot be combined with --shard"));
     }
-    Ok(Config { tournament: Tournament::new(rules, specs, schedule), sprt, shard, per_game: a.per_game, args })
+    Ok(Config {
+        tournament: Tournament::new(rules, specs, schedule),
+        sprt,
+        shard,
+        per_game: a.per_game,
+        overrides: a.table.overrides(),
+        args,
+    })
 }
 
 pub(crate) fn fingerprint(c: &Config) -> String {
@@ -259,6 +268,7 @@ pub(crate) fn manifest(
         "rules": {
             "preset": r.preset.name(), "set": r.set.get(), "players": r.players,
             "hand": r.hand(), "rounds": r.round_count(),
+            "options": c.overrides.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone()))).collect::<serde_json::Map<_, _>>(),
         },
         "bots": t.specs.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "seed": t.schedule.seed,

@@ -19,6 +19,7 @@ pub struct JsonLog<W: Write> {
     bots: Vec<String>,
     players: usize,
     engine_number: Option<crate::tile::Pip>,
+    options: Vec<(String, String)>,
 }
 
 fn quote(s: &str) -> String {
@@ -53,7 +54,14 @@ fn train_json(t: TrainId) -> String {
 impl<W: Write> JsonLog<W> {
     /// A log for a match between `bots` (one spec per seat).
     pub fn new(out: W, bots: Vec<String>) -> JsonLog<W> {
-        JsonLog { out: Lines::new(out), players: bots.len(), bots, engine_number: None }
+        JsonLog { out: Lines::new(out), players: bots.len(), bots, engine_number: None, options: Vec::new() }
+    }
+
+    /// Records the `--rule` overrides (key, value) in the `match` event's `options`.
+    #[must_use]
+    pub fn with_options(mut self, options: Vec<(String, String)>) -> JsonLog<W> {
+        self.options = options;
+        self
     }
 
     fn line(&mut self, s: &str) {
@@ -96,13 +104,14 @@ impl<W: Write> Observer for JsonLog<W> {
 impl<W: Write> MatchObserver for JsonLog<W> {
     fn match_start(&mut self, rules: &Rules, seed: u64) {
         let s = format!(
-            r#"{{"event":"match","rules":"{}","set":{},"players":{},"hand":{},"rounds":{},"seed":{seed},"bots":{},"options":{{}}}}"#,
+            r#"{{"event":"match","rules":"{}","set":{},"players":{},"hand":{},"rounds":{},"seed":{seed},"bots":{},"options":{{{}}}}}"#,
             rules.preset,
             rules.set,
             rules.players,
             rules.hand().unwrap_or(0),
             rules.round_count(),
-            list(&self.bots, |b| quote(b))
+            list(&self.bots, |b| quote(b)),
+            self.options.iter().map(|(k, v)| format!("{}:{}", quote(k), quote(v))).collect::<Vec<_>>().join(",")
         );
         self.line(&s);
     }

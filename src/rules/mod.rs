@@ -11,9 +11,11 @@
 //! playing it wrongly.
 
 mod deal_table;
+mod options;
 mod presets;
 
 pub use deal_table::{DealRow, DealTable};
+pub use options::{PARAMS, Param, rule_keys};
 pub use presets::{PRESETS, PresetInfo};
 
 use crate::tile::{MAX_PIP, Pip, Tile};
@@ -554,6 +556,10 @@ impl Rules {
         bad(
             !(self.first_player == FirstPlayer::PreviousOut && self.engine_mode == EngineMode::SetAside),
             "first_player = PreviousOut starts round 1 with the engine placer: it needs an engine from a hand in round 1",
+        );
+        bad(
+            !self.partnerships || matches!(self.players, 4 | 6 | 8),
+            "partnerships need 4, 6 or 8 players, partners sitting opposite (§4.1)",
         );
         bad(
             !(self.follow_up == FollowUp::Optional && self.obligation != Obligation::None),

@@ -1,0 +1,535 @@
+//! Rules as `key=value`: the `--rule` overrides and the parameter listing of `mtrain rules`.
+//!
+//! Every parameter of [`Rules`] has a key, a list of valid values, a reader and a writer, and for
+//! each preset the source its default comes from (RULES.md citations and engine defaults).
+//! Named variations are shortcuts that set several parameters at once (`cover_optional`,
+//! `any_train_can_cover`, and the `family_house` variations `v1`..`v5` and `literal_basic`).
+
+use super::*;
+
+/// Names of enum values on the command line.
+trait Named: Sized + Copy + PartialEq + 'static {
+    const NAMES: &'static [(&'static str, Self)];
+    fn name(self) -> &'static str {
+        Self::NAMES.iter().find(|(_, v)| *v == self).map_or("?", |(n, _)| n)
+    }
+    fn parse(s: &str) -> Option<Self> {
+        Self::NAMES.iter().find(|(n, _)| *n == s).map(|&(_, v)| v)
+    }
+    fn valid() -> String {
+        Self::NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    }
+}
+
+macro_rules! named {
+    ($t:ty { $($n:literal => $v:expr),+ $(,)? }) => {
+        impl Named for $t {
+            const NAMES: &'static [(&'static str, Self)] = &[$(($n, $v)),+];
+        }
+    };
+}
+
+named!(EngineMode {
+    "set_aside" => EngineMode::SetAside,
+    "holder_else_draw_sequential" => EngineMode::HolderElseDrawSequential,
+    "holder_else_draw_rounds" => EngineMode::HolderElseDrawRounds,
+    "highest_unused_double" => EngineMode::HighestUnusedDoubleInHands,
+    "holder_else_highest_of_number" => EngineMode::HolderElseHighestOfNumberElseRedeal,
+    "galt" => EngineMode::GaltFirstPlayerHighestDouble,
+});
+named!(FirstPlayer {
+    "rotating" => FirstPlayer::Rotating,
+    "engine_placer" => FirstPlayer::EnginePlacer,
+    "previous_out" => FirstPlayer::PreviousOut,
+    "highest_pip_draw" => FirstPlayer::HighestPipDraw,
+    "holder_of_top_double" => FirstPlayer::HolderOfTopDouble,
+});
+named!(Opening {
+    "one_tile" => Opening::OneTile,
+    "celko_build" => Opening::CelkoBuildPhase,
+    "fast_build" => Opening::FastBuild,
+    "delayed_first_turn" => Opening::DelayedFirstTurn,
+});
+named!(MexicanStart {
+    "any_time" => MexicanStart::AnyTime,
+    "only_if_no_other_play" => MexicanStart::OnlyIfNoOtherPlay,
+    "requires_own_train_play" => MexicanStart::RequiresOwnTrainPlay,
+    "after_opening_go_round" => MexicanStart::AfterOpeningGoRound,
+});
+named!(MarkerRemoval {
+    "any_play_on_train" => MarkerRemoval::AnyPlayOnTrain,
+    "owner_on_own_train" => MarkerRemoval::OwnerOnOwnTrain,
+    "owner_anywhere" => MarkerRemoval::OwnerAnywhere,
+});
+named!(FollowUp {
+    "cover_same_double" => FollowUp::CoverSameDouble,
+    "any_eligible" => FollowUp::AnyEligible,
+    "any_eligible_with_second_double" => FollowUp::AnyEligibleWithSecondDouble,
+    "optional" => FollowUp::Optional,
+});
+named!(DoublesPerTurn { "one" => DoublesPerTurn::One, "two" => DoublesPerTurn::Two, "unlimited" => DoublesPerTurn::Unlimited });
+named!(Obligation {
+    "none" => Obligation::None,
+    "uncovered_double" => Obligation::UncoveredDouble,
+    "last_double_of_turn" => Obligation::LastDoubleOfTurn,
+    "all_uncovered" => Obligation::AllUncovered,
+});
+named!(ObligationOrder { "lifo" => ObligationOrder::Lifo, "fifo" => ObligationOrder::Fifo });
+named!(GoOutOnDouble { "allowed" => GoOutOnDouble::Allowed, "must_cover" => GoOutOnDouble::MustCover });
+named!(TapModel {
+    "always_announced" => TapModel::AlwaysAnnounced,
+    "draw_two" => TapModel::DrawTwo,
+    "draw_one_else_skip" => TapModel::DrawOneElseSkip,
+});
+named!(BlankScoring { "per_half" => BlankScoring::PerHalf, "flat_per_tile" => BlankScoring::FlatPerTile });
+named!(TieBreak { "co_winners" => TieBreak::CoWinners, "wikipedia" => TieBreak::Wikipedia });
+named!(BranchingDoubles {
+    "off" => BranchingDoubles::Off,
+    "four_way" => BranchingDoubles::FourWay,
+    "four_way_triple_cover" => BranchingDoubles::FourWayTripleCover,
+});
+
+fn parse_bool(s: &str) -> Option<bool> {
+    match s {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// One parameter as the command line sees it.
+pub struct Param {
+    /// The key of `--rule key=value`.
+    pub key: &'static str,
+    /// What it means.
+    pub about: &'static str,
+    /// The valid values.
+    pub valid: fn() -> String,
+    get: fn(&Rules) -> String,
+    set: fn(&mut Rules, &str) -> Option<()>,
+    /// Where each preset's default comes from: celko1998, wikipedia, dominorules,
+    /// family_house, harbour_cay.
+    pub sources: [&'static str; 5],
+}
+
+impl Param {
+    /// The parameter's value in `r`.
+    pub fn value(&self, r: &Rules) -> String {
+        (self.get)(r)
+    }
+
+    /// The source of `preset`'s default.
+    pub fn source(&self, preset: Preset) -> &'static str {
+        self.sources[preset as usize]
+    }
+}
+
+macro_rules! enum_param {
+    ($key:literal, $field:ident, $t:ty, $about:literal, $src:expr) => {
+        Param {
+            key: $key,
+            about: $about,
+            valid: <$t as Named>::valid,
+            get: |r| r.$field.name().to_string(),
+            set: |r, v| {
+                r.$field = <$t as Named>::parse(v)?;
+                Some(())
+            },
+            sources: $src,
+        }
+    };
+}
+
+macro_rules! bool_param {
+    ($key:literal, $field:ident, $about:literal, $src:expr) => {
+        Param {
+            key: $key,
+            about: $about,
+            valid: || "true, false".to_string(),
+            get: |r| r.$field.to_string(),
+            set: |r, v| {
+                r.$field = parse_bool(v)?;
+                Some(())
+            },
+            sources: $src,
+        }
+    };
+}
+
+macro_rules! num_param {
+    ($key:literal, $field:ident, $t:ty, $valid:literal, $about:literal, $src:expr) => {
+        Param {
+            key: $key,
+            about: $about,
+            valid: || $valid.to_string(),
+            get: |r| r.$field.to_string(),
+            set: |r, v| {
+                r.$field = v.parse::<$t>().ok()?;
+                Some(())
+            },
+            sources: $src,
+        }
+    };
+}
+
+const OPTION: [&str; 5] = ["option (off in every preset)"; 5];
+
+/// Every parameter, in the order `mtrain rules PRESET` prints them.
+pub const PARAMS: &[Param] = &[
+    enum_param!(
+        "engine_mode",
+        engine_mode,
+        EngineMode,
+        "how the engine tile is found (P-5)",
+        ["[000 §Intro], ED-7", "[001 §Opening the station]", "[002 ¶1]", "[003 r5], ED-7", "[004 §Center domino]"]
+    ),
+    enum_param!(
+        "first_player",
+        first_player,
+        FirstPlayer,
+        "who takes the first turn of a round (P-8)",
+        ["[000 §Intro]", "[001 §Opening the station], ED-2", "[002], ED-2", "[003 r9]", "[004 §Start of play]"]
+    ),
+    Param {
+        key: "first_seat",
+        about: "F1, the first player of round 1 and the lead seat of engine searches (ED-2, ED-36)",
+        valid: || "a seat number, or random".to_string(),
+        get: |r| match r.first_seat {
+            FirstSeat::Seat(s) => s.to_string(),
+            FirstSeat::Random => "random".to_string(),
+        },
+        set: |r, v| {
+            r.first_seat = if v == "random" { FirstSeat::Random } else { FirstSeat::Seat(v.parse().ok()?) };
+            Some(())
+        },
+        sources: ["ED-36", "ED-2", "[002] random, ED-2", "ED-36", "ED-36"],
+    },
+    bool_param!(
+        "set_aside_from_round2",
+        set_aside_from_round2,
+        "hold [e|e] out before the shuffle from round 2 ([003] v4)",
+        ["option", "option", "option", "[003] v4 (off by default)", "option"]
+    ),
+    enum_param!(
+        "opening",
+        opening,
+        Opening,
+        "the opening of a round (P-9)",
+        ["[000 §Intro]", "[001 §Opening phase]", "[002]", "[003 r9]", "[004 §Start of play]"]
+    ),
+    bool_param!(
+        "first_turn_own_train_only",
+        first_turn_own_train_only,
+        "a seat's first turn may only use its own train (P-10)",
+        ["n/a (build phase)", "[001 §Opening phase], ED-27", "[002]", "[003]", "[004 §Player can't play]"]
+    ),
+    enum_param!(
+        "mexican_start",
+        mexican_start,
+        MexicanStart,
+        "when the Mexican train may be started (P-11)",
+        ["[000 r4], ED-13", "[001 §Mexican Train], ED-27", "[002]", "[003 r9]", "[004 §The Mexican Train]"]
+    ),
+    num_param!(
+        "max_mexican_trains",
+        max_mexican_trains,
+        u8,
+        "0 to 4",
+        "Mexican trains allowed (P-12)",
+        ["[000 r4]", "[001 §Mexican Train]", "[002]", "[003 r8]", "[004 §The Mexican Train]"]
+    ),
+    enum_param!(
+        "marker_removal",
+        marker_removal,
+        MarkerRemoval,
+        "who lifts a marker (P-19)",
+        [
+            "[000 r3], ED-34",
+            "[001 §Public and private status]",
+            "[002]",
+            "[003 r10], ED-35",
+            "[004 §Player can't play]"
+        ]
+    ),
+    bool_param!(
+        "mark_on_empty_boneyard",
+        mark_on_empty_boneyard,
+        "a failed turn with an empty boneyard marks (P-17)",
+        ["[000 §Playing Tiles], ED-12", "[001 BR4]", "[002 ¶General]", "ED-15", "ED-15"]
+    ),
+    enum_param!(
+        "follow_up",
+        follow_up,
+        FollowUp,
+        "the doubler's follow-up (P-20)",
+        ["[000 §Playing Doubles]", "[001 BR5]", "[002]", "[003 r11]", "[004 §Doubles]"]
+    ),
+    enum_param!(
+        "doubles_per_turn",
+        doubles_per_turn,
+        DoublesPerTurn,
+        "doubles one turn may place (P-21)",
+        ["[000 §Playing Doubles]", "[001 §Train building]", "[002]", "[003 r11]", "[004 §Doubles] (derived)"]
+    ),
+    enum_param!(
+        "obligation",
+        obligation,
+        Obligation,
+        "which open doubles oblige the next players (P-23, P-26)",
+        ["[000 §Playing Doubles], ED-11", "[001 BR5]", "[002]", "[003 v1], ED-29", "[004 §Doubles]"]
+    ),
+    enum_param!(
+        "obligation_order",
+        obligation_order,
+        ObligationOrder,
+        "order in which obligations are served (P-26)",
+        ["[000 §Tips]", "n/a (one at a time)", "n/a (one at a time)", "[003 v1]", "n/a (one at a time)"]
+    ),
+    bool_param!(
+        "followup_draw_per_double",
+        followup_draw_per_double,
+        "a follow-up may draw after an earlier draw (ED-9)",
+        ["ED-9", "ED-9", "ED-9", "ED-9", "ED-9"]
+    ),
+    bool_param!(
+        "last_of_suit_exempt",
+        last_of_suit_exempt,
+        "the last double of its suit needs no cover (P-27)",
+        ["ED-19", "[001 §Playing doubles]", "ED-19", "ED-19", "[004 §End of a round] (stuck instead)"]
+    ),
+    bool_param!(
+        "reprivatise_exempt",
+        reprivatise_exempt,
+        "a double that lifts one's own marker needs no cover (§4.11)",
+        OPTION
+    ),
+    enum_param!(
+        "go_out_on_double",
+        go_out_on_double,
+        GoOutOnDouble,
+        "going out on a double (P-29)",
+        ["ED-14", "ED-14", "[002 ¶General]", "[003 r11]", "[004 §Doubles]"]
+    ),
+    bool_param!(
+        "early_end_when_stuck",
+        early_end_when_stuck,
+        "end the round when provably stuck (P-31)",
+        ["[000 §End]", "[001 §Ending]", "[002 ¶General]", "ED-16", "[004 §End of a round], ED-18"]
+    ),
+    enum_param!(
+        "tap",
+        tap,
+        TapModel,
+        "last-tile announcement model (P-32)",
+        [
+            "[000 §Last Tile], ED-25",
+            "[001 §Ending], ED-25",
+            "[002], ED-25",
+            "[003 r12], ED-25",
+            "[004 §Last domino], ED-25"
+        ]
+    ),
+    num_param!(
+        "double_blank_value",
+        double_blank_value,
+        u16,
+        "a whole number",
+        "score of [0|0] left in hand (P-34)",
+        ["[000 §End]", "[001 §Blanks]", "[002]", "[003 r13]", "[004 §Scoring]"]
+    ),
+    num_param!(
+        "blank_half_value",
+        blank_half_value,
+        u16,
+        "a whole number (0 = ordinary pips)",
+        "score of each blank (§4.13)",
+        OPTION
+    ),
+    enum_param!("blank_scoring", blank_scoring, BlankScoring, "blank scoring per half or per tile (ED-32)", OPTION),
+    enum_param!(
+        "tie_break",
+        tie_break,
+        TieBreak,
+        "tie-break on equal totals (P-38)",
+        ["ED-24", "[001 §Ending]", "ED-24", "ED-24", "ED-24"]
+    ),
+    bool_param!(
+        "parsons_first_move",
+        parsons_first_move,
+        "the first player may start the Mexican train (ED-27 option)",
+        OPTION
+    ),
+    bool_param!(
+        "doubler_exempt_on_foreign_train",
+        doubler_exempt_on_foreign_train,
+        "no marker for an uncovered double on another seat's train (ED-28 alternative)",
+        OPTION
+    ),
+    bool_param!(
+        "obligation_overrides_first_turn",
+        obligation_overrides_first_turn,
+        "an obligation outranks the first-turn ban (ED-17 alternative)",
+        OPTION
+    ),
+    bool_param!(
+        "only_others_unmark",
+        only_others_unmark,
+        "only other seats' plays lift a marker (ED-34 alternative)",
+        OPTION
+    ),
+    bool_param!(
+        "marked_owner_must_prefer_own_train",
+        marked_owner_must_prefer_own_train,
+        "a marked owner must play on his own train when he can (ED-20 alternative)",
+        OPTION
+    ),
+    bool_param!("partnerships", partnerships, "teams of two (§4.1)", OPTION),
+    bool_param!("swan_drive", swan_drive, "swan drive (§4.4)", OPTION),
+    bool_param!("bullet_train", bullet_train, "bullet train (§4.5)", OPTION),
+    bool_param!("double_public", double_makes_train_public, "a double makes its train public (§4.10)", OPTION),
+    bool_param!("continuous_draw", continuous_draw, "continuous draw (§4.12)", OPTION),
+    bool_param!("blanks_wild", blanks_wild, "blanks wild (§4.13)", OPTION),
+    enum_param!("branching_doubles", branching_doubles, BranchingDoubles, "branching doubles (§4.8)", OPTION),
+];
+
+/// A named variation: a key that sets several parameters.
+struct Shortcut {
+    key: &'static str,
+    valid: &'static str,
+    apply: fn(&mut Rules, &str) -> Option<()>,
+}
+
+const SHORTCUTS: &[Shortcut] = &[
+    Shortcut {
+        key: "cover_optional",
+        valid: "true",
+        apply: |r, v| {
+            parse_bool(v)?.then(|| {
+                r.follow_up = FollowUp::Optional;
+                r.doubles_per_turn = DoublesPerTurn::One;
+                r.obligation = Obligation::None;
+            })
+        },
+    },
+    Shortcut {
+        key: "any_train_can_cover",
+        valid: "anyone, doubler_only",
+        apply: |r, v| {
+            r.obligation = match v {
+                "anyone" => Obligation::None,
+                "doubler_only" => Obligation::UncoveredDouble,
+                _ => return None,
+            };
+            r.follow_up = FollowUp::AnyEligible;
+            r.doubles_per_turn = DoublesPerTurn::One;
+            Some(())
+        },
+    },
+    Shortcut {
+        key: "v1",
+        valid: "true",
+        apply: |r, v| {
+            parse_bool(v)?.then(|| {
+                r.obligation = Obligation::AllUncovered;
+                r.obligation_order = ObligationOrder::Fifo;
+                r.marker_removal = MarkerRemoval::OwnerAnywhere;
+            })
+        },
+    },
+    Shortcut {
+        key: "v2",
+        valid: "true",
+        apply: |r, v| {
+            parse_bool(v)?.then(|| {
+                r.obligation = Obligation::AllUncovered;
+                r.obligation_order = ObligationOrder::Fifo;
+                r.marker_removal = MarkerRemoval::OwnerOnOwnTrain;
+            })
+        },
+    },
+    Shortcut {
+        key: "v3",
+        valid: "true",
+        apply: |r, v| parse_bool(v)?.then(|| r.engine_mode = EngineMode::HighestUnusedDoubleInHands),
+    },
+    Shortcut {
+        key: "v4",
+        valid: "true",
+        apply: |r, v| {
+            parse_bool(v)?.then(|| {
+                r.set_aside_from_round2 = true;
+                r.first_player = FirstPlayer::PreviousOut;
+            })
+        },
+    },
+    Shortcut { key: "v5", valid: "true", apply: |r, v| parse_bool(v)?.then(|| r.double_blank_value = 50) },
+    Shortcut {
+        key: "literal_basic",
+        valid: "true",
+        apply: |r, v| parse_bool(v)?.then(|| r.obligation = Obligation::None),
+    },
+];
+
+/// Every key `--rule` accepts.
+pub fn rule_keys() -> String {
+    PARAMS.iter().map(|p| p.key).chain(SHORTCUTS.iter().map(|s| s.key)).collect::<Vec<_>>().join(", ")
+}
+
+impl Rules {
+    /// Applies one `key=value` override.
+    ///
+    /// # Errors
+    /// One line naming the problem and the valid keys or values.
+    pub fn apply_rule(&mut self, spec: &str) -> Result<(), String> {
+        let (k, v) = spec
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+            .ok_or_else(|| format!("invalid --rule '{spec}': expected key=value (keys: {})", rule_keys()))?;
+        if let Some(p) = PARAMS.iter().find(|p| p.key == k) {
+            return (p.set)(self, v)
+                .ok_or_else(|| format!("invalid value '{v}' for rule {k} (valid: {})", (p.valid)()));
+        }
+        if let Some(s) = SHORTCUTS.iter().find(|s| s.key == k) {
+            return (s.apply)(self, v).ok_or_else(|| format!("invalid value '{v}' for rule {k} (valid: {})", s.valid));
+        }
+        Err(format!("unknown rule '{k}' (valid: {})", rule_keys()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_round_trips_through_its_key() {
+        for preset in ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"] {
+            let r = Rules::preset(preset).unwrap();
+            for p in PARAMS {
+                let mut copy = r.clone();
+                copy.apply_rule(&format!("{}={}", p.key, p.value(&r))).unwrap();
+                assert_eq!(copy, r, "{preset}: {} does not round-trip", p.key);
+                assert!(!p.source(r.preset).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn overrides_and_errors() {
+        let mut r = Rules::wikipedia();
+        r.apply_rule("marker_removal=any_play_on_train").unwrap();
+        assert_eq!(r.marker_removal, MarkerRemoval::AnyPlayOnTrain);
+        r.apply_rule("double_blank_value=50").unwrap();
+        assert_eq!(r.double_blank_value, 50);
+        r.apply_rule("cover_optional=true").unwrap();
+        assert_eq!((r.follow_up, r.obligation), (FollowUp::Optional, Obligation::None));
+        let e = r.apply_rule("marker_removal=sometimes").unwrap_err();
+        assert!(e.contains("valid: any_play_on_train, owner_on_own_train, owner_anywhere"), "{e}");
+        assert!(r.apply_rule("colour=blue").unwrap_err().starts_with("unknown rule 'colour' (valid: engine_mode,"));
+        assert!(r.apply_rule("nonsense").unwrap_err().starts_with("invalid --rule 'nonsense'"));
+        let mut f = Rules::preset("family_house").unwrap();
+        f.apply_rule("v3=true").unwrap();
+        f.apply_rule("v4=true").unwrap();
+        assert!(f.validate().unwrap_err().to_string().contains("ED-37"));
+    }
+}
