@@ -3,8 +3,8 @@
 
 use mexican_train::rng::{below, mix, rng_from_seed};
 use mexican_train::rules::{
-    DoublesPerTurn, EngineMode, FirstPlayer, FollowUp, MarkerRemoval, MexicanStart, Obligation, ObligationOrder,
-    PRESETS, SETS,
+    DoublesPerTurn, EngineMode, FirstPlayer, FollowUp, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation,
+    ObligationOrder, PRESETS, SETS,
 };
 use mexican_train::*;
 
@@ -110,7 +110,7 @@ fn every_preset_plays_full_matches_for_every_player_count() {
 fn random_option_combinations_never_break() {
     let mut rng = rng_from_seed(77);
     let mut played = 0;
-    for i in 0..400u64 {
+    for i in 0..800u64 {
         let info = &PRESETS[below(&mut rng, PRESETS.len() as u64) as usize];
         let mut r = Rules::preset(info.name).unwrap();
         let flip = |rng: &mut GameRng| below(rng, 2) == 1;
@@ -126,6 +126,10 @@ fn random_option_combinations_never_break() {
         r.followup_draw_per_double = flip(&mut rng);
         r.early_end_when_stuck = flip(&mut rng);
         r.double_blank_value = if flip(&mut rng) { 50 } else { 0 };
+        r.partnerships = flip(&mut rng);
+        r.double_makes_train_public = flip(&mut rng);
+        r.continuous_draw = flip(&mut rng);
+        r.go_out_on_double = if flip(&mut rng) { GoOutOnDouble::MustCover } else { GoOutOnDouble::Allowed };
         r.blank_half_value = if flip(&mut rng) { 25 } else { 0 };
         r.max_mexican_trains = below(&mut rng, 3) as u8;
         r.marker_removal =

@@ -192,11 +192,16 @@ impl RoundState {
     /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains.
     fn for_each_eligible(&self, p: Seat, mut f: impl FnMut(TrainId)) {
         f(TrainId::personal(p));
+        let team = self.team(p);
+        if team != p.bit() {
+            // Partnerships: the partner's train is part of one's own (§4.1).
+            f(TrainId::personal(self.partner(p)));
+        }
         if self.first_turn_restricted(p) {
             return;
         }
         // Other seats' marked trains, clockwise from p: rotate the marker mask so bit 0 is p+1.
-        let others = self.markers & !p.bit();
+        let others = self.markers & !team;
         if others != 0 {
             let n = self.players as u32;
             let s = p.index() as u32 + 1;
@@ -239,13 +244,11 @@ impl RoundState {
         if let Some(t) = self.start_target(p, out.is_empty()) {
             src.push(out, self.e, t, false);
         }
-        let own = TrainId::personal(p);
-        if self.rules.marked_owner_must_prefer_own_train
-            && self.markers & p.bit() != 0
-            && out.iter().any(|m| m.train == own)
-        {
+        let team = self.team(p);
+        let own = |m: &Move| m.train.owner().is_some_and(|q| team & q.bit() != 0);
+        if self.rules.marked_owner_must_prefer_own_train && self.markers & p.bit() != 0 && out.iter().any(own) {
             // ED-20 alternative: a marked owner who can play on his own train must.
-            out.retain(|m| m.train == own);
+            out.retain(own);
         }
     }
 

@@ -3,7 +3,9 @@
 use super::event::{Event, Observer};
 use super::{EndReason, Move, Obligation, Outcome, Seat, TRAIN_SLOTS, Train, TrainId};
 use crate::deal::{Boneyard, Deal};
-use crate::rules::{EngineMode, MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Opening, Rules};
+use crate::rules::{
+    EngineMode, FollowUp, GoOutOnDouble, MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Opening, Rules,
+};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 
@@ -88,6 +90,13 @@ pub struct RoundState {
     pub(super) turn_marker_changed: bool,
     pub(super) turn_doubles: [TurnDouble; MAX_OPEN_DOUBLES],
     pub(super) turn_doubles_len: u8,
+    /// Partnerships (ED-31a): seats whose last turn failed and that have not placed since.
+    pub(super) failed: u16,
+    /// Double public (ED-31e): markers put on by a double this turn, which this turn's later
+    /// placements do not lift.
+    pub(super) public_this_turn: u16,
+    /// Continuous draw (§4.12): failed cover attempts per pending obligation.
+    pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
     pub(super) turns: u32,
     pub(super) total_draws: u32,
     pub(super) outcome: Option<Outcome>,
@@ -150,6 +159,9 @@ impl RoundState {
             turn_marker_changed: false,
             turn_doubles: [TurnDouble { train: TrainId(0), value: Pip::ZERO, exempt: false }; MAX_OPEN_DOUBLES],
             turn_doubles_len: 0,
+            failed: 0,
+            public_this_turn: 0,
+            pending_fails: [0; MAX_OPEN_DOUBLES],
             turns: 0,
             total_draws: 0,
             outcome: None,
@@ -328,12 +340,38 @@ impl RoundState {
         Some(t)
     }
 
-    /// MARK(p): no-op if already marked.
-    pub(super) fn mark<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+    /// The seats whose trains count as `s`'s own: `s`, and its partner under partnerships.
+    #[inline]
+    pub(super) fn team(&self, s: Seat) -> u16 {
+        if self.rules.partnerships { s.bit() | self.partner(s).bit() } else { s.bit() }
+    }
+
+    /// The partner opposite `s` (partnerships).
+    #[inline]
+    pub(super) fn partner(&self, s: Seat) -> Seat {
+        Seat::from_index((s.index() + self.players as usize / 2) % self.players as usize)
+    }
+
+    fn mark_one<O: Observer>(&mut self, p: Seat, obs: &mut O) {
         if self.markers & p.bit() == 0 {
             self.markers |= p.bit();
             self.turn_marker_changed = true;
             obs.event(&Event::Mark { seat: p });
+        }
+    }
+
+    /// MARK(p) for a failed turn: no-op if already marked. Under partnerships (ED-31a) a failure
+    /// only marks once the partner has failed too, and then marks both ends of the team train.
+    pub(super) fn mark<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        if !self.rules.partnerships {
+            self.mark_one(p, obs);
+            return;
+        }
+        self.failed |= p.bit();
+        let q = self.partner(p);
+        if self.failed & q.bit() != 0 {
+            self.mark_one(p, obs);
+            self.mark_one(q, obs);
         }
     }
 
@@ -354,6 +392,7 @@ impl RoundState {
         tr.open_double = tile.is_double();
         let end = tr.end;
         self.turn_placed = true;
+        self.failed &= !p.bit();
         obs.event(&Event::Play { seat: p, tile, train, end });
         if covered {
             self.remove_pending(train);
@@ -363,41 +402,75 @@ impl RoundState {
             self.turn_doubles[i] = TurnDouble { train, value: end, exempt: false };
             self.turn_doubles_len += 1;
         }
-        let own = train == TrainId::personal(p);
+        let team = self.team(p);
+        let own = train.owner().is_some_and(|q| team & q.bit() != 0);
         if own {
             self.played_own |= p.bit();
         }
         let lifted = match self.rules.marker_removal {
-            MarkerRemoval::OwnerOnOwnTrain => own.then_some(p),
-            MarkerRemoval::AnyPlayOnTrain => train.owner().filter(|&q| !(self.rules.only_others_unmark && q == p)),
-            MarkerRemoval::OwnerAnywhere => Some(p),
-        };
-        let mut own_lifted = false;
-        if let Some(q) = lifted
-            && self.markers & q.bit() != 0
-        {
-            self.markers &= !q.bit();
-            self.turn_marker_changed = true;
-            own_lifted = q == p;
-            obs.event(&Event::Unmark { seat: q });
+            MarkerRemoval::OwnerOnOwnTrain if own => team,
+            MarkerRemoval::OwnerOnOwnTrain => 0,
+            MarkerRemoval::AnyPlayOnTrain => match train.owner() {
+                Some(q) if !(self.rules.only_others_unmark && team & q.bit() != 0) => self.team(q),
+                _ => 0,
+            },
+            MarkerRemoval::OwnerAnywhere => team,
+        } & self.markers
+            & !self.public_this_turn;
+        let own_lifted = lifted & p.bit() != 0;
+        for s in 0..self.players as usize {
+            if lifted & (1 << s) != 0 {
+                self.markers &= !(1 << s);
+                self.turn_marker_changed = true;
+                obs.event(&Event::Unmark { seat: Seat::from_index(s) });
+            }
         }
-        if self.hands[p.index()].is_empty() {
+        if tile.is_double()
+            && self.rules.double_makes_train_public
+            && let Some(q) = train.owner()
+            && self.markers & q.bit() == 0
+        {
+            // §4.10: the double makes the train public; this turn's later plays keep it so.
+            self.mark_one(q, obs);
+            self.public_this_turn |= q.bit();
+        }
+        if self.hands[p.index()].is_empty() && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
             self.finish(EndReason::Out(p), true, obs);
         }
         own_lifted
+    }
+
+    /// Under `go_out_on_double = MustCover` (ED-31g), whether the double just placed showing
+    /// `v` still owes its follow-up, so that an empty hand does not end the round yet.
+    fn cover_owed(&self, v: Pip, own_lifted: bool) -> bool {
+        self.rules.go_out_on_double == GoOutOnDouble::MustCover
+            && self.rules.follow_up != FollowUp::Optional
+            && !(self.rules.last_of_suit_exempt && self.unplayed(v) == 0)
+            && !(self.rules.reprivatise_exempt && own_lifted)
     }
 
     fn remove_pending(&mut self, train: TrainId) {
         let n = self.pending_len as usize;
         if let Some(i) = self.pending[..n].iter().position(|o| o.train == train) {
             self.pending.copy_within(i + 1..n, i);
+            self.pending_fails.copy_within(i + 1..n, i);
             self.pending_len -= 1;
         }
     }
 
-    pub(super) fn push_pending(&mut self, o: Obligation) {
+    /// Appends an obligation; `fails` counts the doubler's own failed follow-up (§4.12).
+    pub(super) fn push_pending(&mut self, o: Obligation, fails: u8) {
         self.pending[self.pending_len as usize] = o;
+        self.pending_fails[self.pending_len as usize] = fails;
         self.pending_len += 1;
+    }
+
+    /// Index in `pending` of the obligation to serve.
+    pub(super) fn served_index(&self) -> usize {
+        match self.rules.obligation_order {
+            crate::rules::ObligationOrder::Lifo => self.pending_len as usize - 1,
+            crate::rules::ObligationOrder::Fifo => 0,
+        }
     }
 
     /// Ends the round: scores every hand and emits `RoundEnd`. `mid_turn` counts the turn in
@@ -411,6 +484,17 @@ impl RoundState {
         let mut scores = [0u32; MAX_PLAYERS];
         for (s, score) in scores.iter_mut().enumerate().take(self.players as usize) {
             *score = self.hands[s].iter().map(|t| self.rules.tile_score(t)).sum();
+        }
+        if self.rules.partnerships {
+            // §4.1: a team whose partner went out scores 0; otherwise both hands. Each partner
+            // is credited the team score, so team totals and winners follow per seat.
+            let n = self.players as usize;
+            let single = scores;
+            for s in 0..n {
+                let q = (s + n / 2) % n;
+                let out = self.hands[s].is_empty() || self.hands[q].is_empty();
+                scores[s] = if out { 0 } else { single[s] + single[q] };
+            }
         }
         if mid_turn {
             self.turns += 1;

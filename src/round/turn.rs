@@ -28,6 +28,7 @@ impl RoundState {
                     self.turn_drew = false;
                     self.turn_marker_changed = false;
                     self.turn_doubles_len = 0;
+                    self.public_this_turn = 0;
                     self.phase = if self.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
                     if self.pending_len > 0 && self.cover_forbidden_by_first_turn() {
                         // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark.
@@ -218,11 +219,23 @@ impl RoundState {
         // ED-28 alternative: a doubler whose double lies on another seat's train does not mark.
         let exempt_mark = self.rules.doubler_exempt_on_foreign_train
             && matches!(phase, Phase::FollowUp { train, .. } if train.owner().is_some_and(|q| q != p));
+        if let Phase::Cover(Some(_)) = phase
+            && self.continuous_draw_due(p)
+        {
+            // §4.12: the doubler, after everyone failed once, draws until a tile covers; an
+            // empty boneyard ends it with a marker (ED-31h).
+            match self.draw(p, obs) {
+                Some(t) => self.phase = Phase::Cover(Some(t)),
+                None => self.fail_turn(phase, p, obs),
+            }
+            return;
+        }
         if !may_draw {
             if !exempt_mark {
-                self.mark(p, obs);
+                self.fail_turn(phase, p, obs);
+            } else {
+                self.end_turn(obs);
             }
-            self.end_turn(obs);
             return;
         }
         match self.draw(p, obs) {
@@ -234,13 +247,40 @@ impl RoundState {
                     _ => unreachable!(),
                 }
             }
+            None if matches!(phase, Phase::FollowUp { .. }) && self.hands[p.index()].is_empty() => {
+                // ED-31g: a hand emptied by a double that needs cover, and nothing to draw: out.
+                self.finish(EndReason::Out(p), true, obs);
+            }
+            None if self.rules.mark_on_empty_boneyard && !exempt_mark => self.fail_turn(phase, p, obs),
             None => {
-                if self.rules.mark_on_empty_boneyard && !exempt_mark {
-                    self.mark(p, obs);
-                }
+                self.note_cover_failure(phase);
                 self.end_turn(obs);
             }
         }
+    }
+
+    /// A failed turn: the marker goes on (MARK is the last action) and the turn ends.
+    fn fail_turn<O: Observer>(&mut self, phase: Phase, p: Seat, obs: &mut O) {
+        self.note_cover_failure(phase);
+        self.mark(p, obs);
+        self.end_turn(obs);
+    }
+
+    /// Counts a failed attempt at the obligation being served (continuous draw, §4.12).
+    fn note_cover_failure(&mut self, phase: Phase) {
+        if matches!(phase, Phase::Cover(_)) && self.pending_len > 0 {
+            let i = self.served_index();
+            self.pending_fails[i] = self.pending_fails[i].saturating_add(1);
+        }
+    }
+
+    /// Whether `p` must keep drawing to cover (§4.12): it placed the double being served and
+    /// every seat, itself included, has failed to cover it once.
+    fn continuous_draw_due(&self, p: Seat) -> bool {
+        self.rules.continuous_draw
+            && self.pending_len > 0
+            && self.obligation_to_serve().placer == p
+            && self.pending_fails[self.served_index()] >= self.players
     }
 
     fn apply<O: Observer>(&mut self, m: Move, obs: &mut O) {
@@ -318,7 +358,7 @@ impl RoundState {
         let own = TrainId::personal(p);
         let tr = self.trains[own.index()];
         if tr.open_double && self.rules.opening == Opening::CelkoBuildPhase {
-            self.push_pending(Obligation { train: own, value: tr.end, placer: p });
+            self.push_pending(Obligation { train: own, value: tr.end, placer: p }, 0);
         }
         self.turn_doubles_len = 0;
     }
@@ -344,25 +384,27 @@ impl RoundState {
             let tr = &s.trains[d.train.index()];
             !d.exempt && tr.open_double && tr.end == d.value
         };
+        // An uncovered double under CoverSameDouble means its doubler already failed to cover it.
+        let fails = u8::from(self.rules.follow_up == FollowUp::CoverSameDouble);
         match self.rules.obligation {
             ObligationRule::None => {}
             ObligationRule::UncoveredDouble => {
                 if let Some(i) = (0..n).find(|&i| open(self, i)) {
                     let d = self.turn_doubles[i];
-                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p });
+                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                 }
             }
             ObligationRule::LastDoubleOfTurn => {
                 if n > 0 && open(self, n - 1) {
                     let d = self.turn_doubles[n - 1];
-                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p });
+                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                 }
             }
             ObligationRule::AllUncovered => {
                 for i in 0..n {
                     if open(self, i) {
                         let d = self.turn_doubles[i];
-                        self.push_pending(Obligation { train: d.train, value: d.value, placer: p });
+                        self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                     }
                 }
             }

@@ -505,14 +505,9 @@ impl Rules {
             format!("{:?}", self.go_out_on_double),
         );
         need(self.tap == TapModel::AlwaysAnnounced, "tap", format!("{:?}", self.tap));
-        for (on, name) in [
-            (self.partnerships, "partnerships"),
-            (self.swan_drive, "swan_drive"),
-            (self.bullet_train, "bullet_train"),
-            (self.double_makes_train_public, "double_makes_train_public"),
-            (self.continuous_draw, "continuous_draw"),
-            (self.blanks_wild, "blanks_wild"),
-        ] {
+        for (on, name) in
+            [(self.swan_drive, "swan_drive"), (self.bullet_train, "bullet_train"), (self.blanks_wild, "blanks_wild")]
+        {
             need(!on, name, "true".into());
         }
         need(
