@@ -4,7 +4,7 @@
 use mexican_train::rng::{below, mix, rng_from_seed};
 use mexican_train::rules::{
     DoublesPerTurn, EngineMode, FirstPlayer, FollowUp, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation,
-    ObligationOrder, PRESETS, SETS,
+    ObligationOrder, Opening, PRESETS, SETS,
 };
 use mexican_train::*;
 
@@ -145,13 +145,17 @@ fn random_option_combinations_never_break() {
             [Obligation::None, Obligation::UncoveredDouble, Obligation::LastDoubleOfTurn, Obligation::AllUncovered]
                 [below(&mut rng, 4) as usize];
         r.obligation_order = if flip(&mut rng) { ObligationOrder::Fifo } else { ObligationOrder::Lifo };
+        if flip(&mut rng) {
+            r.opening = if flip(&mut rng) { Opening::FastBuild } else { Opening::OneTile };
+        }
         (r.follow_up, r.doubles_per_turn) = [
+            (FollowUp::CoverSameDouble, DoublesPerTurn::Unlimited),
             (FollowUp::CoverSameDouble, DoublesPerTurn::One),
             (FollowUp::AnyEligible, DoublesPerTurn::One),
             (FollowUp::AnyEligible, DoublesPerTurn::Unlimited),
             (FollowUp::AnyEligibleWithSecondDouble, DoublesPerTurn::Two),
             (FollowUp::Optional, DoublesPerTurn::One),
-        ][below(&mut rng, 5) as usize];
+        ][below(&mut rng, 6) as usize];
         if r.follow_up == FollowUp::Optional {
             r.obligation = Obligation::None;
         }

@@ -8,11 +8,13 @@
 mod event;
 mod movegen;
 mod state;
+mod trail;
 mod turn;
 
 pub use event::{Event, NoObserver, Observer};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{RoundSetup, RoundState};
+pub use trail::longest_trail;
 
 use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};
 use crate::tile::{Pip, Tile};

@@ -1,8 +1,9 @@
 //! Move generation into a fixed-capacity list: no heap, ever.
 
+use super::longest_trail;
 use super::state::{Phase, RoundState};
 use super::{Move, Seat, TRAIN_SLOTS, TrainId};
-use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder};
+use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder, Opening};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 use std::ops::Deref;
@@ -136,8 +137,17 @@ impl RoundState {
         match self.phase {
             Phase::Build { placed, .. } => {
                 let own = TrainId::personal(p);
-                Source::Hand(&self.hands[p.index()]).push(out, self.trains[own.index()].end, own, false);
-                if placed {
+                let end = self.trains[own.index()].end;
+                let hand = &self.hands[p.index()];
+                Source::Hand(hand).push(out, end, own, false);
+                if self.rules.opening == Opening::FastBuild {
+                    // ED-30(a): a build of maximum length; keep the tiles that still allow one.
+                    let best = longest_trail(hand, end);
+                    out.retain(|m| 1 + longest_trail(&hand.without(m.tile), m.tile.other(end)) == best);
+                    if out.is_empty() && placed {
+                        out.push(Move::STOP);
+                    }
+                } else if placed {
                     out.push(Move::STOP);
                 }
             }
@@ -147,7 +157,21 @@ impl RoundState {
                 self.source(p, drawn).push(out, ob.value, ob.train, false);
             }
             Phase::FollowUp { train, value, drawn } => match self.rules.follow_up {
-                FollowUp::CoverSameDouble => self.source(p, drawn).push(out, value, train, false),
+                FollowUp::CoverSameDouble => {
+                    self.source(p, drawn).push(out, value, train, false);
+                    if drawn.is_none() && self.rules.doubles_per_turn == DoublesPerTurn::Unlimited {
+                        // Multiple doubles (§4.9): more doubles on other eligible ends before
+                        // covering the first.
+                        let hand = &self.hands[p.index()];
+                        self.for_each_eligible(p, |t| {
+                            let v = self.trains[t.index()].end;
+                            let d = Tile::new(v, v);
+                            if t != train && hand.contains(d) && !self.trains[t.index()].open_double {
+                                out.push(Move { tile: d, train: t });
+                            }
+                        });
+                    }
+                }
                 FollowUp::Optional => {
                     // Cover optional (§4.6): cover the double from hand, or end the turn.
                     self.source(p, drawn).push(out, value, train, false);
@@ -186,7 +210,10 @@ impl RoundState {
 
     /// Whether `p` is in a first turn that may only use its own train (ED-27, [004]).
     pub(super) fn first_turn_restricted(&self, p: Seat) -> bool {
-        self.rules.first_turn_own_train_only && self.turns_taken[p.index()] == 0
+        // A build phase is the opening itself: the seat's first normal turn is not restricted.
+        self.rules.first_turn_own_train_only
+            && self.turns_taken[p.index()] == 0
+            && self.rules.opening == Opening::OneTile
     }
 
     /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains.

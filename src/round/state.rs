@@ -153,7 +153,7 @@ impl RoundState {
             placer: None,
             engine_mode: setup.engine_mode,
             used_doubles: setup.used_doubles,
-            phase: if set_aside && rules.opening != Opening::CelkoBuildPhase { Phase::TurnStart } else { Phase::Setup },
+            phase: if set_aside && rules.opening == Opening::OneTile { Phase::TurnStart } else { Phase::Setup },
             turn_placed: false,
             turn_drew: false,
             turn_marker_changed: false,
@@ -434,7 +434,9 @@ impl RoundState {
             self.mark_one(q, obs);
             self.public_this_turn |= q.bit();
         }
-        if self.hands[p.index()].is_empty() && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
+        // ED-30(e): in the fast game a build that empties a hand ends the round after all builds.
+        let fast_build = matches!(self.phase, Phase::Build { .. }) && self.rules.opening == Opening::FastBuild;
+        if self.hands[p.index()].is_empty() && !fast_build && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
             self.finish(EndReason::Out(p), true, obs);
         }
         own_lifted

@@ -190,7 +190,7 @@ impl RoundState {
         }
         self.current = self.first;
         self.phase = match self.rules.opening {
-            Opening::CelkoBuildPhase => Phase::Build { built: 0, placed: false },
+            Opening::CelkoBuildPhase | Opening::FastBuild => Phase::Build { built: 0, placed: false },
             _ => Phase::TurnStart,
         };
     }
@@ -204,7 +204,7 @@ impl RoundState {
             Phase::Build { built, .. } => {
                 // "a train made up of just the engine": no draw, no marker (ED-8).
                 obs.event(&Event::Pass { seat: p });
-                self.next_builder(built);
+                self.next_builder(built, obs);
                 return;
             }
             Phase::Normal(d) | Phase::Cover(d) | Phase::FollowUp { drawn: d, .. } => d,
@@ -289,7 +289,7 @@ impl RoundState {
         if let Phase::Build { built, .. } = phase {
             if m.is_stop() {
                 self.end_build(p);
-                self.next_builder(built);
+                self.next_builder(built, obs);
             } else {
                 self.place(p, m, obs);
                 if self.outcome.is_none() {
@@ -310,6 +310,11 @@ impl RoundState {
         match phase {
             Phase::Normal(_) if double => self.after_double(m.train, m.tile.low(), own_lifted, obs),
             Phase::FollowUp { train, value, .. } if double => match self.rules.follow_up {
+                FollowUp::CoverSameDouble => {
+                    // §4.9: another double; the first still needs its cover.
+                    self.mark_exempt(m.tile.low(), own_lifted);
+                    self.phase = Phase::FollowUp { train, value, drawn: None };
+                }
                 FollowUp::AnyEligibleWithSecondDouble => {
                     self.mark_exempt(m.tile.low(), own_lifted);
                     self.phase = Phase::SecondDouble { train, value, train2: m.train, value2: m.tile.low() };
@@ -363,12 +368,21 @@ impl RoundState {
         self.turn_doubles_len = 0;
     }
 
-    fn next_builder(&mut self, built: u8) {
+    fn next_builder<O: Observer>(&mut self, built: u8, obs: &mut O) {
         self.turns += 1;
         self.turn_doubles_len = 0;
         if built + 1 >= self.players {
             self.current = self.first;
             self.phase = Phase::TurnStart;
+            // ED-30(e): the fast game ends after the builds if one emptied a hand.
+            let n = self.players as usize;
+            if let Some(s) = (0..n)
+                .map(|k| Seat::from_index((self.first.index() + k) % n))
+                .find(|s| self.hands[s.index()].is_empty())
+            {
+                self.current = s;
+                self.finish(EndReason::Out(s), false, obs);
+            }
         } else {
             self.current = self.current.next(self.players);
             self.phase = Phase::Build { built: built + 1, placed: false };

@@ -495,7 +495,7 @@ impl Rules {
             format!("{:?}", self.first_player),
         );
         need(
-            matches!(self.opening, Opening::OneTile | Opening::CelkoBuildPhase),
+            matches!(self.opening, Opening::OneTile | Opening::CelkoBuildPhase | Opening::FastBuild),
             "opening",
             format!("{:?}", self.opening),
         );

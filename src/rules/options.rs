@@ -425,6 +425,19 @@ const SHORTCUTS: &[Shortcut] = &[
             Some(())
         },
     },
+    Shortcut { key: "fast_game", valid: "true", apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild) },
+    Shortcut {
+        key: "multiple_doubles",
+        valid: "true",
+        apply: |r, v| {
+            parse_bool(v)?.then(|| {
+                r.follow_up = FollowUp::CoverSameDouble;
+                r.doubles_per_turn = DoublesPerTurn::Unlimited;
+                r.obligation = Obligation::AllUncovered;
+                r.obligation_order = ObligationOrder::Fifo;
+            })
+        },
+    },
     Shortcut {
         key: "v1",
         valid: "true",
