@@ -1,29 +1,52 @@
-//! The golden transcript and JSONL log: any change in play or format shows up as a diff here.
-//! Regenerate only with `scripts/update-golden.sh`, and review the diff.
+//! The golden transcripts and JSONL logs, one match per preset: any change in play or format
+//! shows up as a diff here. Regenerate only with `scripts/update-golden.sh`, and review the diff.
 
 use std::process::Command;
 
 const ARGS: &[&str] =
     &["play", "--players", "4", "--set", "12", "--bots", "greedy,random,greedy,random", "--seed", "7"];
 
-fn run(log: &std::path::Path) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_mtrain")).args(ARGS).arg("--log").arg(log).output().unwrap();
+fn check(preset: &str, golden_txt: &str, golden_log: &str) {
+    let dir = std::env::temp_dir().join(format!("mtrain-golden-{}-{preset}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("log.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(ARGS)
+        .args(["--rules", preset, "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
+    assert!(String::from_utf8(out.stdout).unwrap() == golden_txt, "{preset}: transcript differs from its golden file");
+    assert!(std::fs::read_to_string(&log).unwrap() == golden_log, "{preset}: log differs from its golden file");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn play_seed7_matches_golden_files() {
-    let dir = std::env::temp_dir().join(format!("mtrain-golden-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("log.jsonl");
-    let transcript = run(&log);
-    let golden_txt = include_str!("golden/play_seed7.txt");
-    let golden_log = include_str!("golden/play_seed7.jsonl");
-    assert!(
-        String::from_utf8(transcript).unwrap() == golden_txt,
-        "transcript differs from tests/golden/play_seed7.txt"
+fn wikipedia_matches_golden_files() {
+    check("wikipedia", include_str!("golden/play_seed7.txt"), include_str!("golden/play_seed7.jsonl"));
+}
+
+#[test]
+fn celko1998_matches_golden_files() {
+    check("celko1998", include_str!("golden/celko1998_seed7.txt"), include_str!("golden/celko1998_seed7.jsonl"));
+}
+
+#[test]
+fn dominorules_matches_golden_files() {
+    check("dominorules", include_str!("golden/dominorules_seed7.txt"), include_str!("golden/dominorules_seed7.jsonl"));
+}
+
+#[test]
+fn family_house_matches_golden_files() {
+    check(
+        "family_house",
+        include_str!("golden/family_house_seed7.txt"),
+        include_str!("golden/family_house_seed7.jsonl"),
     );
-    assert!(std::fs::read_to_string(&log).unwrap() == golden_log, "log differs from tests/golden/play_seed7.jsonl");
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn harbour_cay_matches_golden_files() {
+    check("harbour_cay", include_str!("golden/harbour_cay_seed7.txt"), include_str!("golden/harbour_cay_seed7.jsonl"));
 }
