@@ -146,8 +146,9 @@ fn random_option_combinations_never_break() {
                 [below(&mut rng, 4) as usize];
         r.obligation_order = if flip(&mut rng) { ObligationOrder::Fifo } else { ObligationOrder::Lifo };
         if flip(&mut rng) {
-            r.opening = if flip(&mut rng) { Opening::FastBuild } else { Opening::OneTile };
+            r.opening = [Opening::FastBuild, Opening::OneTile, Opening::DelayedFirstTurn][below(&mut rng, 3) as usize];
         }
+        r.bullet_train = flip(&mut rng);
         (r.follow_up, r.doubles_per_turn) = [
             (FollowUp::CoverSameDouble, DoublesPerTurn::Unlimited),
             (FollowUp::CoverSameDouble, DoublesPerTurn::One),

@@ -14,7 +14,7 @@ mod turn;
 pub use event::{Event, NoObserver, Observer};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{RoundSetup, RoundState};
-pub use trail::longest_trail;
+pub use trail::{longest_trail, whole_hand_trail};
 
 use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};
 use crate::tile::{Pip, Tile};
@@ -102,6 +102,9 @@ impl TrainId {
 
     /// Not a train: the target of [`Move::STOP`].
     pub const STOP: TrainId = TrainId(u8::MAX);
+
+    /// Not a train: the target of [`Move::BULLET`].
+    pub const BULLET: TrainId = TrainId(u8::MAX - 1);
 }
 
 impl fmt::Display for TrainId {
@@ -110,6 +113,7 @@ impl fmt::Display for TrainId {
         match self.owner() {
             Some(s) => write!(f, "{s}"),
             None if *self == TrainId::STOP => f.write_str("stop"),
+            None if *self == TrainId::BULLET => f.write_str("bullet"),
             None if self.0 as usize == MAX_PLAYERS => f.write_str("mexican"),
             None => write!(f, "mexican{}", self.0 as usize - MAX_PLAYERS + 1),
         }
@@ -141,6 +145,9 @@ impl Move {
     /// Ending an optional sequence: finishing a build after at least one tile.
     pub const STOP: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::STOP };
 
+    /// Declaring a bullet train (§4.5): the whole hand goes out on one's own train.
+    pub const BULLET: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::BULLET };
+
     /// Whether this is [`Move::STOP`].
     #[inline]
     pub fn is_stop(self) -> bool {
@@ -150,7 +157,11 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_stop() { f.write_str("stop") } else { write!(f, "{} on {}", self.tile, self.train) }
+        match self.train {
+            TrainId::STOP => f.write_str("stop"),
+            TrainId::BULLET => f.write_str("bullet train"),
+            _ => write!(f, "{} on {}", self.tile, self.train),
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Move generation into a fixed-capacity list: no heap, ever.
 
-use super::longest_trail;
-use super::state::{Phase, RoundState};
+use super::state::{BuildKind, Phase, RoundState};
 use super::{Move, Seat, TRAIN_SLOTS, TrainId};
+use super::{longest_trail, whole_hand_trail};
 use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder, Opening};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
@@ -11,13 +11,13 @@ use std::ops::Deref;
 /// Capacity of a [`MoveList`].
 ///
 /// Bound: a move is a (tile, train) pair whose tile fits the train's open end, or
-/// [`Move::STOP`]. Each decision offers each train slot at most once ([`TRAIN_SLOTS`] =
+/// [`Move::STOP`] or [`Move::BULLET`]. Each decision offers each train slot at most once ([`TRAIN_SLOTS`] =
 /// personal trains of up to 16 seats plus up to 4 Mexican trains; the generators skip a train
 /// already offered), and a train with open end `v` accepts at most the [`PIP_COUNT`] distinct
 /// tiles that show `v`. A [002] second-double choice adds at most one double per train, on
 /// trains whose own list already counts that double. Hence at most
-/// `TRAIN_SLOTS * PIP_COUNT + 1` moves. A test pins the constant and builds a wide position.
-pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT + 1;
+/// `TRAIN_SLOTS * PIP_COUNT + 2` moves. A test pins the constant and builds a wide position.
+pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT + 2;
 
 /// A fixed-capacity list of legal moves.
 #[derive(Clone)]
@@ -60,8 +60,8 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// Keeps the moves for which `f` holds, in order.
-    pub fn retain(&mut self, f: impl Fn(&Move) -> bool) {
+    /// Keeps the moves for which `f` holds, in order (`f` sees them in order, once each).
+    pub fn retain(&mut self, mut f: impl FnMut(&Move) -> bool) {
         let mut k = 0;
         for i in 0..self.len as usize {
             let m = self.moves[i];
@@ -135,23 +135,41 @@ impl RoundState {
         out.clear();
         let p = self.current;
         match self.phase {
-            Phase::Build { placed, .. } => {
+            Phase::Build { kind, placed, .. } => {
                 let own = TrainId::personal(p);
                 let end = self.trains[own.index()].end;
                 let hand = &self.hands[p.index()];
                 Source::Hand(hand).push(out, end, own, false);
-                if self.rules.opening == Opening::FastBuild {
-                    // ED-30(a): a build of maximum length; keep the tiles that still allow one.
-                    let best = longest_trail(hand, end);
-                    out.retain(|m| 1 + longest_trail(&hand.without(m.tile), m.tile.other(end)) == best);
-                    if out.is_empty() && placed {
+                if kind == BuildKind::Celko {
+                    if placed {
                         out.push(Move::STOP);
                     }
-                } else if placed {
-                    out.push(Move::STOP);
+                } else {
+                    // ED-30(a): a build of maximum length; keep the tiles whose continuation is
+                    // longest (each candidate is scored once, so the kept set is never empty).
+                    let mut score = [0usize; MOVE_CAPACITY];
+                    let mut best = 0;
+                    for (i, m) in out.iter().enumerate() {
+                        score[i] = longest_trail(&hand.without(m.tile), m.tile.other(end));
+                        best = best.max(score[i]);
+                    }
+                    let mut i = 0;
+                    out.retain(|_| {
+                        i += 1;
+                        score[i - 1] == best
+                    });
+                    let may_pass = kind == (BuildKind::Delayed { optional: true }) && !placed;
+                    if (out.is_empty() && placed) || may_pass {
+                        out.push(Move::STOP);
+                    }
                 }
             }
-            Phase::Normal(drawn) => self.normal_moves(p, self.source(p, drawn), out),
+            Phase::Normal(drawn) => {
+                self.normal_moves(p, self.source(p, drawn), out);
+                if drawn.is_none() && self.bullet_possible(p) {
+                    out.push(Move::BULLET);
+                }
+            }
             Phase::Cover(drawn) => {
                 let ob = self.obligation_to_serve();
                 self.source(p, drawn).push(out, ob.value, ob.train, false);
@@ -192,6 +210,14 @@ impl RoundState {
         }
     }
 
+    /// Bullet train (§4.5): `p` may declare when its whole hand lays as one train on its own end.
+    pub(super) fn bullet_possible(&self, p: Seat) -> bool {
+        let hand = &self.hands[p.index()];
+        self.rules.bullet_train
+            && !hand.is_empty()
+            && whole_hand_trail(hand, self.trains[TrainId::personal(p).index()].end)
+    }
+
     /// The obligation the seat to act must serve (LIFO or FIFO per the rules).
     pub(super) fn obligation_to_serve(&self) -> super::Obligation {
         debug_assert!(self.pending_len > 0);
@@ -213,7 +239,7 @@ impl RoundState {
         // A build phase is the opening itself: the seat's first normal turn is not restricted.
         self.rules.first_turn_own_train_only
             && self.turns_taken[p.index()] == 0
-            && self.rules.opening == Opening::OneTile
+            && matches!(self.rules.opening, Opening::OneTile | Opening::DelayedFirstTurn)
     }
 
     /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains.
@@ -354,7 +380,7 @@ mod tests {
 
     #[test]
     fn capacity_is_the_proven_bound() {
-        assert_eq!(MOVE_CAPACITY, 20 * 19 + 1);
+        assert_eq!(MOVE_CAPACITY, 20 * 19 + 2);
         assert_eq!(std::mem::size_of::<Move>(), 2);
     }
 }
@@ -368,7 +394,7 @@ mod bound_tests {
     /// The widest position we can build: 16 seats on double-18, engine 0-0, every train
     /// unstarted and marked, the seat to act holding all 18 other blanks, up to 4 Mexican
     /// trains allowed: 16 personal trains + 1 Mexican start, 18 tiles each = 306 moves, inside
-    /// the proven bound of 381.
+    /// the proven bound of 382.
     #[test]
     fn widest_position_fits() {
         let rules = Rules {

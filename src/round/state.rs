@@ -17,9 +17,9 @@ pub(super) const MAX_OPEN_DOUBLES: usize = PIP_COUNT;
 pub(super) enum Phase {
     /// The engine is still to be found and placed (engine search draws, then placement).
     Setup,
-    /// A build ("working on the railroad"): the current seat lays tiles on its own train;
-    /// `built` seats have finished, `placed` says whether this one has laid a tile yet.
-    Build { built: u8, placed: bool },
+    /// A build: the current seat lays tiles on its own train; `built` seats have finished,
+    /// `placed` says whether this one has laid a tile yet.
+    Build { kind: BuildKind, built: u8, placed: bool },
     /// The current seat's turn has not begun.
     TurnStart,
     /// Normal play; `Some(t)` once the seat has drawn `t` after finding no play.
@@ -33,6 +33,21 @@ pub(super) enum Phase {
     SecondDouble { train: TrainId, value: Pip, train2: TrainId, value2: Pip },
     /// The round is over.
     Over,
+}
+
+/// Which kind of build is under way.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum BuildKind {
+    /// Celko's "working on the railroad": any length from 1, a trailing double obliges (N-2).
+    Celko,
+    /// Fast game: maximum length, no obligations, going out only after all builds (§4.2).
+    Fast,
+    /// Bullet train: the declarer lays his whole hand, then every other seat a maximum-length
+    /// build (§4.5).
+    Bullet { declarer: Seat },
+    /// Delayed first turn: an unstarted seat lays a maximum-length build in its turn; `optional`
+    /// once it could only start with the tile it drew (it may pass) (§4.3).
+    Delayed { optional: bool },
 }
 
 /// A double placed this turn.
@@ -435,8 +450,8 @@ impl RoundState {
             self.public_this_turn |= q.bit();
         }
         // ED-30(e): in the fast game a build that empties a hand ends the round after all builds.
-        let fast_build = matches!(self.phase, Phase::Build { .. }) && self.rules.opening == Opening::FastBuild;
-        if self.hands[p.index()].is_empty() && !fast_build && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
+        let deferred = matches!(self.phase, Phase::Build { kind: BuildKind::Fast | BuildKind::Bullet { .. }, .. });
+        if self.hands[p.index()].is_empty() && !deferred && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
             self.finish(EndReason::Out(p), true, obs);
         }
         own_lifted

@@ -3,7 +3,7 @@
 
 use super::event::{Event, Observer};
 use super::movegen::MoveList;
-use super::state::{Phase, RoundState};
+use super::state::{BuildKind, Phase, RoundState};
 use super::{Decision, EndReason, Move, Obligation, PlayError, Seat, Step, TrainId};
 use crate::rules::{EngineMode, FirstPlayer, FollowUp, Obligation as ObligationRule, Opening};
 use crate::tile::{Pip, Tile};
@@ -30,6 +30,10 @@ impl RoundState {
                     self.turn_doubles_len = 0;
                     self.public_this_turn = 0;
                     self.phase = if self.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
+                    if self.rules.opening == Opening::DelayedFirstTurn && self.trains[self.current.index()].len == 0 {
+                        self.delayed_first_turn(obs);
+                        continue;
+                    }
                     if self.pending_len > 0 && self.cover_forbidden_by_first_turn() {
                         // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark.
                         let p = self.current;
@@ -90,6 +94,23 @@ impl RoundState {
             "illegal move {m}"
         );
         self.apply(m, obs);
+    }
+
+    /// §4.3 (ED-30): an unstarted seat's turn: build at once if it can start its train; else
+    /// draw one and, if that tile starts it, build or pass; otherwise pass. No marker either way.
+    fn delayed_first_turn<O: Observer>(&mut self, obs: &mut O) {
+        let p = self.current;
+        let e = self.trains[p.index()].end;
+        if self.hands[p.index()].has_suit(e) {
+            self.phase = Phase::Build { kind: BuildKind::Delayed { optional: false }, built: 0, placed: false };
+            return;
+        }
+        match self.draw(p, obs) {
+            Some(t) if t.contains(e) => {
+                self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
+            }
+            _ => self.end_turn(obs),
+        }
     }
 
     /// ED-17: a seat in its restricted first turn may not cover on another seat's train.
@@ -190,7 +211,8 @@ impl RoundState {
         }
         self.current = self.first;
         self.phase = match self.rules.opening {
-            Opening::CelkoBuildPhase | Opening::FastBuild => Phase::Build { built: 0, placed: false },
+            Opening::CelkoBuildPhase => Phase::Build { kind: BuildKind::Celko, built: 0, placed: false },
+            Opening::FastBuild => Phase::Build { kind: BuildKind::Fast, built: 0, placed: false },
             _ => Phase::TurnStart,
         };
     }
@@ -201,10 +223,14 @@ impl RoundState {
     fn no_move<O: Observer>(&mut self, phase: Phase, obs: &mut O) {
         let p = self.current;
         let drawn = match phase {
-            Phase::Build { built, .. } => {
+            Phase::Build { kind: BuildKind::Delayed { .. }, .. } => {
+                self.end_turn(obs);
+                return;
+            }
+            Phase::Build { kind, built, .. } => {
                 // "a train made up of just the engine": no draw, no marker (ED-8).
                 obs.event(&Event::Pass { seat: p });
-                self.next_builder(built, obs);
+                self.next_builder(kind, built, obs);
                 return;
             }
             Phase::Normal(d) | Phase::Cover(d) | Phase::FollowUp { drawn: d, .. } => d,
@@ -286,16 +312,25 @@ impl RoundState {
     fn apply<O: Observer>(&mut self, m: Move, obs: &mut O) {
         let p = self.current;
         let phase = self.phase;
-        if let Phase::Build { built, .. } = phase {
+        if let Phase::Build { kind, built, .. } = phase {
             if m.is_stop() {
-                self.end_build(p);
-                self.next_builder(built, obs);
+                self.end_build(p, kind);
+                if let BuildKind::Delayed { .. } = kind {
+                    self.end_turn(obs);
+                } else {
+                    self.next_builder(kind, built, obs);
+                }
             } else {
                 self.place(p, m, obs);
                 if self.outcome.is_none() {
-                    self.phase = Phase::Build { built, placed: true };
+                    self.phase = Phase::Build { kind, built, placed: true };
                 }
             }
+            return;
+        }
+        if m.train == TrainId::BULLET {
+            // §4.5: the declarer lays his whole hand, then every other seat builds.
+            self.phase = Phase::Build { kind: BuildKind::Bullet { declarer: p }, built: 0, placed: false };
             return;
         }
         if m.is_stop() {
@@ -322,12 +357,26 @@ impl RoundState {
                 // A chain of doubles: each double earns another follow-up ([000], [003]).
                 _ => self.after_double(m.train, m.tile.low(), own_lifted, obs),
             },
-            _ => self.end_turn(obs),
+            _ => self.end_turn_or_stuck(obs),
         }
-        if self.outcome.is_none() && self.rules.early_end_when_stuck && self.stuck() {
-            // STUCK after a placement (ED-18); if the turn already ended, END counted it.
-            let mid_turn = self.phase != Phase::TurnStart;
-            self.finish(EndReason::Stuck, mid_turn, obs);
+        if self.outcome.is_none()
+            && self.rules.early_end_when_stuck
+            && matches!(self.phase, Phase::FollowUp { .. } | Phase::SecondDouble { .. })
+            && self.stuck()
+        {
+            // STUCK right after a double that opened a follow-up (ED-18 (a)): the doubler
+            // never draws for a double that can no longer be covered.
+            self.finish(EndReason::Stuck, true, obs);
+        }
+    }
+
+    /// After a placement that completes the turn: STUCK is tested inside PLACE, before END
+    /// (RULES.md §5.0.3 step 7), so a stuck round ends mid-turn like going out; else END.
+    fn end_turn_or_stuck<O: Observer>(&mut self, obs: &mut O) {
+        if self.rules.early_end_when_stuck && self.stuck() {
+            self.finish(EndReason::Stuck, true, obs);
+        } else {
+            self.end_turn(obs);
         }
     }
 
@@ -352,26 +401,34 @@ impl RoundState {
     fn after_double<O: Observer>(&mut self, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
         let exempt = self.mark_exempt(value, own_lifted);
         if exempt && matches!(self.rules.follow_up, FollowUp::CoverSameDouble | FollowUp::Optional) {
-            self.end_turn(obs);
+            self.end_turn_or_stuck(obs);
         } else {
             self.phase = Phase::FollowUp { train, value, drawn: None };
         }
     }
 
-    /// A build ends: a trailing double is left open and obliges, stacked (N-2).
-    fn end_build(&mut self, p: Seat) {
+    /// A build ends: under Celko a trailing double is left open and obliges, stacked (N-2);
+    /// the other builds create no obligation (ED-30).
+    fn end_build(&mut self, p: Seat, kind: BuildKind) {
         let own = TrainId::personal(p);
         let tr = self.trains[own.index()];
-        if tr.open_double && self.rules.opening == Opening::CelkoBuildPhase {
+        if tr.open_double && kind == BuildKind::Celko {
             self.push_pending(Obligation { train: own, value: tr.end, placer: p }, 0);
         }
         self.turn_doubles_len = 0;
     }
 
-    fn next_builder<O: Observer>(&mut self, built: u8, obs: &mut O) {
+    fn next_builder<O: Observer>(&mut self, kind: BuildKind, built: u8, obs: &mut O) {
+        // A build is the seat's opening turn: it counts as taken (§5.0.2 "any kind").
         self.turns += 1;
+        self.turns_taken[self.current.index()] += 1;
         self.turn_doubles_len = 0;
         if built + 1 >= self.players {
+            if let BuildKind::Bullet { declarer } = kind {
+                self.current = declarer;
+                self.finish(EndReason::Out(declarer), false, obs);
+                return;
+            }
             self.current = self.first;
             self.phase = Phase::TurnStart;
             // ED-30(e): the fast game ends after the builds if one emptied a hand.
@@ -385,7 +442,7 @@ impl RoundState {
             }
         } else {
             self.current = self.current.next(self.players);
-            self.phase = Phase::Build { built: built + 1, placed: false };
+            self.phase = Phase::Build { kind, built: built + 1, placed: false };
         }
     }
 
@@ -443,7 +500,13 @@ impl RoundState {
     /// STUCK() of RULES.md §5.0.4 (ED-18): no tile can ever be played again.
     fn stuck(&self) -> bool {
         let needing_cover = match self.phase {
-            Phase::FollowUp { value, .. } if self.rules.follow_up == FollowUp::CoverSameDouble => Some(value),
+            Phase::FollowUp { train, value, .. }
+                if self.rules.follow_up == FollowUp::CoverSameDouble
+                    && self.trains[train.index()].open_double
+                    && self.trains[train.index()].end == value =>
+            {
+                Some(value)
+            }
             _ if self.pending_len > 0 => Some(self.obligation_to_serve().value),
             _ => None,
         };

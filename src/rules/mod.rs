@@ -494,20 +494,14 @@ impl Rules {
             "first_player",
             format!("{:?}", self.first_player),
         );
-        need(
-            matches!(self.opening, Opening::OneTile | Opening::CelkoBuildPhase | Opening::FastBuild),
-            "opening",
-            format!("{:?}", self.opening),
-        );
+
         need(
             self.go_out_on_double == GoOutOnDouble::Allowed,
             "go_out_on_double",
             format!("{:?}", self.go_out_on_double),
         );
         need(self.tap == TapModel::AlwaysAnnounced, "tap", format!("{:?}", self.tap));
-        for (on, name) in
-            [(self.swan_drive, "swan_drive"), (self.bullet_train, "bullet_train"), (self.blanks_wild, "blanks_wild")]
-        {
+        for (on, name) in [(self.swan_drive, "swan_drive"), (self.blanks_wild, "blanks_wild")] {
             need(!on, name, "true".into());
         }
         need(

@@ -427,6 +427,11 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut { key: "fast_game", valid: "true", apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild) },
     Shortcut {
+        key: "delayed_first_turn",
+        valid: "true",
+        apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::DelayedFirstTurn),
+    },
+    Shortcut {
         key: "multiple_doubles",
         valid: "true",
         apply: |r, v| {
