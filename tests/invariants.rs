@@ -128,7 +128,15 @@ impl Observer for Ledger {
                 assert!(self.marked[seat.index()], "seat {seat} unmarked while unmarked");
                 self.marked[seat.index()] = false;
             }
-            Event::Pass { seat } => assert!(seat.index() < self.players),
+            Event::Pass { seat } | Event::Skip { seat } => assert!(seat.index() < self.players),
+            Event::Penalty { seat, tiles } => {
+                for tile in tiles.into_iter().flatten() {
+                    assert_eq!(self.boneyard.get(self.drawn), Some(&tile), "penalty tile is not next in the boneyard");
+                    self.place[tile.index()] = Some(Place::Hand(seat.index()));
+                    self.hand_len[seat.index()] += 1;
+                    self.drawn += 1;
+                }
+            }
             Event::Engine { seat, tile } => {
                 let s = seat.index();
                 assert_eq!(

@@ -4,7 +4,7 @@
 use mexican_train::rng::{below, mix, rng_from_seed};
 use mexican_train::rules::{
     DoublesPerTurn, EngineMode, FirstPlayer, FollowUp, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation,
-    ObligationOrder, Opening, PRESETS, SETS,
+    ObligationOrder, Opening, PRESETS, SETS, TapModel,
 };
 use mexican_train::*;
 
@@ -149,6 +149,7 @@ fn random_option_combinations_never_break() {
             r.opening = [Opening::FastBuild, Opening::OneTile, Opening::DelayedFirstTurn][below(&mut rng, 3) as usize];
         }
         r.bullet_train = flip(&mut rng);
+        r.tap = [TapModel::AlwaysAnnounced, TapModel::DrawTwo, TapModel::DrawOneElseSkip][below(&mut rng, 3) as usize];
         (r.follow_up, r.doubles_per_turn) = [
             (FollowUp::CoverSameDouble, DoublesPerTurn::Unlimited),
             (FollowUp::CoverSameDouble, DoublesPerTurn::One),

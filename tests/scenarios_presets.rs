@@ -397,8 +397,9 @@ fn actor(ev: &Event) -> Option<Seat> {
         | Event::Draw { seat, .. }
         | Event::Mark { seat }
         | Event::Unmark { seat }
-        | Event::Pass { seat } => Some(seat),
-        Event::RoundEnd { .. } | Event::Engine { .. } => None,
+        | Event::Pass { seat }
+        | Event::Skip { seat } => Some(seat),
+        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } => None,
     }
 }
 

@@ -301,7 +301,8 @@ fn actor(ev: &Event) -> Option<Seat> {
             Some(seat)
         }
         Event::Pass { seat } => Some(seat),
-        Event::RoundEnd { .. } | Event::Engine { .. } => None,
+        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } => None,
+        Event::Skip { seat } => Some(seat),
     }
 }
 

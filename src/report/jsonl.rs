@@ -85,6 +85,13 @@ impl<W: Write> Observer for JsonLog<W> {
             Event::Mark { seat } => format!(r#"{{"event":"mark","seat":{seat}}}"#),
             Event::Unmark { seat } => format!(r#"{{"event":"unmark","seat":{seat}}}"#),
             Event::Pass { seat } => format!(r#"{{"event":"pass","seat":{seat}}}"#),
+            Event::Skip { seat } => format!(r#"{{"event":"skip","seat":{seat}}}"#),
+            Event::Penalty { seat, tiles } => {
+                format!(
+                    r#"{{"event":"penalty","seat":{seat},"tiles":{}}}"#,
+                    list(tiles.iter().flatten(), |t| quote(&t.to_string()))
+                )
+            }
             Event::RoundEnd { reason, scores } => {
                 let out = match reason {
                     EndReason::Out(s) => format!(r#","out":{s}"#),

@@ -130,10 +130,12 @@ impl<W: Write> Observer for Transcript<W> {
             }
         }
         let actor = match *ev {
-            Event::Play { seat, .. } | Event::Draw { seat, .. } | Event::Mark { seat } | Event::Pass { seat } => {
-                Some(seat)
-            }
-            Event::Unmark { .. } | Event::RoundEnd { .. } | Event::Engine { .. } => None,
+            Event::Play { seat, .. }
+            | Event::Draw { seat, .. }
+            | Event::Mark { seat }
+            | Event::Pass { seat }
+            | Event::Skip { seat } => Some(seat),
+            Event::Unmark { .. } | Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } => None,
         };
         if let Some(seat) = actor {
             if self.actor == Some(seat) {
@@ -166,6 +168,17 @@ impl<W: Write> Observer for Transcript<W> {
                 let _ = write!(self.line, " [marker {seat} off]");
             }
             Event::Pass { .. } => self.line.push_str("passes"),
+            Event::Skip { .. } => self.line.push_str("misses the turn (last-tile penalty)"),
+            Event::Penalty { seat, tiles } => {
+                self.flush_turn();
+                let drawn: Vec<String> = tiles.iter().flatten().map(ToString::to_string).collect();
+                let what = if drawn.is_empty() {
+                    "nothing left to draw".to_string()
+                } else {
+                    format!("draws {}", drawn.join(" "))
+                };
+                self.emit(&format!("  seat {seat} did not announce its last tile: {what}"));
+            }
             Event::Engine { seat, tile } => self.emit(&format!("  seat {seat} places the engine {tile}")),
             Event::RoundEnd { reason, scores } => {
                 self.flush_turn();

@@ -42,6 +42,19 @@ pub enum Event {
         /// The marker's owner.
         seat: Seat,
     },
+    /// A last-tile penalty (tap models, N-8): `seat` draws the tiles listed (fewer when the
+    /// boneyard runs short).
+    Penalty {
+        /// The seat that did not announce its last tile.
+        seat: Seat,
+        /// The tiles drawn.
+        tiles: [Option<Tile>; 2],
+    },
+    /// `seat` misses this turn (the [004] penalty with an empty boneyard).
+    Skip {
+        /// The seat that misses its turn.
+        seat: Seat,
+    },
     /// An idle turn: no placement, no draw, no marker change.
     Pass {
         /// Who passed.

@@ -110,6 +110,12 @@ pub struct RoundState {
     /// Double public (ED-31e): markers put on by a double this turn, which this turn's later
     /// placements do not lift.
     pub(super) public_this_turn: u16,
+    /// Tap penalty models (N-8): the seat that ended its last turn on one tile unannounced.
+    pub(super) tap_due: Option<Seat>,
+    /// [004] tap penalty with an empty boneyard: seats that miss their next turn.
+    pub(super) skip_next: u16,
+    /// Seats with an idle, non-skipped turn since the table last changed (blocked test).
+    pub(super) idle_seats: u16,
     /// Continuous draw (§4.12): failed cover attempts per pending obligation.
     pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
     pub(super) turns: u32,
@@ -176,6 +182,9 @@ impl RoundState {
             turn_doubles_len: 0,
             failed: 0,
             public_this_turn: 0,
+            tap_due: None,
+            skip_next: 0,
+            idle_seats: 0,
             pending_fails: [0; MAX_OPEN_DOUBLES],
             turns: 0,
             total_draws: 0,

@@ -5,7 +5,7 @@ use super::event::{Event, Observer};
 use super::movegen::MoveList;
 use super::state::{BuildKind, Phase, RoundState};
 use super::{Decision, EndReason, Move, Obligation, PlayError, Seat, Step, TrainId};
-use crate::rules::{EngineMode, FirstPlayer, FollowUp, Obligation as ObligationRule, Opening};
+use crate::rules::{EngineMode, FirstPlayer, FollowUp, Obligation as ObligationRule, Opening, TapModel};
 use crate::tile::{Pip, Tile};
 
 impl RoundState {
@@ -24,6 +24,18 @@ impl RoundState {
                 }
                 Phase::Setup => self.setup(obs),
                 Phase::TurnStart => {
+                    if self.rules.tap == TapModel::DrawTwo
+                        && let Some(q) = self.tap_due.take()
+                    {
+                        // [000]/[001]: caught before play returns to him: he draws two.
+                        self.penalty_draw(q, 2, obs);
+                    }
+                    if self.skip_next & self.current.bit() != 0 {
+                        self.skip_next &= !self.current.bit();
+                        obs.event(&Event::Skip { seat: self.current });
+                        self.end_skipped_turn(obs);
+                        continue;
+                    }
                     self.turn_placed = false;
                     self.turn_drew = false;
                     self.turn_marker_changed = false;
@@ -446,6 +458,55 @@ impl RoundState {
         }
     }
 
+    /// A last-tile penalty: `q` draws up to `k` tiles (N-8).
+    fn penalty_draw<O: Observer>(&mut self, q: Seat, k: usize, obs: &mut O) {
+        let mut tiles = [None; 2];
+        for slot in tiles.iter_mut().take(k) {
+            *slot = self.boneyard.draw();
+            if let Some(t) = *slot {
+                self.hands[q.index()].insert(t);
+                self.draws[q.index()] += 1;
+                self.total_draws += 1;
+            }
+        }
+        if tiles[0].is_some() {
+            self.idle = 0;
+            self.idle_seats = 0;
+        }
+        obs.event(&Event::Penalty { seat: q, tiles });
+    }
+
+    /// Tap penalties due at the end of a turn (N-8): [004]'s falls after the next player's turn;
+    /// then this turn's own offence, if it ended on one tile.
+    fn tap_end_of_turn<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        if self.rules.tap == TapModel::DrawOneElseSkip
+            && let Some(q) = self.tap_due.take()
+        {
+            if self.boneyard.is_empty() {
+                self.skip_next |= q.bit();
+            } else {
+                self.penalty_draw(q, 1, obs);
+            }
+        }
+        // The offence: playing down to one tile without announcing it ([000 §Last Tile],
+        // [004 §Last domino] "when playing the next-to-last tile").
+        if self.rules.tap != TapModel::AlwaysAnnounced && self.turn_placed && self.hands[p.index()].len() == 1 {
+            self.tap_due = Some(p);
+        }
+    }
+
+    /// END for a skipped turn: it counts as taken, leaves the idle count alone, and the round
+    /// cannot end blocked until the skipped seat has had an idle turn of its own.
+    fn end_skipped_turn<O: Observer>(&mut self, obs: &mut O) {
+        let p = self.current;
+        self.turns_taken[p.index()] += 1;
+        self.turns += 1;
+        self.turn_placed = false;
+        self.tap_end_of_turn(p, obs);
+        self.current = p.next(self.players);
+        self.phase = Phase::TurnStart;
+    }
+
     /// END(p): obligations, turn counters, idle count, blocked test, next seat.
     fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
@@ -485,11 +546,15 @@ impl RoundState {
         self.turns += 1;
         if self.turn_placed || self.turn_drew || self.turn_marker_changed {
             self.idle = 0;
+            self.idle_seats = 0;
         } else {
-            self.idle += 1;
+            self.idle = self.idle.saturating_add(1);
+            self.idle_seats |= p.bit();
             obs.event(&Event::Pass { seat: p });
         }
-        if self.boneyard.is_empty() && self.idle >= self.players {
+        self.tap_end_of_turn(p, obs);
+        let everyone = ((1u32 << self.players) - 1) as u16;
+        if self.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
             self.finish(EndReason::Blocked, false, obs);
             return;
         }

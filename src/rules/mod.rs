@@ -500,7 +500,6 @@ impl Rules {
             "go_out_on_double",
             format!("{:?}", self.go_out_on_double),
         );
-        need(self.tap == TapModel::AlwaysAnnounced, "tap", format!("{:?}", self.tap));
         for (on, name) in [(self.swan_drive, "swan_drive"), (self.blanks_wild, "blanks_wild")] {
             need(!on, name, "true".into());
         }
