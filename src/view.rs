@@ -119,6 +119,8 @@ impl<'a> View<'a> {
         }
         Some(if self.state.building() {
             Decision::Build
+        } else if self.state.swanning() {
+            Decision::Swan
         } else if self.state.follow_up_double().is_some() {
             Decision::FollowUp
         } else if !self.state.pending().is_empty() {

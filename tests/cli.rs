@@ -103,7 +103,7 @@ fn rules_presets_and_overrides_reject_bad_input() {
     );
     rejects(&["play", "--rules", "dominorules", "--hand", "12", "--players", "8"], &["does not fit double-12"]);
     rejects(&["play", "--rules", "family_house", "--rule", "v3=true", "--rule", "v4=true"], &["ED-37"]);
-    rejects(&["tournament", "--rule", "swan_drive=true"], &["rule swan_drive = true is not supported"]);
+    rejects(&["tournament", "--rule", "blanks_wild=true"], &["rule blanks_wild = true is not supported"]);
 }
 
 #[test]

@@ -110,7 +110,7 @@ fn every_preset_plays_full_matches_for_every_player_count() {
 fn random_option_combinations_never_break() {
     let mut rng = rng_from_seed(77);
     let mut played = 0;
-    for i in 0..800u64 {
+    for i in 0..2000u64 {
         let info = &PRESETS[below(&mut rng, PRESETS.len() as u64) as usize];
         let mut r = Rules::preset(info.name).unwrap();
         let flip = |rng: &mut GameRng| below(rng, 2) == 1;
@@ -149,6 +149,7 @@ fn random_option_combinations_never_break() {
             r.opening = [Opening::FastBuild, Opening::OneTile, Opening::DelayedFirstTurn][below(&mut rng, 3) as usize];
         }
         r.bullet_train = flip(&mut rng);
+        r.swan_drive = flip(&mut rng);
         r.tap = [TapModel::AlwaysAnnounced, TapModel::DrawTwo, TapModel::DrawOneElseSkip][below(&mut rng, 3) as usize];
         (r.follow_up, r.doubles_per_turn) = [
             (FollowUp::CoverSameDouble, DoublesPerTurn::Unlimited),
@@ -188,5 +189,5 @@ fn random_option_combinations_never_break() {
         assert_eq!(play_match(&short, i, &mut bots, &mut NoObserver).rounds, 4);
         played += 1;
     }
-    assert!(played > 250, "only {played} combinations validated");
+    assert!(played > 700, "only {played} combinations validated");
 }

@@ -74,6 +74,7 @@ fn kind_of(d: Decision) -> Kind {
         Decision::Cover => Kind::Cover,
         Decision::FollowUp => Kind::FollowUp,
         Decision::Build => Kind::Build,
+        Decision::Swan => panic!("no preset walks a swan drive"),
     }
 }
 

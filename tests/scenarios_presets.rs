@@ -466,6 +466,7 @@ fn audit(
                         Decision::FollowUp => a.follow_up_choices += 1,
                         Decision::Cover => a.cover_choices += 1,
                         Decision::Normal => {}
+                        Decision::Swan => panic!("no preset walks a swan drive"),
                     }
                     if st.turns_taken(seat) == 0 && kind != Decision::Build {
                         a.first_turn_choices += 1;

@@ -278,7 +278,7 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
                             }
                         }
                         Decision::Normal => {}
-                        Decision::Build => panic!("round {r}: wikipedia has no build phase"),
+                        Decision::Build | Decision::Swan => panic!("round {r}: wikipedia has no build or swan walk"),
                     }
                     let m = moves[below(&mut rng, moves.len() as u64) as usize];
                     st.play(m, &mut log).expect("offered move is legal");

@@ -105,6 +105,9 @@ impl TrainId {
 
     /// Not a train: the target of [`Move::BULLET`].
     pub const BULLET: TrainId = TrainId(u8::MAX - 1);
+
+    /// Not a train: the target of [`Move::SKIP`].
+    pub const SKIP: TrainId = TrainId(u8::MAX - 2);
 }
 
 impl fmt::Display for TrainId {
@@ -114,6 +117,7 @@ impl fmt::Display for TrainId {
             Some(s) => write!(f, "{s}"),
             None if *self == TrainId::STOP => f.write_str("stop"),
             None if *self == TrainId::BULLET => f.write_str("bullet"),
+            None if *self == TrainId::SKIP => f.write_str("skip"),
             None if self.0 as usize == MAX_PLAYERS => f.write_str("mexican"),
             None => write!(f, "mexican{}", self.0 as usize - MAX_PLAYERS + 1),
         }
@@ -148,6 +152,9 @@ impl Move {
     /// Declaring a bullet train (§4.5): the whole hand goes out on one's own train.
     pub const BULLET: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::BULLET };
 
+    /// Passing the Mexican train by in a swan walk and going on (§4.4).
+    pub const SKIP: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::SKIP };
+
     /// Whether this is [`Move::STOP`].
     #[inline]
     pub fn is_stop(self) -> bool {
@@ -160,6 +167,7 @@ impl fmt::Display for Move {
         match self.train {
             TrainId::STOP => f.write_str("stop"),
             TrainId::BULLET => f.write_str("bullet train"),
+            TrainId::SKIP => f.write_str("skip"),
             _ => write!(f, "{} on {}", self.tile, self.train),
         }
     }
@@ -187,6 +195,9 @@ pub enum Decision {
     FollowUp,
     /// Laying one's train in a build phase: another tile, or [`Move::STOP`].
     Build,
+    /// A swan walk (§4.4): one tile on the next public train, [`Move::SKIP`] past the Mexican
+    /// train, or [`Move::STOP`].
+    Swan,
 }
 
 /// Where [`RoundState::advance`] stopped.

@@ -11,13 +11,13 @@ use std::ops::Deref;
 /// Capacity of a [`MoveList`].
 ///
 /// Bound: a move is a (tile, train) pair whose tile fits the train's open end, or
-/// [`Move::STOP`] or [`Move::BULLET`]. Each decision offers each train slot at most once ([`TRAIN_SLOTS`] =
+/// one of the three non-placements [`Move::STOP`], [`Move::BULLET`], [`Move::SKIP`]. Each decision offers each train slot at most once ([`TRAIN_SLOTS`] =
 /// personal trains of up to 16 seats plus up to 4 Mexican trains; the generators skip a train
 /// already offered), and a train with open end `v` accepts at most the [`PIP_COUNT`] distinct
 /// tiles that show `v`. A [002] second-double choice adds at most one double per train, on
 /// trains whose own list already counts that double. Hence at most
-/// `TRAIN_SLOTS * PIP_COUNT + 2` moves. A test pins the constant and builds a wide position.
-pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT + 2;
+/// `TRAIN_SLOTS * PIP_COUNT + 3` moves. A test pins the constant and builds a wide position.
+pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT + 3;
 
 /// A fixed-capacity list of legal moves.
 #[derive(Clone)]
@@ -201,6 +201,15 @@ impl RoundState {
                 }
                 FollowUp::AnyEligibleWithSecondDouble => self.second_double_moves(p, train, value, drawn, out),
             },
+            Phase::Swan { pos } => {
+                if let Some((_, t)) = self.swan_target(p, pos) {
+                    Source::Hand(&self.hands[p.index()]).push(out, self.trains[t.index()].end, t, false);
+                    if t.is_mexican() {
+                        out.push(Move::SKIP);
+                    }
+                }
+                out.push(Move::STOP);
+            }
             Phase::SecondDouble { train, value, train2, value2 } => {
                 let hand = Source::Hand(&self.hands[p.index()]);
                 hand.push(out, value, train, true);
@@ -208,6 +217,29 @@ impl RoundState {
             }
             Phase::Setup | Phase::TurnStart | Phase::Over => {}
         }
+    }
+
+    /// The next position of `p`'s swan walk at or after `pos` (§4.4, ED-31b), and its train.
+    ///
+    /// Positions run clockwise: odd `2k-1` is the gap after seat `p+k-1`, where the first Mexican
+    /// train sits if that seat started it; even `2k` is seat `p+k`, a stop only if its train is
+    /// marked (private trains are passed over). Position `2N` is `p`'s own seat: the walk is over.
+    pub(super) fn swan_target(&self, p: Seat, pos: u8) -> Option<(u8, TrainId)> {
+        let n = self.players as usize;
+        for at in pos as usize..2 * n {
+            if at % 2 == 1 {
+                let gap = Seat::from_index((p.index() + at / 2) % n);
+                if self.mexican_started > 0 && self.mexican_starter == Some(gap) {
+                    return Some((at as u8, TrainId::mexican(0)));
+                }
+            } else {
+                let q = Seat::from_index((p.index() + at / 2) % n);
+                if q != p && self.markers & q.bit() != 0 && self.team(p) & q.bit() == 0 {
+                    return Some((at as u8, TrainId::personal(q)));
+                }
+            }
+        }
+        None
     }
 
     /// Bullet train (§4.5): `p` may declare when its whole hand lays as one train on its own end.
@@ -380,7 +412,7 @@ mod tests {
 
     #[test]
     fn capacity_is_the_proven_bound() {
-        assert_eq!(MOVE_CAPACITY, 20 * 19 + 2);
+        assert_eq!(MOVE_CAPACITY, 20 * 19 + 3);
         assert_eq!(std::mem::size_of::<Move>(), 2);
     }
 }
@@ -394,7 +426,7 @@ mod bound_tests {
     /// The widest position we can build: 16 seats on double-18, engine 0-0, every train
     /// unstarted and marked, the seat to act holding all 18 other blanks, up to 4 Mexican
     /// trains allowed: 16 personal trains + 1 Mexican start, 18 tiles each = 306 moves, inside
-    /// the proven bound of 382.
+    /// the proven bound of 383.
     #[test]
     fn widest_position_fits() {
         let rules = Rules {

@@ -29,6 +29,9 @@ pub(super) enum Phase {
     /// The doubler's follow-up for the double on `train` showing `value` (what is legal depends
     /// on `rules.follow_up`).
     FollowUp { train: TrainId, value: Pip, drawn: Option<Tile> },
+    /// Swan drive (§4.4): the walk over the public trains, at walk position `pos` (see
+    /// [`RoundState::swan_target`]).
+    Swan { pos: u8 },
     /// [002]: after a second double, the third tile goes on either double.
     SecondDouble { train: TrainId, value: Pip, train2: TrainId, value2: Pip },
     /// The round is over.
@@ -116,6 +119,12 @@ pub struct RoundState {
     pub(super) skip_next: u16,
     /// Seats with an idle, non-skipped turn since the table last changed (blocked test).
     pub(super) idle_seats: u16,
+    /// The seat that started the first Mexican train (its place in a swan walk, ED-31b).
+    pub(super) mexican_starter: Option<Seat>,
+    /// Swan drive: this turn began normally with a placement on one's own train.
+    pub(super) swan_ok: bool,
+    /// Swan drive: the walk position to resume after a double's follow-up (0: not walking).
+    pub(super) swan_resume: u8,
     /// Continuous draw (§4.12): failed cover attempts per pending obligation.
     pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
     pub(super) turns: u32,
@@ -183,6 +192,9 @@ impl RoundState {
             failed: 0,
             public_this_turn: 0,
             tap_due: None,
+            mexican_starter: None,
+            swan_ok: false,
+            swan_resume: 0,
             skip_next: 0,
             idle_seats: 0,
             pending_fails: [0; MAX_OPEN_DOUBLES],
@@ -334,6 +346,7 @@ impl RoundState {
     pub(crate) fn follow_up_double(&self) -> Option<(TrainId, Pip)> {
         match self.phase {
             Phase::FollowUp { train, value, .. } | Phase::SecondDouble { train, value, .. } => Some((train, value)),
+            Phase::Swan { .. } => None,
             _ => None,
         }
     }
@@ -341,6 +354,11 @@ impl RoundState {
     /// Whether the seat to act is building its train (a build phase).
     pub(crate) fn building(&self) -> bool {
         matches!(self.phase, Phase::Build { .. })
+    }
+
+    /// Whether the seat to act is on a swan walk.
+    pub(crate) fn swanning(&self) -> bool {
+        matches!(self.phase, Phase::Swan { .. })
     }
 
     /// The tile this seat drew this turn and must play if it can, if any.
@@ -409,7 +427,11 @@ impl RoundState {
         debug_assert!(tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
         if tr.len == 0 && train.is_mexican() {
             self.mexican_started += 1;
+            if train == TrainId::mexican(0) {
+                self.mexican_starter = Some(p);
+            }
         }
+        let first_of_turn = !self.turn_placed;
         let covered = tr.open_double;
         tr.end = tile.other(tr.end);
         tr.len += 1;
@@ -430,6 +452,9 @@ impl RoundState {
         let own = train.owner().is_some_and(|q| team & q.bit() != 0);
         if own {
             self.played_own |= p.bit();
+        }
+        if first_of_turn {
+            self.swan_ok = self.rules.swan_drive && own && matches!(self.phase, Phase::Normal(_));
         }
         let lifted = match self.rules.marker_removal {
             MarkerRemoval::OwnerOnOwnTrain if own => team,
@@ -467,9 +492,14 @@ impl RoundState {
     }
 
     /// Under `go_out_on_double = MustCover` (ED-31g), whether the double just placed showing
-    /// `v` still owes its follow-up, so that an empty hand does not end the round yet.
+    /// `v` still owes its follow-up, so that an empty hand does not end the round yet. A [002]
+    /// second double owes nothing more: its third tile "from hand" cannot be drawn, and [002]
+    /// lets "two doubles as his last play" end the round.
     fn cover_owed(&self, v: Pip, own_lifted: bool) -> bool {
+        let second_double = matches!(self.phase, Phase::FollowUp { .. })
+            && self.rules.follow_up == FollowUp::AnyEligibleWithSecondDouble;
         self.rules.go_out_on_double == GoOutOnDouble::MustCover
+            && !second_double
             && self.rules.follow_up != FollowUp::Optional
             && !(self.rules.last_of_suit_exempt && self.unplayed(v) == 0)
             && !(self.rules.reprivatise_exempt && own_lifted)

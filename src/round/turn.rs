@@ -41,6 +41,8 @@ impl RoundState {
                     self.turn_marker_changed = false;
                     self.turn_doubles_len = 0;
                     self.public_this_turn = 0;
+                    self.swan_ok = false;
+                    self.swan_resume = 0;
                     self.phase = if self.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
                     if self.rules.opening == Opening::DelayedFirstTurn && self.trains[self.current.index()].len == 0 {
                         self.delayed_first_turn(obs);
@@ -67,6 +69,7 @@ impl RoundState {
                                 Phase::Cover(_) => Decision::Cover,
                                 Phase::FollowUp { .. } | Phase::SecondDouble { .. } => Decision::FollowUp,
                                 Phase::Build { .. } => Decision::Build,
+                                Phase::Swan { .. } => Decision::Swan,
                                 _ => Decision::Normal,
                             };
                             return Step::Choice(self.current, kind);
@@ -246,8 +249,8 @@ impl RoundState {
                 return;
             }
             Phase::Normal(d) | Phase::Cover(d) | Phase::FollowUp { drawn: d, .. } => d,
-            Phase::SecondDouble { .. } | Phase::Setup | Phase::TurnStart | Phase::Over => {
-                unreachable!("no_move outside a choice phase")
+            Phase::SecondDouble { .. } | Phase::Swan { .. } | Phase::Setup | Phase::TurnStart | Phase::Over => {
+                unreachable!("no_move outside a choice phase: {phase:?}")
             }
         };
         // A tile was already drawn for this step and does not fit: the turn fails (N2, O5, F4).
@@ -345,6 +348,31 @@ impl RoundState {
             self.phase = Phase::Build { kind: BuildKind::Bullet { declarer: p }, built: 0, placed: false };
             return;
         }
+        if let Phase::Swan { pos } = phase {
+            if m.is_stop() {
+                // Stopped, or the walk is back at the own seat (STOP is then the only move).
+                self.swan_ok = false;
+                self.end_turn_or_stuck(obs);
+                return;
+            }
+            let Some((at, _)) = self.swan_target(p, pos) else { unreachable!("a swan placement has a target") };
+            if m.train == TrainId::SKIP {
+                self.phase = Phase::Swan { pos: at + 1 };
+            } else {
+                let own_lifted = self.place(p, m, obs);
+                if self.outcome.is_some() {
+                    return;
+                }
+                self.swan_resume = at + 1;
+                if m.tile.is_double() {
+                    // "unless a double must be finished": its follow-up, then on with the walk.
+                    self.after_double(m.train, m.tile.low(), own_lifted, obs);
+                } else {
+                    self.phase = Phase::Swan { pos: at + 1 };
+                }
+            }
+            return;
+        }
         if m.is_stop() {
             self.end_turn(obs);
             return;
@@ -369,7 +397,7 @@ impl RoundState {
                 // A chain of doubles: each double earns another follow-up ([000], [003]).
                 _ => self.after_double(m.train, m.tile.low(), own_lifted, obs),
             },
-            _ => self.end_turn_or_stuck(obs),
+            _ => self.placements_done(obs),
         }
         if self.outcome.is_none()
             && self.rules.early_end_when_stuck
@@ -379,6 +407,17 @@ impl RoundState {
             // STUCK right after a double that opened a follow-up (ED-18 (a)): the doubler
             // never draws for a double that can no longer be covered.
             self.finish(EndReason::Stuck, true, obs);
+        }
+    }
+
+    /// The placements this step owed are made: under swan drive a turn that began on one's own
+    /// train walks on over the public trains (§4.4); otherwise the turn ends.
+    fn placements_done<O: Observer>(&mut self, obs: &mut O) {
+        if self.swan_ok && self.outcome.is_none() {
+            let pos = self.swan_resume.max(1);
+            self.phase = Phase::Swan { pos };
+        } else {
+            self.end_turn_or_stuck(obs);
         }
     }
 
@@ -413,7 +452,7 @@ impl RoundState {
     fn after_double<O: Observer>(&mut self, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
         let exempt = self.mark_exempt(value, own_lifted);
         if exempt && matches!(self.rules.follow_up, FollowUp::CoverSameDouble | FollowUp::Optional) {
-            self.end_turn_or_stuck(obs);
+            self.placements_done(obs);
         } else {
             self.phase = Phase::FollowUp { train, value, drawn: None };
         }

@@ -495,12 +495,7 @@ impl Rules {
             format!("{:?}", self.first_player),
         );
 
-        need(
-            self.go_out_on_double == GoOutOnDouble::Allowed,
-            "go_out_on_double",
-            format!("{:?}", self.go_out_on_double),
-        );
-        for (on, name) in [(self.swan_drive, "swan_drive"), (self.blanks_wild, "blanks_wild")] {
+        for (on, name) in [(self.blanks_wild, "blanks_wild")] {
             need(!on, name, "true".into());
         }
         need(
