@@ -495,9 +495,7 @@ impl Rules {
             format!("{:?}", self.first_player),
         );
 
-        for (on, name) in [(self.blanks_wild, "blanks_wild")] {
-            need(!on, name, "true".into());
-        }
+        need(!self.blanks_wild, "blanks_wild", "true".into());
         need(
             self.branching_doubles == BranchingDoubles::Off,
             "branching_doubles",
