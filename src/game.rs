@@ -5,7 +5,7 @@ use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
 use crate::round::{EndReason, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step};
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::Strategy;
-use crate::tile::{PIP_COUNT, Pip};
+use crate::tile::{PIP_COUNT, Pip, Tile};
 
 /// A match-level observer: round and match boundaries on top of the round events.
 pub trait MatchObserver: Observer {
@@ -94,10 +94,39 @@ pub fn play_round<S: Strategy, O: Observer>(
 
 /// The first player of round 1 (ED-2), drawn from the deal stream when random.
 fn first_seat(rules: &Rules, deal_rng: &mut GameRng) -> u8 {
+    match rules.first_player {
+        FirstPlayer::HighestPipDraw => return highest_pip_draw(rules, deal_rng),
+        FirstPlayer::HolderOfTopDouble => return top_double_holder(rules, deal_rng),
+        _ => {}
+    }
     match rules.first_seat {
         FirstSeat::Seat(s) => s,
         FirstSeat::Random => below(deal_rng, rules.players as u64) as u8,
     }
+}
+
+/// §4.14 (ED-33): every seat draws a tile from the shuffled set; the highest pip total starts;
+/// tied seats draw again. The tiles go back before the deal.
+fn highest_pip_draw(rules: &Rules, rng: &mut GameRng) -> u8 {
+    let mut tiles: Vec<Tile> = Tile::canonical(rules.set).collect();
+    let mut contenders: Vec<u8> = (0..rules.players).collect();
+    loop {
+        crate::rng::shuffle(rng, &mut tiles);
+        let pips: Vec<u16> = (0..contenders.len()).map(|i| tiles[i].pips()).collect();
+        let top = pips.iter().copied().max().unwrap_or(0);
+        contenders = contenders.iter().zip(&pips).filter(|&(_, &p)| p == top).map(|(&s, _)| s).collect();
+        if contenders.len() == 1 {
+            return contenders[0];
+        }
+    }
+}
+
+/// §4.14: the seat dealt the set's top double in a trial deal from the match stream starts
+/// (seat 0 if the top double stays in the boneyard). The trial deal is not played.
+fn top_double_holder(rules: &Rules, rng: &mut GameRng) -> u8 {
+    let top = Tile::new(rules.set, rules.set);
+    let trial = deal(rules, rules.set, false, rng);
+    (0..rules.players).find(|&s| trial.hands[s as usize].contains(top)).unwrap_or(0)
 }
 
 /// The seeds of one match: the deal stream and each seat's strategy stream.

@@ -168,8 +168,17 @@ fn random_option_combinations_never_break() {
                 EngineMode::HolderElseDrawRounds,
                 EngineMode::HighestUnusedDoubleInHands,
                 EngineMode::HolderElseHighestOfNumberElseRedeal,
-            ][below(&mut rng, 4) as usize];
-            if r.engine_mode != EngineMode::HighestUnusedDoubleInHands && flip(&mut rng) {
+                EngineMode::GaltFirstPlayerHighestDouble,
+            ][below(&mut rng, 5) as usize];
+            if flip(&mut rng) {
+                r.first_player = [FirstPlayer::Rotating, FirstPlayer::HighestPipDraw, FirstPlayer::HolderOfTopDouble]
+                    [below(&mut rng, 3) as usize];
+            }
+            if !matches!(
+                r.engine_mode,
+                EngineMode::HighestUnusedDoubleInHands | EngineMode::GaltFirstPlayerHighestDouble
+            ) && flip(&mut rng)
+            {
                 r.set_aside_from_round2 = true;
                 r.first_player = FirstPlayer::PreviousOut;
             }

@@ -133,9 +133,13 @@ impl<W: Write> MatchObserver for JsonLog<W> {
         } else {
             format!(r#","lead":{}"#, state.lead())
         };
+        // Modes that find the engine number by search log it in the `engine` event only.
+        let engine = match state.engine_mode() {
+            EngineMode::GaltFirstPlayerHighestDouble | EngineMode::HighestUnusedDoubleInHands => "null".to_string(),
+            _ => state.engine_number().to_string(),
+        };
         let s = format!(
-            r#"{{"event":"round","round":{round},"engine":{},"first":{}{lead},"hands":{hands},"boneyard":{}}}"#,
-            state.engine_number(),
+            r#"{{"event":"round","round":{round},"engine":{engine},"first":{}{lead},"hands":{hands},"boneyard":{}}}"#,
             state.first(),
             list(state.boneyard().as_slice(), |t| quote(&t.to_string()))
         );

@@ -216,7 +216,17 @@ impl<W: Write> MatchObserver for Transcript<W> {
         self.open.clear();
         self.searching = state.engine_mode() != crate::rules::EngineMode::SetAside;
         self.emit("");
-        if self.searching {
+        let found = matches!(
+            state.engine_mode(),
+            crate::rules::EngineMode::GaltFirstPlayerHighestDouble | crate::rules::EngineMode::HighestUnusedDoubleInHands
+        );
+        if found {
+            self.emit(&format!(
+                "Round {round}: the engine is a double found in the hands (search starts at seat {}), {} tiles in the boneyard",
+                state.lead(),
+                state.boneyard().len()
+            ));
+        } else if self.searching {
             self.emit(&format!(
                 "Round {round}: engine number {}, the engine comes from a hand (search starts at seat {}), {} tiles in the boneyard",
                 state.engine_number(),

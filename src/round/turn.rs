@@ -173,7 +173,33 @@ impl RoundState {
                     }
                 }
             }
-            EngineMode::HolderElseDrawRounds | EngineMode::GaltFirstPlayerHighestDouble => loop {
+            EngineMode::GaltFirstPlayerHighestDouble => {
+                // ED-33: from the first player clockwise, the first seat holding a double places
+                // its highest; if none does, seats draw in turn until a double is drawn.
+                let n = self.players as usize;
+                for k in 0..n {
+                    let s = Seat::from_index((self.first.index() + k) % n);
+                    let hand = &self.hands[s.index()];
+                    if let Some(d) =
+                        (0..=self.rules.set.get()).rev().map(|v| Tile::from_pips(v, v)).find(|&d| hand.contains(d))
+                    {
+                        self.e = d.low();
+                        return (s, d);
+                    }
+                }
+                let mut s = self.first;
+                loop {
+                    match self.draw(s, obs) {
+                        Some(t) if t.is_double() => {
+                            self.e = t.low();
+                            return (s, t);
+                        }
+                        Some(_) => s = s.next(self.players),
+                        None => panic!("no double in the hands or the boneyard"),
+                    }
+                }
+            }
+            EngineMode::HolderElseDrawRounds => loop {
                 if let Some(s) = self.holder(target) {
                     return (s, target);
                 }
@@ -216,7 +242,7 @@ impl RoundState {
             self.engine = tile;
             self.placer = Some(p);
             obs.event(&Event::Engine { seat: p, tile });
-            if self.rules.first_player != FirstPlayer::Rotating {
+            if matches!(self.rules.first_player, FirstPlayer::EnginePlacer | FirstPlayer::PreviousOut) {
                 // EnginePlacer, and PreviousOut's first round ([003] v4 round 1 uses r5).
                 self.first = p;
             }

@@ -484,17 +484,6 @@ impl Rules {
                 errs.push(RuleError::Unsupported { field, value });
             }
         };
-        need(
-            self.engine_mode != EngineMode::GaltFirstPlayerHighestDouble,
-            "engine_mode",
-            format!("{:?}", self.engine_mode),
-        );
-        need(
-            matches!(self.first_player, FirstPlayer::Rotating | FirstPlayer::EnginePlacer | FirstPlayer::PreviousOut),
-            "first_player",
-            format!("{:?}", self.first_player),
-        );
-
         need(!self.blanks_wild, "blanks_wild", "true".into());
         need(
             self.branching_doubles == BranchingDoubles::Off,
@@ -529,6 +518,10 @@ impl Rules {
                 && self.engine_mode == EngineMode::SetAside
                 && self.first_player == FirstPlayer::EnginePlacer),
             "a build phase from the engine placer needs an engine that comes from a hand",
+        );
+        bad(
+            !(self.engine_mode == EngineMode::GaltFirstPlayerHighestDouble && self.set_aside_from_round2),
+            "the Galt opening finds its engine in the hands; it cannot be held out from round 2",
         );
         bad(
             !(self.first_player == FirstPlayer::EnginePlacer && self.engine_mode == EngineMode::SetAside),

@@ -427,6 +427,17 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut { key: "fast_game", valid: "true", apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild) },
     Shortcut {
+        key: "galt_opening",
+        valid: "true",
+        apply: |r, v| {
+            parse_bool(v)?.then(|| {
+                r.engine_mode = EngineMode::GaltFirstPlayerHighestDouble;
+                r.first_player = FirstPlayer::Rotating;
+                r.set_aside_from_round2 = false;
+            })
+        },
+    },
+    Shortcut {
         key: "delayed_first_turn",
         valid: "true",
         apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::DelayedFirstTurn),
