@@ -79,7 +79,8 @@ impl<W: Write> Observer for JsonLog<W> {
             ),
             Event::Draw { seat, tile } => format!(r#"{{"event":"draw","seat":{seat},"tile":"{tile}"}}"#),
             Event::Engine { seat, tile } => {
-                let e = self.engine_number.unwrap_or(tile.low());
+                // The engine number first ([004]'s `[e|w]`); a double found by search as is.
+                let e = self.engine_number.filter(|&e| tile.contains(e)).unwrap_or(tile.low());
                 format!(r#"{{"event":"engine","seat":{seat},"tile":"{e}-{}"}}"#, tile.other(e))
             }
             Event::Mark { seat } => format!(r#"{{"event":"mark","seat":{seat}}}"#),
