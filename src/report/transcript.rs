@@ -218,7 +218,8 @@ impl<W: Write> MatchObserver for Transcript<W> {
         self.emit("");
         let found = matches!(
             state.engine_mode(),
-            crate::rules::EngineMode::GaltFirstPlayerHighestDouble | crate::rules::EngineMode::HighestUnusedDoubleInHands
+            crate::rules::EngineMode::GaltFirstPlayerHighestDouble
+                | crate::rules::EngineMode::HighestUnusedDoubleInHands
         );
         if found {
             self.emit(&format!(
