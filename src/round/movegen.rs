@@ -136,7 +136,10 @@ impl RoundState {
         let p = self.current;
         match self.phase {
             Phase::Build { kind, placed, .. } => {
-                let own = TrainId::personal(p);
+                let own = match kind {
+                    BuildKind::Bullet { declarer, train } if declarer == p => train,
+                    _ => TrainId::personal(p),
+                };
                 let end = self.trains[own.index()].end;
                 let hand = &self.hands[p.index()];
                 Source::Hand(hand).push(out, end, own, false);
@@ -179,7 +182,9 @@ impl RoundState {
                     self.source(p, drawn).push(out, value, train, false);
                     if drawn.is_none() && self.rules.doubles_per_turn == DoublesPerTurn::Unlimited {
                         // Multiple doubles (§4.9): more doubles on other eligible ends before
-                        // covering the first.
+                        // covering the first. They are optional ("may"): holding no cover, the
+                        // doubler may also stop laying doubles and draw for it (Move::STOP).
+                        let covers = out.len();
                         let hand = &self.hands[p.index()];
                         self.for_each_eligible(p, |t| {
                             let v = self.trains[t.index()].end;
@@ -188,6 +193,9 @@ impl RoundState {
                                 out.push(Move { tile: d, train: t });
                             }
                         });
+                        if covers == 0 && !out.is_empty() {
+                            out.push(Move::STOP);
+                        }
                     }
                 }
                 FollowUp::Optional => {
@@ -242,12 +250,22 @@ impl RoundState {
         None
     }
 
-    /// Bullet train (§4.5): `p` may declare when its whole hand lays as one train on its own end.
-    pub(super) fn bullet_possible(&self, p: Seat) -> bool {
+    /// Bullet train (§4.5): the train on which `p` may declare, when its whole hand lays as one
+    /// train from its own end (or, under partnerships, its partner's end, §4.1).
+    pub(super) fn bullet_train_for(&self, p: Seat) -> Option<TrainId> {
         let hand = &self.hands[p.index()];
-        self.rules.bullet_train
-            && !hand.is_empty()
-            && whole_hand_trail(hand, self.trains[TrainId::personal(p).index()].end)
+        if !self.rules.bullet_train || hand.is_empty() {
+            return None;
+        }
+        let mut ends = [TrainId::personal(p), TrainId::personal(self.partner(p))];
+        let n = if self.team(p) == p.bit() { 1 } else { 2 };
+        ends[..n].sort_unstable();
+        ends[..n].iter().copied().find(|t| whole_hand_trail(hand, self.trains[t.index()].end))
+    }
+
+    /// Whether `p` may declare a bullet train now.
+    pub(super) fn bullet_possible(&self, p: Seat) -> bool {
+        self.bullet_train_for(p).is_some()
     }
 
     /// The obligation the seat to act must serve (LIFO or FIFO per the rules).

@@ -45,9 +45,9 @@ pub(super) enum BuildKind {
     Celko,
     /// Fast game: maximum length, no obligations, going out only after all builds (§4.2).
     Fast,
-    /// Bullet train: the declarer lays his whole hand, then every other seat a maximum-length
-    /// build (§4.5).
-    Bullet { declarer: Seat },
+    /// Bullet train: the declarer lays his whole hand on `train` (his own, or his partner's
+    /// under partnerships), then every other seat a maximum-length build on its own (§4.5).
+    Bullet { declarer: Seat, train: TrainId },
     /// Delayed first turn: an unstarted seat lays a maximum-length build in its turn; `optional`
     /// once it could only start with the tile it drew (it may pass) (§4.3).
     Delayed { optional: bool },

@@ -371,7 +371,8 @@ impl RoundState {
         }
         if m.train == TrainId::BULLET {
             // §4.5: the declarer lays his whole hand, then every other seat builds.
-            self.phase = Phase::Build { kind: BuildKind::Bullet { declarer: p }, built: 0, placed: false };
+            let train = self.bullet_train_for(p).expect("offered only when possible");
+            self.phase = Phase::Build { kind: BuildKind::Bullet { declarer: p, train }, built: 0, placed: false };
             return;
         }
         if let Phase::Swan { pos } = phase {
@@ -400,7 +401,12 @@ impl RoundState {
             return;
         }
         if m.is_stop() {
-            self.end_turn(obs);
+            if matches!(phase, Phase::FollowUp { .. }) && self.rules.follow_up == FollowUp::CoverSameDouble {
+                // §4.9: no more doubles, and no cover in hand: draw for the first double's cover.
+                self.no_move(phase, obs);
+            } else {
+                self.end_turn(obs);
+            }
             return;
         }
         let own_lifted = self.place(p, m, obs);
@@ -501,7 +507,7 @@ impl RoundState {
         self.turns_taken[self.current.index()] += 1;
         self.turn_doubles_len = 0;
         if built + 1 >= self.players {
-            if let BuildKind::Bullet { declarer } = kind {
+            if let BuildKind::Bullet { declarer, .. } = kind {
                 self.current = declarer;
                 self.finish(EndReason::Out(declarer), false, obs);
                 return;
