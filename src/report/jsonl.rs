@@ -127,8 +127,9 @@ impl<W: Write> MatchObserver for JsonLog<W> {
     fn round_start(&mut self, round: u8, state: &RoundState) {
         self.engine_number = Some(state.engine_number());
         let hands = list(0..self.players, |s| list(state.hand(Seat::from_index(s)), |t| quote(&t.to_string())));
-        // When the engine comes from a hand, `lead` is where the search starts and `first` is
-        // written once known (the placer) in the `engine` event's wake: here it is the nominal seat.
+        // When the engine comes from a hand, `lead` is where the search starts; `first` is the
+        // seat of the first normal turn (the placer, where the rules say so), found by running
+        // the deterministic search on a copy.
         let lead = if state.engine_mode() == EngineMode::SetAside {
             String::new()
         } else {
@@ -141,7 +142,7 @@ impl<W: Write> MatchObserver for JsonLog<W> {
         };
         let s = format!(
             r#"{{"event":"round","round":{round},"engine":{engine},"first":{}{lead},"hands":{hands},"boneyard":{}}}"#,
-            state.first(),
+            state.first_after_setup(),
             list(state.boneyard().as_slice(), |t| quote(&t.to_string()))
         );
         self.line(&s);

@@ -138,6 +138,17 @@ impl RoundState {
 
     // ---- setup (RULES.md N-1, §5.1 S3–S6, §5.4 S3, §5.5 S3–S5) ----
 
+    /// The seat that will take the first normal turn, once the engine search (deterministic
+    /// given the deal) has run: for logs written before the round is played.
+    pub fn first_after_setup(&self) -> Seat {
+        if self.phase != Phase::Setup {
+            return self.first;
+        }
+        let mut probe = self.clone();
+        probe.setup(&mut super::event::NoObserver);
+        probe.first
+    }
+
     fn holder(&self, t: Tile) -> Option<Seat> {
         (0..self.players as usize).find(|&s| self.hands[s].contains(t)).map(Seat::from_index)
     }
