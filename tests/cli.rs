@@ -103,7 +103,14 @@ fn rules_presets_and_overrides_reject_bad_input() {
     );
     rejects(&["play", "--rules", "dominorules", "--hand", "12", "--players", "8"], &["does not fit double-12"]);
     rejects(&["play", "--rules", "family_house", "--rule", "v3=true", "--rule", "v4=true"], &["ED-37"]);
-    rejects(&["tournament", "--rule", "blanks_wild=true"], &["rule blanks_wild = true is not supported"]);
+    rejects(
+        &["tournament", "--rule", "branching_doubles=four_way"],
+        &["rule branching_doubles = FourWay is not supported"],
+    );
+    rejects(
+        &["play", "--rule", "blanks_wild=true", "--rule", "fast_game=true"],
+        &["blanks wild is played with one-tile openings"],
+    );
 }
 
 #[test]

@@ -150,6 +150,7 @@ fn random_option_combinations_never_break() {
         }
         r.bullet_train = flip(&mut rng);
         r.swan_drive = flip(&mut rng);
+        r.blanks_wild = below(&mut rng, 4) == 0;
         r.tap = [TapModel::AlwaysAnnounced, TapModel::DrawTwo, TapModel::DrawOneElseSkip][below(&mut rng, 3) as usize];
         (r.follow_up, r.doubles_per_turn) = [
             (FollowUp::CoverSameDouble, DoublesPerTurn::Unlimited),

@@ -1428,3 +1428,67 @@ fn delayed_first_turn_trailing_double_obliges_nobody() {
     assert!(!tb.log.0.iter().take(4).any(|e| matches!(e, Event::Mark { .. })));
     assert_eq!(tb.log.0[4], ev_draw(A, "0-0"), "A's second turn is normal, not a cover of B's 2-2");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 14. Blanks wild (§4.13, ED-31i)
+// ---------------------------------------------------------------------------------------------
+
+fn turned(tile: &str, train: TrainId) -> Move {
+    Move { tile: t(tile), train: train.turned() }
+}
+
+/// A blank joins any end, an end showing a blank takes any tile, and a tile that can join both
+/// ways is offered in both orientations (turned: the high half inward, the low half the new end).
+#[test]
+fn blanks_wild_matching_and_orientation() {
+    let rules = wiki(2, &["blanks_wild=true"]);
+    let deal = deal6(&["0-3 1-6 2-5", "0-6 4-5 2-4"], "");
+    let mut tb = Table::new(&rules, &deal, A);
+    // A1 on the engine 6: 0-3 by its blank (new end 3); 1-6 by its 6, turned (new end 1).
+    assert_eq!(tb.choice(A, Decision::Normal), sorted(vec![mv("0-3", own(A)), turned("1-6", own(A))]));
+    tb.play_move(turned("1-6", own(A)));
+    assert_eq!(tb.st.train(own(A)).end, pip(1));
+    // B1: 0-6 joins 6 by either half: by its blank (new end 6) or, turned, by its 6 (new end 0).
+    assert_eq!(tb.choice(B, Decision::Normal), sorted(vec![mv("0-6", own(B)), turned("0-6", own(B))]));
+    let i = tb.mark();
+    tb.play_move(turned("0-6", own(B)));
+    assert_eq!(tb.since(i), &[ev_play(B, "0-6", own(B), 0)]);
+    // A2: 0-3 fits A's end 1 by its blank, and starts the Mexican train on 6 the same way.
+    assert_eq!(tb.choice(A, Decision::Normal), sorted(vec![mv("0-3", own(A)), mv("0-3", MEX)]));
+    tb.play("0-3", own(A));
+    // B2: B's end shows a blank: every tile fits, each non-double both ways.
+    let b2 = tb.choice(B, Decision::Normal);
+    for m in [mv("4-5", own(B)), turned("4-5", own(B)), mv("2-4", own(B)), turned("2-4", own(B))] {
+        assert!(b2.contains(&m), "{m} missing from {b2:?}");
+    }
+    tb.play_move(turned("4-5", own(B)));
+    assert_eq!(tb.st.train(own(B)).end, pip(4));
+}
+
+/// The double blank is a double whose open end is wild: any tile covers it.
+#[test]
+fn blanks_wild_double_blank_is_covered_by_anything() {
+    let rules = wiki(2, &["blanks_wild=true"]);
+    let deal = deal6(&["0-6 0-0 3-5 1-1", "2-6 1-3 4-5 2-2"], "");
+    let mut tb = Table::new(&rules, &deal, A);
+    // A1: 0-6 both ways (turned leaves a blank end), and 0-0, whose blank fits the engine too.
+    assert_eq!(
+        tb.choice(A, Decision::Normal),
+        sorted(vec![mv("0-0", own(A)), mv("0-6", own(A)), turned("0-6", own(A))])
+    );
+    tb.play_move(turned("0-6", own(A)));
+    // B1: only 2-6 fits the engine (turned: new end 2), so it is forced.
+    assert!(tb.st.train(own(B)).len == 0);
+    let a2 = tb.choice(A, Decision::Normal);
+    assert_eq!(tb.st.train(own(B)).end, pip(2));
+    assert!(a2.contains(&mv("0-0", own(A))) && a2.contains(&mv("1-1", own(A))), "{a2:?}");
+    let i = tb.mark();
+    tb.play("0-0", own(A));
+    // The follow-up: any tile covers the double blank, each non-double both ways.
+    let f = tb.choice(A, Decision::FollowUp);
+    assert_eq!(f, sorted(vec![mv("1-1", own(A)), mv("3-5", own(A)), turned("3-5", own(A))]));
+    tb.play("3-5", own(A));
+    assert_eq!(tb.since(i)[..2], [ev_play(A, "0-0", own(A), 0), ev_play(A, "3-5", own(A), 5)]);
+    assert!(tb.st.pending().is_empty());
+    assert!(!tb.st.is_marked(A));
+}

@@ -100,6 +100,27 @@ impl TrainId {
         self.0 as usize
     }
 
+    /// Flag bit of a turned placement (train ids are below 32; the non-train targets above 64).
+    const TURNED: u8 = 0x20;
+
+    /// The same train, with the tile laid high half inward (blanks wild, §4.13).
+    #[inline]
+    pub const fn turned(self) -> TrainId {
+        TrainId(self.0 | TrainId::TURNED)
+    }
+
+    /// Whether a placement on this target lays the tile high half inward (blanks wild).
+    #[inline]
+    pub const fn is_turned(self) -> bool {
+        self.0 < 0x40 && self.0 & TrainId::TURNED != 0
+    }
+
+    /// The train itself, without the orientation flag.
+    #[inline]
+    pub const fn base(self) -> TrainId {
+        if self.0 < 0x40 { TrainId(self.0 & !TrainId::TURNED) } else { self }
+    }
+
     /// Not a train: the target of [`Move::STOP`].
     pub const STOP: TrainId = TrainId(u8::MAX);
 
@@ -113,6 +134,9 @@ impl TrainId {
 impl fmt::Display for TrainId {
     /// A seat number for a personal train, `mexican` (or `mexican2`, ...) otherwise.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_turned() {
+            return write!(f, "{} (turned)", self.base());
+        }
         match self.owner() {
             Some(s) => write!(f, "{s}"),
             None if *self == TrainId::STOP => f.write_str("stop"),

@@ -4,20 +4,22 @@ use super::state::{BuildKind, Phase, RoundState};
 use super::{Move, Seat, TRAIN_SLOTS, TrainId};
 use super::{longest_trail, whole_hand_trail};
 use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder, Opening};
-use crate::tile::{PIP_COUNT, Pip, Tile};
+use crate::tile::{MAX_TILES, Pip, Tile};
 use crate::tile_set::TileSet;
 use std::ops::Deref;
 
 /// Capacity of a [`MoveList`].
 ///
-/// Bound: a move is a (tile, train) pair whose tile fits the train's open end, or
-/// one of the three non-placements [`Move::STOP`], [`Move::BULLET`], [`Move::SKIP`]. Each decision offers each train slot at most once ([`TRAIN_SLOTS`] =
-/// personal trains of up to 16 seats plus up to 4 Mexican trains; the generators skip a train
-/// already offered), and a train with open end `v` accepts at most the [`PIP_COUNT`] distinct
-/// tiles that show `v`. A [002] second-double choice adds at most one double per train, on
-/// trains whose own list already counts that double. Hence at most
-/// `TRAIN_SLOTS * PIP_COUNT + 3` moves. A test pins the constant and builds a wide position.
-pub const MOVE_CAPACITY: usize = TRAIN_SLOTS * PIP_COUNT + 3;
+/// Bound: a move is a placement (tile, train, orientation) or one of the three non-placements
+/// [`Move::STOP`], [`Move::BULLET`], [`Move::SKIP`]. Each decision offers each train slot at
+/// most once ([`TRAIN_SLOTS`] = personal trains of up to 16 seats plus up to 4 Mexican trains;
+/// the generators skip a train already offered); a tile has at most two orientations (only under
+/// blanks wild, otherwise one); and the tiles offered are distinct tiles of one hand, at most
+/// [`MAX_TILES`]. Hence at most `2 * TRAIN_SLOTS * MAX_TILES + 3` moves. (Without blanks wild a
+/// train with open end `v` takes at most the [`crate::tile::PIP_COUNT`] tiles showing `v`, so real lists stay
+/// under `TRAIN_SLOTS * PIP_COUNT + 3`; a [002] second double adds at most one tile per train
+/// that the same train's singles leave out.) A test pins the constant and builds a wide position.
+pub const MOVE_CAPACITY: usize = 2 * TRAIN_SLOTS * MAX_TILES + 3;
 
 /// A fixed-capacity list of legal moves.
 #[derive(Clone)]
@@ -90,16 +92,19 @@ impl MoveList {
     }
 }
 
-/// Where the tiles of a choice come from: the whole hand, or the one tile just drawn.
+/// Where the tiles of a choice come from: the whole hand, or the one tile just drawn; `Wild*`
+/// when blanks are wild (§4.13).
 #[derive(Clone, Copy)]
 enum Source<'a> {
     Hand(&'a TileSet),
     Tile(Tile),
+    WildHand(&'a TileSet),
+    WildTile(Tile),
 }
 
 impl Source<'_> {
     /// Pushes every placement of the source's tiles on `train` (open end `v`); `singles` leaves
-    /// the double `[v|v]` out.
+    /// doubles out.
     #[inline]
     fn push(self, out: &mut MoveList, v: Pip, train: TrainId, singles: bool) {
         match self {
@@ -112,7 +117,42 @@ impl Source<'_> {
                     out.push(Move { tile: t, train });
                 }
             }
+            Source::WildHand(h) => {
+                if v == Pip::ZERO {
+                    for t in h.iter() {
+                        push_wild(out, t, v, train, singles);
+                    }
+                } else {
+                    // Tiles showing v or a blank, each once: row v, then the blanks not in it.
+                    for t in h.suit(v) {
+                        push_wild(out, t, v, train, singles);
+                    }
+                    for t in h.suit(Pip::ZERO) {
+                        if !t.contains(v) {
+                            push_wild(out, t, v, train, singles);
+                        }
+                    }
+                }
+            }
+            Source::WildTile(t) => push_wild(out, t, v, train, singles),
         }
+    }
+}
+
+/// Blanks wild (§4.13, ED-31i): a half joins end `v` if it equals `v`, is blank, or `v` is
+/// blank. Each legal orientation is its own move: unturned lays the low half inward (the new
+/// end is the high half), [`TrainId::turned`] lays the high half inward.
+#[inline]
+fn push_wild(out: &mut MoveList, t: Tile, v: Pip, train: TrainId, singles: bool) {
+    if singles && t.is_double() {
+        return;
+    }
+    let joins = |h: Pip| h == v || h == Pip::ZERO || v == Pip::ZERO;
+    if joins(t.low()) {
+        out.push(Move { tile: t, train });
+    }
+    if !t.is_double() && joins(t.high()) {
+        out.push(Move { tile: t, train: train.turned() });
     }
 }
 
@@ -142,7 +182,7 @@ impl RoundState {
                 };
                 let end = self.trains[own.index()].end;
                 let hand = &self.hands[p.index()];
-                Source::Hand(hand).push(out, end, own, false);
+                self.hand_source(hand).push(out, end, own, false);
                 if kind == BuildKind::Celko {
                     if placed {
                         out.push(Move::STOP);
@@ -211,7 +251,7 @@ impl RoundState {
             },
             Phase::Swan { pos } => {
                 if let Some((_, t)) = self.swan_target(p, pos) {
-                    Source::Hand(&self.hands[p.index()]).push(out, self.trains[t.index()].end, t, false);
+                    self.hand_source(&self.hands[p.index()]).push(out, self.trains[t.index()].end, t, false);
                     if t.is_mexican() {
                         out.push(Move::SKIP);
                     }
@@ -219,7 +259,7 @@ impl RoundState {
                 out.push(Move::STOP);
             }
             Phase::SecondDouble { train, value, train2, value2 } => {
-                let hand = Source::Hand(&self.hands[p.index()]);
+                let hand = self.hand_source(&self.hands[p.index()]);
                 hand.push(out, value, train, true);
                 hand.push(out, value2, train2, true);
             }
@@ -278,10 +318,16 @@ impl RoundState {
     }
 
     fn source(&self, p: Seat, drawn: Option<Tile>) -> Source<'_> {
-        match drawn {
-            None => Source::Hand(&self.hands[p.index()]),
-            Some(t) => Source::Tile(t),
+        match (drawn, self.rules.blanks_wild) {
+            (None, false) => Source::Hand(&self.hands[p.index()]),
+            (Some(t), false) => Source::Tile(t),
+            (None, true) => Source::WildHand(&self.hands[p.index()]),
+            (Some(t), true) => Source::WildTile(t),
         }
+    }
+
+    fn hand_source<'a>(&self, hand: &'a TileSet) -> Source<'a> {
+        if self.rules.blanks_wild { Source::WildHand(hand) } else { Source::Hand(hand) }
     }
 
     /// Whether `p` is in a first turn that may only use its own train (ED-27, [004]).
@@ -348,7 +394,7 @@ impl RoundState {
             src.push(out, self.e, t, false);
         }
         let team = self.team(p);
-        let own = |m: &Move| m.train.owner().is_some_and(|q| team & q.bit() != 0);
+        let own = |m: &Move| m.train.base().owner().is_some_and(|q| team & q.bit() != 0);
         if self.rules.marked_owner_must_prefer_own_train && self.markers & p.bit() != 0 && out.iter().any(own) {
             // ED-20 alternative: a marked owner who can play on his own train must.
             out.retain(own);
@@ -430,7 +476,7 @@ mod tests {
 
     #[test]
     fn capacity_is_the_proven_bound() {
-        assert_eq!(MOVE_CAPACITY, 20 * 19 + 3);
+        assert_eq!(MOVE_CAPACITY, 2 * 20 * 190 + 3);
         assert_eq!(std::mem::size_of::<Move>(), 2);
     }
 }
@@ -444,7 +490,7 @@ mod bound_tests {
     /// The widest position we can build: 16 seats on double-18, engine 0-0, every train
     /// unstarted and marked, the seat to act holding all 18 other blanks, up to 4 Mexican
     /// trains allowed: 16 personal trains + 1 Mexican start, 18 tiles each = 306 moves, inside
-    /// the proven bound of 383.
+    /// the proven bound (and under the non-wild bound of 20 * 19 + 3 = 383).
     #[test]
     fn widest_position_fits() {
         let rules = Rules {

@@ -277,6 +277,19 @@ impl RoundState {
         self.rules.set.get() as u32 + 1 - self.played.suit_len(v)
     }
 
+    /// Unplayed tiles that could still be laid on an open end `v`: those showing `v`, and under
+    /// blanks wild those showing a blank too (every one, if `v` is blank) (§4.13).
+    pub fn unplayed_fitting(&self, v: Pip) -> u32 {
+        if !self.rules.blanks_wild {
+            return self.unplayed(v);
+        }
+        if v == Pip::ZERO {
+            return (Tile::set_size(self.rules.set) - self.played.len()) as u32;
+        }
+        let both = u32::from(!self.played.contains(Tile::new(v, Pip::ZERO)));
+        self.unplayed(v) + self.unplayed(Pip::ZERO) - both
+    }
+
     /// Turns `seat` has completed this round.
     pub fn turns_taken(&self, seat: Seat) -> u16 {
         self.turns_taken[seat.index()]
@@ -419,12 +432,13 @@ impl RoundState {
 
     /// PLACE(p, t, τ), steps 1–6. Returns whether p's own marker came off with this placement.
     pub(super) fn place<O: Observer>(&mut self, p: Seat, mv: Move, obs: &mut O) -> bool {
-        let Move { tile, train } = mv;
+        let (tile, turned, train) = (mv.tile, mv.train.is_turned(), mv.train.base());
+        let wild = self.rules.blanks_wild;
         let removed = self.hands[p.index()].remove(tile);
         debug_assert!(removed, "placing {tile} not in hand of seat {p}");
         self.played.insert(tile);
         let tr = &mut self.trains[train.index()];
-        debug_assert!(tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
+        debug_assert!(wild || tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
         if tr.len == 0 && train.is_mexican() {
             self.mexican_started += 1;
             if train == TrainId::mexican(0) {
@@ -433,7 +447,12 @@ impl RoundState {
         }
         let first_of_turn = !self.turn_placed;
         let covered = tr.open_double;
-        tr.end = tile.other(tr.end);
+        tr.end = match (wild, turned) {
+            // Blanks wild: the orientation was chosen (ED-31i).
+            (true, false) => tile.high(),
+            (true, true) => tile.low(),
+            (false, _) => tile.other(tr.end),
+        };
         tr.len += 1;
         tr.open_double = tile.is_double();
         let end = tr.end;
@@ -501,7 +520,7 @@ impl RoundState {
         self.rules.go_out_on_double == GoOutOnDouble::MustCover
             && !second_double
             && self.rules.follow_up != FollowUp::Optional
-            && !(self.rules.last_of_suit_exempt && self.unplayed(v) == 0)
+            && !(self.rules.last_of_suit_exempt && self.unplayed_fitting(v) == 0)
             && !(self.rules.reprivatise_exempt && own_lifted)
     }
 

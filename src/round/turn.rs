@@ -361,9 +361,11 @@ impl RoundState {
             && self.pending_fails[self.served_index()] >= self.players
     }
 
-    fn apply<O: Observer>(&mut self, m: Move, obs: &mut O) {
+    fn apply<O: Observer>(&mut self, raw: Move, obs: &mut O) {
         let p = self.current;
         let phase = self.phase;
+        // `raw` may carry a blanks-wild orientation; the rest of the turn needs the train only.
+        let m = Move { tile: raw.tile, train: raw.train.base() };
         if let Phase::Build { kind, built, .. } = phase {
             if m.is_stop() {
                 self.end_build(p, kind);
@@ -373,7 +375,7 @@ impl RoundState {
                     self.next_builder(kind, built, obs);
                 }
             } else {
-                self.place(p, m, obs);
+                self.place(p, raw, obs);
                 if self.outcome.is_none() {
                     self.phase = Phase::Build { kind, built, placed: true };
                 }
@@ -397,7 +399,7 @@ impl RoundState {
             if m.train == TrainId::SKIP {
                 self.phase = Phase::Swan { pos: at + 1 };
             } else {
-                let own_lifted = self.place(p, m, obs);
+                let own_lifted = self.place(p, raw, obs);
                 if self.outcome.is_some() {
                     return;
                 }
@@ -420,7 +422,7 @@ impl RoundState {
             }
             return;
         }
-        let own_lifted = self.place(p, m, obs);
+        let own_lifted = self.place(p, raw, obs);
         if self.outcome.is_some() {
             return;
         }
@@ -477,7 +479,7 @@ impl RoundState {
     /// Marks the double just placed as exempt from becoming an obligation when an exception
     /// applies (last of its suit, or it reprivatised the doubler's own train); returns whether.
     fn mark_exempt(&mut self, value: Pip, own_lifted: bool) -> bool {
-        let exempt = (self.rules.last_of_suit_exempt && self.unplayed(value) == 0)
+        let exempt = (self.rules.last_of_suit_exempt && self.unplayed_fitting(value) == 0)
             || (self.rules.reprivatise_exempt && own_lifted);
         if exempt {
             let i = self.turn_doubles_len as usize - 1;
@@ -658,12 +660,12 @@ impl RoundState {
             _ => None,
         };
         if let Some(v) = needing_cover {
-            return self.unplayed(v) == 0;
+            return self.unplayed_fitting(v) == 0;
         }
-        let personal_dead = (0..self.players as usize).all(|s| self.unplayed(self.trains[s].end) == 0);
+        let personal_dead = (0..self.players as usize).all(|s| self.unplayed_fitting(self.trains[s].end) == 0);
         let mex_dead = (0..self.mexican_started as usize)
-            .all(|i| self.unplayed(self.trains[TrainId::mexican(i).index()].end) == 0);
-        let start_dead = self.mexican_started >= self.rules.max_mexican_trains || self.unplayed(self.e) == 0;
+            .all(|i| self.unplayed_fitting(self.trains[TrainId::mexican(i).index()].end) == 0);
+        let start_dead = self.mexican_started >= self.rules.max_mexican_trains || self.unplayed_fitting(self.e) == 0;
         personal_dead && mex_dead && start_dead
     }
 }

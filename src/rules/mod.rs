@@ -484,7 +484,6 @@ impl Rules {
                 errs.push(RuleError::Unsupported { field, value });
             }
         };
-        need(!self.blanks_wild, "blanks_wild", "true".into());
         need(
             self.branching_doubles == BranchingDoubles::Off,
             "branching_doubles",
@@ -530,6 +529,15 @@ impl Rules {
         bad(
             !(self.first_player == FirstPlayer::PreviousOut && self.engine_mode == EngineMode::SetAside),
             "first_player = PreviousOut starts round 1 with the engine placer: it needs an engine from a hand in round 1",
+        );
+        bad(
+            !self.blanks_wild
+                || (self.opening == Opening::OneTile
+                    && !self.bullet_train
+                    && self.follow_up != FollowUp::AnyEligibleWithSecondDouble
+                    && !(self.follow_up == FollowUp::CoverSameDouble
+                        && self.doubles_per_turn == DoublesPerTurn::Unlimited)),
+            "blanks wild is played with one-tile openings and without the bullet train, [002] second doubles or multiple doubles",
         );
         bad(
             !self.partnerships || matches!(self.players, 4 | 6 | 8),
