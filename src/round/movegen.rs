@@ -117,6 +117,15 @@ impl Source<'_> {
                     out.push(Move { tile: t, train });
                 }
             }
+            _ => self.push_wild(out, v, train, singles),
+        }
+    }
+
+    /// The blanks-wild arms, apart from the common ones.
+    #[cold]
+    fn push_wild(self, out: &mut MoveList, v: Pip, train: TrainId, singles: bool) {
+        match self {
+            Source::Hand(_) | Source::Tile(_) => unreachable!("not a wild source"),
             Source::WildHand(h) => {
                 if v == Pip::ZERO {
                     for t in h.iter() {
@@ -209,7 +218,7 @@ impl RoundState {
             }
             Phase::Normal(drawn) => {
                 self.normal_moves(p, self.source(p, drawn), out);
-                if drawn.is_none() && self.bullet_possible(p) {
+                if drawn.is_none() && self.rules.bullet_train && self.bullet_possible(p) {
                     out.push(Move::BULLET);
                 }
             }

@@ -486,12 +486,13 @@ impl RoundState {
         } & self.markers
             & !self.public_this_turn;
         let own_lifted = lifted & p.bit() != 0;
-        for s in 0..self.players as usize {
-            if lifted & (1 << s) != 0 {
-                self.markers &= !(1 << s);
-                self.turn_marker_changed = true;
-                obs.event(&Event::Unmark { seat: Seat::from_index(s) });
-            }
+        let mut bits = lifted;
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.markers &= !(1 << s);
+            self.turn_marker_changed = true;
+            obs.event(&Event::Unmark { seat: Seat::from_index(s) });
         }
         if tile.is_double()
             && self.rules.double_makes_train_public
