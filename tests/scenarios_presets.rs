@@ -20,6 +20,8 @@
 //! are checked structurally where checkable (hand-built positions and `audit` over random
 //! rounds) or skipped with a comment.
 
+mod common;
+use common::*;
 use mexican_train::game::{MatchObserver, winners};
 use mexican_train::rng::{below, rng_from_seed};
 use mexican_train::round::RoundSetup;
@@ -30,55 +32,8 @@ use mexican_train::*;
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const A: Seat = Seat::from_index(0);
-const B: Seat = Seat::from_index(1);
-const C: Seat = Seat::from_index(2);
-const D: Seat = Seat::from_index(3);
-const MEX: TrainId = TrainId::mexican(0);
-
-fn own(s: Seat) -> TrainId {
-    TrainId::personal(s)
-}
-
-fn t(s: &str) -> Tile {
-    s.parse().unwrap_or_else(|e| panic!("bad tile {s:?}: {e:?}"))
-}
-
-fn tiles(s: &str) -> Vec<Tile> {
-    s.split_whitespace().map(t).collect()
-}
-
-fn pip(v: u8) -> Pip {
-    Pip::from_u8(v)
-}
-
-fn mv(tile: &str, train: TrainId) -> Move {
-    Move { tile: t(tile), train }
-}
-
-fn sorted(mut v: Vec<Move>) -> Vec<Move> {
-    v.sort();
-    v
-}
-
-fn moves(list: &[(&str, TrainId)]) -> Vec<Move> {
-    sorted(list.iter().map(|&(x, tr)| mv(x, tr)).collect())
-}
-
-fn ev_play(seat: Seat, tile: &str, train: TrainId, end: u8) -> Event {
-    Event::Play { seat, tile: t(tile), train, end: pip(end) }
-}
-
-fn ev_draw(seat: Seat, tile: &str) -> Event {
-    Event::Draw { seat, tile: t(tile) }
-}
-
 fn ev_engine(seat: Seat, tile: &str) -> Event {
     Event::Engine { seat, tile: t(tile) }
-}
-
-fn obligation(train: TrainId, value: u8, placer: Seat) -> Obligation {
-    Obligation { train, value: pip(value), placer }
 }
 
 /// A preset on a double-6 set with `players` seats; the hand-size override makes `validate`
@@ -191,16 +146,6 @@ fn assert_conserved(deal: &Deal) {
     }
     assert_eq!(count, 28);
     assert_eq!(all, TileSet::full(pip(6)));
-}
-
-/// Records every event.
-#[derive(Default)]
-struct Log(Vec<Event>);
-
-impl Observer for Log {
-    fn event(&mut self, ev: &Event) {
-        self.0.push(*ev);
-    }
 }
 
 /// A round under test with its event log.

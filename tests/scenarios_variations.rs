@@ -18,49 +18,16 @@
 //! `double_public_*`, `continuous_draw_*`, `exception_*` (§4.11), `blank_scoring_*`, `tap_*`
 //! and `alt_*` (the single-parameter alternatives of §8.1).
 
+mod common;
+use common::*;
 use mexican_train::*;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const A: Seat = Seat::from_index(0);
-const B: Seat = Seat::from_index(1);
-const C: Seat = Seat::from_index(2);
-const D: Seat = Seat::from_index(3);
-const MEX: TrainId = TrainId::mexican(0);
-
-fn own(s: Seat) -> TrainId {
-    TrainId::personal(s)
-}
-
-fn t(s: &str) -> Tile {
-    s.parse().unwrap_or_else(|e| panic!("bad tile {s:?}: {e:?}"))
-}
-
-fn tiles(s: &str) -> Vec<Tile> {
-    s.split_whitespace().map(t).collect()
-}
-
 fn set(s: &str) -> TileSet {
     tiles(s).into_iter().collect()
-}
-
-fn pip(v: u8) -> Pip {
-    Pip::from_u8(v)
-}
-
-fn mv(tile: &str, train: TrainId) -> Move {
-    Move { tile: t(tile), train }
-}
-
-fn sorted(mut v: Vec<Move>) -> Vec<Move> {
-    v.sort();
-    v
-}
-
-fn moves(list: &[(&str, TrainId)]) -> Vec<Move> {
-    sorted(list.iter().map(|&(x, tr)| mv(x, tr)).collect())
 }
 
 /// `moves` plus [`Move::STOP`] or [`Move::BULLET`].
@@ -70,20 +37,8 @@ fn moves_and(list: &[(&str, TrainId)], extra: Move) -> Vec<Move> {
     sorted(v)
 }
 
-fn ev_play(seat: Seat, tile: &str, train: TrainId, end: u8) -> Event {
-    Event::Play { seat, tile: t(tile), train, end: pip(end) }
-}
-
-fn ev_draw(seat: Seat, tile: &str) -> Event {
-    Event::Draw { seat, tile: t(tile) }
-}
-
 fn ev_penalty(seat: Seat, a: Option<&str>, b: Option<&str>) -> Event {
     Event::Penalty { seat, tiles: [a.map(t), b.map(t)] }
-}
-
-fn obligation(train: TrainId, value: u8, placer: Seat) -> Obligation {
-    Obligation { train, value: pip(value), placer }
 }
 
 /// The `wikipedia` rules on a double-6 set with `players` seats and the `key=value` overrides
@@ -185,16 +140,6 @@ fn rest_of_set(used: &[&str]) -> String {
         }
     }
     Tile::canonical(pip(6)).filter(|x| !seen.contains(*x)).map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-/// Records every event.
-#[derive(Default)]
-struct Log(Vec<Event>);
-
-impl Observer for Log {
-    fn event(&mut self, ev: &Event) {
-        self.0.push(*ev);
-    }
 }
 
 /// A round under test with its event log.

@@ -13,6 +13,8 @@
 //! structurally, both on a hand-built position and over many random rounds
 //! (`audit_random_rounds`).
 
+mod common;
+use common::*;
 use mexican_train::game::{MatchObserver, winners};
 use mexican_train::rng::{GameRng, below, rng_from_seed};
 use mexican_train::rules::{FirstSeat, TieBreak};
@@ -21,44 +23,6 @@ use mexican_train::*;
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-const A: Seat = Seat::from_index(0);
-const B: Seat = Seat::from_index(1);
-const C: Seat = Seat::from_index(2);
-const MEX: TrainId = TrainId::mexican(0);
-
-fn own(s: Seat) -> TrainId {
-    TrainId::personal(s)
-}
-
-fn t(s: &str) -> Tile {
-    s.parse().unwrap_or_else(|e| panic!("bad tile {s:?}: {e:?}"))
-}
-
-fn tiles(s: &str) -> Vec<Tile> {
-    s.split_whitespace().map(t).collect()
-}
-
-fn pip(v: u8) -> Pip {
-    Pip::from_u8(v)
-}
-
-fn mv(tile: &str, train: TrainId) -> Move {
-    Move { tile: t(tile), train }
-}
-
-fn sorted(mut v: Vec<Move>) -> Vec<Move> {
-    v.sort();
-    v
-}
-
-fn ev_play(seat: Seat, tile: &str, train: TrainId, end: u8) -> Event {
-    Event::Play { seat, tile: t(tile), train, end: pip(end) }
-}
-
-fn ev_draw(seat: Seat, tile: &str) -> Event {
-    Event::Draw { seat, tile: t(tile) }
-}
 
 /// The `wikipedia` rules on a double-6 set. Hand sizes come from the preset's d6 deal table
 /// (2 → 9, 3 → 8); they only matter for `validate`, since `Deal::from_parts` takes any hands.
@@ -113,16 +77,6 @@ fn assert_conserved(deal: &Deal, max: Pip) {
     }
     assert_eq!(count, Tile::set_size(max));
     assert_eq!(all, TileSet::full(max));
-}
-
-/// Records every event.
-#[derive(Default)]
-struct Log(Vec<Event>);
-
-impl Observer for Log {
-    fn event(&mut self, ev: &Event) {
-        self.0.push(*ev);
-    }
 }
 
 /// A round under test with its event log.
@@ -184,10 +138,6 @@ impl Table {
     fn since(&self, i: usize) -> &[Event] {
         &self.log.0[i..]
     }
-}
-
-fn obligation(train: TrainId, value: u8, placer: Seat) -> Obligation {
-    Obligation { train, value: pip(value), placer }
 }
 
 // ---------------------------------------------------------------------------------------------
