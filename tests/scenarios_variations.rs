@@ -64,73 +64,6 @@ fn preset6(name: &str, players: u8, opts: &[&str]) -> Rules {
     r
 }
 
-/// Hands, then a boneyard of `front` followed by every remaining tile of double-6 in canonical
-/// order, leaving `skip` out (the set-aside engine).
-fn layout(hands: &[&str], front: &str, skip: Option<Tile>) -> (Vec<TileSet>, Vec<Tile>) {
-    let mut seen = TileSet::EMPTY;
-    if let Some(x) = skip {
-        seen.insert(x);
-    }
-    let mut hand_sets = Vec::new();
-    for h in hands {
-        let mut hs = TileSet::EMPTY;
-        for x in tiles(h) {
-            assert!(seen.insert(x), "{x} dealt twice");
-            hs.insert(x);
-        }
-        hand_sets.push(hs);
-    }
-    let mut bone = tiles(front);
-    for &x in &bone {
-        assert!(seen.insert(x), "{x} dealt twice");
-    }
-    for x in Tile::canonical(pip(6)) {
-        if !seen.contains(x) {
-            bone.push(x);
-        }
-    }
-    (hand_sets, bone)
-}
-
-/// A deal with `[6|6]` set aside (`wikipedia`, `dominorules`).
-fn deal6(hands: &[&str], front: &str) -> Deal {
-    let engine = t("6-6");
-    let (h, bone) = layout(hands, front, Some(engine));
-    let deal = Deal::from_parts(engine, &h, &bone);
-    assert_conserved(&deal);
-    deal
-}
-
-/// A deal of the whole set for the presets whose engine comes from a hand (e = 6).
-fn deal_hand(hands: &[&str], front: &str) -> Deal {
-    let (h, bone) = layout(hands, front, None);
-    let deal = Deal::with_engine_in_play(pip(6), &h, &bone);
-    assert_conserved(&deal);
-    deal
-}
-
-/// Every tile of double-6 exactly once across (a set-aside engine,) hands and boneyard.
-fn assert_conserved(deal: &Deal) {
-    let mut all = TileSet::EMPTY;
-    let mut count = 0;
-    if deal.set_aside {
-        all.insert(deal.engine);
-        count += 1;
-    }
-    for h in &deal.hands[..deal.players as usize] {
-        for x in h {
-            assert!(all.insert(x), "{x} twice");
-            count += 1;
-        }
-    }
-    for &x in deal.boneyard.as_slice() {
-        assert!(all.insert(x), "{x} twice");
-        count += 1;
-    }
-    assert_eq!(count, 28);
-    assert_eq!(all, TileSet::full(pip(6)));
-}
-
 /// The tiles of double-6 (without `[6|6]`) not named in `used`, as a hand string.
 fn rest_of_set(used: &[&str]) -> String {
     let mut seen = TileSet::EMPTY.with(t("6-6"));
@@ -259,7 +192,7 @@ impl Table {
 fn partnerships_team_train_marking_and_unmarking() {
     let rules = wiki(4, &["partnerships=true"]);
     assert!(rules.partnerships);
-    let deal = deal6(&["0-1 0-2 1-2", "5-6 1-5 3-6", "1-3 2-3", "4-6 4-5"], "0-3 0-4 0-5");
+    let deal = deal_aside(&["0-1 0-2 1-2", "5-6 1-5 3-6", "1-3 2-3", "4-6 4-5"], "0-3 0-4 0-5");
     let mut tb = Table::new(&rules, &deal, A);
 
     // A1: no 6 for A's or C's train → draws 0-3, which fits neither → fails, but C has not
@@ -303,7 +236,7 @@ fn partnerships_team_train_marking_and_unmarking() {
 #[test]
 fn partnerships_team_scoring() {
     let rules = wiki(4, &["partnerships=true"]);
-    let deal = deal6(&["1-6", "2-3 4-5", "3-4 5-5", "0-1 2-2"], "");
+    let deal = deal_aside(&["1-6", "2-3 4-5", "3-4 5-5", "0-1 2-2"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A's only tile may go on its own or its partner's train; on C's it empties A's hand.
     let a1 = tb.pick(A, Decision::Normal, "1-6", own(C));
@@ -331,7 +264,7 @@ fn partnerships_team_scoring() {
 #[test]
 fn fast_game_maximum_builds_then_unrestricted_turns() {
     let rules = wiki(3, &["fast_game=true"]);
-    let deal = deal6(&["1-6 2-6 1-2 3-6 4-6 5-6", "0-6 0-0 2-3", "1-3 2-4 3-4"], "");
+    let deal = deal_aside(&["1-6 2-6 1-2 3-6 4-6 5-6", "0-6 0-0 2-3", "1-3 2-4 3-4"], "");
     let bone = deal.boneyard.as_slice().to_vec();
     let mut tb = Table::new(&rules, &deal, A);
     // A: 6-1-2-6-x lays four tiles; starting with 3-6, 4-6 or 5-6 lays only one.
@@ -376,7 +309,7 @@ fn fast_game_maximum_builds_then_unrestricted_turns() {
 #[test]
 fn fast_game_going_out_waits_for_all_builds() {
     let rules = wiki(3, &["fast_game=true"]);
-    let deal = deal6(&["2-6 2-2", "3-6 3-4 0-1", "4-6"], "");
+    let deal = deal_aside(&["2-6 2-2", "3-6 3-4 0-1", "4-6"], "");
     // First player B: builds run B, C, A. C empties its hand first, A after it.
     let mut tb = Table::new(&rules, &deal, B);
     let out = tb.finish();
@@ -409,7 +342,7 @@ fn fast_game_going_out_waits_for_all_builds() {
 fn delayed_first_turn_builds_draws_and_passes() {
     let rules = wiki(2, &["opening=delayed_first_turn"]);
     assert_eq!(rules, wiki(2, &["delayed_first_turn=true"]));
-    let deal = deal6(&["1-6 1-2 1-3 4-6", "3-5 4-5 0-3 0-4"], "0-1 5-6 1-5");
+    let deal = deal_aside(&["1-6 1-2 1-3 4-6", "3-5 4-5 0-3 0-4"], "0-1 5-6 1-5");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 holds 6s: 1-6 (forced: 4-6 would lay one tile only), then 1-2 or 1-3.
     let a1 = tb.pick(A, Decision::Build, "1-2", own(A)); // A:2
@@ -472,7 +405,7 @@ fn delayed_first_turn_builds_draws_and_passes() {
 #[test]
 fn bullet_train_declared_whole_hand_then_others_build() {
     let rules = wiki(3, &["bullet_train=true"]);
-    let deal = deal6(&["3-4 3-5 4-5 3-3", "0-6 4-6 0-1 0-2 1-2", "2-6 2-5 0-5 0-0 1-4"], "3-6");
+    let deal = deal_aside(&["3-4 3-5 4-5 3-3", "0-6 4-6 0-1 0-2 1-2", "2-6 2-5 0-5 0-0 1-4"], "3-6");
     let mut tb = Table::new(&rules, &deal, A);
     // A1: no 6 → draws 3-6 and must play it (A:3): forced, no bullet after a draw.
     // B1: its hand does not lay whole from 6 (0 and 4 have odd degree): no bullet offered.
@@ -526,7 +459,7 @@ fn bullet_train_declared_whole_hand_then_others_build() {
 #[test]
 fn cover_optional_doubler_may_stop() {
     let rules = wiki(2, &["cover_optional=true"]);
-    let deal = deal6(&["3-6 3-3 2-3 3-4 0-1", "5-6 5-5 0-2 1-2"], "0-4");
+    let deal = deal_aside(&["3-6 3-3 2-3 3-4 0-1", "5-6 5-5 0-2 1-2"], "0-4");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 (A:3) and B1 5-6 (B:5) are forced.
     tb.pick(A, Decision::Normal, "3-3", own(A));
@@ -554,7 +487,7 @@ fn cover_optional_doubler_may_stop() {
 /// eligible train, here starting the Mexican train with 0-6, which leaves 3-3 uncovered.
 fn any_train_position(option: &str) -> Table {
     let rules = wiki(2, &[option]);
-    let deal = deal6(&["3-6 0-6 3-3 2-3 1-1", "5-6 1-3 3-5 0-2"], "");
+    let deal = deal_aside(&["3-6 0-6 3-3 2-3 1-1", "5-6 1-3 3-5 0-2"], "");
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(A, Decision::Normal, "3-6", own(A)); // A:3 ; B1 5-6 forced (B:5)
     let a2 = tb.pick(A, Decision::Normal, "3-3", own(A));
@@ -598,7 +531,7 @@ fn any_train_can_cover_doubler_only_obliges_the_next_player() {
 #[test]
 fn multiple_doubles_cover_first_others_oblige_fifo() {
     let rules = wiki(3, &["multiple_doubles=true"]);
-    let deal = deal6(&["1-6 2-6 1-1 0-0 2-2 1-3 4-4", "5-6 3-5 0-3 0-4 2-4", "0-6 4-5"], "1-4 2-5");
+    let deal = deal_aside(&["1-6 2-6 1-1 0-0 2-2 1-3 4-4", "5-6 3-5 0-3 0-4 2-4", "0-6 4-5"], "1-4 2-5");
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1 ; B1 5-6 (B:5), C1 0-6 (C:0) forced
     tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
@@ -634,7 +567,7 @@ fn multiple_doubles_cover_first_others_oblige_fifo() {
 #[test]
 fn multiple_doubles_uncovered_first_double_marks_and_pends_first() {
     let rules = wiki(2, &["multiple_doubles=true"]);
-    let deal = deal6(&["1-6 2-6 1-1 2-2 0-5", "5-6 3-5 2-3 1-3 1-4"], "0-4 2-4");
+    let deal = deal_aside(&["1-6 2-6 1-1 2-2 0-5", "5-6 3-5 2-3 1-3 1-4"], "0-4 2-4");
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1 ; B1 5-6 forced (B:5)
     tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
@@ -671,7 +604,7 @@ fn multiple_doubles_uncovered_first_double_marks_and_pends_first() {
 #[test]
 fn double_public_marks_the_doubles_train() {
     let rules = wiki(2, &["double_public=true"]);
-    let deal = deal6(&["3-6 3-3 2-3 0-2 1-1", "5-6 4-6 4-4 1-4 2-5"], "");
+    let deal = deal_aside(&["3-6 3-3 2-3 0-2 1-1", "5-6 4-6 4-4 1-4 2-5"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 forced (A:3).
     tb.pick(B, Decision::Normal, "5-6", own(B)); // B:5
@@ -705,7 +638,7 @@ fn double_public_marks_the_doubles_train() {
 /// draw only once. Without the option the doubler draws once and the double pends on.
 #[test]
 fn continuous_draw_doubler_draws_until_a_cover() {
-    let deal = deal6(&["3-6 3-3 0-1 0-2", "5-6 1-5 4-4"], "1-2 1-4 0-4 2-4 2-3");
+    let deal = deal_aside(&["3-6 3-3 0-1 0-2", "5-6 1-5 4-4"], "1-2 1-4 0-4 2-4 2-3");
     for continuous in [true, false] {
         let rules = wiki(2, &[&format!("continuous_draw={continuous}")]);
         let mut tb = Table::new(&rules, &deal, A);
@@ -757,7 +690,7 @@ fn continuous_draw_doubler_draws_until_a_cover() {
 /// none with a 3 (none is left). Returns before A's forced 3-3.
 fn last_three_position(opts: &[&str]) -> Table {
     let rules = wiki(2, opts);
-    let deal = deal6(
+    let deal = deal_aside(
         &["3-6 5-6 3-5 0-3 0-2 3-3 0-0 0-4 0-5 0-6 1-1", "4-6 3-4 2-3 1-2 1-3 1-6 2-2 2-4 2-6 4-4 5-5"],
         "0-1 1-4 2-5 4-5 1-5",
     );
@@ -862,7 +795,7 @@ fn exception_last_of_suit_exempt_off_double_pends_forever() {
 /// cover is owed (and made).
 #[test]
 fn exception_reprivatise_exempt() {
-    let deal = deal6(&["3-6 4-4 0-4", "5-6 3-4 2-5 0-5"], "1-2");
+    let deal = deal_aside(&["3-6 4-4 0-4", "5-6 3-4 2-5 0-5"], "1-2");
     for exempt in [true, false] {
         let rules = wiki(2, &[&format!("reprivatise_exempt={exempt}")]);
         let mut tb = Table::new(&rules, &deal, A);
@@ -896,7 +829,7 @@ fn exception_reprivatise_exempt() {
 #[test]
 fn exception_must_cover_drawn_cover_goes_out() {
     let rules = wiki(2, &["go_out_on_double=must_cover"]);
-    let deal = deal6(&["3-6 3-3", "5-6 0-1 1-2"], "2-3");
+    let deal = deal_aside(&["3-6 3-3", "5-6 0-1 1-2"], "2-3");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6, B1 5-6, A2 3-3 (A's last tile) are forced; A draws 2-3 and covers with it.
     let out = tb.finish();
@@ -925,7 +858,7 @@ fn exception_must_cover_drawn_cover_goes_out() {
 #[test]
 fn exception_must_cover_drawn_miss_marks_and_pends() {
     let rules = wiki(2, &["go_out_on_double=must_cover"]);
-    let deal = deal6(&["3-6 3-3", "5-6 1-3 3-4"], "0-2");
+    let deal = deal_aside(&["3-6 3-3", "5-6 1-3 3-4"], "0-2");
     let mut tb = Table::new(&rules, &deal, A);
     let b2 = tb.choice(B, Decision::Cover);
     assert_eq!(tb.log.0[2..], [ev_play(A, "3-3", own(A), 3), ev_draw(A, "0-2"), Event::Mark { seat: A }]);
@@ -940,7 +873,7 @@ fn exception_must_cover_drawn_miss_marks_and_pends() {
 fn exception_must_cover_empty_boneyard_goes_out() {
     let rules = wiki(2, &["go_out_on_double=must_cover"]);
     let rest = rest_of_set(&["3-6 3-3"]);
-    let deal = deal6(&["3-6 3-3", &rest], "");
+    let deal = deal_aside(&["3-6 3-3", &rest], "");
     assert!(deal.boneyard.is_empty());
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(B, Decision::Normal, "5-6", own(B)); // A1 3-6 forced; B:5
@@ -961,7 +894,7 @@ fn exception_must_cover_empty_boneyard_goes_out() {
 /// 50 + 3 + 6.
 #[test]
 fn blank_scoring_variants() {
-    let deal = deal6(&["3-6", "0-0 0-3 2-4"], "");
+    let deal = deal_aside(&["3-6", "0-0 0-3 2-4"], "");
     let cases: [(&[&str], u32); 4] = [
         (&[], 9),
         (&["blank_half_value=25"], 84),
@@ -992,7 +925,7 @@ fn blank_scoring_variants() {
 #[test]
 fn tap_draw_two_caught_at_next_turn() {
     let rules = wiki(2, &["tap=draw_two"]);
-    let deal = deal6(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3 0-4");
+    let deal = deal_aside(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3 0-4");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 (forced) leaves A one tile; B's turn opens with A's penalty; B1 5-6 (forced).
     tb.run();
@@ -1003,7 +936,7 @@ fn tap_draw_two_caught_at_next_turn() {
 
     // A boneyard of one tile: the penalty draws what there is.
     let rest = rest_of_set(&["3-6 0-1 0-2"]);
-    let deal = deal6(&["3-6 0-1", &rest], "0-2");
+    let deal = deal_aside(&["3-6 0-1", &rest], "0-2");
     assert_eq!(deal.boneyard.as_slice(), &[t("0-2")]);
     let mut tb = Table::new(&rules, &deal, A);
     tb.choice(B, Decision::Normal);
@@ -1017,7 +950,7 @@ fn tap_draw_two_caught_at_next_turn() {
 fn tap_no_penalty_from_two_tiles_to_none() {
     for tap in ["draw_two", "draw_one_else_skip"] {
         let rules = wiki(2, &[&format!("tap={tap}")]);
-        let deal = deal6(&["3-6 3-3 2-3", "5-6 1-5 2-4"], "0-2 0-3");
+        let deal = deal_aside(&["3-6 3-3 2-3", "5-6 1-5 2-4"], "0-2 0-3");
         let mut tb = Table::new(&rules, &deal, A);
         // A1 3-6 (A keeps two tiles), B1 5-6; A2 3-3 then 2-3 (forced): out.
         tb.pick(A, Decision::Normal, "3-3", own(A));
@@ -1033,7 +966,7 @@ fn tap_no_penalty_from_two_tiles_to_none() {
 #[test]
 fn tap_draw_one_after_the_next_players_turn() {
     let rules = wiki(2, &["tap=draw_one_else_skip"]);
-    let deal = deal6(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3");
+    let deal = deal_aside(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 leaves one tile; B1 5-6; then A draws 0-2; A2: 0-1 0-2 fit nothing → draws 0-3,
     // which fits A:3 (forced).
@@ -1061,7 +994,7 @@ fn tap_skip_with_empty_boneyard_and_blocked_test() {
     let rules = wiki(2, &["tap=draw_one_else_skip"]);
     let b = "2-6 2-3 3-6 4-6 5-6 3-4";
     let a = format!("0-6 0-1 1-6 4-5 {}", rest_of_set(&[b, "0-6 0-1 1-6 4-5"]));
-    let deal = deal6(&[&a, b], "");
+    let deal = deal_aside(&[&a, b], "");
     assert!(deal.boneyard.is_empty());
     let mut tb = Table::new(&rules, &deal, A);
     tb.steps(&[
@@ -1105,7 +1038,7 @@ fn tap_skip_with_empty_boneyard_and_blocked_test() {
 /// train; no other first turn may, and first turns still use only the own train.
 #[test]
 fn alt_parsons_first_move() {
-    let deal = deal6(&["3-6 2-6 0-1", "5-6 4-6 1-2"], "");
+    let deal = deal_aside(&["3-6 2-6 0-1", "5-6 4-6 1-2"], "");
     let rules = wiki(2, &["parsons_first_move=true"]);
     let mut tb = Table::new(&rules, &deal, A);
     let a1 = tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
@@ -1130,7 +1063,7 @@ fn alt_parsons_first_move() {
 /// laid on another seat's train does not mark; the double still pends. By default he marks.
 #[test]
 fn alt_doubler_exempt_on_foreign_train() {
-    let deal = deal6(&["3-6 2-3 5-5 1-1", "4-6 0-4 0-5 1-5", "5-6 0-1"], "2-4 1-2");
+    let deal = deal_aside(&["3-6 2-3 5-5 1-1", "4-6 0-4 0-5 1-5", "5-6 0-1"], "2-4 1-2");
     for exempt in [true, false] {
         let rules = wiki(3, &[&format!("doubler_exempt_on_foreign_train={exempt}")]);
         let mut tb = Table::new(&rules, &deal, A);
@@ -1153,7 +1086,7 @@ fn alt_doubler_exempt_on_foreign_train() {
 /// can play on his own train must; by default (ED-20) he may play anywhere eligible.
 #[test]
 fn alt_marked_owner_must_prefer_own_train_dominorules() {
-    let deal = deal6(&["0-1 2-3 3-4 1-2", "3-6 4-5", "2-6 0-0"], "0-5");
+    let deal = deal_aside(&["0-1 2-3 3-4 1-2", "3-6 4-5", "2-6 0-0"], "0-5");
     for prefer in [true, false] {
         let rules = preset6("dominorules", 3, &[&format!("marked_owner_must_prefer_own_train={prefer}")]);
         let mut tb = Table::new(&rules, &deal, A);
@@ -1254,7 +1187,7 @@ fn alt_obligation_overrides_first_turn_harbour_cay() {
 /// option shows with `first_turn_own_train_only=false`.
 #[test]
 fn alt_mexican_start_after_opening_go_round() {
-    let deal = deal6(&["3-6 2-6 0-1", "5-6 4-6 1-2"], "");
+    let deal = deal_aside(&["3-6 2-6 0-1", "5-6 4-6 1-2"], "");
     // Any time: A's very first move may start it.
     let rules = wiki(2, &["first_turn_own_train_only=false"]);
     let mut tb = Table::new(&rules, &deal, A);
@@ -1291,7 +1224,7 @@ fn alt_mexican_start_after_opening_go_round() {
 fn alt_two_mexican_trains() {
     let rules = wiki(2, &["max_mexican_trains=2"]);
     let mex2 = TrainId::mexican(1);
-    let deal = deal6(&["3-6 2-6 0-6 2-4", "5-6 4-6 2-5 1-1"], "");
+    let deal = deal_aside(&["3-6 2-6 0-6 2-4", "5-6 4-6 2-5 1-1"], "");
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(A, Decision::Normal, "3-6", own(A)); // A:3
     tb.pick(B, Decision::Normal, "5-6", own(B)); // B:5
@@ -1310,7 +1243,7 @@ fn alt_two_mexican_trains() {
 /// lifts its marker; by default only the owner's play does.
 #[test]
 fn alt_marker_removal_any_play_on_train() {
-    let deal = deal6(&["0-1 0-2", "5-6 1-6 2-5"], "0-3 2-6");
+    let deal = deal_aside(&["0-1 0-2", "5-6 1-6 2-5"], "0-3 2-6");
     for any in [true, false] {
         let removal = if any { "any_play_on_train" } else { "owner_on_own_train" };
         let rules = wiki(2, &[&format!("marker_removal={removal}")]);
@@ -1338,7 +1271,7 @@ fn alt_marker_removal_any_play_on_train() {
 #[test]
 fn partnerships_bullet_train_from_the_partners_end() {
     let rules = wiki(4, &["partnerships=true", "bullet_train=true"]);
-    let deal = deal6(&["1-6 2-3 3-4", "5-6 0-5 1-2", "2-6 0-0", "4-6 0-4 1-1"], "");
+    let deal = deal_aside(&["1-6 2-3 3-4", "5-6 0-5 1-2", "2-6 0-0", "4-6 0-4 1-1"], "");
     let mut tb = Table::new(&rules, &deal, A);
     let a1 = tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1
     assert_eq!(a1, moves(&[("1-6", own(A)), ("1-6", own(C))]));
@@ -1355,7 +1288,7 @@ fn partnerships_bullet_train_from_the_partners_end() {
 #[test]
 fn delayed_first_turn_trailing_double_obliges_nobody() {
     let rules = wiki(2, &["delayed_first_turn=true"]);
-    let deal = deal6(&["2-6 2-2 0-1", "5-6 2-5 0-3"], "");
+    let deal = deal_aside(&["2-6 2-2 0-1", "5-6 2-5 0-3"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A: 2-6 2-2 (forced, maximum length) ends on an open double. B: 5-6 2-5 (forced), B:2.
     // A2 is a normal turn with nothing pending.
@@ -1387,7 +1320,7 @@ fn turned(tile: &str, train: TrainId) -> Move {
 #[test]
 fn blanks_wild_matching_and_orientation() {
     let rules = wiki(2, &["blanks_wild=true"]);
-    let deal = deal6(&["0-3 1-6 2-5", "0-6 4-5 2-4"], "");
+    let deal = deal_aside(&["0-3 1-6 2-5", "0-6 4-5 2-4"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 on the engine 6: 0-3 by its blank (new end 3); 1-6 by its 6, turned (new end 1).
     assert_eq!(tb.choice(A, Decision::Normal), sorted(vec![mv("0-3", own(A)), turned("1-6", own(A))]));
@@ -1414,7 +1347,7 @@ fn blanks_wild_matching_and_orientation() {
 #[test]
 fn blanks_wild_double_blank_is_covered_by_anything() {
     let rules = wiki(2, &["blanks_wild=true"]);
-    let deal = deal6(&["0-6 0-0 3-5 1-1", "2-6 1-3 4-5 2-2"], "");
+    let deal = deal_aside(&["0-6 0-0 3-5 1-1", "2-6 1-3 4-5 2-2"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A1: 0-6 both ways (turned leaves a blank end), and 0-0, whose blank fits the engine too.
     assert_eq!(

@@ -218,7 +218,7 @@ impl RoundState {
             }
             Phase::Normal(drawn) => {
                 self.normal_moves(p, self.source(p, drawn), out);
-                if drawn.is_none() && self.rules.bullet_train && self.bullet_possible(p) {
+                if drawn.is_none() && self.rules.bullet_train && self.bullet_train_for(p).is_some() {
                     out.push(Move::BULLET);
                 }
             }
@@ -310,11 +310,6 @@ impl RoundState {
         let n = if self.team(p) == p.bit() { 1 } else { 2 };
         ends[..n].sort_unstable();
         ends[..n].iter().copied().find(|t| whole_hand_trail(hand, self.trains[t.index()].end))
-    }
-
-    /// Whether `p` may declare a bullet train now.
-    pub(super) fn bullet_possible(&self, p: Seat) -> bool {
-        self.bullet_train_for(p).is_some()
     }
 
     /// The obligation the seat to act must serve (LIFO or FIFO per the rules).

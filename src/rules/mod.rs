@@ -564,9 +564,4 @@ impl Rules {
         let half = |v: u32| if v == 0 { blank } else { v };
         half(a) + half(b)
     }
-
-    /// Whether the highest pip of the set is in range (always true for validated rules).
-    pub fn set_in_range(&self) -> bool {
-        self.set.get() <= MAX_PIP
-    }
 }

@@ -63,3 +63,70 @@ impl Observer for Log {
         self.0.push(*ev);
     }
 }
+
+/// Hands, then a boneyard of `front` followed by every remaining tile of double-6 in canonical
+/// order, leaving `skip` out (the set-aside engine).
+pub fn layout(hands: &[&str], front: &str, skip: Option<Tile>) -> (Vec<TileSet>, Vec<Tile>) {
+    let mut seen = TileSet::EMPTY;
+    if let Some(x) = skip {
+        seen.insert(x);
+    }
+    let mut hand_sets = Vec::new();
+    for h in hands {
+        let mut hs = TileSet::EMPTY;
+        for x in tiles(h) {
+            assert!(seen.insert(x), "{x} dealt twice");
+            hs.insert(x);
+        }
+        hand_sets.push(hs);
+    }
+    let mut bone = tiles(front);
+    for &x in &bone {
+        assert!(seen.insert(x), "{x} dealt twice");
+    }
+    for x in Tile::canonical(pip(6)) {
+        if !seen.contains(x) {
+            bone.push(x);
+        }
+    }
+    (hand_sets, bone)
+}
+
+/// A deal of the double-6 set with `[6|6]` set aside (`wikipedia`, `dominorules`).
+pub fn deal_aside(hands: &[&str], front: &str) -> Deal {
+    let engine = t("6-6");
+    let (h, bone) = layout(hands, front, Some(engine));
+    let deal = Deal::from_parts(engine, &h, &bone);
+    assert_conserved(&deal);
+    deal
+}
+
+/// A deal of the whole set for the presets whose engine comes from a hand (e = 6).
+pub fn deal_hand(hands: &[&str], front: &str) -> Deal {
+    let (h, bone) = layout(hands, front, None);
+    let deal = Deal::with_engine_in_play(pip(6), &h, &bone);
+    assert_conserved(&deal);
+    deal
+}
+
+/// Every tile of double-6 exactly once across (a set-aside engine,) hands and boneyard.
+pub fn assert_conserved(deal: &Deal) {
+    let mut all = TileSet::EMPTY;
+    let mut count = 0;
+    if deal.set_aside {
+        all.insert(deal.engine);
+        count += 1;
+    }
+    for h in &deal.hands[..deal.players as usize] {
+        for x in h {
+            assert!(all.insert(x), "{x} twice");
+            count += 1;
+        }
+    }
+    for &x in deal.boneyard.as_slice() {
+        assert!(all.insert(x), "{x} twice");
+        count += 1;
+    }
+    assert_eq!(count, 28);
+    assert_eq!(all, TileSet::full(pip(6)));
+}
