@@ -18,7 +18,7 @@ pub use deal_table::{DealRow, DealTable};
 pub use options::{PARAMS, Param, rule_keys};
 pub use presets::{PRESETS, PresetInfo};
 
-use crate::tile::{MAX_PIP, Pip, Tile};
+use crate::tile::{Pip, Tile};
 use std::fmt;
 
 /// Most seats the engine supports (markers and first-turn flags are 16-bit masks).
