@@ -99,6 +99,17 @@ impl TileSet {
         s
     }
 
+    /// Tiles in this set and not in `other`.
+    #[must_use]
+    pub fn difference(&self, other: &TileSet) -> TileSet {
+        let mut s = TileSet::EMPTY;
+        for p in 0..PIP_COUNT {
+            s.rows[p] = self.rows[p] & !other.rows[p];
+        }
+        s.recount();
+        s
+    }
+
     fn recount(&mut self) {
         let (len, pips) = self.recompute();
         self.len = len as u8;

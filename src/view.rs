@@ -92,6 +92,19 @@ impl<'a> View<'a> {
         self.state.unplayed(v)
     }
 
+    /// Open-end values a seat is publicly known to hold no fitting tile for (bit `v`), from its
+    /// failed turns; see [`RoundState::known_voids`].
+    pub fn known_voids(&self, seat: Seat) -> u32 {
+        self.state.known_voids(seat)
+    }
+
+    /// A full round state consistent with everything this seat knows, the hidden tiles dealt
+    /// afresh from `rng` (see `round::determinize`); `None` unless this seat is to act. For
+    /// search bots: the world depends only on this view and `rng`.
+    pub fn sample_world(&self, rng: &mut crate::rng::GameRng) -> Option<RoundState> {
+        self.state.sample_world(self.seat, rng)
+    }
+
     /// Tiles a seat has drawn this round.
     pub fn draws(&self, seat: Seat) -> u16 {
         self.state.draws(seat)

@@ -8,6 +8,10 @@ use mexican_train::rules::{
 };
 use mexican_train::*;
 
+fn pip(v: u8) -> Pip {
+    Pip::from_u8(v)
+}
+
 /// Plays one round with uniformly random choices, checking invariants at every decision.
 /// Returns the number of decisions taken.
 fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pip) {
@@ -46,6 +50,25 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
             count += 1;
         }
         assert_eq!((count, seen), (full.len(), full), "tiles not conserved under {:?}", rules.preset);
+        // Void inference is sound: a seat known void in v holds no tile fitting an end v.
+        for s in 0..n {
+            let seat = Seat::from_index(s);
+            let voids = st.known_voids(seat);
+            for t in st.hand(seat) {
+                if seat == st.current() && st.drawn_this_turn() == Some(t) {
+                    continue; // just drawn and about to be played: the void held before the draw
+                }
+                for v in 0..=rules.set.get() {
+                    let fits = t.contains(pip(v)) || (rules.blanks_wild && (t.contains(pip(0)) || v == 0));
+                    assert!(
+                        voids & (1 << v) == 0 || !fits,
+                        "seat {s} holds {t} but is known void in {v} under {:?} at turn {} seed {seed}",
+                        rules.preset,
+                        st.turns()
+                    );
+                }
+            }
+        }
         match step {
             Step::Over => break,
             Step::Choice(_, _) => {

@@ -5,12 +5,14 @@
 //! a real choice of two or more moves, or when the round is over. The caller then applies one of
 //! the offered moves with [`RoundState::play`] (checked) or [`RoundState::play_unchecked`].
 
+mod determinize;
 mod event;
 mod movegen;
 mod state;
 mod trail;
 mod turn;
 
+pub use determinize::FILL_TRIES;
 pub use event::{Event, NoObserver, Observer};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{RoundSetup, RoundState};

@@ -312,6 +312,38 @@ impl RoundState {
         ends[..n].iter().copied().find(|t| whole_hand_trail(hand, self.trains[t.index()].end))
     }
 
+    /// The open-end values `p` was checked against when it found no legal placement in
+    /// `phase` (for [`RoundState::known_voids`]). A follow-up that excludes doubles says nothing
+    /// about doubles, so it yields no values.
+    pub(super) fn void_targets(&self, p: Seat, phase: Phase) -> u32 {
+        let mut bits = 0u32;
+        match phase {
+            Phase::Normal(_) => {
+                self.for_each_eligible(p, |t| bits |= 1 << self.trains[t.index()].end.get());
+                if self.start_target(p, true).is_some() {
+                    bits |= 1 << self.e.get();
+                }
+            }
+            Phase::Cover(_) => bits = 1 << self.obligation_to_serve().value.get(),
+            Phase::FollowUp { value, .. } => match self.rules.follow_up {
+                FollowUp::CoverSameDouble | FollowUp::Optional => bits = 1 << value.get(),
+                FollowUp::AnyEligible if self.rules.doubles_per_turn == DoublesPerTurn::Unlimited => {
+                    self.for_each_eligible(p, |t| bits |= 1 << self.trains[t.index()].end.get());
+                    for d in &self.turn_doubles[..self.turn_doubles_len as usize] {
+                        bits |= 1 << d.value.get();
+                    }
+                    if self.start_target(p, true).is_some() {
+                        bits |= 1 << self.e.get();
+                    }
+                }
+                FollowUp::AnyEligible | FollowUp::AnyEligibleWithSecondDouble => {}
+            },
+            Phase::Build { .. } => bits = 1 << self.trains[p.index()].end.get(),
+            _ => {}
+        }
+        bits
+    }
+
     /// The obligation the seat to act must serve (LIFO or FIFO per the rules).
     pub(super) fn obligation_to_serve(&self) -> super::Obligation {
         debug_assert!(self.pending_len > 0);

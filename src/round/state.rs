@@ -127,6 +127,9 @@ pub struct RoundState {
     pub(super) swan_resume: u8,
     /// Continuous draw (§4.12): failed cover attempts per pending obligation.
     pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
+    /// Public void inference (RULES.md §6): bit `v` of seat `s` means every other seat can tell
+    /// that `s` holds no tile that fits an open end `v`.
+    pub(super) voids: [u32; MAX_PLAYERS],
     pub(super) turns: u32,
     pub(super) total_draws: u32,
     pub(super) outcome: Option<Outcome>,
@@ -198,6 +201,7 @@ impl RoundState {
             skip_next: 0,
             idle_seats: 0,
             pending_fails: [0; MAX_OPEN_DOUBLES],
+            voids: [0; MAX_PLAYERS],
             turns: 0,
             total_draws: 0,
             outcome: None,
@@ -288,6 +292,19 @@ impl RoundState {
         }
         let both = u32::from(!self.played.contains(Tile::new(v, Pip::ZERO)));
         self.unplayed(v) + self.unplayed(Pip::ZERO) - both
+    }
+
+    /// Open-end values `seat` is publicly known to hold no fitting tile for (bit `v` = value
+    /// `v`; RULES.md §6 void inference).
+    ///
+    /// A seat that finds no legal placement is void in every value it could have played on
+    /// (the ends of the trains open to it, the engine number when it may start a Mexican train,
+    /// or only the double's value when it must cover one). The knowledge survives its later
+    /// placements (they only remove tiles) and a drawn tile that it plays at once; a drawn tile
+    /// it keeps narrows the set to the values that tile was just seen not to fit; any other
+    /// draw (engine search, penalty) clears it.
+    pub fn known_voids(&self, seat: Seat) -> u32 {
+        self.voids[seat.index()]
     }
 
     /// Turns `seat` has completed this round.

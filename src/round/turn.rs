@@ -52,6 +52,7 @@ impl RoundState {
                         // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark.
                         let p = self.current;
                         let _ = self.draw(p, obs);
+                        self.voids[p.index()] = 0;
                         self.mark(p, obs);
                         self.end_turn(obs);
                     }
@@ -120,11 +121,18 @@ impl RoundState {
             self.phase = Phase::Build { kind: BuildKind::Delayed { optional: false }, built: 0, placed: false };
             return;
         }
+        // He cannot start: void in e, before the draw and (when he passes) after it.
+        self.voids[p.index()] |= 1 << e.get();
         match self.draw(p, obs) {
             Some(t) if t.contains(e) => {
+                self.voids[p.index()] &= !(1 << e.get());
                 self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
             }
-            _ => self.end_turn(obs),
+            Some(_) => {
+                self.voids[p.index()] = 1 << e.get();
+                self.end_turn(obs)
+            }
+            None => self.end_turn(obs),
         }
     }
 
@@ -274,6 +282,15 @@ impl RoundState {
     /// No legal placement in the current phase: draw, or fail the turn.
     fn no_move<O: Observer>(&mut self, phase: Phase, obs: &mut O) {
         let p = self.current;
+        // Void inference: the hand (or the tile just drawn, which stays in it) fits none of the
+        // values this phase offered.
+        let targets = self.void_targets(p, phase);
+        match phase {
+            Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. } => {
+                self.voids[p.index()] = targets;
+            }
+            _ => self.voids[p.index()] |= targets,
+        }
         let drawn = match phase {
             Phase::Build { kind: BuildKind::Delayed { .. }, .. } => {
                 self.end_turn(obs);
@@ -366,8 +383,12 @@ impl RoundState {
         let phase = self.phase;
         // `raw` may carry a blanks-wild orientation; the rest of the turn needs the train only.
         let m = Move { tile: raw.tile, train: raw.train.base() };
-        if let Phase::Build { kind, built, .. } = phase {
+        if let Phase::Build { kind, built, placed } = phase {
             if m.is_stop() {
+                if kind == (BuildKind::Delayed { optional: true }) && !placed {
+                    // He keeps the drawn tile, which fits e: nothing is known of his hand.
+                    self.voids[p.index()] = 0;
+                }
                 self.end_build(p, kind);
                 if let BuildKind::Delayed { .. } = kind {
                     self.end_turn(obs);
@@ -548,6 +569,7 @@ impl RoundState {
         for slot in tiles.iter_mut().take(k) {
             *slot = self.boneyard.draw();
             if let Some(t) = *slot {
+                self.voids[q.index()] = 0;
                 self.hands[q.index()].insert(t);
                 self.draws[q.index()] += 1;
                 self.total_draws += 1;

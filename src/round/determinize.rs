@@ -1,0 +1,116 @@
+//! Determinization: a full round state that one seat cannot tell apart from the real one.
+//!
+//! A search bot (RULES.md §6, `montecarlo`) plays hypothetical futures. It may not look at the
+//! other hands or the boneyard order, so it plays them in a *sampled world*: the table, every
+//! public counter and its own hand as they are, and the tiles it cannot see dealt afresh into the
+//! other hands (same sizes) and the boneyard (same size, new order).
+//!
+//! The sample reads only what the seat may know: its own hand, the tiles on the table, hand and
+//! boneyard sizes, and each seat's publicly known voids ([`RoundState::known_voids`]). A seat
+//! known void in `v` receives no tile fitting an end `v`. Seats are filled most constrained
+//! first, each with a uniform draw from the unseen tiles it may hold; the boneyard takes the rest
+//! in a uniform order. (The sequential fill is close to, not exactly, uniform over all consistent
+//! worlds; exact rejection sampling can take thousands of tries late in a round.) If the voids
+//! cannot all be met — they always can in the real world, so only by bad luck in the fill — it
+//! retries, and after [`FILL_TRIES`] it drops the void constraints. Nothing here allocates.
+
+use super::Seat;
+use super::state::{Phase, RoundState};
+use crate::deal::Boneyard;
+use crate::rng::{GameRng, below, shuffle};
+use crate::rules::MAX_PLAYERS;
+use crate::tile::{MAX_TILES, Pip, Tile};
+use crate::tile_set::TileSet;
+
+/// Attempts at a fill that meets every known void before dropping them.
+pub const FILL_TRIES: usize = 8;
+
+impl RoundState {
+    /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, §4.13).
+    fn fits_end(&self, t: Tile, v: Pip) -> bool {
+        t.contains(v) || (self.rules.blanks_wild && (t.contains(Pip::ZERO) || v == Pip::ZERO))
+    }
+
+    /// The tiles `seat` cannot see: in another hand or in the boneyard.
+    pub(crate) fn unseen_by(&self, seat: Seat) -> TileSet {
+        let mut s = TileSet::full(self.rules.set).difference(&self.played);
+        s = s.difference(&self.hands[seat.index()]);
+        s
+    }
+
+    /// A world `seat` cannot tell from this one, or `None` when `seat` is not the seat to act
+    /// (another seat's just-drawn tile would leak) or the round is not in play.
+    pub(crate) fn sample_world(&self, seat: Seat, rng: &mut GameRng) -> Option<RoundState> {
+        if seat != self.current || matches!(self.phase, Phase::Setup | Phase::Over) {
+            return None;
+        }
+        let mut unseen = [Tile::from_pips(0, 0); MAX_TILES];
+        let mut n_unseen = 0;
+        for t in &self.unseen_by(seat) {
+            unseen[n_unseen] = t;
+            n_unseen += 1;
+        }
+        let n = self.players as usize;
+        // Other seats, most constrained first (fewest unseen tiles they may hold), then by seat.
+        let mut order = [(0usize, 0usize); MAX_PLAYERS];
+        let mut k = 0;
+        for s in (0..n).filter(|&s| s != seat.index()) {
+            let voids = self.voids[s];
+            let allowed = unseen[..n_unseen].iter().filter(|&&t| self.allowed(t, voids)).count();
+            order[k] = (allowed, s);
+            k += 1;
+        }
+        order[..k].sort_unstable();
+        let mut world = self.clone();
+        for attempt in 0..=FILL_TRIES {
+            let respect_voids = attempt < FILL_TRIES;
+            let mut pool = unseen;
+            let mut left = n_unseen;
+            let mut ok = true;
+            for &(_, s) in &order[..k] {
+                let need = self.hands[s].len();
+                let voids = if respect_voids { self.voids[s] } else { 0 };
+                // Move the tiles seat s may hold to the front of the pool, then draw from them.
+                let mut fit = 0;
+                for i in 0..left {
+                    if self.allowed(pool[i], voids) {
+                        pool.swap(i, fit);
+                        fit += 1;
+                    }
+                }
+                if fit < need {
+                    ok = false;
+                    break;
+                }
+                let mut hand = TileSet::EMPTY;
+                for j in 0..need {
+                    let r = j + below(rng, (fit - j) as u64) as usize;
+                    pool.swap(j, r);
+                    hand.insert(pool[j]);
+                }
+                world.hands[s] = hand;
+                // Drop the dealt tiles from the pool.
+                pool.copy_within(need..left, 0);
+                left -= need;
+            }
+            if ok {
+                shuffle(rng, &mut pool[..left]);
+                world.boneyard = Boneyard::from_tiles(&pool[..left]);
+                return Some(world);
+            }
+        }
+        unreachable!("a fill without void constraints always succeeds")
+    }
+
+    fn allowed(&self, t: Tile, voids: u32) -> bool {
+        let mut bits = voids;
+        while bits != 0 {
+            let v = Pip::from_u8(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+            if self.fits_end(t, v) {
+                return false;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,105 @@
+//! `View::sample_world`: the sampled world keeps everything the seat knows, deals the rest
+//! afresh, meets the known voids, and depends on nothing the seat cannot see.
+
+use mexican_train::rng::{below, rng_from_seed};
+use mexican_train::*;
+
+/// Random play under `preset` until seat to act has a choice, `stop` choices in.
+fn position(preset: &str, players: u8, seed: u64, stop: usize) -> Option<RoundState> {
+    let mut rules = Rules::preset(preset).unwrap();
+    rules.players = players;
+    let mut rng = rng_from_seed(seed);
+    let deal = deal::deal_round(&rules, rules.engine_of_round(1), &mut rng);
+    let mut st = RoundState::new(&rules, &deal, Seat::from_index(0));
+    let mut moves = MoveList::new();
+    for _ in 0..stop {
+        match st.advance(&mut moves, &mut NoObserver) {
+            Step::Over => return None,
+            Step::Choice(..) => {
+                let m = moves[below(&mut rng, moves.len() as u64) as usize];
+                st.play(m, &mut NoObserver).unwrap();
+            }
+        }
+    }
+    match st.advance(&mut moves, &mut NoObserver) {
+        Step::Over => None,
+        Step::Choice(..) => Some(st),
+    }
+}
+
+fn fits(rules: &Rules, t: Tile, v: u8) -> bool {
+    t.contains(Pip::from_u8(v)) || (rules.blanks_wild && (t.contains(Pip::ZERO) || v == 0))
+}
+
+#[test]
+fn sampled_worlds_keep_the_view_and_meet_the_voids() {
+    let mut checked = 0;
+    let mut voids_seen = 0;
+    for (i, preset) in ["wikipedia", "dominorules", "celko1998", "family_house", "harbour_cay"].iter().enumerate() {
+        for seed in 0..60u64 {
+            let Some(st) = position(preset, 4, seed * 7 + i as u64, (seed % 40) as usize) else { continue };
+            let me = st.current();
+            let view = st.view(me);
+            let mut rng = rng_from_seed(seed);
+            let w = view.sample_world(&mut rng).expect("seat to act may sample");
+            // What the seat knows is unchanged.
+            assert_eq!(w.hand(me), st.hand(me));
+            assert_eq!(w.played(), st.played());
+            assert_eq!(w.boneyard().len(), st.boneyard().len());
+            assert_eq!(w.marker_mask(), st.marker_mask());
+            assert_eq!(w.pending(), st.pending());
+            let mut all = w.played().to_owned();
+            for s in 0..4 {
+                let seat = Seat::from_index(s);
+                assert_eq!(w.hand(seat).len(), st.hand(seat).len());
+                assert!(all.intersect(w.hand(seat)).is_empty());
+                all = all.union(w.hand(seat));
+                assert_eq!(w.known_voids(seat), st.known_voids(seat));
+                if seat != me {
+                    for t in w.hand(seat) {
+                        for v in 0..=st.rules().set.get() {
+                            assert!(st.known_voids(seat) & (1 << v) == 0 || !fits(st.rules(), t, v));
+                        }
+                    }
+                    voids_seen += st.known_voids(seat).count_ones();
+                }
+            }
+            for &t in w.boneyard().as_slice() {
+                assert!(all.insert(t), "{t} twice");
+            }
+            assert_eq!(all, TileSet::full(st.rules().set));
+            // The same seed gives the same world.
+            let w2 = view.sample_world(&mut rng_from_seed(seed)).unwrap();
+            assert_eq!(w2.boneyard().as_slice(), w.boneyard().as_slice());
+            // Another seat cannot sample (it would see a just-drawn tile).
+            assert!(st.view(me.next(4)).sample_world(&mut rng).is_none());
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "{checked}");
+    assert!(voids_seen > 50, "voids exercised: {voids_seen}");
+}
+
+/// The sampled world is a function of the view and the rng only: two real worlds the seat
+/// cannot tell apart give identical samples.
+#[test]
+fn sampled_world_depends_only_on_the_view() {
+    let mut checked = 0;
+    for seed in 0..100u64 {
+        let Some(real) = position("wikipedia", 4, seed, (seed % 30) as usize) else { continue };
+        let me = real.current();
+        let other = real.view(me).sample_world(&mut rng_from_seed(seed ^ 0xabc)).unwrap();
+        let mut differs = false;
+        for s in 0..4 {
+            differs |= other.hand(Seat::from_index(s)) != real.hand(Seat::from_index(s));
+        }
+        let a = real.view(me).sample_world(&mut rng_from_seed(seed)).unwrap();
+        let b = other.view(me).sample_world(&mut rng_from_seed(seed)).unwrap();
+        for s in 0..4 {
+            assert_eq!(a.hand(Seat::from_index(s)), b.hand(Seat::from_index(s)));
+        }
+        assert_eq!(a.boneyard().as_slice(), b.boneyard().as_slice());
+        checked += usize::from(differs);
+    }
+    assert!(checked > 50, "{checked}");
+}
