@@ -104,8 +104,8 @@ fn rules_presets_and_overrides_reject_bad_input() {
     rejects(&["play", "--rules", "dominorules", "--hand", "12", "--players", "8"], &["does not fit double-12"]);
     rejects(&["play", "--rules", "family_house", "--rule", "v3=true", "--rule", "v4=true"], &["ED-37"]);
     rejects(
-        &["tournament", "--rule", "branching_doubles=four_way"],
-        &["rule branching_doubles = FourWay is not supported"],
+        &["tournament", "--rule", "branching_doubles=four_way", "--rule", "blanks_wild=true"],
+        &["cannot be combined: blanks wild with branching doubles"],
     );
     rejects(
         &["play", "--rule", "blanks_wild=true", "--rule", "fast_game=true"],

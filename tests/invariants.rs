@@ -111,7 +111,12 @@ impl Observer for Ledger {
                 let s = seat.index();
                 assert_eq!(self.place[tile.index()], Some(Place::Hand(s)), "seat {s} played {tile}, not in its hand");
                 assert!(tile.contains(end), "{tile} cannot leave end {end}");
-                assert!(train.is_mexican() || train.owner().unwrap().index() < self.players, "no train {train}");
+                assert!(
+                    train.is_mexican()
+                        || train.branch_index().is_some()
+                        || train.owner().unwrap().index() < self.players,
+                    "no train {train}"
+                );
                 self.place[tile.index()] = Some(Place::Table);
                 self.placements += 1;
                 self.hand_len[s] -= 1;
@@ -137,6 +142,7 @@ impl Observer for Ledger {
                     self.drawn += 1;
                 }
             }
+            Event::Branch { .. } => panic!("wikipedia does not branch doubles"),
             Event::Engine { seat, tile } => {
                 let s = seat.index();
                 assert_eq!(

@@ -3,8 +3,8 @@
 
 use mexican_train::rng::{below, mix, rng_from_seed};
 use mexican_train::rules::{
-    DoublesPerTurn, EngineMode, FirstPlayer, FollowUp, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation,
-    ObligationOrder, Opening, PRESETS, SETS, TapModel,
+    BranchingDoubles, DoublesPerTurn, EngineMode, FirstPlayer, FollowUp, GoOutOnDouble, MarkerRemoval, MexicanStart,
+    Obligation, ObligationOrder, Opening, PRESETS, SETS, TapModel,
 };
 use mexican_train::*;
 
@@ -13,8 +13,8 @@ fn pip(v: u8) -> Pip {
 }
 
 /// Plays one round with uniformly random choices, checking invariants at every decision.
-/// Returns the number of decisions taken.
-fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pip) {
+/// Returns the outcome, the number of decisions, the engine number and the branches opened.
+fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pip, usize) {
     let mut rng = rng_from_seed(seed);
     let e = rules.engine_of_round(r);
     let mode = if rules.set_aside_from_round2 && r >= 2 { EngineMode::SetAside } else { rules.engine_mode };
@@ -80,7 +80,7 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
             }
         }
     }
-    (*st.outcome().unwrap(), decisions, st.engine_number())
+    (*st.outcome().unwrap(), decisions, st.engine_number(), st.branches())
 }
 
 #[test]
@@ -94,7 +94,8 @@ fn every_preset_and_table_entry_plays_cleanly() {
                 rules.validate().unwrap();
                 let mut used = 0u32;
                 for r in 1..=rules.round_count().min(6) {
-                    let (out, _, e) = play_checked(&rules, r, mix(set as u64 * 100 + players as u64, r as u64), used);
+                    let (out, _, e, _) =
+                        play_checked(&rules, r, mix(set as u64 * 100 + players as u64, r as u64), used);
                     used |= 1 << e.get();
                     let scored: u32 = out.scores[..players as usize].iter().sum();
                     if let EndReason::Out(s) = out.reason {
@@ -133,6 +134,7 @@ fn every_preset_plays_full_matches_for_every_player_count() {
 fn random_option_combinations_never_break() {
     let mut rng = rng_from_seed(77);
     let mut played = 0;
+    let mut branches = 0;
     for i in 0..2000u64 {
         let info = &PRESETS[below(&mut rng, PRESETS.len() as u64) as usize];
         let mut r = Rules::preset(info.name).unwrap();
@@ -174,6 +176,11 @@ fn random_option_combinations_never_break() {
         r.bullet_train = flip(&mut rng);
         r.swan_drive = flip(&mut rng);
         r.blanks_wild = below(&mut rng, 4) == 0;
+        if !r.blanks_wild {
+            r.branching_doubles =
+                [BranchingDoubles::Off, BranchingDoubles::FourWay, BranchingDoubles::FourWayTripleCover]
+                    [below(&mut rng, 3) as usize];
+        }
         r.tap = [TapModel::AlwaysAnnounced, TapModel::DrawTwo, TapModel::DrawOneElseSkip][below(&mut rng, 3) as usize];
         (r.follow_up, r.doubles_per_turn) = [
             (FollowUp::CoverSameDouble, DoublesPerTurn::Unlimited),
@@ -214,7 +221,8 @@ fn random_option_combinations_never_break() {
         }
         let mut used = 0;
         for round in 1..=3 {
-            let (_, _, e) = play_checked(&r, round, mix(i, round as u64), used);
+            let (_, _, e, b) = play_checked(&r, round, mix(i, round as u64), used);
+            branches += b;
             used |= 1 << e.get();
         }
         let mut bots: Vec<Bot> = (0..r.players).map(|_| Bot::parse("random").unwrap()).collect();
@@ -223,4 +231,5 @@ fn random_option_combinations_never_break() {
         played += 1;
     }
     assert!(played > 700, "only {played} combinations validated");
+    assert!(branches > 500, "branching doubles barely exercised: {branches} branches");
 }

@@ -94,6 +94,7 @@ impl Observer for Recorder {
             Event::Pass { seat } => Happening::Pass { seat: seat.index() },
             Event::Engine { seat, tile } => Happening::Engine { seat: seat.index(), tile: pair(tile) },
             Event::Penalty { .. } | Event::Skip { .. } => panic!("the presets model the last tile as announced"),
+            Event::Branch { .. } => panic!("no preset plays branching doubles"),
             Event::RoundEnd { reason, scores } => {
                 let ending = match reason {
                     EndReason::Out(s) => Ending::Out(s.index()),

@@ -277,7 +277,7 @@ fn actor(ev: &Event) -> Option<Seat> {
         | Event::Unmark { seat }
         | Event::Pass { seat }
         | Event::Skip { seat } => Some(seat),
-        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } => None,
+        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } | Event::Branch { .. } => None,
     }
 }
 

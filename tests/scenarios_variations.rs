@@ -1370,3 +1370,108 @@ fn blanks_wild_double_blank_is_covered_by_anything() {
     assert!(tb.st.pending().is_empty());
     assert!(!tb.st.is_marked(A));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Branching doubles (§4.8, ED-31d)
+// ---------------------------------------------------------------------------------------------
+
+const BR1: TrainId = TrainId::branch(0);
+const BR2: TrainId = TrainId::branch(1);
+
+fn ev_branch(train: TrainId, value: u8, root: TrainId) -> Event {
+    Event::Branch { train, value: pip(value), first: BR1, root }
+}
+
+/// `four_way`: covering A's [3|3] opens two more ends of value 3 on A's train. They are A's to
+/// play on (private), not B's, and a tile on one of them moves only that end.
+#[test]
+fn branching_four_way_opens_two_ends_of_the_train() {
+    let rules = wiki(2, &["branching_doubles=four_way"]);
+    let deal = deal_aside(&["6-3 3-3 3-1 3-4 1-2", "6-5 5-0 0-2 4-5 0-0"], "");
+    let mut tb = Table::new(&rules, &deal, A);
+    // A1 6-3 and B1 6-5 are forced; A2 lays 3-3 and covers it with 3-1.
+    tb.steps(&[(A, "6-3", own(A)), (B, "6-5", own(B))]);
+    tb.pick(A, Decision::Normal, "3-3", own(A));
+    let i = tb.mark();
+    tb.pick(A, Decision::FollowUp, "3-1", own(A));
+    assert_eq!(tb.since(i), &[ev_play(A, "3-1", own(A), 1), ev_branch(own(A), 3, own(A))]);
+    assert!(tb.st.pending().is_empty(), "four_way owes nothing after the first cover");
+    assert_eq!(tb.st.branches(), 2);
+    assert_eq!(tb.st.root_of(BR2), own(A));
+    assert!(tb.st.train_ids().any(|x| x == BR2));
+    // B2: A's train is private, so its branches are not B's.
+    assert_eq!(tb.pick(B, Decision::Normal, "5-0", own(B)), moves(&[("4-5", own(B)), ("5-0", own(B))]));
+    // A3: the main end (1) and both branch ends (3).
+    let offered = tb.pick(A, Decision::Normal, "3-4", BR2);
+    assert_eq!(offered, moves(&[("1-2", own(A)), ("3-4", BR1), ("3-4", BR2)]));
+    assert_eq!((tb.st.train(BR2).end, tb.st.train(BR2).len), (pip(4), 1));
+    assert_eq!((tb.st.train(BR1).end, tb.st.train(own(A)).end), (pip(3), pip(1)));
+}
+
+/// `four_way_triple_cover`: the next players cover the two branches in turn, one tile each.
+#[test]
+fn branching_triple_cover_next_players_cover_the_branches() {
+    let rules = wiki(2, &["branching_doubles=four_way_triple_cover"]);
+    let deal = deal_aside(&["6-3 3-3 3-1 3-4 1-2", "6-5 5-0 3-2 4-5 0-0"], "");
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.steps(&[(A, "6-3", own(A)), (B, "6-5", own(B))]);
+    tb.pick(A, Decision::Normal, "3-3", own(A));
+    let i = tb.mark();
+    tb.pick(A, Decision::FollowUp, "3-1", own(A));
+    assert_eq!(tb.st.pending(), &[obligation(BR1, 3, A)]);
+    // B2 must cover the second side (forced: 3-2 is its only 3); A3 the third (3-4).
+    let choice = tb.choice(B, Decision::Normal);
+    assert_eq!(
+        tb.since(i),
+        &[
+            ev_play(A, "3-1", own(A), 1),
+            ev_branch(own(A), 3, own(A)),
+            ev_play(B, "3-2", BR1, 2),
+            ev_play(A, "3-4", BR2, 4),
+        ]
+    );
+    assert!(tb.st.pending().is_empty());
+    // Normal play resumes: B may play on its own train, and A's private branch ends are not B's.
+    assert_eq!(choice, moves(&[("4-5", own(B)), ("5-0", own(B))]));
+    assert!(!tb.st.is_marked(B) && !tb.st.is_marked(A));
+}
+
+/// A player who cannot cover a branch draws one tile; if it does not fit, his turn ends without a
+/// marker and the stage passes on (ED-31d).
+#[test]
+fn branching_triple_cover_failed_stage_draws_one_and_does_not_mark() {
+    let rules = wiki(2, &["branching_doubles=four_way_triple_cover"]);
+    let deal = deal_aside(&["6-3 3-3 3-1 3-4 1-2", "6-5 5-0 0-2 4-5 0-0"], "1-1 2-3");
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.steps(&[(A, "6-3", own(A)), (B, "6-5", own(B))]);
+    tb.pick(A, Decision::Normal, "3-3", own(A));
+    let i = tb.mark();
+    tb.pick(A, Decision::FollowUp, "3-1", own(A));
+    let step = tb.run();
+    assert!(matches!(step, Step::Choice(s, _) if s == A), "{step:?}");
+    assert_eq!(
+        tb.since(i),
+        &[
+            ev_play(A, "3-1", own(A), 1),
+            ev_branch(own(A), 3, own(A)),
+            // B2: no 3, draws 1-1 (no fit): no marker, the stage passes to A.
+            ev_draw(B, "1-1"),
+            // A3 covers stage 2 with its only 3 (forced); B3 draws 2-3 and covers stage 3.
+            ev_play(A, "3-4", BR1, 4),
+            ev_draw(B, "2-3"),
+            ev_play(B, "2-3", BR2, 2),
+        ]
+    );
+    assert!(tb.st.pending().is_empty());
+    assert!(!tb.st.is_marked(B));
+}
+
+/// Branching with blanks wild is refused with a clear reason.
+#[test]
+fn branching_doubles_refuse_blanks_wild() {
+    let mut r = Rules::wikipedia();
+    r.apply_rule("branching_doubles=four_way").unwrap();
+    r.apply_rule("blanks_wild=true").unwrap();
+    let e = r.validate().unwrap_err().to_string();
+    assert!(e.contains("cannot be combined: blanks wild with branching doubles"), "{e}");
+}

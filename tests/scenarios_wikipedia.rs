@@ -251,7 +251,7 @@ fn actor(ev: &Event) -> Option<Seat> {
             Some(seat)
         }
         Event::Pass { seat } => Some(seat),
-        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } => None,
+        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } | Event::Branch { .. } => None,
         Event::Skip { seat } => Some(seat),
     }
 }

@@ -78,6 +78,13 @@ impl<W: Write> Observer for JsonLog<W> {
                 train_json(train)
             ),
             Event::Draw { seat, tile } => format!(r#"{{"event":"draw","seat":{seat},"tile":"{tile}"}}"#),
+            Event::Branch { train, value, first, root } => format!(
+                r#"{{"event":"branch","train":{},"value":{value},"branches":[{},{}],"root":{}}}"#,
+                train_json(train),
+                train_json(first),
+                train_json(TrainId::branch(first.branch_index().unwrap_or(0) + 1)),
+                train_json(root)
+            ),
             Event::Engine { seat, tile } => {
                 // The engine number first ([004]'s `[e|w]`); a double found by search as is.
                 let e = self.engine_number.filter(|&e| tile.contains(e)).unwrap_or(tile.low());

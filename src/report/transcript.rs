@@ -135,7 +135,11 @@ impl<W: Write> Observer for Transcript<W> {
             | Event::Mark { seat }
             | Event::Pass { seat }
             | Event::Skip { seat } => Some(seat),
-            Event::Unmark { .. } | Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } => None,
+            Event::Unmark { .. }
+            | Event::RoundEnd { .. }
+            | Event::Engine { .. }
+            | Event::Penalty { .. }
+            | Event::Branch { .. } => None,
         };
         if let Some(seat) = actor {
             if self.actor == Some(seat) {
@@ -166,6 +170,14 @@ impl<W: Write> Observer for Transcript<W> {
             Event::Unmark { seat } => {
                 self.markers &= !(1 << seat.index());
                 let _ = write!(self.line, " [marker {seat} off]");
+            }
+            Event::Branch { value, first, root, .. } => {
+                let second = TrainId::branch(first.branch_index().unwrap_or(0) + 1);
+                let _ = write!(
+                    self.line,
+                    " [{value}-{value} branches: {first} and {second} of {}]",
+                    Self::train_name(root)
+                );
             }
             Event::Pass { .. } => self.line.push_str("passes"),
             Event::Skip { .. } => self.line.push_str("misses the turn (last-tile penalty)"),

@@ -18,6 +18,18 @@ pub enum Event {
         /// The new open end.
         end: Pip,
     },
+    /// Branching doubles (§4.8): the double showing `value` on `train` was covered, and two
+    /// new open ends grew from it: branches `first` and the one after it.
+    Branch {
+        /// Where the double lies (a train or a branch).
+        train: TrainId,
+        /// The double's value, the new ends' value.
+        value: Pip,
+        /// The first of the two new branches; the second is the next branch id.
+        first: TrainId,
+        /// The whole train they belong to (`train` itself unless that is a branch).
+        root: TrainId,
+    },
     /// The engine was placed in the centre from `seat`'s hand.
     Engine {
         /// The placer.

@@ -64,10 +64,21 @@ impl fmt::Display for Seat {
     }
 }
 
-/// Total number of train slots: one personal train per seat plus the Mexican trains.
+/// Number of whole-train slots: one personal train per seat plus the Mexican trains.
 pub const TRAIN_SLOTS: usize = MAX_PLAYERS + MAX_MEXICAN_TRAINS;
 
-/// A train: a seat's personal train, or Mexican train `i`.
+/// Branch slots (branching doubles, §4.8): each covered double opens two, and a train holds at
+/// most one of each of the `PIP_COUNT` doubles, the engine never among them.
+pub const MAX_BRANCHES: usize = 2 * crate::tile::PIP_COUNT;
+
+/// Every slot a placement can target: the trains, then the branches.
+pub const ALL_TRAIN_SLOTS: usize = TRAIN_SLOTS + MAX_BRANCHES;
+
+// Slot ids must leave the turned flag (0x40) free.
+const _: () = assert!(ALL_TRAIN_SLOTS <= 0x40);
+
+/// A train: a seat's personal train, Mexican train `i`, or branch `k` (under branching doubles,
+/// §4.8, an extra open end of the train it grew from; see [`RoundState::root_of`]).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct TrainId(u8);
 
@@ -84,7 +95,13 @@ impl TrainId {
         TrainId((MAX_PLAYERS + i) as u8)
     }
 
-    /// The owner, for a personal train.
+    /// Branch number `k` (0 is the first opened).
+    #[inline]
+    pub const fn branch(k: usize) -> TrainId {
+        TrainId((TRAIN_SLOTS + k) as u8)
+    }
+
+    /// The owner, for a personal train (a branch's owner is its root's: [`RoundState::root_of`]).
     #[inline]
     pub const fn owner(self) -> Option<Seat> {
         if (self.0 as usize) < MAX_PLAYERS { Some(Seat(self.0)) } else { None }
@@ -93,7 +110,17 @@ impl TrainId {
     /// Whether this is a Mexican train.
     #[inline]
     pub const fn is_mexican(self) -> bool {
-        self.0 as usize >= MAX_PLAYERS
+        self.0 as usize >= MAX_PLAYERS && (self.0 as usize) < TRAIN_SLOTS
+    }
+
+    /// The branch number, for a branch.
+    #[inline]
+    pub const fn branch_index(self) -> Option<usize> {
+        if (self.0 as usize) >= TRAIN_SLOTS && (self.0 as usize) < ALL_TRAIN_SLOTS {
+            Some(self.0 as usize - TRAIN_SLOTS)
+        } else {
+            None
+        }
     }
 
     /// As an index into the train slots.
@@ -102,8 +129,8 @@ impl TrainId {
         self.0 as usize
     }
 
-    /// Flag bit of a turned placement (train ids are below 32; the non-train targets above 64).
-    const TURNED: u8 = 0x20;
+    /// Flag bit of a turned placement (slot ids are below 64; the non-train targets above 128).
+    const TURNED: u8 = 0x40;
 
     /// The same train, with the tile laid high half inward (blanks wild, §4.13).
     #[inline]
@@ -114,13 +141,13 @@ impl TrainId {
     /// Whether a placement on this target lays the tile high half inward (blanks wild).
     #[inline]
     pub const fn is_turned(self) -> bool {
-        self.0 < 0x40 && self.0 & TrainId::TURNED != 0
+        self.0 < 0x80 && self.0 & TrainId::TURNED != 0
     }
 
     /// The train itself, without the orientation flag.
     #[inline]
     pub const fn base(self) -> TrainId {
-        if self.0 < 0x40 { TrainId(self.0 & !TrainId::TURNED) } else { self }
+        if self.0 < 0x80 { TrainId(self.0 & !TrainId::TURNED) } else { self }
     }
 
     /// Not a train: the target of [`Move::STOP`].
@@ -144,6 +171,7 @@ impl fmt::Display for TrainId {
             None if *self == TrainId::STOP => f.write_str("stop"),
             None if *self == TrainId::BULLET => f.write_str("bullet"),
             None if *self == TrainId::SKIP => f.write_str("skip"),
+            None if self.branch_index().is_some() => write!(f, "branch{}", self.0 as usize - TRAIN_SLOTS + 1),
             None if self.0 as usize == MAX_PLAYERS => f.write_str("mexican"),
             None => write!(f, "mexican{}", self.0 as usize - MAX_PLAYERS + 1),
         }

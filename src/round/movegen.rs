@@ -1,10 +1,10 @@
 //! Move generation into a fixed-capacity list: no heap, ever.
 
 use super::state::{BuildKind, Phase, RoundState};
-use super::{Move, Seat, TRAIN_SLOTS, TrainId};
+use super::{ALL_TRAIN_SLOTS, Move, Seat, TRAIN_SLOTS, TrainId};
 use super::{longest_trail, whole_hand_trail};
 use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder, Opening};
-use crate::tile::{MAX_TILES, Pip, Tile};
+use crate::tile::{MAX_TILES, PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 use std::ops::Deref;
 
@@ -18,8 +18,13 @@ use std::ops::Deref;
 /// [`MAX_TILES`]. Hence at most `2 * TRAIN_SLOTS * MAX_TILES + 3` moves. (Without blanks wild a
 /// train with open end `v` takes at most the [`crate::tile::PIP_COUNT`] tiles showing `v`, so real lists stay
 /// under `TRAIN_SLOTS * PIP_COUNT + 3`; a [002] second double adds at most one tile per train
-/// that the same train's singles leave out.) A test pins the constant and builds a wide position.
+/// that the same train's singles leave out.) Branching doubles (§4.8) add up to
+/// [`super::MAX_BRANCHES`] slots but cannot be combined with blanks wild, so their lists stay under
+/// `ALL_TRAIN_SLOTS * PIP_COUNT + 3`, far inside the bound. A test pins the constant and builds
+/// a wide position.
 pub const MOVE_CAPACITY: usize = 2 * TRAIN_SLOTS * MAX_TILES + 3;
+
+const _: () = assert!(ALL_TRAIN_SLOTS * PIP_COUNT + 3 <= MOVE_CAPACITY);
 
 /// A fixed-capacity list of legal moves.
 #[derive(Clone)]
@@ -260,7 +265,10 @@ impl RoundState {
             },
             Phase::Swan { pos } => {
                 if let Some((_, t)) = self.swan_target(p, pos) {
-                    self.hand_source(&self.hands[p.index()]).push(out, self.trains[t.index()].end, t, false);
+                    let src = self.hand_source(&self.hands[p.index()]);
+                    src.push(out, self.trains[t.index()].end, t, false);
+                    // Branching doubles: any open end of that train.
+                    self.for_each_branch_of(t, |b| src.push(out, self.trains[b.index()].end, b, false));
                     if t.is_mexican() {
                         out.push(Move::SKIP);
                     }
@@ -374,8 +382,30 @@ impl RoundState {
             && matches!(self.rules.opening, Opening::OneTile | Opening::DelayedFirstTurn)
     }
 
-    /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains.
+    /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains;
+    /// under branching doubles each train is followed by its branches (§4.8).
     fn for_each_eligible(&self, p: Seat, mut f: impl FnMut(TrainId)) {
+        if self.branches > 0 {
+            self.for_each_eligible_train(p, |t| {
+                f(t);
+                self.for_each_branch_of(t, &mut f);
+            });
+        } else {
+            self.for_each_eligible_train(p, f);
+        }
+    }
+
+    /// The branches grown from train `t`, in the order they opened.
+    pub(super) fn for_each_branch_of(&self, t: TrainId, mut f: impl FnMut(TrainId)) {
+        for k in 0..self.branches as usize {
+            if self.branch_root[k] == t {
+                f(TrainId::branch(k));
+            }
+        }
+    }
+
+    /// The whole trains of eligible(p), without branches.
+    fn for_each_eligible_train(&self, p: Seat, mut f: impl FnMut(TrainId)) {
         f(TrainId::personal(p));
         let team = self.team(p);
         if team != p.bit() {
@@ -430,7 +460,7 @@ impl RoundState {
             src.push(out, self.e, t, false);
         }
         let team = self.team(p);
-        let own = |m: &Move| m.train.base().owner().is_some_and(|q| team & q.bit() != 0);
+        let own = |m: &Move| self.root_of(m.train.base()).owner().is_some_and(|q| team & q.bit() != 0);
         if self.rules.marked_owner_must_prefer_own_train && self.markers & p.bit() != 0 && out.iter().any(own) {
             // ED-20 alternative: a marked owner who can play on his own train must.
             out.retain(own);
@@ -440,7 +470,7 @@ impl RoundState {
     /// FOLLOWUP for `AnyEligible` ([000], [003]): eligible trains plus the trains of this turn's
     /// uncovered doubles, then the Mexican start; `singles` excludes doubles (one double a turn).
     fn follow_any_moves(&self, p: Seat, src: Source<'_>, singles: bool, out: &mut MoveList) {
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         let mut push = |t: TrainId, out: &mut MoveList| {
             if seen & (1 << t.index()) == 0 {
                 seen |= 1 << t.index();
@@ -470,7 +500,7 @@ impl RoundState {
             return;
         }
         let hand = &self.hands[p.index()];
-        let mut targets = [TrainId::STOP; super::TRAIN_SLOTS];
+        let mut targets = [TrainId::STOP; super::ALL_TRAIN_SLOTS];
         let mut n = 0;
         self.for_each_eligible(p, |t| {
             targets[n] = t;
@@ -491,7 +521,7 @@ impl RoundState {
     }
 
     fn follow_single_or_d1(&self, p: Seat, src: Source<'_>, d1: TrainId, out: &mut MoveList) {
-        let mut seen = 0u32;
+        let mut seen = 0u64;
         let mut push = |t: TrainId, out: &mut MoveList| {
             if seen & (1 << t.index()) == 0 {
                 seen |= 1 << t.index();

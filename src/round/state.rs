@@ -1,10 +1,11 @@
 //! `RoundState`: everything about one round in progress, as plain data (no heap).
 
 use super::event::{Event, Observer};
-use super::{EndReason, Move, Obligation, Outcome, Seat, TRAIN_SLOTS, Train, TrainId};
+use super::{ALL_TRAIN_SLOTS, EndReason, MAX_BRANCHES, Move, Obligation, Outcome, Seat, Train, TrainId};
 use crate::deal::{Boneyard, Deal};
 use crate::rules::{
-    EngineMode, FollowUp, GoOutOnDouble, MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Opening, Rules,
+    BranchingDoubles, EngineMode, FollowUp, GoOutOnDouble, MAX_MEXICAN_TRAINS, MAX_PLAYERS, MarkerRemoval, Opening,
+    Rules,
 };
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
@@ -86,8 +87,11 @@ pub struct RoundState {
     pub(super) e: Pip,
     pub(super) hands: [TileSet; MAX_PLAYERS],
     pub(super) boneyard: Boneyard,
-    pub(super) trains: [Train; TRAIN_SLOTS],
+    pub(super) trains: [Train; ALL_TRAIN_SLOTS],
     pub(super) mexican_started: u8,
+    /// Branching doubles (§4.8): branches opened so far, and the train each grew from.
+    pub(super) branches: u8,
+    pub(super) branch_root: [TrainId; MAX_BRANCHES],
     pub(super) markers: u16,
     pub(super) pending: [Obligation; MAX_OPEN_DOUBLES],
     pub(super) pending_len: u8,
@@ -170,8 +174,10 @@ impl RoundState {
             e,
             hands: deal.hands,
             boneyard: deal.boneyard,
-            trains: [unstarted; TRAIN_SLOTS],
+            trains: [unstarted; ALL_TRAIN_SLOTS],
             mexican_started: 0,
+            branches: 0,
+            branch_root: [TrainId(0); MAX_BRANCHES],
             markers: 0,
             pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
             pending_len: 0,
@@ -245,10 +251,30 @@ impl RoundState {
         &self.trains[id.index()]
     }
 
-    /// The train ids in play: personal trains of every seat, then every Mexican slot allowed.
+    /// The train ids in play: personal trains of every seat, every Mexican slot allowed, then
+    /// the branches opened so far (branching doubles).
     pub fn train_ids(&self) -> impl Iterator<Item = TrainId> + '_ {
         let mex = (self.rules.max_mexican_trains as usize).min(MAX_MEXICAN_TRAINS);
-        (0..self.players as usize).map(|s| TrainId::personal(Seat::from_index(s))).chain((0..mex).map(TrainId::mexican))
+        (0..self.players as usize)
+            .map(|s| TrainId::personal(Seat::from_index(s)))
+            .chain((0..mex).map(TrainId::mexican))
+            .chain((0..self.branches as usize).map(TrainId::branch))
+    }
+
+    /// The whole train a slot belongs to: a branch's root train (branching doubles, §4.8), or
+    /// the train itself. Whoever may play on the root may play on its branches, and a play on a
+    /// branch counts as a play on the root (its owner, its marker).
+    #[inline]
+    pub fn root_of(&self, t: TrainId) -> TrainId {
+        match t.branch_index() {
+            Some(k) => self.branch_root[k],
+            None => t,
+        }
+    }
+
+    /// Number of branches opened (branching doubles).
+    pub fn branches(&self) -> usize {
+        self.branches as usize
     }
 
     /// Number of Mexican trains started.
@@ -454,8 +480,11 @@ impl RoundState {
         let removed = self.hands[p.index()].remove(tile);
         debug_assert!(removed, "placing {tile} not in hand of seat {p}");
         self.played.insert(tile);
+        let root = self.root_of(train);
         let tr = &mut self.trains[train.index()];
         debug_assert!(wild || tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
+        // Branching triple cover: the first tile on a branch covers one of its double's sides.
+        let branch_stage = tr.len == 0 && train.branch_index().is_some();
         if tr.len == 0 && train.is_mexican() {
             self.mexican_started += 1;
             if train == TrainId::mexican(0) {
@@ -464,6 +493,7 @@ impl RoundState {
         }
         let first_of_turn = !self.turn_placed;
         let covered = tr.open_double;
+        let joined = tr.end;
         tr.end = match (wild, turned) {
             // Blanks wild: the orientation was chosen (ED-31i).
             (true, false) => tile.high(),
@@ -477,7 +507,10 @@ impl RoundState {
         self.failed &= !p.bit();
         obs.event(&Event::Play { seat: p, tile, train, end });
         if covered {
-            self.remove_pending(train);
+            let at = self.remove_pending(train);
+            if self.rules.branching_doubles != BranchingDoubles::Off {
+                self.branch_covered(p, train, root, joined, branch_stage, at, obs);
+            }
         }
         if tile.is_double() {
             let i = self.turn_doubles_len as usize;
@@ -485,7 +518,7 @@ impl RoundState {
             self.turn_doubles_len += 1;
         }
         let team = self.team(p);
-        let own = train.owner().is_some_and(|q| team & q.bit() != 0);
+        let own = root.owner().is_some_and(|q| team & q.bit() != 0);
         if own {
             self.played_own |= p.bit();
         }
@@ -495,7 +528,7 @@ impl RoundState {
         let lifted = match self.rules.marker_removal {
             MarkerRemoval::OwnerOnOwnTrain if own => team,
             MarkerRemoval::OwnerOnOwnTrain => 0,
-            MarkerRemoval::AnyPlayOnTrain => match train.owner() {
+            MarkerRemoval::AnyPlayOnTrain => match root.owner() {
                 Some(q) if !(self.rules.only_others_unmark && team & q.bit() != 0) => self.team(q),
                 _ => 0,
             },
@@ -513,7 +546,7 @@ impl RoundState {
         }
         if tile.is_double()
             && self.rules.double_makes_train_public
-            && let Some(q) = train.owner()
+            && let Some(q) = root.owner()
             && self.markers & q.bit() == 0
         {
             // §4.10: the double makes the train public; this turn's later plays keep it so.
@@ -542,12 +575,85 @@ impl RoundState {
             && !(self.rules.reprivatise_exempt && own_lifted)
     }
 
-    fn remove_pending(&mut self, train: TrainId) {
+    /// Removes the obligation on `train`, if any, and returns where it stood.
+    fn remove_pending(&mut self, train: TrainId) -> Option<usize> {
         let n = self.pending_len as usize;
-        if let Some(i) = self.pending[..n].iter().position(|o| o.train == train) {
-            self.pending.copy_within(i + 1..n, i);
-            self.pending_fails.copy_within(i + 1..n, i);
-            self.pending_len -= 1;
+        let i = self.pending[..n].iter().position(|o| o.train == train)?;
+        self.pending.copy_within(i + 1..n, i);
+        self.pending_fails.copy_within(i + 1..n, i);
+        self.pending_len -= 1;
+        Some(i)
+    }
+
+    /// Inserts an obligation at `at` (or last), keeping the others' order.
+    fn insert_pending(&mut self, at: Option<usize>, o: Obligation) {
+        let n = self.pending_len as usize;
+        let i = at.unwrap_or(n).min(n);
+        self.pending.copy_within(i..n, i + 1);
+        self.pending_fails.copy_within(i..n, i + 1);
+        self.pending[i] = o;
+        self.pending_fails[i] = 0;
+        self.pending_len += 1;
+    }
+
+    /// Branching doubles (§4.8): a double showing `v` on `train` has just been covered.
+    ///
+    /// - Its first cover (`stage == false`) opens two branches with open end `v`, ends of `root`.
+    ///   Under `FourWayTripleCover` each branch starts with its double side uncovered
+    ///   (`open_double`), and the first is owed at once as an obligation, in the place of the one
+    ///   just met (ED-31d): the next player must cover it.
+    /// - A cover of the first branch (`stage`) makes the second branch owed; a cover of the
+    ///   second completes the double and normal play resumes.
+    ///
+    /// Builds oblige nobody but Celko's trailing double (ED-30, N-2), so a double covered inside
+    /// a build opens its branches without owing them; they are then plain open ends. The
+    /// last-of-suit exception (§4.11) spares a branch no tile can ever reach.
+    #[allow(clippy::too_many_arguments)]
+    fn branch_covered<O: Observer>(
+        &mut self,
+        p: Seat,
+        train: TrainId,
+        root: TrainId,
+        v: Pip,
+        stage: bool,
+        at: Option<usize>,
+        obs: &mut O,
+    ) {
+        let triple = self.rules.branching_doubles == BranchingDoubles::FourWayTripleCover;
+        let building = matches!(self.phase, Phase::Build { .. });
+        let owed = |s: &Self| triple && !building && !(s.rules.last_of_suit_exempt && s.unplayed_fitting(v) == 0);
+        if stage {
+            let k = train.branch_index().expect("a stage cover is on a branch");
+            let second = TrainId::branch(k + 1);
+            if k.is_multiple_of(2) && self.trains[second.index()].open_double {
+                if owed(self) {
+                    self.insert_pending(at, Obligation { train: second, value: v, placer: p });
+                } else {
+                    self.trains[second.index()].open_double = false;
+                }
+            }
+            return;
+        }
+        let k = self.branches as usize;
+        debug_assert!(k + 2 <= MAX_BRANCHES, "more branches than doubles");
+        let owe = owed(self);
+        for b in [k, k + 1] {
+            self.trains[TrainId::branch(b).index()] = Train { end: v, len: 0, open_double: owe };
+            self.branch_root[b] = root;
+        }
+        self.branches += 2;
+        obs.event(&Event::Branch { train, value: v, first: TrainId::branch(k), root });
+        if owe {
+            self.insert_pending(at, Obligation { train: TrainId::branch(k), value: v, placer: p });
+        }
+    }
+
+    /// Whether the obligation being served is a branch stage (§4.8 triple cover): it is on a
+    /// branch with no tile yet.
+    pub(super) fn serving_stage(&self) -> bool {
+        self.pending_len > 0 && {
+            let t = self.obligation_to_serve().train;
+            t.branch_index().is_some() && self.trains[t.index()].len == 0
         }
     }
 

@@ -49,11 +49,14 @@ impl RoundState {
                         continue;
                     }
                     if self.pending_len > 0 && self.cover_forbidden_by_first_turn() {
-                        // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark.
+                        // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark
+                        // (a branch stage, §4.8, never marks).
                         let p = self.current;
                         let _ = self.draw(p, obs);
                         self.voids[p.index()] = 0;
-                        self.mark(p, obs);
+                        if !self.serving_stage() {
+                            self.mark(p, obs);
+                        }
                         self.end_turn(obs);
                     }
                 }
@@ -141,7 +144,7 @@ impl RoundState {
         let p = self.current;
         self.first_turn_restricted(p)
             && !self.rules.obligation_overrides_first_turn
-            && self.obligation_to_serve().train.owner().is_some_and(|q| q != p)
+            && self.root_of(self.obligation_to_serve().train).owner().is_some_and(|q| q != p)
     }
 
     // ---- setup (RULES.md N-1, §5.1 S3–S6, §5.4 S3, §5.5 S3–S5) ----
@@ -313,7 +316,17 @@ impl RoundState {
             && !(matches!(phase, Phase::FollowUp { .. }) && self.turn_drew && !self.rules.followup_draw_per_double);
         // ED-28 alternative: a doubler whose double lies on another seat's train does not mark.
         let exempt_mark = self.rules.doubler_exempt_on_foreign_train
-            && matches!(phase, Phase::FollowUp { train, .. } if train.owner().is_some_and(|q| q != p));
+            && matches!(phase, Phase::FollowUp { train, .. } if self.root_of(train).owner().is_some_and(|q| q != p));
+        if matches!(phase, Phase::Cover(_)) && self.serving_stage() {
+            // §4.8 triple cover, stages 2 and 3 (ED-31d): draw one; if it does not fit, the
+            // turn ends without a marker and the next player owes the stage.
+            let t = if drawn.is_none() { self.draw(p, obs) } else { None };
+            match t {
+                Some(t) => self.phase = Phase::Cover(Some(t)),
+                None => self.end_turn(obs),
+            }
+            return;
+        }
         if let Phase::Cover(Some(_)) = phase
             && self.continuous_draw_due(p)
         {
@@ -685,9 +698,11 @@ impl RoundState {
             return self.unplayed_fitting(v) == 0;
         }
         let personal_dead = (0..self.players as usize).all(|s| self.unplayed_fitting(self.trains[s].end) == 0);
+        let branches_dead = (0..self.branches as usize)
+            .all(|k| self.unplayed_fitting(self.trains[TrainId::branch(k).index()].end) == 0);
         let mex_dead = (0..self.mexican_started as usize)
             .all(|i| self.unplayed_fitting(self.trains[TrainId::mexican(i).index()].end) == 0);
         let start_dead = self.mexican_started >= self.rules.max_mexican_trains || self.unplayed_fitting(self.e) == 0;
-        personal_dead && mex_dead && start_dead
+        personal_dead && mex_dead && start_dead && branches_dead
     }
 }

@@ -358,9 +358,6 @@ pub enum RuleError {
     /// Rule values that cannot be combined.
     #[error("these rules cannot be combined: {0}")]
     Combination(String),
-    /// A rule value the engine does not play yet.
-    #[error("rule {field} = {value} is not supported by the engine yet")]
-    Unsupported { field: &'static str, value: String },
 }
 
 /// Every problem with a configuration, in the order found.
@@ -473,22 +470,8 @@ impl Rules {
         {
             errs.push(RuleError::FirstSeat { seat: s, players: self.players });
         }
-        self.check_supported(&mut errs);
         self.check_combinations(&mut errs);
         if errs.is_empty() { Ok(()) } else { Err(RuleErrors(errs)) }
-    }
-
-    fn check_supported(&self, errs: &mut Vec<RuleError>) {
-        let mut need = |ok: bool, field: &'static str, value: String| {
-            if !ok {
-                errs.push(RuleError::Unsupported { field, value });
-            }
-        };
-        need(
-            self.branching_doubles == BranchingDoubles::Off,
-            "branching_doubles",
-            format!("{:?}", self.branching_doubles),
-        );
     }
 
     /// Combinations that cannot work, whatever the engine supports.
@@ -538,6 +521,10 @@ impl Rules {
                     && !(self.follow_up == FollowUp::CoverSameDouble
                         && self.doubles_per_turn == DoublesPerTurn::Unlimited)),
             "blanks wild is played with one-tile openings and without the bullet train, [002] second doubles or multiple doubles",
+        );
+        bad(
+            !(self.blanks_wild && self.branching_doubles != BranchingDoubles::Off),
+            "blanks wild with branching doubles (the branches of a wild double would have no single value)",
         );
         bad(
             !self.partnerships || matches!(self.players, 4 | 6 | 8),

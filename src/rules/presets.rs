@@ -194,13 +194,18 @@ mod tests {
 
     #[test]
     fn validate_reports_every_problem() {
-        let r =
-            Rules { players: 9, rounds: Some(20), branching_doubles: BranchingDoubles::FourWay, ..Rules::wikipedia() };
+        let r = Rules {
+            players: 9,
+            rounds: Some(20),
+            branching_doubles: BranchingDoubles::FourWay,
+            blanks_wild: true,
+            ..Rules::wikipedia()
+        };
         let errs = r.validate().unwrap_err().0;
         assert_eq!(errs.len(), 3, "{errs:?}");
         assert!(matches!(errs[0], RuleError::NoDealRow { players: 9, .. }));
         assert!(matches!(errs[1], RuleError::Rounds { rounds: 20, .. }));
-        assert!(matches!(errs[2], RuleError::Unsupported { field: "branching_doubles", .. }));
+        assert!(matches!(&errs[2], RuleError::Combination(w) if w.contains("branching")));
         let r = Rules { hand_size: Some(23), ..Rules::wikipedia() };
         let e = r.validate().unwrap_err();
         assert_eq!(
