@@ -189,38 +189,7 @@ impl RoundState {
         out.clear();
         let p = self.current;
         match self.phase {
-            Phase::Build { kind, placed, .. } => {
-                let own = match kind {
-                    BuildKind::Bullet { declarer, train } if declarer == p => train,
-                    _ => TrainId::personal(p),
-                };
-                let end = self.trains[own.index()].end;
-                let hand = &self.hands[p.index()];
-                self.hand_source(hand).push(out, end, own, false);
-                if kind == BuildKind::Celko {
-                    if placed {
-                        out.push(Move::STOP);
-                    }
-                } else {
-                    // ED-30(a): a build of maximum length; keep the tiles whose continuation is
-                    // longest (each candidate is scored once, so the kept set is never empty).
-                    let mut score = [0usize; MOVE_CAPACITY];
-                    let mut best = 0;
-                    for (i, m) in out.iter().enumerate() {
-                        score[i] = longest_trail(&hand.without(m.tile), m.tile.other(end));
-                        best = best.max(score[i]);
-                    }
-                    let mut i = 0;
-                    out.retain(|_| {
-                        i += 1;
-                        score[i - 1] == best
-                    });
-                    let may_pass = kind == (BuildKind::Delayed { optional: true }) && !placed;
-                    if (out.is_empty() && placed) || may_pass {
-                        out.push(Move::STOP);
-                    }
-                }
-            }
+            Phase::Build { kind, placed, .. } => self.build_moves(p, kind, placed, out),
             Phase::Normal(drawn) => {
                 self.normal_moves(p, self.source(p, drawn), out);
                 if drawn.is_none() && self.rules.bullet_train && self.bullet_train_for(p).is_some() {
@@ -281,6 +250,42 @@ impl RoundState {
                 hand.push(out, value2, train2, true);
             }
             Phase::Setup | Phase::TurnStart | Phase::Over => {}
+        }
+    }
+
+    /// Build-phase moves (kept out of `legal_moves`: its large score table would make every
+    /// call pay for a big stack frame).
+    #[inline(never)]
+    fn build_moves(&self, p: Seat, kind: BuildKind, placed: bool, out: &mut MoveList) {
+        let own = match kind {
+            BuildKind::Bullet { declarer, train } if declarer == p => train,
+            _ => TrainId::personal(p),
+        };
+        let end = self.trains[own.index()].end;
+        let hand = &self.hands[p.index()];
+        self.hand_source(hand).push(out, end, own, false);
+        if kind == BuildKind::Celko {
+            if placed {
+                out.push(Move::STOP);
+            }
+        } else {
+            // ED-30(a): a build of maximum length; keep the tiles whose continuation is
+            // longest (each candidate is scored once, so the kept set is never empty).
+            let mut score = [0u8; MOVE_CAPACITY];
+            let mut best = 0;
+            for (i, m) in out.iter().enumerate() {
+                score[i] = longest_trail(&hand.without(m.tile), m.tile.other(end)) as u8;
+                best = best.max(score[i]);
+            }
+            let mut i = 0;
+            out.retain(|_| {
+                i += 1;
+                score[i - 1] == best
+            });
+            let may_pass = kind == (BuildKind::Delayed { optional: true }) && !placed;
+            if (out.is_empty() && placed) || may_pass {
+                out.push(Move::STOP);
+            }
         }
     }
 
@@ -425,7 +430,8 @@ impl RoundState {
             while rot != 0 {
                 let k = rot.trailing_zeros();
                 rot &= rot - 1;
-                f(TrainId::personal(Seat::from_index(((s + k) % n) as usize)));
+                let q = s + k;
+                f(TrainId::personal(Seat::from_index((if q >= n { q - n } else { q }) as usize)));
             }
         }
         for i in 0..self.mexican_started as usize {

@@ -1,0 +1,26 @@
+//! Plays a fixed number of rounds for instruction-count profiling:
+//! `cargo build --release --example rounds && valgrind --tool=callgrind target/release/examples/rounds greedy 2000`.
+//!
+//! Arguments: bot spec (default `greedy`), rounds (default 2000). 4 players, double-12,
+//! `wikipedia`, deal included, the same rounds as the `round/*` criterion benchmarks.
+
+use mexican_train::rng::{mix, rng_from_seed};
+use mexican_train::{Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, deal_round, play_round};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let bot = args.get(1).map_or("greedy", String::as_str);
+    let n: u64 = args.get(2).map_or(2000, |s| s.parse().expect("rounds: a number"));
+    let rules = Rules::wikipedia();
+    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse(bot).expect("bot spec")).collect();
+    let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
+    let mut moves = MoveList::new();
+    let mut turns = 0u64;
+    for i in 0..n {
+        let mut deal_rng = rng_from_seed(mix(7, i));
+        let deal = deal_round(&rules, Pip::from_u8(12), &mut deal_rng);
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize));
+        turns += u64::from(play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver).turns);
+    }
+    println!("{n} rounds, {turns} turns");
+}
