@@ -1475,3 +1475,22 @@ fn branching_doubles_refuse_blanks_wild() {
     let e = r.validate().unwrap_err().to_string();
     assert!(e.contains("cannot be combined: blanks wild with branching doubles"), "{e}");
 }
+
+/// `Outcome::no_start`: the seats whose first turn began without a tile for their own train.
+#[test]
+fn no_start_records_seats_that_cannot_start_their_train() {
+    let rules = wiki(3, &[]);
+    // A and C hold a 6; B holds none.
+    let deal = deal_aside(&["6-3 3-3 1-2", "0-1 0-2 4-5", "6-5 5-5 2-2"], "");
+    let mut tb = Table::new(&rules, &deal, A);
+    loop {
+        match tb.run() {
+            Step::Over => break,
+            Step::Choice(..) => {
+                let m = tb.moves[0];
+                tb.play_move(m);
+            }
+        }
+    }
+    assert_eq!(tb.st.outcome().unwrap().no_start, B.bit());
+}

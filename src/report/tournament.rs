@@ -95,16 +95,25 @@ pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
 
 /// `round_stats.csv`: per-round figures over every round played.
 pub fn round_stats_csv(t: &Tally) -> String {
-    let mut s = String::from("metric,rounds,value,lo,hi\n");
+    let mut s = String::from("metric,units,value,lo,hi\n");
     for (name, c, prop) in [
         ("turns", t.round_turns(), false),
         ("draws", t.round_draws(), false),
         ("blocked_rate", t.round_blocked(), true),
         ("boneyard_left", t.round_boneyard(), false),
+        ("dry_rate", t.round_dry(), true),
+        ("no_start_rate", t.round_no_start(), true),
+        ("winner_margin", t.game_margin(), false),
+        ("score_spread", t.game_spread(), false),
     ] {
         let e = if prop { c.proportion(1.0) } else { c.mean(1.0) };
         let [v, lo, hi] = est(e);
         let _ = writeln!(s, "{name},{},{v},{lo},{hi}", c.units);
+    }
+    for k in 0..t.layout.players {
+        let c = t.position_win(k);
+        let [v, lo, hi] = est(win(c));
+        let _ = writeln!(s, "position{}_round_win,{},{v},{lo},{hi}", k + 1, c.units);
     }
     s
 }

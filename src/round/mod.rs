@@ -298,6 +298,10 @@ pub struct Outcome {
     pub draws: u32,
     /// Tiles left in the boneyard.
     pub boneyard_left: u8,
+    /// Seats that could not start their own train on their first turn: when it began they held
+    /// no tile showing their train's open end (the engine number), so they had to draw, pass or
+    /// play elsewhere (a seat mask; blanks wild does not count blanks).
+    pub no_start: u16,
 }
 
 /// Why a checked placement was refused.

@@ -134,6 +134,8 @@ pub struct RoundState {
     /// Public void inference (RULES.md §6): bit `v` of seat `s` means every other seat can tell
     /// that `s` holds no tile that fits an open end `v`.
     pub(super) voids: [u32; MAX_PLAYERS],
+    /// Seats that began their first turn unable to start their own train ([`Outcome::no_start`]).
+    pub(super) no_start: u16,
     pub(super) turns: u32,
     pub(super) total_draws: u32,
     pub(super) outcome: Option<Outcome>,
@@ -208,6 +210,7 @@ impl RoundState {
             idle_seats: 0,
             pending_fails: [0; MAX_OPEN_DOUBLES],
             voids: [0; MAX_PLAYERS],
+            no_start: 0,
             turns: 0,
             total_draws: 0,
             outcome: None,
@@ -706,6 +709,7 @@ impl RoundState {
             turns: self.turns,
             draws: self.total_draws,
             boneyard_left: self.boneyard.len() as u8,
+            no_start: self.no_start,
         });
         obs.event(&Event::RoundEnd { reason, scores });
     }

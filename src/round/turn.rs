@@ -36,6 +36,13 @@ impl RoundState {
                         self.end_skipped_turn(obs);
                         continue;
                     }
+                    let p = self.current.index();
+                    if self.turns_taken[p] == 0
+                        && self.trains[p].len == 0
+                        && !self.hands[p].has_suit(self.trains[p].end)
+                    {
+                        self.no_start |= self.current.bit();
+                    }
                     self.turn_placed = false;
                     self.turn_drew = false;
                     self.turn_marker_changed = false;
@@ -299,8 +306,11 @@ impl RoundState {
                 self.end_turn(obs);
                 return;
             }
-            Phase::Build { kind, built, .. } => {
+            Phase::Build { kind, built, placed } => {
                 // "a train made up of just the engine": no draw, no marker (ED-8).
+                if !placed && self.trains[p.index()].len == 0 {
+                    self.no_start |= p.bit();
+                }
                 obs.event(&Event::Pass { seat: p });
                 self.next_builder(kind, built, obs);
                 return;

@@ -32,7 +32,11 @@ const ROUND_TURNS: usize = 0;
 const ROUND_DRAWS: usize = 1;
 const ROUND_BLOCKED: usize = 2;
 const ROUND_BONEYARD: usize = 3;
-const ROUND_OUT_SEAT: usize = 4;
+const ROUND_DRY: usize = 4;
+const ROUND_NO_START: usize = 5;
+const GAME_MARGIN: usize = 6;
+const GAME_SPREAD: usize = 7;
+const ROUND_OUT_SEAT: usize = 8;
 
 /// Index arithmetic for a field of `bots` bots on `players` seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,9 +72,13 @@ impl Layout {
     fn round(&self, f: usize) -> usize {
         self.seat(self.players, 0) + self.pair_count() * PAIR_FIELDS + f
     }
+    /// Per-round win share of the `k`-th seat to act (0 = the round's first player).
+    fn position(&self, k: usize) -> usize {
+        self.round(ROUND_OUT_SEAT + self.players + k)
+    }
     /// Total number of clusters.
     pub fn len(&self) -> usize {
-        self.round(ROUND_OUT_SEAT + self.players)
+        self.position(self.players)
     }
     /// Whether the layout is empty (never, for a valid field).
     pub fn is_empty(&self) -> bool {
@@ -196,6 +204,27 @@ impl Tally {
     pub fn round_out_seat(&self, s: usize) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_OUT_SEAT + s)]
     }
+    /// Share of rounds that end with the boneyard empty.
+    pub fn round_dry(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_DRY)]
+    }
+    /// Share of seats, over rounds, that could not start their own train on their first turn.
+    pub fn round_no_start(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_NO_START)]
+    }
+    /// The winner's margin per game: the second-lowest total minus the lowest (0 on a tie).
+    pub fn game_margin(&self) -> &Cluster {
+        &self.clusters[self.layout.round(GAME_MARGIN)]
+    }
+    /// The score spread per game: highest total minus lowest.
+    pub fn game_spread(&self) -> &Cluster {
+        &self.clusters[self.layout.round(GAME_SPREAD)]
+    }
+    /// Per-round win share (in [`WIN_UNIT`]s) of the `k`-th seat to act, 0 being the round's
+    /// first player; round winners are the seats with the lowest round score, sharing ties.
+    pub fn position_win(&self, k: usize) -> &Cluster {
+        &self.clusters[self.layout.position(k)]
+    }
 }
 
 /// Finishing rank of seat `s`: 0 plus the number of seats with a strictly lower total
@@ -252,14 +281,28 @@ impl DealAcc {
                 self.add(l.pair(i, j, PAIR_B_AHEAD), b_ahead, 1);
             }
         }
+        let mut sorted = [0u32; crate::rules::MAX_PLAYERS];
+        sorted[..n].copy_from_slice(totals);
+        sorted[..n].sort_unstable();
+        self.add(l.round(GAME_MARGIN), u64::from(sorted[1] - sorted[0]), 1);
+        self.add(l.round(GAME_SPREAD), u64::from(sorted[n - 1] - sorted[0]), 1);
         for rec in r.round_records() {
             let o = &rec.outcome;
             self.add(l.round(ROUND_TURNS), o.turns as u64, 1);
             self.add(l.round(ROUND_DRAWS), o.draws as u64, 1);
             self.add(l.round(ROUND_BLOCKED), u64::from(o.reason == EndReason::Blocked), 1);
             self.add(l.round(ROUND_BONEYARD), o.boneyard_left as u64, 1);
+            self.add(l.round(ROUND_DRY), u64::from(o.boneyard_left == 0), 1);
+            self.add(l.round(ROUND_NO_START), u64::from(o.no_start.count_ones()), n as u64);
             for s in 0..n {
                 self.add(l.round(ROUND_OUT_SEAT + s), u64::from(o.reason == EndReason::Out(Seat::from_index(s))), 1);
+            }
+            let best = *o.scores[..n].iter().min().expect("seats");
+            let winners = o.scores[..n].iter().filter(|&&x| x == best).count() as u64;
+            for s in 0..n {
+                let k = (s + n - rec.first.index()) % n;
+                let share = if o.scores[s] == best { WIN_UNIT / winners } else { 0 };
+                self.add(l.position(k), share, 1);
             }
         }
         self.games += 1;
@@ -299,8 +342,70 @@ mod tests {
         for f in 0..ROUND_OUT_SEAT + 4 {
             mark(l.round(f));
         }
+        for k in 0..4 {
+            mark(l.position(k));
+        }
         assert!(seen.iter().all(|&s| s));
         assert_eq!(l.pair_index(3, 4), 9);
+    }
+
+    #[test]
+    fn round_and_game_figures() {
+        use crate::game::RoundRecord;
+        use crate::round::Outcome;
+        use crate::tile::Pip;
+        let l = Layout { bots: 1, players: 3 };
+        let mut scores = [0u32; crate::rules::MAX_PLAYERS];
+        scores[..3].copy_from_slice(&[10, 4, 4]);
+        let outcome =
+            |reason, boneyard_left, no_start| Outcome { reason, scores, turns: 30, draws: 6, boneyard_left, no_start };
+        let mut records = [None; crate::tile::PIP_COUNT];
+        // Round 1: seat 1 acts first, seats 1 and 2 tie for the round; round 2: seat 2 goes out.
+        records[0] = Some(RoundRecord {
+            engine: Pip::from_u8(6),
+            first: Seat::from_index(1),
+            outcome: outcome(EndReason::Blocked, 0, 0b011),
+        });
+        let mut out_scores = scores;
+        out_scores[..3].copy_from_slice(&[7, 3, 0]);
+        records[1] = Some(RoundRecord {
+            engine: Pip::from_u8(5),
+            first: Seat::from_index(2),
+            outcome: Outcome { scores: out_scores, ..outcome(EndReason::Out(Seat::from_index(2)), 5, 0) },
+        });
+        let mut totals = [0u32; crate::rules::MAX_PLAYERS];
+        totals[..3].copy_from_slice(&[17, 7, 4]);
+        let r = MatchResult {
+            players: 3,
+            rounds: 2,
+            records,
+            totals,
+            zero_rounds: [0; crate::rules::MAX_PLAYERS],
+            min_nonzero: [u32::MAX; crate::rules::MAX_PLAYERS],
+            winners: 0b100,
+        };
+        let spec = GameSpec {
+            game: 0,
+            deal: 0,
+            rotation: 0,
+            seats: [0; crate::rules::MAX_PLAYERS],
+            positions: [0; crate::rules::MAX_PLAYERS],
+            deal_seed: 0,
+        };
+        let mut acc = DealAcc::new(l);
+        acc.add_game(&spec, &r);
+        let mut t = Tally::new(l);
+        t.fold(&mut acc);
+        assert_eq!((t.game_margin().sum, t.game_margin().units), (3, 1));
+        assert_eq!((t.game_spread().sum, t.game_spread().units), (13, 1));
+        assert_eq!((t.round_dry().sum, t.round_dry().units), (1, 2));
+        assert_eq!((t.round_no_start().sum, t.round_no_start().units), (2, 6));
+        // Round 1 (first = seat 1): positions 1 and 2 are seats 1 and 2, half a win each.
+        // Round 2 (first = seat 2): position 1 is seat 2, the winner.
+        assert_eq!(t.position_win(0).sum, WIN_UNIT / 2 + WIN_UNIT);
+        assert_eq!(t.position_win(1).sum, WIN_UNIT / 2);
+        assert_eq!(t.position_win(2).sum, 0);
+        assert_eq!(t.position_win(0).units, 2);
     }
 
     #[test]
