@@ -22,6 +22,7 @@
 //! assert_eq!(play_match(&rules, 7, &mut bots, &mut NoObserver), result);
 //! ```
 
+pub mod balance;
 pub mod cli;
 pub mod deal;
 pub mod game;

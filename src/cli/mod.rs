@@ -3,6 +3,7 @@
 //! Every error a user can cause is reported as one line naming the problem and the valid
 //! choices, with exit code 2; nothing half-written is left behind.
 
+mod balance;
 mod merge;
 mod play;
 mod rules;
@@ -34,6 +35,9 @@ enum Command {
     Merge(merge::MergeArgs),
     /// List the rules presets, or print every parameter of one with its value and source.
     Rules(rules::RulesArgs),
+    /// Sweep hand sizes per player count: fairness and playability with intervals, a
+    /// recommended hand size per player count, and plots.
+    Balance(balance::BalanceArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -158,6 +162,7 @@ where
         Command::Tournament(a) => tournament::run(&a, &raw),
         Command::Merge(a) => merge::run(&a, &raw),
         Command::Rules(a) => rules::run(&a).map(|()| 0),
+        Command::Balance(a) => balance::run(&a, &raw),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,366 @@
+//! Hand-size balancing: sweep every (player count, hand size) cell of a set, measure what makes a
+//! deal fair and playable, and recommend a hand size per player count.
+//!
+//! Each cell is a tournament ([`crate::tournament::Tournament`]) of the given bots with the hand
+//! size overridden: duplicate deals in every seat rotation, statistics over deals with 95%
+//! intervals, byte-identical at any thread count. The cell's seed is `mix(seed, players * 256 +
+//! hand)`, so adding cells never changes the others.
+//!
+//! **Turn-order advantage** is measured per round, where it arises: position `K` is the `K`-th
+//! seat to act in a round (1 = the round's first player), and its advantage is its round win rate
+//! minus `1/N`. (Over a whole match the first player rotates, which hides most of the effect.) The
+//! **spread** is the largest position win rate minus the smallest.
+//!
+//! **Objectives** choose one hand size per player count:
+//! - `fair` (default): among hand sizes whose rounds end blocked at most 5% of the time and whose
+//!   boneyard runs dry in at most 25% of rounds, the smallest advantage spread; if no hand size
+//!   qualifies, the fewest blocked rounds.
+//! - `least_blocked`: the fewest blocked rounds (ties: the smaller spread).
+//! - `least_advantage`: the smallest advantage spread, with no other condition.
+//!
+//! Point estimates decide; neighbouring hand sizes within their intervals of each other are, in
+//! truth, equally good, and the CSV shows the intervals to judge that.
+
+use crate::rules::{PRESETS, Rules};
+use crate::stats::Estimate;
+use crate::tournament::{Tally, WIN_UNIT};
+
+/// Largest blocked-round share the `fair` objective accepts.
+pub const FAIR_MAX_BLOCKED: f64 = 0.05;
+/// Largest dry-boneyard share the `fair` objective accepts.
+pub const FAIR_MAX_DRY: f64 = 0.25;
+
+/// How a hand size is chosen for a player count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Blocked and dry rounds rare, then the smallest turn-order advantage spread.
+    Fair,
+    /// The fewest blocked rounds.
+    LeastBlocked,
+    /// The smallest advantage spread.
+    LeastAdvantage,
+}
+
+impl Objective {
+    /// Every objective with its name.
+    pub const ALL: [(&'static str, Objective); 3] = [
+        ("fair", Objective::Fair),
+        ("least_blocked", Objective::LeastBlocked),
+        ("least_advantage", Objective::LeastAdvantage),
+    ];
+
+    /// Parses a name.
+    ///
+    /// # Errors
+    /// A message naming the valid objectives.
+    pub fn parse(s: &str) -> Result<Objective, String> {
+        Objective::ALL
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|&(_, o)| o)
+            .ok_or_else(|| format!("unknown objective '{s}' (valid: {})", Objective::ALL.map(|(n, _)| n).join(", ")))
+    }
+
+    /// The name.
+    pub fn name(self) -> &'static str {
+        Objective::ALL.iter().find(|(_, o)| *o == self).map(|(n, _)| *n).expect("listed")
+    }
+
+    /// The objective in plain words (for the README and the CSV header).
+    pub fn describe(self) -> String {
+        match self {
+            Objective::Fair => format!(
+                "among hand sizes with at most {:.0}% blocked rounds and at most {:.0}% rounds that empty the boneyard, the smallest turn-order advantage spread (best minus worst round win rate by position); if none qualifies, the fewest blocked rounds",
+                FAIR_MAX_BLOCKED * 100.0,
+                FAIR_MAX_DRY * 100.0
+            ),
+            Objective::LeastBlocked => "the fewest blocked rounds (ties: smaller advantage spread)".to_string(),
+            Objective::LeastAdvantage => "the smallest turn-order advantage spread".to_string(),
+        }
+    }
+}
+
+/// One measured cell: a player count and hand size, and its statistics.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// Seats.
+    pub players: u8,
+    /// Tiles per player.
+    pub hand: u8,
+    /// The tournament tally.
+    pub tally: Tally,
+}
+
+/// A metric of a cell, with its interval when it has one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    /// Point estimate.
+    pub value: f64,
+    /// 95% interval.
+    pub interval: Option<(f64, f64)>,
+}
+
+impl From<Estimate> for Value {
+    fn from(e: Estimate) -> Value {
+        let interval = (e.lo.is_finite() && e.hi.is_finite()).then_some((e.lo, e.hi));
+        Value { value: e.value, interval }
+    }
+}
+
+/// A metric: name, axis label, whether it is a share, and how to read it from a cell.
+pub struct Metric {
+    /// CSV and CLI name.
+    pub name: &'static str,
+    /// Plot title.
+    pub label: &'static str,
+    /// Y-axis label.
+    pub axis: &'static str,
+    /// A share in [0, 1] (plotted as a percentage).
+    pub share: bool,
+    /// Reference line for the plot.
+    pub reference: Option<f64>,
+    /// Reads the value; `None` when the cell has no data for it.
+    pub read: fn(&Cell) -> Option<Value>,
+}
+
+fn position_win(c: &Cell, k: usize) -> Option<Estimate> {
+    c.tally.position_win(k).proportion(WIN_UNIT as f64)
+}
+
+fn shifted(e: Estimate, by: f64) -> Value {
+    Value::from(Estimate { value: e.value - by, lo: e.lo - by, hi: e.hi - by })
+}
+
+/// The largest minus the smallest round win rate over positions.
+pub fn advantage_spread(c: &Cell) -> Option<Value> {
+    let n = c.players as usize;
+    let wins: Option<Vec<f64>> = (0..n).map(|k| position_win(c, k).map(|e| e.value)).collect();
+    let wins = wins?;
+    let max = wins.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = wins.iter().copied().fold(f64::INFINITY, f64::min);
+    Some(Value { value: max - min, interval: None })
+}
+
+/// Every metric `mtrain balance` measures, in CSV order (the per-position advantages follow them
+/// in `balance.csv`).
+pub const METRICS: &[Metric] = &[
+    Metric {
+        name: "advantage_spread",
+        axis: "win-rate spread",
+        label: "turn-order advantage spread (best minus worst round win rate by position)",
+        share: true,
+        reference: Some(0.0),
+        read: advantage_spread,
+    },
+    Metric {
+        name: "first_player_advantage",
+        axis: "advantage",
+        label: "first player's round win rate minus 1/N",
+        share: true,
+        reference: Some(0.0),
+        read: |c| position_win(c, 0).map(|e| shifted(e, 1.0 / c.players as f64)),
+    },
+    Metric {
+        name: "blocked_rate",
+        axis: "share of rounds",
+        label: "rounds that end blocked",
+        share: true,
+        reference: None,
+        read: |c| c.tally.round_blocked().proportion(1.0).map(Value::from),
+    },
+    Metric {
+        name: "dry_rate",
+        axis: "share of rounds",
+        label: "rounds that empty the boneyard",
+        share: true,
+        reference: None,
+        read: |c| c.tally.round_dry().proportion(1.0).map(Value::from),
+    },
+    Metric {
+        name: "turns",
+        axis: "turns",
+        label: "turns per round",
+        share: false,
+        reference: None,
+        read: |c| c.tally.round_turns().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "draws",
+        axis: "tiles",
+        label: "tiles drawn per round",
+        share: false,
+        reference: None,
+        read: |c| c.tally.round_draws().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "winner_margin",
+        axis: "points",
+        label: "winner's margin per match (points)",
+        share: false,
+        reference: None,
+        read: |c| c.tally.game_margin().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "score_spread",
+        axis: "points",
+        label: "score spread per match (highest minus lowest total)",
+        share: false,
+        reference: None,
+        read: |c| c.tally.game_spread().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "no_start_rate",
+        axis: "share of players",
+        label: "players who cannot start their own train on their first turn",
+        share: true,
+        reference: None,
+        read: |c| c.tally.round_no_start().proportion(1.0).map(Value::from),
+    },
+];
+
+/// Looks up metrics by comma-separated names.
+///
+/// # Errors
+/// A message naming the unknown metric and the valid ones.
+pub fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, String> {
+    s.split(',')
+        .map(|name| {
+            let name = name.trim();
+            METRICS.iter().find(|m| m.name == name).ok_or_else(|| {
+                format!(
+                    "unknown metric '{name}' (valid: {})",
+                    METRICS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+fn metric(name: &str) -> &'static Metric {
+    METRICS.iter().find(|m| m.name == name).expect("a listed metric")
+}
+
+/// The hand size `objective` picks among `cells` (all of one player count), if any.
+pub fn recommend(cells: &[&Cell], objective: Objective) -> Option<u8> {
+    let read = |c: &Cell, m: &str| (metric(m).read)(c).map(|v| v.value);
+    let spread = |c: &Cell| read(c, "advantage_spread").unwrap_or(f64::INFINITY);
+    let blocked = |c: &Cell| read(c, "blocked_rate").unwrap_or(f64::INFINITY);
+    let dry = |c: &Cell| read(c, "dry_rate").unwrap_or(f64::INFINITY);
+    // Ties go to the smaller hand: cells come in hand order and `min_by` keeps the first.
+    let best_by = |cands: &mut dyn Iterator<Item = &&Cell>, key: &dyn Fn(&Cell) -> (f64, f64)| {
+        cands.min_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)).map(|c| c.hand)
+    };
+    match objective {
+        Objective::Fair => {
+            let mut ok = cells.iter().filter(|c| blocked(c) <= FAIR_MAX_BLOCKED && dry(c) <= FAIR_MAX_DRY);
+            best_by(&mut ok, &|c| (spread(c), 0.0)).or_else(|| best_by(&mut cells.iter(), &|c| (blocked(c), spread(c))))
+        }
+        Objective::LeastBlocked => best_by(&mut cells.iter(), &|c| (blocked(c), spread(c))),
+        Objective::LeastAdvantage => best_by(&mut cells.iter(), &|c| (spread(c), 0.0)),
+    }
+}
+
+/// `balance.csv`: a row per cell and metric, then a row per cell and position
+/// (`positionK_advantage`).
+pub fn balance_csv(cells: &[Cell]) -> String {
+    let mut s = String::from("players,hand,metric,value,lo,hi\n");
+    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
+    let mut row = |c: &Cell, name: &str, v: Option<Value>| {
+        let (value, lo, hi) = match v {
+            Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
+            Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
+            None => (String::new(), String::new(), String::new()),
+        };
+        s.push_str(&format!("{},{},{name},{value},{lo},{hi}\n", c.players, c.hand));
+    };
+    for c in cells {
+        for m in METRICS {
+            row(c, m.name, (m.read)(c));
+        }
+        for k in 0..c.players as usize {
+            let v = position_win(c, k).map(|e| shifted(e, 1.0 / c.players as f64));
+            row(c, &format!("position{}_advantage", k + 1), v);
+        }
+    }
+    s
+}
+
+/// The published hand size of every preset for `set` and `players` (`None`: not in its table).
+pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
+    PRESETS.iter().map(|p| (p.name, Rules::preset(p.name).ok().and_then(|r| r.deal_table.hand(set, players)))).collect()
+}
+
+/// `recommendation.csv`: per player count, the recommended hand with the figures that decided it,
+/// and each preset's published hand size beside it.
+pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> String {
+    let mut s = format!("# objective {}: {}\n", objective.name(), objective.describe());
+    s.push_str("players,recommended_hand,advantage_spread,first_player_advantage,blocked_rate,dry_rate");
+    for p in PRESETS {
+        s.push_str(&format!(",{}", p.name));
+    }
+    s.push('\n');
+    let f = |v: Option<Value>| v.map_or(String::new(), |v| format!("{:.6}", v.value));
+    for (players, rec) in recommendations(cells, objective) {
+        let cell = rec.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
+        let get = |m: &str| cell.and_then(|c| (metric(m).read)(c));
+        s.push_str(&format!(
+            "{players},{},{},{},{},{}",
+            rec.map_or(String::new(), |h| h.to_string()),
+            f(get("advantage_spread")),
+            f(get("first_player_advantage")),
+            f(get("blocked_rate")),
+            f(get("dry_rate"))
+        ));
+        for (_, h) in published(set, players) {
+            s.push_str(&format!(",{}", h.map_or(String::new(), |h| h.to_string())));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The recommended hand per player count, in player order.
+pub fn recommendations(cells: &[Cell], objective: Objective) -> Vec<(u8, Option<u8>)> {
+    let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
+    counts.dedup();
+    counts
+        .into_iter()
+        .map(|p| {
+            let group: Vec<&Cell> = cells.iter().filter(|c| c.players == p).collect();
+            (p, recommend(&group, objective))
+        })
+        .collect()
+}
+
+/// The plot of one metric: a line per player count against the hand size.
+///
+/// # Errors
+/// A message if the metric has no data in any cell.
+pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str) -> Result<String, String> {
+    use crate::report::plot::{Chart, Series, line_chart_svg};
+    let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
+    counts.dedup();
+    let series: Vec<Series> = counts
+        .iter()
+        .map(|&p| Series {
+            label: format!("{p} players"),
+            points: cells
+                .iter()
+                .filter(|c| c.players == p)
+                .filter_map(|c| (m.read)(c).map(|v| (c.hand as f64, v.value, v.interval)))
+                .collect(),
+        })
+        .filter(|s| !s.points.is_empty())
+        .collect();
+    let title = format!("{} (double-{set}, {preset}, {bots})", m.label);
+    let y_label = m.axis;
+    let chart = Chart {
+        title: &title,
+        x_label: "tiles dealt per player",
+        y_label,
+        percent: m.share,
+        reference: m.reference,
+        series: &series,
+    };
+    line_chart_svg(&chart, (960, 600))
+}

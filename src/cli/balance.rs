@@ -1,0 +1,286 @@
+//! `mtrain balance`: sweep hand sizes for each player count, measure fairness and playability
+//! with intervals, recommend a hand size per player count, and plot every metric.
+//!
+//! Every input is checked before anything is played or written; the output files are written at
+//! the end, each atomically.
+
+use super::tournament::check_out_dir;
+use super::{CliError, parse_num, parse_seed, write_atomic};
+use crate::balance::{self as bal, Cell, Objective};
+use crate::rules::Rules;
+use crate::strategies::Bot;
+use crate::strategy::{StrategySpec, parse_bot_list};
+use crate::tile::Pip;
+use crate::tournament::{ChunkSet, RunOptions, Schedule, Tally, Tournament};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Options of `mtrain balance`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct BalanceArgs {
+    /// Rules preset [valid: celko1998, wikipedia, dominorules, family_house, harbour_cay]
+    #[arg(long, default_value = "wikipedia", value_name = "PRESET")]
+    rules: String,
+    /// Change one rule of the preset (repeatable), as in `mtrain tournament`
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rule: Vec<String>,
+    /// Domino set: double-M [valid: 6, 9, 12, 15, 18]
+    #[arg(long, default_value = "12", value_name = "M")]
+    set: String,
+    /// Player counts: N or A-B [valid: 2 to 16 as the rules allow]
+    #[arg(long, default_value = "2-8", value_name = "A-B")]
+    players: String,
+    /// Hand sizes: H, A-B, or auto (every size the set can deal to each player count)
+    #[arg(long, default_value = "auto", value_name = "A-B|auto")]
+    hands: String,
+    /// Games per cell (player count and hand size); each seat rotation of a deal is one game
+    #[arg(long, default_value = "2000", value_name = "G")]
+    games: String,
+    /// Rounds per match [default: every double from the highest down to 0-0]
+    #[arg(long, value_name = "K")]
+    rounds: Option<String>,
+    /// The bots, as in `mtrain tournament` (a field smaller than the table is repeated)
+    #[arg(long, default_value = "greedy", value_name = "BOTS")]
+    bots: String,
+    /// How to pick the recommended hand size [valid: fair, least_blocked, least_advantage]
+    #[arg(long, default_value = "fair", value_name = "NAME")]
+    objective: String,
+    /// Metrics to plot, comma-separated [default: all; see results/README.md]
+    #[arg(long, value_name = "LIST")]
+    metrics: Option<String>,
+    /// Master seed
+    #[arg(long, default_value = "1", value_name = "S")]
+    seed: String,
+    /// Worker threads [default: every core]
+    #[arg(long, value_name = "T")]
+    threads: Option<String>,
+    /// Write balance.csv, recommendation.csv, one SVG per metric and manifest.json here
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// No progress bar and no timing line on stderr
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Parses `N` or `A-B` into an inclusive range.
+fn parse_range(flag: &str, s: &str, valid: &str) -> Result<(u8, u8), CliError> {
+    let bad = || CliError::usage(format!("invalid {flag} '{s}': expected {valid}"));
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+        None => {
+            let v: u8 = s.trim().parse().map_err(|_| bad())?;
+            (v, v)
+        }
+    };
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// A checked sweep.
+struct Plan {
+    base: Rules,
+    set: u8,
+    /// `(players, hand)` in player-then-hand order.
+    cells: Vec<(u8, u8)>,
+    specs: Vec<StrategySpec>,
+    games: u64,
+    seed: u64,
+    objective: Objective,
+    metrics: Vec<&'static bal::Metric>,
+}
+
+fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
+    let mut base = Rules::preset(&a.rules).map_err(CliError::usage)?;
+    for r in &a.rule {
+        base.apply_rule(r).map_err(CliError::usage)?;
+    }
+    let set: u8 = parse_num("--set", &a.set, "one of 6, 9, 12, 15, 18")?;
+    base.set = Pip::new(set)
+        .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
+    if let Some(r) = &a.rounds {
+        base.rounds = Some(parse_num("--rounds", r, "a whole number of rounds")?);
+    }
+    let (p0, p1) = parse_range("--players", &a.players, "N or A-B, like 2-8")?;
+    let hands = if a.hands.trim() == "auto" {
+        None
+    } else {
+        Some(parse_range("--hands", &a.hands, "H, A-B like 8-15, or auto")?)
+    };
+    let mut cells = Vec::new();
+    for players in p0..=p1 {
+        let mut rules = Rules { players, hand_size: Some(1), ..base.clone() };
+        let max = (rules.dealable_tiles() / players.max(1) as usize).min(u8::MAX as usize) as u8;
+        let (h0, h1) = hands.unwrap_or((1, max));
+        if hands.is_some() && h1 > max {
+            return Err(CliError::usage(format!(
+                "--hands {h0}-{h1} cannot be dealt to {players} players from double-{set}: at most {max} tiles each ({} tiles to deal)",
+                rules.dealable_tiles()
+            )));
+        }
+        if h0 == 0 {
+            return Err(CliError::usage("--hands 0 deals nothing (valid: 1 or more tiles per player)"));
+        }
+        for hand in h0..=h1 {
+            rules.hand_size = Some(hand);
+            rules.validate().map_err(|e| CliError::usage(format!("{players} players, {hand} tiles each: {e}")))?;
+            cells.push((players, hand));
+        }
+    }
+    let specs = parse_bot_list(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
+    for s in &specs {
+        Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
+    }
+    let games: u64 = parse_num("--games", &a.games, "a whole number of games per cell, 1 or more")?;
+    if games == 0 {
+        return Err(CliError::usage("--games 0 plays nothing (valid: 1 or more games per cell)"));
+    }
+    for &(players, _) in &cells {
+        Schedule::new(specs.len(), players, true, games, 0).map_err(|e| CliError::usage(e.to_string()))?;
+    }
+    let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
+    let metrics = match &a.metrics {
+        Some(list) => bal::parse_metrics(list).map_err(CliError::usage)?,
+        None => bal::METRICS.iter().collect(),
+    };
+    Ok(Plan { base, set, cells, specs, games, seed: parse_seed(&a.seed)?, objective, metrics })
+}
+
+pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
+    let threads: usize = match &a.threads {
+        Some(t) => {
+            let n: usize = parse_num("--threads", t, "a whole number of threads, 1 or more")?;
+            if n == 0 {
+                return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
+            }
+            n
+        }
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let p = plan(a)?;
+    if let Some(dir) = &a.out {
+        check_out_dir(dir)?;
+    }
+    let total: u64 = p
+        .cells
+        .iter()
+        .map(|&(players, _)| Schedule::new(p.specs.len(), players, true, p.games, 0).map_or(0, |s| s.games()))
+        .sum();
+    let progress = if a.quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let pb = indicatif::ProgressBar::new(total);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {msg}  ETA {eta}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        pb
+    };
+    let started = Instant::now();
+    let mut cells = Vec::with_capacity(p.cells.len());
+    for &(players, hand) in &p.cells {
+        progress.set_message(format!("{players} players, {hand} tiles"));
+        let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
+        let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
+        let schedule = Schedule::new(p.specs.len(), players, true, p.games, seed).expect("checked in plan");
+        let t = Tournament::new(rules, p.specs.clone(), schedule);
+        let todo: Vec<u64> = (0..t.chunk_count()).collect();
+        let opts = RunOptions {
+            threads,
+            per_game: false,
+            sprt: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: progress.clone(),
+        };
+        let result = t
+            .run(&todo, Tally::new(t.layout()), ChunkSet::default(), &opts, |_| Ok::<(), CliError>(()))
+            .map_err(|e| CliError::failure(e.message))?;
+        cells.push(Cell { players, hand, tally: result.tally });
+    }
+    progress.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let bots = p.specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+    print!("{}", console(&p, &cells, &bots));
+    if !a.quiet {
+        eprintln!("played {total} games in {elapsed:.1} s on {threads} thread{}", if threads == 1 { "" } else { "s" });
+    }
+    if let Some(dir) = &a.out {
+        // Render everything first, then write: a failure leaves no partial set of files.
+        let mut files: Vec<(String, String)> = vec![
+            ("balance.csv".into(), bal::balance_csv(&cells)),
+            ("recommendation.csv".into(), bal::recommendation_csv(p.set, &cells, p.objective)),
+            ("manifest.json".into(), manifest(&p, raw, total, &bots)),
+        ];
+        for m in &p.metrics {
+            let svg = bal::plot(&cells, m, p.set, &p.base.preset.to_string(), &bots).map_err(CliError::failure)?;
+            files.push((format!("{}.svg", m.name), svg));
+        }
+        for (name, text) in &files {
+            write_atomic(&dir.join(name), text.as_bytes())?;
+        }
+    }
+    Ok(0)
+}
+
+fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
+    let mut s = format!(
+        "mtrain balance: {} rules, double-{}, bots {bots}, {} games per cell\nobjective {}: {}\n\n",
+        p.base.preset,
+        p.set,
+        p.games,
+        p.objective.name(),
+        p.objective.describe()
+    );
+    s.push_str("players  recommended  spread   first-player  blocked   dry      published\n");
+    for (players, rec) in bal::recommendations(cells, p.objective) {
+        let cell = rec.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
+        let get = |name: &str| {
+            cell.and_then(|c| bal::METRICS.iter().find(|m| m.name == name).and_then(|m| (m.read)(c))).map(|v| v.value)
+        };
+        let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:+.1}%", 100.0 * v));
+        let pub_list: Vec<String> = bal::published(p.set, players)
+            .into_iter()
+            .filter_map(|(name, h)| h.map(|h| format!("{name} {h}")))
+            .collect();
+        s.push_str(&format!(
+            "{players:>7}  {:>11}  {:>6}  {:>12}  {:>7}  {:>7}   {}\n",
+            rec.map_or("-".to_string(), |h| h.to_string()),
+            get("advantage_spread").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
+            pct(get("first_player_advantage")),
+            get("blocked_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
+            get("dry_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
+            if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
+        ));
+    }
+    s
+}
+
+fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str) -> String {
+    let args: Vec<String> = raw.iter().skip(1).map(|a| serde_json::Value::String(a.clone()).to_string()).collect();
+    let players: Vec<u8> = {
+        let mut v: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
+        v.dedup();
+        v
+    };
+    format!(
+        "{{\n  \"command\": [{}],\n  \"version\": \"{}\",\n  \"rules\": \"{}\",\n  \"set\": {},\n  \"players\": {:?},\n  \"cells\": {},\n  \"games_per_cell\": {},\n  \"games\": {total},\n  \"bots\": {},\n  \"seed\": {},\n  \"objective\": \"{}\"\n}}\n",
+        args.join(", "),
+        env!("CARGO_PKG_VERSION"),
+        p.base.preset,
+        p.set,
+        players,
+        p.cells.len(),
+        p.games,
+        serde_json::Value::String(bots.to_string()),
+        p.seed,
+        p.objective.name()
+    )
+}

@@ -1,0 +1,156 @@
+//! SVG line charts for the studies: a metric against an integer x (a hand size), one line per
+//! group (a player count), each point with its 95% interval drawn as a vertical bar.
+//!
+//! Drawn with plotters' SVG backend alone: text goes out as SVG `<text>`, so no font files or
+//! system fonts are needed, and the same data always gives the same bytes.
+
+use plotters::prelude::*;
+
+/// A point: `(x, y, 95% interval)`.
+pub type Point = (f64, f64, Option<(f64, f64)>);
+
+/// One line of a chart.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// Legend label.
+    pub label: String,
+    /// `(x, y, interval)` points in x order.
+    pub points: Vec<Point>,
+}
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct Chart<'a> {
+    /// Title above the plot.
+    pub title: &'a str,
+    /// X-axis description.
+    pub x_label: &'a str,
+    /// Y-axis description.
+    pub y_label: &'a str,
+    /// Show y as a percentage (the data are fractions).
+    pub percent: bool,
+    /// Draw a horizontal reference line at this y.
+    pub reference: Option<f64>,
+    /// The lines.
+    pub series: &'a [Series],
+}
+
+/// A colour-blind-safe palette (Okabe–Ito), then greys.
+const COLOURS: [RGBColor; 10] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
+    RGBColor(240, 228, 66),
+    RGBColor(120, 120, 120),
+    RGBColor(170, 68, 153),
+];
+
+/// Renders `chart` as an SVG document of `size` pixels.
+///
+/// # Errors
+/// A message when there is nothing to draw or the backend fails.
+pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, String> {
+    let pts = chart.series.iter().flat_map(|s| s.points.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for &(x, y, ci) in pts {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        let (lo, hi) = ci.unwrap_or((y, y));
+        y0 = y0.min(y).min(lo);
+        y1 = y1.max(y).max(hi);
+    }
+    if !x0.is_finite() || !y0.is_finite() {
+        return Err(format!("nothing to plot for {}", chart.title));
+    }
+    if let Some(r) = chart.reference {
+        y0 = y0.min(r);
+        y1 = y1.max(r);
+    }
+    let pad = ((y1 - y0) * 0.06).max(1e-9);
+    let (y0, y1) = (y0 - pad, y1 + pad);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(e)?;
+        let mut c = ChartBuilder::on(&root)
+            .caption(chart.title, ("sans-serif", 20))
+            .margin(14)
+            .x_label_area_size(46)
+            .y_label_area_size(70)
+            .build_cartesian_2d((x0 - 0.5)..(x1 + 0.5), y0..y1)
+            .map_err(e)?;
+        let percent = chart.percent;
+        let y_fmt = move |v: &f64| if percent { format!("{:.0}%", v * 100.0) } else { format!("{v:.1}") };
+        c.configure_mesh()
+            .x_desc(chart.x_label)
+            .y_desc(chart.y_label)
+            .x_labels(((x1 - x0) as usize + 2).min(24))
+            .x_label_formatter(&|v: &f64| if (v - v.round()).abs() < 1e-6 { format!("{v:.0}") } else { String::new() })
+            .y_label_formatter(&y_fmt)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .map_err(e)?;
+        if let Some(r) = chart.reference {
+            c.draw_series(LineSeries::new([(x0 - 0.5, r), (x1 + 0.5, r)], BLACK.mix(0.5).stroke_width(1)))
+                .map_err(e)?;
+        }
+        for (i, s) in chart.series.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let style = colour.stroke_width(2);
+            c.draw_series(LineSeries::new(s.points.iter().map(|&(x, y, _)| (x, y)), style))
+                .map_err(e)?
+                .label(&s.label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], colour.stroke_width(2)));
+            c.draw_series(s.points.iter().map(|&(x, y, _)| Circle::new((x, y), 3, colour.filled()))).map_err(e)?;
+            let bars = s.points.iter().filter_map(|&(x, _, ci)| ci.map(|(lo, hi)| (x, lo, hi)));
+            c.draw_series(
+                bars.map(|(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], colour.mix(0.7).stroke_width(1))),
+            )
+            .map_err(e)?;
+        }
+        c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .label_font(("sans-serif", 14))
+            .draw()
+            .map_err(e)?;
+        root.present().map_err(e)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_lines_labels_and_intervals() {
+        let series = vec![
+            Series { label: "4 players".into(), points: vec![(10.0, 0.1, Some((0.08, 0.12))), (11.0, 0.2, None)] },
+            Series { label: "6 players".into(), points: vec![(10.0, 0.3, Some((0.25, 0.35)))] },
+        ];
+        let chart = Chart {
+            title: "blocked rounds",
+            x_label: "tiles per player",
+            y_label: "share of rounds",
+            percent: true,
+            reference: None,
+            series: &series,
+        };
+        let svg = line_chart_svg(&chart, (640, 400)).unwrap();
+        assert!(svg.starts_with("<svg"));
+        for text in ["blocked rounds", "tiles per player", "share of rounds", "4 players", "6 players", "30%"] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        assert_eq!(svg, line_chart_svg(&chart, (640, 400)).unwrap(), "deterministic");
+        assert!(line_chart_svg(&Chart { series: &[], ..chart }, (640, 400)).is_err());
+    }
+}
