@@ -6,6 +6,7 @@
 mod merge;
 mod play;
 mod rules;
+mod strategies;
 mod tournament;
 
 use crate::rules::{RuleErrors, Rules};
@@ -34,6 +35,8 @@ enum Command {
     Merge(merge::MergeArgs),
     /// List the rules presets, or print every parameter of one with its value and source.
     Rules(rules::RulesArgs),
+    /// List the built-in bots with their idea, parameters and defaults.
+    Strategies(strategies::StrategiesArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -158,6 +161,7 @@ where
         Command::Tournament(a) => tournament::run(&a, &raw),
         Command::Merge(a) => merge::run(&a, &raw),
         Command::Rules(a) => rules::run(&a).map(|()| 0),
+        Command::Strategies(a) => strategies::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,
