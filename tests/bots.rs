@@ -314,3 +314,111 @@ fn planner_starts_the_mexican_train_with_a_spare_engine_tile() {
     assert_eq!(pick("planner", &state, &moves), mv("1-6", TrainId::mexican(0)));
     assert_eq!(pick("greedy", &state, &moves).tile, t("5-6"));
 }
+
+/// S5: dominorules, 3 seats, B first. B opens the Mexican train with 6-2, C extends it with
+/// 2-4, A (no 6, no 4) draws 0-1 and marks: A is publicly void in 4 and 6. B holds 6-4 6-5 0-0;
+/// PLAN from 6 is 6-5 (the heavier single), so 6-4 is an extra.
+#[test]
+fn cutthroat_turns_a_public_train_to_a_known_void() {
+    let rules = rules6("dominorules", 3);
+    let deal = deal_aside(&["5-5 0-2 1-3", "6-2 6-4 6-5 0-0", "2-4 6-3 1-1"], "0-1");
+    let (state, moves) = position(&rules, &deal, B, &[mv("2-6", MEX), mv("2-4", MEX)]);
+    assert_eq!(state.current(), B);
+    assert!(state.is_marked(A));
+    assert_eq!(state.view(B).known_voids(A), 1 << 4 | 1 << 6);
+    assert_eq!(pick("cutthroat", &state, &moves), mv("4-6", own(A)));
+    assert_eq!(pick("planner", &state, &moves), mv("5-6", own(B)));
+}
+
+/// The plan is searched once and kept while A plays along it and dumps an extra; every draw
+/// makes it search again.
+#[test]
+fn plan_is_searched_again_only_when_stale() {
+    use mexican_train::strategies::Planner;
+    let rules = rules6("dominorules", 2);
+    // A: PLAN from 6 is 6-5 5-4 4-2; 4-0 and 1-3 are extras. B opens the Mexican train with 6-4,
+    // then lays 4-4 there and follows up with 6-1 (its only follow-up); then B plays greedy.
+    let deal = deal_aside(&["6-5 5-4 4-2 4-0 1-3", "6-4 4-4 6-1 3-3 2-2"], "");
+    let mut state = RoundState::new(&rules, &deal, B);
+    let mut moves = MoveList::new();
+    let (mut a, mut b) = (Planner::default(), Bot::parse("greedy").unwrap());
+    let mut rng = rng_from_seed(0);
+    let mut script = [mv("6-4", MEX), mv("4-4", MEX)].into_iter();
+    let (mut a_moves, mut searches, mut redraws) = (Vec::new(), Vec::new(), 0);
+    let mut last = (TileSet::EMPTY, 0);
+    while let Step::Choice(seat, _) = state.advance(&mut moves, &mut NoObserver) {
+        let m = if seat == A {
+            let m = moves[a.choose(&state.view(A), &moves, &mut rng)];
+            let drew = state.hand(A).iter().any(|x| !last.0.contains(x));
+            if !a_moves.is_empty() && drew {
+                assert_eq!(a.plan_searches(), last.1 + 1, "a draw makes the plan stale");
+                redraws += 1;
+            }
+            a_moves.push(m);
+            searches.push(a.plan_searches());
+            m
+        } else {
+            script.next().unwrap_or_else(|| moves[b.choose(&state.view(B), &moves, &mut rng)])
+        };
+        state.play(m, &mut NoObserver).unwrap();
+        last = (*state.hand(A), a.plan_searches());
+    }
+    // A: 6-5 on its own train (plan), then 0-4 to cover the double (an extra): one search.
+    assert_eq!(a_moves[..2], [mv("5-6", own(A)), mv("0-4", MEX)]);
+    assert_eq!(searches[..2], [1, 1]);
+    // Over dealt rounds: every decision after a draw searched again, and many did not search.
+    let rules = Rules { players: 2, ..Rules::wikipedia() };
+    let (mut decisions, mut total_searches) = (0, 0);
+    for r in 0..20u64 {
+        let deal = deal_round(&rules, pip(12), &mut rng_from_seed(r));
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index(r as usize % 2));
+        let mut a = Planner::default();
+        let mut last = (*state.hand(A), 0);
+        while let Step::Choice(seat, _) = state.advance(&mut moves, &mut NoObserver) {
+            let m = if seat == A {
+                let m = moves[a.choose(&state.view(A), &moves, &mut rng)];
+                if decisions > 0 && state.hand(A).iter().any(|x| !last.0.contains(x)) {
+                    assert_eq!(a.plan_searches(), last.1 + 1, "a draw makes the plan stale");
+                    redraws += 1;
+                }
+                decisions += 1;
+                m
+            } else {
+                moves[b.choose(&state.view(B), &moves, &mut rng)]
+            };
+            state.play(m, &mut NoObserver).unwrap();
+            last = (*state.hand(A), a.plan_searches());
+        }
+        total_searches += a.plan_searches();
+    }
+    assert!(redraws > 10, "only {redraws} decisions after a draw");
+    assert!(total_searches * 3 < decisions * 2, "{total_searches} searches for {decisions} decisions");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strength
+// ---------------------------------------------------------------------------------------------
+
+/// Planner against random, heads up under `wikipedia`, 300 seeded matches with the seats
+/// swapped every other match: the planner wins far more than half (about 95% when measured).
+#[test]
+fn planner_beats_random() {
+    let rules = Rules { players: 2, ..Rules::wikipedia() };
+    let (mut wins, mut planner_total, mut random_total) = (0.0, 0u64, 0u64);
+    let n = 300;
+    for g in 0..n {
+        let p = (g % 2) as usize;
+        let mut lineup = if p == 0 { bots(&["planner", "random"], 2) } else { bots(&["random", "planner"], 2) };
+        let r = play_match(&rules, mix(2024, g), &mut lineup, &mut NoObserver);
+        let (ps, rs) = (Seat::from_index(p), Seat::from_index(1 - p));
+        wins += match (r.is_winner(ps), r.is_winner(rs)) {
+            (true, false) => 1.0,
+            (true, true) => 0.5,
+            _ => 0.0,
+        };
+        planner_total += r.totals[p] as u64;
+        random_total += r.totals[1 - p] as u64;
+    }
+    assert!(wins > 0.8 * n as f64, "planner won {wins} of {n}");
+    assert!(planner_total * 2 < random_total, "planner {planner_total} points, random {random_total}");
+}
