@@ -315,6 +315,25 @@ fn planner_starts_the_mexican_train_with_a_spare_engine_tile() {
     assert_eq!(pick("greedy", &state, &moves).tile, t("5-6"));
 }
 
+/// S3 where the follow-up must cover the same double (`wikipedia`): lay a double one cannot
+/// cover on another seat's public train. 3 seats, B first, every move forced until C's third
+/// turn: B 6-1 1-5 5-4 (keeping 0-2 2-2), C 6-2 2-4, A 6-3 and then, holding 0-0 5-5, draws 1-1 and marks at 3.
+/// C holds 3-3 (no other 3) and 4-0.
+#[test]
+fn cutthroat_lays_an_uncoverable_double_on_a_public_train() {
+    let rules = rules6("wikipedia", 3);
+    let deal = deal_aside(&["6-3 0-0 5-5", "6-1 1-5 5-4 0-2 2-2", "6-2 2-4 3-3 0-4"], "1-1");
+    let (state, moves) = position(&rules, &deal, B, &[]);
+    assert_eq!(state.current(), C);
+    assert!(state.is_marked(A));
+    assert_eq!(sorted(moves.to_vec()), moves_of(&[("0-4", own(C)), ("3-3", own(A))]));
+    assert_eq!(pick("cutthroat", &state, &moves), mv("3-3", own(A)));
+    assert_eq!(pick("planner", &state, &moves), mv("0-4", own(C)));
+    // The hoarder holds two tiles, at most `late`: it releases 3-3, on the public train (S4).
+    assert_eq!(pick("hoarder", &state, &moves), mv("3-3", own(A)));
+    assert_eq!(pick("hoarder:late=1", &state, &moves), mv("0-4", own(C)));
+}
+
 /// S5: dominorules, 3 seats, B first. B opens the Mexican train with 6-2, C extends it with
 /// 2-4, A (no 6, no 4) draws 0-1 and marks: A is publicly void in 4 and 6. B holds 6-4 6-5 0-0;
 /// PLAN from 6 is 6-5 (the heavier single), so 6-4 is an extra.
