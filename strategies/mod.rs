@@ -3,10 +3,17 @@
 //! Built-in bots are dispatched through the [`Bot`] enum, so the hot loop calls them without a
 //! virtual call or a box; the [`Strategy`] trait stays the extension point.
 
+mod cutthroat;
 mod greedy;
+mod hoarder;
+pub mod plan;
+mod planner;
 mod random;
 
+pub use cutthroat::Cutthroat;
 pub use greedy::Greedy;
+pub use hoarder::Hoarder;
+pub use planner::Planner;
 pub use random::Random;
 
 use crate::rng::GameRng;
@@ -35,7 +42,7 @@ pub struct BotInfo {
 }
 
 /// Every built-in bot.
-pub const BOTS: &[BotInfo] = &[random::INFO, greedy::INFO];
+pub const BOTS: &[BotInfo] = &[random::INFO, greedy::INFO, planner::INFO, hoarder::INFO, cutthroat::INFO];
 
 /// Comma-separated registry names.
 pub fn bot_names() -> String {
@@ -49,6 +56,12 @@ pub enum Bot {
     Random(Random),
     /// Highest pip count first.
     Greedy(Greedy),
+    /// Longest own-train plan, extras elsewhere.
+    Planner(Planner),
+    /// The planner, hoarding doubles.
+    Hoarder(Hoarder),
+    /// The planner, leaving doubles open and steering ends into known voids.
+    Cutthroat(Cutthroat),
 }
 
 impl Bot {
@@ -74,6 +87,9 @@ impl Bot {
         Ok(match info.name {
             "random" => Bot::Random(Random),
             "greedy" => Bot::Greedy(Greedy::from_spec(spec)?),
+            "planner" => Bot::Planner(Planner::default()),
+            "hoarder" => Bot::Hoarder(Hoarder::from_spec(spec)?),
+            "cutthroat" => Bot::Cutthroat(Cutthroat::default()),
             _ => unreachable!("registry and constructor list disagree"),
         })
     }
@@ -93,6 +109,19 @@ impl Strategy for Bot {
         match self {
             Bot::Random(b) => b.choose(view, moves, rng),
             Bot::Greedy(b) => b.choose(view, moves, rng),
+            Bot::Planner(b) => b.choose(view, moves, rng),
+            Bot::Hoarder(b) => b.choose(view, moves, rng),
+            Bot::Cutthroat(b) => b.choose(view, moves, rng),
+        }
+    }
+
+    fn round_start(&mut self, view: &View<'_>) {
+        match self {
+            Bot::Random(b) => b.round_start(view),
+            Bot::Greedy(b) => b.round_start(view),
+            Bot::Planner(b) => b.round_start(view),
+            Bot::Hoarder(b) => b.round_start(view),
+            Bot::Cutthroat(b) => b.round_start(view),
         }
     }
 }

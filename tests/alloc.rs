@@ -62,7 +62,7 @@ fn rounds_and_matches_do_not_allocate() {
     for (set, players) in [(12u8, 4u8), (6, 2), (18, 13)] {
         let rules = Rules { set: Pip::from_u8(set), players, ..Rules::wikipedia() };
         rules.validate().unwrap();
-        for spec in ["greedy", "random", "greedy:ties=random"] {
+        for spec in ["greedy", "random", "greedy:ties=random", "planner", "hoarder", "cutthroat"] {
             let mut bots: Vec<Bot> = (0..players).map(|_| Bot::parse(spec).unwrap()).collect();
             let mut rngs: Vec<GameRng> = (0..players as u64).map(rng_from_seed).collect();
             let mut moves = MoveList::new();

@@ -137,3 +137,31 @@ fn rules_lists_presets_and_parameters_with_sources() {
         assert_eq!(text.matches("Round over after").count(), 13, "{p}");
     }
 }
+
+#[test]
+fn strategies_lists_every_bot_with_its_parameters() {
+    let out = mtrain(&["strategies"]);
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for b in ["random", "greedy", "planner", "hoarder", "cutthroat"] {
+        assert!(text.lines().any(|l| l.starts_with(&format!("{b} "))), "{b} missing from:\n{text}");
+    }
+    let hoarder = text.lines().position(|l| l.starts_with("hoarder ")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[hoarder + 1].trim_start().starts_with("release=2 "), "{text}");
+    assert!(lines[hoarder + 2].trim_start().starts_with("late=3 "), "{text}");
+    let planner = lines.iter().position(|l| l.starts_with("planner ")).unwrap();
+    assert_eq!(lines[planner + 1].trim(), "no parameters");
+    assert_eq!(mtrain(&["strategies"]).stdout, text.as_bytes(), "same output every time");
+    rejects(&["strategies", "--frobnicate"], &["--frobnicate"]);
+    // The new bots take their parameters and reject bad ones, naming the valid choices.
+    rejects(
+        &["play", "--bots", "hoarder:release=-1"],
+        &["invalid value '-1' for hoarder:release", "non-negative integer"],
+    );
+    rejects(&["play", "--bots", "hoarder:depth=3"], &["unknown parameter 'depth'", "valid: release, late"]);
+    rejects(&["play", "--bots", "planner:x=1"], &["unknown parameter 'x'", "takes no parameters"]);
+    let out = mtrain(&["play", "--bots", "planner,hoarder:release=1,late=2,cutthroat,greedy", "--rounds", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

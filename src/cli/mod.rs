@@ -7,6 +7,7 @@ mod balance;
 mod merge;
 mod play;
 mod rules;
+mod strategies;
 mod tournament;
 
 use crate::rules::{RuleErrors, Rules};
@@ -38,6 +39,8 @@ enum Command {
     /// Sweep hand sizes per player count: fairness and playability with intervals, a
     /// recommended hand size per player count, and plots.
     Balance(balance::BalanceArgs),
+    /// List the built-in bots with their idea, parameters and defaults.
+    Strategies(strategies::StrategiesArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -163,6 +166,7 @@ where
         Command::Merge(a) => merge::run(&a, &raw),
         Command::Rules(a) => rules::run(&a).map(|()| 0),
         Command::Balance(a) => balance::run(&a, &raw),
+        Command::Strategies(a) => strategies::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,
