@@ -8,18 +8,22 @@
 //!
 //! **Turn-order advantage** is measured per round, where it arises: position `K` is the `K`-th
 //! seat to act in a round (1 = the round's first player), and its advantage is its round win rate
-//! minus `1/N`. (Over a whole match the first player rotates, which hides most of the effect.) The
-//! **spread** is the largest position win rate minus the smallest.
+//! minus `1/N`. (Over a whole match the first player rotates, which hides most of the effect.) It
+//! is summed up as the root mean square of the advantages with the sampling noise removed
+//! ([`turn_order_advantage`]); the raw spread (best minus worst position) is reported too, but it
+//! grows with noise, so no objective uses it.
 //!
-//! **Objectives** choose one hand size per player count:
-//! - `fair` (default): among hand sizes whose rounds end blocked at most 5% of the time and whose
-//!   boneyard runs dry in at most 25% of rounds, the smallest advantage spread; if no hand size
-//!   qualifies, the fewest blocked rounds.
-//! - `least_blocked`: the fewest blocked rounds (ties: the smaller spread).
-//! - `least_advantage`: the smallest advantage spread, with no other condition.
+//! **Objectives** choose one hand size per player count. A hand size is *playable* when at most
+//! 5% of its rounds end blocked and at most 25% empty the boneyard.
+//! - `fair` (default): among playable hand sizes, the smallest turn-order advantage; sizes within
+//!   half a percentage point of the smallest count as equal, and the largest of them is chosen
+//!   (longer rounds, as the published tables prefer). If none is playable: the fewest blocked
+//!   rounds.
+//! - `playable`: the largest playable hand size (if none: the fewest blocked rounds).
+//! - `least_blocked`: the fewest blocked rounds (ties: the larger hand).
+//! - `least_advantage`: the smallest turn-order advantage, playable or not (same tolerance).
 //!
-//! Point estimates decide; neighbouring hand sizes within their intervals of each other are, in
-//! truth, equally good, and the CSV shows the intervals to judge that.
+//! Point estimates decide; the CSV gives the intervals to judge how clear a choice is.
 
 use crate::rules::{PRESETS, Rules};
 use crate::stats::Estimate;
@@ -33,18 +37,24 @@ pub const FAIR_MAX_DRY: f64 = 0.25;
 /// How a hand size is chosen for a player count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Objective {
-    /// Blocked and dry rounds rare, then the smallest turn-order advantage spread.
+    /// Playable, then the smallest turn-order advantage.
     Fair,
+    /// The largest playable hand.
+    Playable,
     /// The fewest blocked rounds.
     LeastBlocked,
-    /// The smallest advantage spread.
+    /// The smallest turn-order advantage.
     LeastAdvantage,
 }
 
+/// Turn-order advantages closer than this to the smallest count as equal.
+pub const ADVANTAGE_TOLERANCE: f64 = 0.005;
+
 impl Objective {
     /// Every objective with its name.
-    pub const ALL: [(&'static str, Objective); 3] = [
+    pub const ALL: [(&'static str, Objective); 4] = [
         ("fair", Objective::Fair),
+        ("playable", Objective::Playable),
         ("least_blocked", Objective::LeastBlocked),
         ("least_advantage", Objective::LeastAdvantage),
     ];
@@ -68,14 +78,24 @@ impl Objective {
 
     /// The objective in plain words (for the README and the CSV header).
     pub fn describe(self) -> String {
+        let playable = format!(
+            "at most {:.0}% of rounds blocked and at most {:.0}% emptying the boneyard",
+            FAIR_MAX_BLOCKED * 100.0,
+            FAIR_MAX_DRY * 100.0
+        );
         match self {
             Objective::Fair => format!(
-                "among hand sizes with at most {:.0}% blocked rounds and at most {:.0}% rounds that empty the boneyard, the smallest turn-order advantage spread (best minus worst round win rate by position); if none qualifies, the fewest blocked rounds",
-                FAIR_MAX_BLOCKED * 100.0,
-                FAIR_MAX_DRY * 100.0
+                "among hand sizes with {playable}, the smallest turn-order advantage (RMS over seats in turn order of round win rate minus 1/N, noise removed), taking the largest hand within {:.1} percentage points of it; if none qualifies, the fewest blocked rounds",
+                ADVANTAGE_TOLERANCE * 100.0
             ),
-            Objective::LeastBlocked => "the fewest blocked rounds (ties: smaller advantage spread)".to_string(),
-            Objective::LeastAdvantage => "the smallest turn-order advantage spread".to_string(),
+            Objective::Playable => {
+                format!("the largest hand size with {playable}; if none qualifies, the fewest blocked rounds")
+            }
+            Objective::LeastBlocked => "the fewest blocked rounds (ties: the larger hand)".to_string(),
+            Objective::LeastAdvantage => format!(
+                "the smallest turn-order advantage, taking the largest hand within {:.1} percentage points of it",
+                ADVANTAGE_TOLERANCE * 100.0
+            ),
         }
     }
 }
@@ -141,13 +161,37 @@ pub fn advantage_spread(c: &Cell) -> Option<Value> {
     Some(Value { value: max - min, interval: None })
 }
 
+/// Turn-order advantage as one number: the root mean square over positions of (round win rate
+/// minus `1/N`), with each position's sampling variance subtracted from its square first, so that
+/// noise alone does not look like an advantage (0 when none is detectable).
+pub fn turn_order_advantage(c: &Cell) -> Option<Value> {
+    let n = c.players as usize;
+    let mut sum = 0.0;
+    for k in 0..n {
+        let cl = c.tally.position_win(k);
+        let p = cl.proportion(WIN_UNIT as f64)?.value;
+        let var = cl.mean_variance(WIN_UNIT as f64)?;
+        let d = p - 1.0 / n as f64;
+        sum += d * d - var;
+    }
+    Some(Value { value: (sum / n as f64).max(0.0).sqrt(), interval: None })
+}
+
 /// Every metric `mtrain balance` measures, in CSV order (the per-position advantages follow them
 /// in `balance.csv`).
 pub const METRICS: &[Metric] = &[
     Metric {
+        name: "turn_order_advantage",
+        axis: "RMS advantage",
+        label: "turn-order advantage (RMS over positions, noise removed)",
+        share: true,
+        reference: Some(0.0),
+        read: turn_order_advantage,
+    },
+    Metric {
         name: "advantage_spread",
         axis: "win-rate spread",
-        label: "turn-order advantage spread (best minus worst round win rate by position)",
+        label: "turn-order spread (best minus worst position)",
         share: true,
         reference: Some(0.0),
         read: advantage_spread,
@@ -203,7 +247,7 @@ pub const METRICS: &[Metric] = &[
     Metric {
         name: "score_spread",
         axis: "points",
-        label: "score spread per match (highest minus lowest total)",
+        label: "score spread per match (highest minus lowest)",
         share: false,
         reference: None,
         read: |c| c.tally.game_spread().mean(1.0).map(Value::from),
@@ -211,7 +255,7 @@ pub const METRICS: &[Metric] = &[
     Metric {
         name: "no_start_rate",
         axis: "share of players",
-        label: "players who cannot start their own train on their first turn",
+        label: "players unable to start their train on turn 1",
         share: true,
         reference: None,
         read: |c| c.tally.round_no_start().proportion(1.0).map(Value::from),
@@ -240,23 +284,26 @@ fn metric(name: &str) -> &'static Metric {
     METRICS.iter().find(|m| m.name == name).expect("a listed metric")
 }
 
-/// The hand size `objective` picks among `cells` (all of one player count), if any.
+/// The hand size `objective` picks among `cells` (all of one player count, in hand order).
 pub fn recommend(cells: &[&Cell], objective: Objective) -> Option<u8> {
     let read = |c: &Cell, m: &str| (metric(m).read)(c).map(|v| v.value);
-    let spread = |c: &Cell| read(c, "advantage_spread").unwrap_or(f64::INFINITY);
+    let adv = |c: &Cell| read(c, "turn_order_advantage").unwrap_or(f64::INFINITY);
     let blocked = |c: &Cell| read(c, "blocked_rate").unwrap_or(f64::INFINITY);
     let dry = |c: &Cell| read(c, "dry_rate").unwrap_or(f64::INFINITY);
-    // Ties go to the smaller hand: cells come in hand order and `min_by` keeps the first.
-    let best_by = |cands: &mut dyn Iterator<Item = &&Cell>, key: &dyn Fn(&Cell) -> (f64, f64)| {
-        cands.min_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)).map(|c| c.hand)
+    let playable: Vec<&Cell> =
+        cells.iter().copied().filter(|c| blocked(c) <= FAIR_MAX_BLOCKED && dry(c) <= FAIR_MAX_DRY).collect();
+    // The fewest blocked rounds; ties go to the larger hand.
+    let least_blocked = || cells.iter().rev().min_by(|a, b| blocked(a).total_cmp(&blocked(b))).map(|c| c.hand);
+    // The largest hand whose advantage is within the tolerance of the smallest.
+    let least_adv = |group: &[&Cell]| {
+        let best = group.iter().map(|c| adv(c)).fold(f64::INFINITY, f64::min);
+        group.iter().rev().find(|c| adv(c) <= best + ADVANTAGE_TOLERANCE).map(|c| c.hand)
     };
     match objective {
-        Objective::Fair => {
-            let mut ok = cells.iter().filter(|c| blocked(c) <= FAIR_MAX_BLOCKED && dry(c) <= FAIR_MAX_DRY);
-            best_by(&mut ok, &|c| (spread(c), 0.0)).or_else(|| best_by(&mut cells.iter(), &|c| (blocked(c), spread(c))))
-        }
-        Objective::LeastBlocked => best_by(&mut cells.iter(), &|c| (blocked(c), spread(c))),
-        Objective::LeastAdvantage => best_by(&mut cells.iter(), &|c| (spread(c), 0.0)),
+        Objective::Fair => least_adv(&playable).or_else(least_blocked),
+        Objective::Playable => playable.last().map(|c| c.hand).or_else(least_blocked),
+        Objective::LeastBlocked => least_blocked(),
+        Objective::LeastAdvantage => least_adv(cells),
     }
 }
 
@@ -294,7 +341,7 @@ pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
 /// and each preset's published hand size beside it.
 pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> String {
     let mut s = format!("# objective {}: {}\n", objective.name(), objective.describe());
-    s.push_str("players,recommended_hand,advantage_spread,first_player_advantage,blocked_rate,dry_rate");
+    s.push_str("players,recommended_hand,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate");
     for p in PRESETS {
         s.push_str(&format!(",{}", p.name));
     }
@@ -306,7 +353,7 @@ pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> Stri
         s.push_str(&format!(
             "{players},{},{},{},{},{}",
             rec.map_or(String::new(), |h| h.to_string()),
-            f(get("advantage_spread")),
+            f(get("turn_order_advantage")),
             f(get("first_player_advantage")),
             f(get("blocked_rate")),
             f(get("dry_rate"))

@@ -90,6 +90,12 @@ impl Cluster {
         Some(var / (d * m_bar * m_bar))
     }
 
+    /// The squared standard error of the mean per unit divided by `scale` (between-deal
+    /// variance); `None` with fewer than two deals.
+    pub fn mean_variance(&self, scale: f64) -> Option<f64> {
+        self.se2().map(|v| v / (scale * scale))
+    }
+
     /// Mean of `x` per unit divided by `scale`, with a normal 95% interval over deals.
     /// `None` when no unit was seen.
     pub fn mean(&self, scale: f64) -> Option<Estimate> {

@@ -165,3 +165,84 @@ fn strategies_lists_every_bot_with_its_parameters() {
     let out = mtrain(&["play", "--bots", "planner,hoarder:release=1,late=2,cutthroat,greedy", "--rounds", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+fn balance_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-balance-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn balance_rejects_bad_input_and_writes_nothing() {
+    let out = balance_dir("bad");
+    let o = out.to_str().unwrap();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["--hands", "5-16", "--players", "6"], &["--hands 5-16 cannot be dealt to 6 players", "at most 15 tiles"]),
+        (&["--players", "1-3"], &["--players 1-3", "valid: 2 to 16 players"]),
+        (&["--rule", "partnerships=true", "--players", "4-5"], &["--players 4-5", "partnerships need 4, 6 or 8"]),
+        (&["--metrics", "turns,fun"], &["unknown metric 'fun'", "valid: turn_order_advantage"]),
+        (&["--objective", "best"], &["unknown objective 'best'", "valid: fair, playable"]),
+        (&["--hands", "0-4"], &["--hands 0"]),
+        (&["--players", "4-2"], &["invalid --players '4-2'"]),
+        (&["--set", "12", "--rules", "celko1998", "--bots", "greedy,nobot"], &["unknown bot 'nobot'"]),
+    ];
+    for (extra, needles) in cases {
+        let mut args = vec!["balance", "--games", "8", "--out", o];
+        args.extend_from_slice(extra);
+        rejects(&args, needles);
+        assert!(!out.exists(), "{extra:?} created the output directory");
+    }
+}
+
+#[test]
+fn balance_sweeps_recommends_and_plots_reproducibly() {
+    let a = balance_dir("a");
+    let b = balance_dir("b");
+    let args = |dir: &std::path::Path, threads: &'static str| {
+        let d = dir.to_str().unwrap().to_string();
+        vec![
+            "balance".to_string(),
+            "--players".into(),
+            "3-4".into(),
+            "--hands".into(),
+            "6-9".into(),
+            "--games".into(),
+            "96".into(),
+            "--rounds".into(),
+            "3".into(),
+            "--quiet".into(),
+            "--threads".into(),
+            threads.into(),
+            "--out".into(),
+            d,
+        ]
+    };
+    let run = |v: Vec<String>| {
+        let refs: Vec<&str> = v.iter().map(String::as_str).collect();
+        let out = mtrain(&refs);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let console = run(args(&a, "1"));
+    run(args(&b, "2"));
+    assert!(console.contains("recommended"), "{console}");
+    for f in ["balance.csv", "recommendation.csv", "blocked_rate.svg", "turn_order_advantage.svg"] {
+        let x = std::fs::read(a.join(f)).unwrap();
+        assert_eq!(x, std::fs::read(b.join(f)).unwrap(), "{f} differs between 1 and 2 threads");
+    }
+    let csv = std::fs::read_to_string(a.join("balance.csv")).unwrap();
+    // 2 player counts x 4 hand sizes, each with every metric and one row per position.
+    let metrics = 10;
+    assert_eq!(csv.lines().count(), 1 + 4 * (metrics + 3) + 4 * (metrics + 4));
+    let rec = std::fs::read_to_string(a.join("recommendation.csv")).unwrap();
+    let rows: Vec<&str> = rec.lines().filter(|l| l.starts_with("3,") || l.starts_with("4,")).collect();
+    assert_eq!(rows.len(), 2, "{rec}");
+    for r in rows {
+        let hand: u8 = r.split(',').nth(1).unwrap().parse().unwrap();
+        assert!((6..=9).contains(&hand), "{r}");
+    }
+    // wikipedia publishes 15 tiles for 4 players on double-12.
+    assert!(rec.contains("wikipedia"), "{rec}");
+    let svg = std::fs::read_to_string(a.join("blocked_rate.svg")).unwrap();
+    assert!(svg.contains("3 players") && svg.contains("tiles dealt per player"));
+}

@@ -285,3 +285,19 @@ fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("drop --games 5"));
     std::fs::remove_file(file).unwrap();
 }
+
+/// The share of seats that cannot start their train on turn 1 is a hypergeometric probability:
+/// no tile of the round's number among 15 drawn from 90, 12 of which show it: C(78,15)/C(90,15).
+#[test]
+fn no_start_rate_matches_the_exact_probability() {
+    let dir = tmp("nostart");
+    let d = dir.to_str().unwrap();
+    run_ok(&["tournament", "--bots", "greedy", "--games", "400", "--quiet", "--out", d]);
+    let stats = read(&dir, "round_stats.csv");
+    let row = stats.lines().find(|l| l.starts_with("no_start_rate,")).expect("no_start_rate row");
+    let value: f64 = row.split(',').nth(2).unwrap().parse().unwrap();
+    let exact = (0..15).map(|i| (78.0 - i as f64) / (90.0 - i as f64)).product::<f64>();
+    assert!((exact - 0.0954).abs() < 1e-3);
+    // 400 games x 13 rounds x 4 seats: the standard deviation is about 0.0014.
+    assert!((value - exact).abs() < 0.015, "measured {value}, exact {exact}");
+}

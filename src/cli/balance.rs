@@ -46,7 +46,7 @@ pub(crate) struct BalanceArgs {
     /// The bots, as in `mtrain tournament` (a field smaller than the table is repeated)
     #[arg(long, default_value = "greedy", value_name = "BOTS")]
     bots: String,
-    /// How to pick the recommended hand size [valid: fair, least_blocked, least_advantage]
+    /// How to pick the recommended hand size [valid: fair, playable, least_blocked, least_advantage]
     #[arg(long, default_value = "fair", value_name = "NAME")]
     objective: String,
     /// Metrics to plot, comma-separated [default: all; see results/README.md]
@@ -115,6 +115,7 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
     let mut cells = Vec::new();
     for players in p0..=p1 {
         let mut rules = Rules { players, hand_size: Some(1), ..base.clone() };
+        rules.validate().map_err(|e| CliError::usage(format!("--players {}: {e}", a.players.trim())))?;
         let max = (rules.dealable_tiles() / players.max(1) as usize).min(u8::MAX as usize) as u8;
         let (h0, h1) = hands.unwrap_or((1, max));
         if hands.is_some() && h1 > max {
@@ -128,7 +129,7 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
         }
         for hand in h0..=h1 {
             rules.hand_size = Some(hand);
-            rules.validate().map_err(|e| CliError::usage(format!("{players} players, {hand} tiles each: {e}")))?;
+            rules.validate().map_err(|e| CliError::usage(format!("{players} players with {hand} tiles each: {e}")))?;
             cells.push((players, hand));
         }
     }
@@ -239,7 +240,7 @@ fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
         p.objective.name(),
         p.objective.describe()
     );
-    s.push_str("players  recommended  spread   first-player  blocked   dry      published\n");
+    s.push_str("players  recommended  advantage  first-player  blocked   dry      published\n");
     for (players, rec) in bal::recommendations(cells, p.objective) {
         let cell = rec.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
         let get = |name: &str| {
@@ -251,9 +252,9 @@ fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
             .filter_map(|(name, h)| h.map(|h| format!("{name} {h}")))
             .collect();
         s.push_str(&format!(
-            "{players:>7}  {:>11}  {:>6}  {:>12}  {:>7}  {:>7}   {}\n",
+            "{players:>7}  {:>11}  {:>9}  {:>12}  {:>7}  {:>7}   {}\n",
             rec.map_or("-".to_string(), |h| h.to_string()),
-            get("advantage_spread").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
+            get("turn_order_advantage").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
             pct(get("first_player_advantage")),
             get("blocked_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
             get("dry_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),

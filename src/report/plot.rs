@@ -35,6 +35,9 @@ pub struct Chart<'a> {
     pub series: &'a [Series],
 }
 
+/// Pixels right of the plot for the legend.
+const LEGEND_WIDTH: u32 = 130;
+
 /// A colour-blind-safe palette (Okabe–Ito), then greys.
 const COLOURS: [RGBColor; 10] = [
     RGBColor(0, 114, 178),
@@ -77,15 +80,30 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         root.fill(&WHITE).map_err(e)?;
+        let (w, _) = size;
         let mut c = ChartBuilder::on(&root)
-            .caption(chart.title, ("sans-serif", 20))
+            .caption(chart.title, ("sans-serif", 18))
             .margin(14)
+            .margin_right(LEGEND_WIDTH + 14)
             .x_label_area_size(46)
             .y_label_area_size(70)
             .build_cartesian_2d((x0 - 0.5)..(x1 + 0.5), y0..y1)
             .map_err(e)?;
         let percent = chart.percent;
-        let y_fmt = move |v: &f64| if percent { format!("{:.0}%", v * 100.0) } else { format!("{v:.1}") };
+        // Enough decimals that neighbouring ticks differ.
+        let span = y1 - y0;
+        let digits = |scaled_span: f64| {
+            if scaled_span >= 20.0 {
+                0
+            } else if scaled_span >= 2.0 {
+                1
+            } else {
+                2
+            }
+        };
+        let y_fmt = move |v: &f64| {
+            if percent { format!("{:.*}%", digits(span * 100.0), v * 100.0) } else { format!("{:.*}", digits(span), v) }
+        };
         c.configure_mesh()
             .x_desc(chart.x_label)
             .y_desc(chart.y_label)
@@ -94,34 +112,37 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
             .y_label_formatter(&y_fmt)
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 15))
-            .light_line_style(RGBColor(235, 235, 235))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(225, 225, 225))
             .draw()
             .map_err(e)?;
         if let Some(r) = chart.reference {
             c.draw_series(LineSeries::new([(x0 - 0.5, r), (x1 + 0.5, r)], BLACK.mix(0.5).stroke_width(1)))
                 .map_err(e)?;
         }
+        // Series sit side by side around each x so that their interval bars do not overlap.
+        let k = chart.series.len() as f64;
         for (i, s) in chart.series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
-            let style = colour.stroke_width(2);
-            c.draw_series(LineSeries::new(s.points.iter().map(|&(x, y, _)| (x, y)), style))
-                .map_err(e)?
-                .label(&s.label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], colour.stroke_width(2)));
-            c.draw_series(s.points.iter().map(|&(x, y, _)| Circle::new((x, y), 3, colour.filled()))).map_err(e)?;
-            let bars = s.points.iter().filter_map(|&(x, _, ci)| ci.map(|(lo, hi)| (x, lo, hi)));
+            let dx = (i as f64 - (k - 1.0) / 2.0) * (0.5 / k.max(1.0)).min(0.08);
+            c.draw_series(LineSeries::new(s.points.iter().map(|&(x, y, _)| (x + dx, y)), colour.stroke_width(2)))
+                .map_err(e)?;
+            c.draw_series(s.points.iter().map(|&(x, y, _)| Circle::new((x + dx, y), 3, colour.filled()))).map_err(e)?;
+            let bars = s.points.iter().filter_map(|&(x, _, ci)| ci.map(|(lo, hi)| (x + dx, lo, hi)));
             c.draw_series(
-                bars.map(|(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], colour.mix(0.7).stroke_width(1))),
+                bars.map(|(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], colour.mix(0.8).stroke_width(1))),
             )
             .map_err(e)?;
+            // Legend, right of the plot.
+            let (lx, ly) = (w as i32 - LEGEND_WIDTH as i32, 60 + 22 * i as i32);
+            root.draw(&PathElement::new(vec![(lx, ly), (lx + 24, ly)], colour.stroke_width(3))).map_err(e)?;
+            root.draw(&Text::new(s.label.clone(), (lx + 30, ly - 8), ("sans-serif", 14))).map_err(e)?;
         }
-        c.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(180, 180, 180))
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(e)?;
+        if chart.series.iter().any(|s| s.points.iter().any(|p| p.2.is_some())) {
+            let ly = 60 + 22 * chart.series.len() as i32 + 10;
+            let lx = w as i32 - LEGEND_WIDTH as i32;
+            root.draw(&Text::new("bars: 95% interval", (lx, ly), ("sans-serif", 12))).map_err(e)?;
+        }
         root.present().map_err(e)?;
     }
     Ok(svg)
