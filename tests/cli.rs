@@ -246,3 +246,43 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     let svg = std::fs::read_to_string(a.join("blocked_rate.svg")).unwrap();
     assert!(svg.contains("3 players") && svg.contains("tiles dealt per player"));
 }
+
+#[test]
+fn plot_draws_from_a_csv_and_rejects_bad_columns() {
+    let dir = balance_dir("plot");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("t.csv");
+    std::fs::write(
+        &csv,
+        "# a comment line\nplayers,hand,value,lo,hi\n4,10,0.1,0.08,0.12\n4,11,0.2,,\n6,10,0.3,0.2,0.4\n",
+    )
+    .unwrap();
+    let c = csv.to_str().unwrap();
+    let svg = dir.join("t.svg");
+    let s = svg.to_str().unwrap();
+    let base = ["plot", "--csv", c, "--x", "hand", "--y", "value", "--out", s];
+    let mut line: Vec<&str> = base.to_vec();
+    line.extend(["--group", "players", "--group-prefix", "players: ", "--lo", "lo", "--hi", "hi", "--percent"]);
+    let out = mtrain(&line);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("players: 4") && text.contains("players: 6") && text.contains("30%"));
+    std::fs::remove_file(&svg).unwrap();
+    let mut dot: Vec<&str> = base.to_vec();
+    dot.extend(["--kind", "dot", "--where", "hand=10"]);
+    assert!(mtrain(&dot).status.success());
+    // The dot chart's one row is the category 10, written as a label of its own.
+    assert!(std::fs::read_to_string(&svg).unwrap().contains(">\n10\n</text>"));
+    std::fs::remove_file(&svg).unwrap();
+    rejects(
+        &["plot", "--csv", c, "--x", "hnd", "--y", "value", "--out", s],
+        &["--x 'hnd' is not a column", "valid: players, hand"],
+    );
+    rejects(
+        &["plot", "--csv", c, "--x", "hand", "--y", "value", "--kind", "pie", "--out", s],
+        &["unknown --kind 'pie'", "valid: line, dot"],
+    );
+    rejects(&["plot", "--csv", c, "--x", "hand", "--y", "value", "--where", "players=9", "--out", s], &["no rows"]);
+    rejects(&["plot", "--csv", "/nonexistent.csv", "--x", "a", "--y", "b", "--out", s], &["cannot read --csv"]);
+    assert!(!svg.exists(), "a failed plot wrote its file");
+}

@@ -6,6 +6,7 @@
 mod balance;
 mod merge;
 mod play;
+mod plot;
 mod rules;
 mod strategies;
 mod tournament;
@@ -41,6 +42,8 @@ enum Command {
     Balance(balance::BalanceArgs),
     /// List the built-in bots with their idea, parameters and defaults.
     Strategies(strategies::StrategiesArgs),
+    /// Draw an SVG chart (lines or dots, with interval bars) from a CSV that mtrain wrote.
+    Plot(plot::PlotArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -167,6 +170,7 @@ where
         Command::Rules(a) => rules::run(&a).map(|()| 0),
         Command::Balance(a) => balance::run(&a, &raw),
         Command::Strategies(a) => strategies::run(&a).map(|()| 0),
+        Command::Plot(a) => plot::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,

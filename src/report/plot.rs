@@ -134,14 +134,134 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
             )
             .map_err(e)?;
             // Legend, right of the plot.
-            let (lx, ly) = (w as i32 - LEGEND_WIDTH as i32, 60 + 22 * i as i32);
-            root.draw(&PathElement::new(vec![(lx, ly), (lx + 24, ly)], colour.stroke_width(3))).map_err(e)?;
-            root.draw(&Text::new(s.label.clone(), (lx + 30, ly - 8), ("sans-serif", 14))).map_err(e)?;
+            if !s.label.is_empty() {
+                let (lx, ly) = (w as i32 - LEGEND_WIDTH as i32, 60 + 22 * i as i32);
+                root.draw(&PathElement::new(vec![(lx, ly), (lx + 24, ly)], colour.stroke_width(3))).map_err(e)?;
+                root.draw(&Text::new(s.label.clone(), (lx + 30, ly - 8), ("sans-serif", 14))).map_err(e)?;
+            }
         }
         if chart.series.iter().any(|s| s.points.iter().any(|p| p.2.is_some())) {
             let ly = 60 + 22 * chart.series.len() as i32 + 10;
             let lx = w as i32 - LEGEND_WIDTH as i32;
             root.draw(&Text::new("bars: 95% interval", (lx, ly), ("sans-serif", 12))).map_err(e)?;
+        }
+        root.present().map_err(e)?;
+    }
+    Ok(svg)
+}
+
+/// A group of a dot chart: its legend label and `(row index, value, interval)` points.
+pub type DotGroup = (String, Vec<(usize, f64, Option<(f64, f64)>)>);
+
+/// A horizontal dot chart: one row per category (top to bottom in the given order), the value on
+/// the x axis with its interval, one colour per group.
+#[derive(Clone, Debug)]
+pub struct DotChart<'a> {
+    /// Title above the plot.
+    pub title: &'a str,
+    /// X-axis description (the value).
+    pub x_label: &'a str,
+    /// Show x as a percentage.
+    pub percent: bool,
+    /// A vertical reference line.
+    pub reference: Option<f64>,
+    /// Category names, top row first.
+    pub rows: &'a [String],
+    /// Groups: label and `(row index, value, interval)` points.
+    pub groups: &'a [DotGroup],
+}
+
+/// Renders a [`DotChart`].
+///
+/// # Errors
+/// A message when there is nothing to draw or the backend fails.
+pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String> {
+    let k = chart.rows.len();
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (_, pts) in chart.groups {
+        for &(_, v, ci) in pts {
+            let (lo, hi) = ci.unwrap_or((v, v));
+            x0 = x0.min(v).min(lo);
+            x1 = x1.max(v).max(hi);
+        }
+    }
+    if k == 0 || !x0.is_finite() {
+        return Err(format!("nothing to plot for {}", chart.title));
+    }
+    if let Some(r) = chart.reference {
+        x0 = x0.min(r);
+        x1 = x1.max(r);
+    }
+    let pad = ((x1 - x0) * 0.06).max(1e-9);
+    let (x0, x1) = (x0 - pad, x1 + pad);
+    let name_width = chart.rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32 * 8 + 20;
+    let height = 120 + 26 * k as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(e)?;
+        let mut c = ChartBuilder::on(&root)
+            .caption(chart.title, ("sans-serif", 18))
+            .margin(14)
+            .margin_right(LEGEND_WIDTH + 14)
+            .x_label_area_size(46)
+            .y_label_area_size(name_width)
+            .build_cartesian_2d(x0..x1, -0.5..(k as f64 - 0.5))
+            .map_err(e)?;
+        let span = x1 - x0;
+        let percent = chart.percent;
+        let digits = |scaled: f64| {
+            if scaled >= 20.0 {
+                0
+            } else if scaled >= 2.0 {
+                1
+            } else {
+                2
+            }
+        };
+        let x_fmt = move |v: &f64| {
+            if percent { format!("{:.*}%", digits(span * 100.0), v * 100.0) } else { format!("{:.*}", digits(span), v) }
+        };
+        let rows = chart.rows;
+        // Row i is drawn at y = k - 1 - i, so the first row is at the top.
+        let y_fmt = move |v: &f64| {
+            let i = k as f64 - 1.0 - v.round();
+            if (v - v.round()).abs() < 1e-6 && i >= 0.0 && (i as usize) < k {
+                rows[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        c.configure_mesh()
+            .x_desc(chart.x_label)
+            .x_label_formatter(&x_fmt)
+            .y_labels(k + 1)
+            .y_label_formatter(&y_fmt)
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 15))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .draw()
+            .map_err(e)?;
+        if let Some(r) = chart.reference {
+            c.draw_series(LineSeries::new([(r, -0.5), (r, k as f64 - 0.5)], BLACK.mix(0.5).stroke_width(1)))
+                .map_err(e)?;
+        }
+        let g = chart.groups.len() as f64;
+        for (j, (label, pts)) in chart.groups.iter().enumerate() {
+            let colour = COLOURS[j % COLOURS.len()];
+            let dy = (j as f64 - (g - 1.0) / 2.0) * (0.6 / g.max(1.0)).min(0.2);
+            let y = |i: usize| k as f64 - 1.0 - i as f64 - dy;
+            c.draw_series(pts.iter().map(|&(i, v, _)| Circle::new((v, y(i)), 4, colour.filled()))).map_err(e)?;
+            let bars = pts.iter().filter_map(|&(i, _, ci)| ci.map(|(lo, hi)| (y(i), lo, hi)));
+            c.draw_series(bars.map(|(y, lo, hi)| PathElement::new(vec![(lo, y), (hi, y)], colour.stroke_width(2))))
+                .map_err(e)?;
+            if !label.is_empty() {
+                let (lx, ly) = (width as i32 - LEGEND_WIDTH as i32, 60 + 22 * j as i32);
+                root.draw(&Circle::new((lx + 8, ly), 4, colour.filled())).map_err(e)?;
+                root.draw(&Text::new(label.clone(), (lx + 20, ly - 8), ("sans-serif", 14))).map_err(e)?;
+            }
         }
         root.present().map_err(e)?;
     }
