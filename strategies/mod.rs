@@ -4,9 +4,11 @@
 //! virtual call or a box; the [`Strategy`] trait stays the extension point.
 
 mod greedy;
+mod montecarlo;
 mod random;
 
 pub use greedy::Greedy;
+pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS};
 pub use random::Random;
 
 use crate::rng::GameRng;
@@ -35,7 +37,7 @@ pub struct BotInfo {
 }
 
 /// Every built-in bot.
-pub const BOTS: &[BotInfo] = &[random::INFO, greedy::INFO];
+pub const BOTS: &[BotInfo] = &[random::INFO, greedy::INFO, montecarlo::INFO];
 
 /// Comma-separated registry names.
 pub fn bot_names() -> String {
@@ -49,6 +51,8 @@ pub enum Bot {
     Random(Random),
     /// Highest pip count first.
     Greedy(Greedy),
+    /// Determinized search with rollouts.
+    MonteCarlo(MonteCarlo),
 }
 
 impl Bot {
@@ -74,6 +78,7 @@ impl Bot {
         Ok(match info.name {
             "random" => Bot::Random(Random),
             "greedy" => Bot::Greedy(Greedy::from_spec(spec)?),
+            "montecarlo" => Bot::MonteCarlo(MonteCarlo::from_spec(spec)?),
             _ => unreachable!("registry and constructor list disagree"),
         })
     }
@@ -93,6 +98,15 @@ impl Strategy for Bot {
         match self {
             Bot::Random(b) => b.choose(view, moves, rng),
             Bot::Greedy(b) => b.choose(view, moves, rng),
+            Bot::MonteCarlo(b) => b.choose(view, moves, rng),
+        }
+    }
+
+    fn round_start(&mut self, view: &View<'_>) {
+        match self {
+            Bot::Random(b) => b.round_start(view),
+            Bot::Greedy(b) => b.round_start(view),
+            Bot::MonteCarlo(b) => b.round_start(view),
         }
     }
 }
