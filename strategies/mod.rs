@@ -45,7 +45,7 @@ pub fn bot_names() -> String {
 }
 
 /// A built-in bot.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Bot {
     /// Uniform over legal moves.
     Random(Random),
@@ -53,6 +53,25 @@ pub enum Bot {
     Greedy(Greedy),
     /// Determinized search with rollouts.
     MonteCarlo(MonteCarlo),
+}
+
+impl Clone for Bot {
+    fn clone(&self) -> Bot {
+        match self {
+            Bot::Random(b) => Bot::Random(b.clone()),
+            Bot::Greedy(b) => Bot::Greedy(b.clone()),
+            Bot::MonteCarlo(b) => Bot::MonteCarlo(b.clone()),
+        }
+    }
+
+    /// Reuses the buffers of a bot of the same kind (the tournament resets its seats with this
+    /// between games, so a search bot allocates once per seat, not once per game).
+    fn clone_from(&mut self, source: &Bot) {
+        match (self, source) {
+            (Bot::MonteCarlo(a), Bot::MonteCarlo(b)) => a.clone_from(b),
+            (this, _) => *this = source.clone(),
+        }
+    }
 }
 
 impl Bot {

@@ -41,9 +41,10 @@
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::game::play_round;
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{MoveList, NoObserver, Outcome, Seat};
+use crate::round::{MoveList, NoObserver, Outcome, Seat, TRAIN_SLOTS};
 use crate::rules::MAX_PLAYERS;
 use crate::strategy::{SpecError, StrategySpec};
+use crate::tile::PIP_COUNT;
 use crate::view::View;
 use rand::RngCore;
 use std::fmt;
@@ -124,7 +125,8 @@ impl Scratch {
             moves: MoveList::new(),
             seats: Vec::new(),
             rngs: std::array::from_fn(|_| rng_from_seed(0)),
-            totals: Vec::new(),
+            // Room for every list outside blanks wild (see `MOVE_CAPACITY`): rarely grows.
+            totals: Vec::with_capacity(TRAIN_SLOTS * PIP_COUNT + 3),
         })
     }
 }
