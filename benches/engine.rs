@@ -5,7 +5,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use mexican_train::rng::{mix, rng_from_seed};
 use mexican_train::{
-    Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, deal_round, play_match, play_round,
+    Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, Step, Strategy, deal_round, play_match,
+    play_round,
 };
 use std::hint::black_box;
 
@@ -48,5 +49,42 @@ fn matches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rounds, matches);
+/// Decision points of greedy rounds (4 players, double-12): each position with its moves.
+fn decision_points(rules: &Rules, rounds: u64) -> Vec<(RoundState, MoveList)> {
+    let mut greedy = Bot::parse("greedy").unwrap();
+    let mut rng = rng_from_seed(3);
+    let mut moves = MoveList::new();
+    let mut out = Vec::new();
+    for i in 0..rounds {
+        let deal = deal_round(rules, Pip::from_u8(12), &mut rng_from_seed(mix(11, i)));
+        let mut state = RoundState::new(rules, &deal, Seat::from_index((i % 4) as usize));
+        while let Step::Choice(seat, _) = state.advance(&mut moves, &mut NoObserver) {
+            out.push((state.clone(), moves.clone()));
+            let c = greedy.choose(&state.view(seat), &moves, &mut rng);
+            state.play_unchecked(moves[c], &mut NoObserver);
+        }
+    }
+    out
+}
+
+/// One `montecarlo` decision (default parameters) at positions from greedy play.
+fn decisions(c: &mut Criterion) {
+    let rules = Rules::wikipedia();
+    let points = decision_points(&rules, 20);
+    assert!(points.len() > 100);
+    let mut bot = Bot::parse("montecarlo").unwrap();
+    let mut rng = rng_from_seed(5);
+    let mut i = 0usize;
+    c.bench_function("decision/montecarlo/4p/d12", |b| {
+        b.iter(|| {
+            i = (i + 1) % points.len();
+            let (state, moves) = &points[i];
+            let k = bot.choose(&state.view(state.current()), moves, &mut rng);
+            assert!(k < moves.len());
+            black_box(k)
+        })
+    });
+}
+
+criterion_group!(benches, rounds, matches, decisions);
 criterion_main!(benches);

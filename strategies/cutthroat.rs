@@ -20,6 +20,7 @@ use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
     name: "cutthroat",
+    default_field: true,
     about: "the planner, leaving doubles open for others and steering ends into known voids",
     params: &[],
 };

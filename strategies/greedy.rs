@@ -15,6 +15,7 @@ use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
     name: "greedy",
+    default_field: true,
     about: "plays the highest-pip tile it can",
     params: &[ParamInfo {
         key: "ties",

@@ -19,6 +19,7 @@ use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
     name: "hoarder",
+    default_field: true,
     about: "the planner, holding doubles back until their suit runs out or the hand is small",
     params: &[
         ParamInfo {

@@ -6,6 +6,7 @@
 mod cutthroat;
 mod greedy;
 mod hoarder;
+mod montecarlo;
 pub mod plan;
 mod planner;
 mod random;
@@ -13,6 +14,7 @@ mod random;
 pub use cutthroat::Cutthroat;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
+pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS};
 pub use planner::Planner;
 pub use random::Random;
 
@@ -35,6 +37,9 @@ pub struct ParamInfo {
 pub struct BotInfo {
     /// Registry name.
     pub name: &'static str,
+    /// Whether `mtrain tournament` without `--bots` fields it (search bots are left out: they
+    /// cost about a millisecond per decision, a thousand times the others).
+    pub default_field: bool,
     /// The idea in one line.
     pub about: &'static str,
     /// Its parameters.
@@ -42,7 +47,8 @@ pub struct BotInfo {
 }
 
 /// Every built-in bot.
-pub const BOTS: &[BotInfo] = &[random::INFO, greedy::INFO, planner::INFO, hoarder::INFO, cutthroat::INFO];
+pub const BOTS: &[BotInfo] =
+    &[random::INFO, greedy::INFO, planner::INFO, hoarder::INFO, cutthroat::INFO, montecarlo::INFO];
 
 /// Comma-separated registry names.
 pub fn bot_names() -> String {
@@ -50,7 +56,7 @@ pub fn bot_names() -> String {
 }
 
 /// A built-in bot.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Bot {
     /// Uniform over legal moves.
     Random(Random),
@@ -62,6 +68,30 @@ pub enum Bot {
     Hoarder(Hoarder),
     /// The planner, leaving doubles open and steering ends into known voids.
     Cutthroat(Cutthroat),
+    /// Determinized search with rollouts.
+    MonteCarlo(MonteCarlo),
+}
+
+impl Clone for Bot {
+    fn clone(&self) -> Bot {
+        match self {
+            Bot::Random(b) => Bot::Random(b.clone()),
+            Bot::Greedy(b) => Bot::Greedy(b.clone()),
+            Bot::Planner(b) => Bot::Planner(b.clone()),
+            Bot::Hoarder(b) => Bot::Hoarder(b.clone()),
+            Bot::Cutthroat(b) => Bot::Cutthroat(b.clone()),
+            Bot::MonteCarlo(b) => Bot::MonteCarlo(b.clone()),
+        }
+    }
+
+    /// Reuses the buffers of a bot of the same kind (the tournament resets its seats with this
+    /// between games, so a search bot allocates once per seat, not once per game).
+    fn clone_from(&mut self, source: &Bot) {
+        match (self, source) {
+            (Bot::MonteCarlo(a), Bot::MonteCarlo(b)) => a.clone_from(b),
+            (this, _) => *this = source.clone(),
+        }
+    }
 }
 
 impl Bot {
@@ -90,6 +120,7 @@ impl Bot {
             "planner" => Bot::Planner(Planner::default()),
             "hoarder" => Bot::Hoarder(Hoarder::from_spec(spec)?),
             "cutthroat" => Bot::Cutthroat(Cutthroat::default()),
+            "montecarlo" => Bot::MonteCarlo(MonteCarlo::from_spec(spec)?),
             _ => unreachable!("registry and constructor list disagree"),
         })
     }
@@ -112,6 +143,7 @@ impl Strategy for Bot {
             Bot::Planner(b) => b.choose(view, moves, rng),
             Bot::Hoarder(b) => b.choose(view, moves, rng),
             Bot::Cutthroat(b) => b.choose(view, moves, rng),
+            Bot::MonteCarlo(b) => b.choose(view, moves, rng),
         }
     }
 
@@ -122,6 +154,7 @@ impl Strategy for Bot {
             Bot::Planner(b) => b.round_start(view),
             Bot::Hoarder(b) => b.round_start(view),
             Bot::Cutthroat(b) => b.round_start(view),
+            Bot::MonteCarlo(b) => b.round_start(view),
         }
     }
 }

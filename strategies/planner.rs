@@ -19,6 +19,7 @@ use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
     name: "planner",
+    default_field: true,
     about: "plays its longest own-train plan and dumps the other tiles on public trains",
     params: &[],
 };

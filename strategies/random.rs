@@ -9,7 +9,7 @@ use crate::round::MoveList;
 use crate::view::View;
 
 pub(super) const INFO: BotInfo =
-    BotInfo { name: "random", about: "uniform over the legal moves; the null model", params: &[] };
+    BotInfo { name: "random", default_field: true, about: "uniform over the legal moves; the null model", params: &[] };
 
 /// Uniform over legal moves.
 #[derive(Clone, Debug, Default)]

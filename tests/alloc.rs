@@ -98,3 +98,36 @@ fn tournament_chunks_allocate_nothing_per_game() {
     assert_eq!((out_small.tally.games, out_full.tally.games), (4, 64));
     assert_eq!(a, b, "allocations grow with the number of games: {a} for 4 games, {b} for 64");
 }
+
+/// `montecarlo` keeps its buffers: once they have grown in a first round, decisions allocate
+/// nothing, and a seat that keeps its bot between games (no rotation here; a rotation that
+/// swaps a seat's bot builds it afresh) reuses them, so a chunk allocates no more for 64 games
+/// than for 4.
+#[test]
+fn montecarlo_decisions_do_not_allocate() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = Rules::wikipedia();
+    let spec = "montecarlo:samples=2";
+    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse(spec).unwrap()).collect();
+    let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
+    let mut moves = MoveList::new();
+    let mut round = |i: u64| {
+        let deal = deal_round(&rules, rules.set, &mut rng_from_seed(mix(13, i)));
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
+        play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver).turns
+    };
+    assert!(round(0) > 0);
+    for i in 1..6u64 {
+        let (n, turns) = allocations(|| round(i));
+        assert!(turns > 0);
+        assert_eq!(n, 0, "{spec} round {i} allocated {n} times");
+    }
+    use mexican_train::tournament::{Schedule, Tournament};
+    let specs: Vec<mexican_train::StrategySpec> = [spec, "greedy"].iter().map(|s| s.parse().unwrap()).collect();
+    let rules = Rules { rounds: Some(1), ..rules };
+    let small = Tournament::new(rules.clone(), specs.clone(), Schedule::new(2, 4, false, 4, 9).unwrap());
+    let full = Tournament::new(rules, specs, Schedule::new(2, 4, false, 64, 9).unwrap());
+    let (a, _) = allocations(|| small.play_chunk(0, false));
+    let (b, _) = allocations(|| full.play_chunk(0, false));
+    assert_eq!(a, b, "allocations grow with the number of games: {a} for 4 games, {b} for 64");
+}

@@ -23,7 +23,7 @@ pub(crate) struct TournamentArgs {
     table: TableArgs,
     /// The field: bots as name or name:key=value,..., comma-separated. As many as seats: that
     /// lineup; more: every combination of seats equally often; fewer: repeated to fill the table
-    /// [default: every built-in bot]
+    /// [default: every built-in bot but the search bot montecarlo]
     #[arg(long, value_name = "BOTS")]
     bots: Option<String>,
     /// Games to play; each seat rotation of a deal is one game, rounded up to whole deals
@@ -123,7 +123,10 @@ fn result_args(raw: &[String]) -> Vec<String> {
 
 pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliError> {
     let rules = a.table.rules()?;
-    let list = a.bots.clone().unwrap_or_else(|| BOTS.iter().map(|b| b.name).collect::<Vec<_>>().join(","));
+    let list = a
+        .bots
+        .clone()
+        .unwrap_or_else(|| BOTS.iter().filter(|b| b.default_field).map(|b| b.name).collect::<Vec<_>>().join(","));
     let specs = parse_bot_list(&list).map_err(|e| CliError::usage(e.to_string()))?;
     for s in &specs {
         Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
