@@ -286,3 +286,43 @@ fn plot_draws_from_a_csv_and_rejects_bad_columns() {
     rejects(&["plot", "--csv", "/nonexistent.csv", "--x", "a", "--y", "b", "--out", s], &["cannot read --csv"]);
     assert!(!svg.exists(), "a failed plot wrote its file");
 }
+
+#[test]
+fn bench_measures_every_thread_count_and_writes_csv() {
+    let dir = balance_dir("bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("bench.csv");
+    let out = mtrain(&[
+        "bench",
+        "--seconds",
+        "0.3",
+        "--runs",
+        "3",
+        "--threads",
+        "1,2",
+        "--players",
+        "3",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("rounds/s") && text.contains("speed-up"), "{text}");
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0][0].as_str(), rows[1][0].as_str()), ("1", "2"));
+    for r in &rows {
+        let rounds: f64 = r[3].parse().unwrap();
+        let decisions: f64 = r[5].parse().unwrap();
+        assert!(rounds > 0.0 && decisions > rounds, "{r:?}");
+    }
+    assert_eq!(rows[0][8], "1.0000", "the first thread count is the speed-up's base");
+    rejects(&["bench", "--threads", "1,0"], &["--threads 0"]);
+    rejects(&["bench", "--runs", "0"], &["--runs 0"]);
+    rejects(&["bench", "--bots", "greedy,random,greedy"], &["4 players need 4 bots"]);
+}

@@ -4,6 +4,7 @@
 //! choices, with exit code 2; nothing half-written is left behind.
 
 mod balance;
+mod bench;
 mod merge;
 mod play;
 mod plot;
@@ -44,6 +45,8 @@ enum Command {
     Strategies(strategies::StrategiesArgs),
     /// Draw an SVG chart (lines or dots, with interval bars) from a CSV that mtrain wrote.
     Plot(plot::PlotArgs),
+    /// Measure engine throughput: rounds, matches and decisions per second per thread count.
+    Bench(bench::BenchArgs),
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -171,6 +174,7 @@ where
         Command::Balance(a) => balance::run(&a, &raw),
         Command::Strategies(a) => strategies::run(&a).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
+        Command::Bench(a) => bench::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,

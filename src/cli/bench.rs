@@ -1,0 +1,255 @@
+//! `mtrain bench`: engine throughput as measured, not estimated.
+//!
+//! For each thread count, `--runs` timed runs of `--seconds / --runs` each: every thread plays
+//! full matches (deal included) with its own seeds until the run's time is up, counting rounds,
+//! matches and decisions (calls to a bot's `choose`). Each figure is the median over the runs;
+//! the speed-up divides the median rounds per second by that of the first thread count.
+//! `--deal-only` times just the seeded shuffle and deal of a round (the floor under a round).
+
+use super::{CliError, TableArgs, parse_num, write_atomic};
+use crate::deal::deal_round;
+use crate::game::play_match;
+use crate::rng::{GameRng, mix, rng_from_seed};
+use crate::round::MoveList;
+use crate::rules::Rules;
+use crate::strategies::Bot;
+use crate::strategy::{Strategy, parse_bot_list};
+use crate::view::View;
+use clap::Args;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Options of `mtrain bench`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct BenchArgs {
+    #[command(flatten)]
+    table: TableArgs,
+    /// Bots, one per seat or one for every seat
+    #[arg(long, default_value = "greedy", value_name = "BOTS")]
+    bots: String,
+    /// Thread counts to measure, comma-separated
+    #[arg(long, default_value = "1,2", value_name = "LIST")]
+    threads: String,
+    /// Seconds of timed play per thread count
+    #[arg(long, default_value = "5", value_name = "S")]
+    seconds: String,
+    /// Timed runs per thread count (the figures are their medians)
+    #[arg(long, default_value = "5", value_name = "R")]
+    runs: String,
+    /// Time only the seeded shuffle and deal of a round
+    #[arg(long)]
+    deal_only: bool,
+    /// Also write the table as CSV to FILE
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// A bot that counts its decisions.
+struct Counted {
+    bot: Bot,
+    decisions: u64,
+}
+
+impl Strategy for Counted {
+    #[inline]
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        self.decisions += 1;
+        self.bot.choose(view, moves, rng)
+    }
+
+    fn round_start(&mut self, view: &View<'_>) {
+        self.bot.round_start(view);
+    }
+}
+
+/// What one thread did in one run.
+#[derive(Clone, Copy, Default)]
+struct Work {
+    rounds: u64,
+    matches: u64,
+    decisions: u64,
+}
+
+/// One timed run on `threads` threads for `dur`: total work and elapsed seconds.
+fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_only: bool, run: u64) -> (Work, f64) {
+    let start = Instant::now();
+    let deadline = start + dur;
+    let works: Vec<Work> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut w = Work::default();
+                    let mut seats: Vec<Counted> =
+                        bots.iter().map(|b| Counted { bot: b.clone(), decisions: 0 }).collect();
+                    let base = mix(run, t as u64);
+                    let mut i = 0u64;
+                    while Instant::now() < deadline {
+                        if deal_only {
+                            // A batch between clock reads, so the clock does not dominate.
+                            for _ in 0..64 {
+                                let mut rng = rng_from_seed(mix(base, i));
+                                let d = deal_round(rules, rules.set, &mut rng);
+                                black_box(&d);
+                                i += 1;
+                                w.rounds += 1;
+                            }
+                        } else {
+                            let r = play_match(rules, mix(base, i), &mut seats, &mut crate::round::NoObserver);
+                            black_box(&r);
+                            i += 1;
+                            w.matches += 1;
+                            w.rounds += u64::from(r.rounds);
+                        }
+                    }
+                    w.decisions = seats.iter().map(|s| s.decisions).sum();
+                    w
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("bench thread")).collect()
+    });
+    let elapsed = start.elapsed().as_secs_f64();
+    let total = works.iter().fold(Work::default(), |a, w| Work {
+        rounds: a.rounds + w.rounds,
+        matches: a.matches + w.matches,
+        decisions: a.decisions + w.decisions,
+    });
+    (total, elapsed)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+/// Medians of one thread count.
+struct Row {
+    threads: usize,
+    rounds: f64,
+    matches: f64,
+    decisions: f64,
+    ns_per_decision: f64,
+    ns_per_round: f64,
+}
+
+fn group(n: f64) -> String {
+    let s = format!("{:.0}", n);
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub(crate) fn run(a: &BenchArgs) -> Result<(), CliError> {
+    let rules = a.table.rules()?;
+    let specs = parse_bot_list(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
+    let n = rules.players as usize;
+    if specs.len() != 1 && specs.len() != n {
+        return Err(CliError::usage(format!(
+            "{n} players need {n} bots or one for every seat; --bots gives {}",
+            specs.len()
+        )));
+    }
+    let mut bots = Vec::with_capacity(n);
+    for s in 0..n {
+        bots.push(Bot::from_spec(&specs[s % specs.len()]).map_err(|e| CliError::usage(e.to_string()))?);
+    }
+    let mut threads = Vec::new();
+    for t in a.threads.split(',') {
+        let v: usize = parse_num("--threads", t, "a comma-separated list of thread counts, like 1,2")?;
+        if v == 0 {
+            return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
+        }
+        threads.push(v);
+    }
+    let seconds: f64 = parse_num("--seconds", &a.seconds, "a positive number of seconds")?;
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(CliError::usage(format!(
+            "invalid --seconds '{}': expected a positive number of seconds",
+            a.seconds
+        )));
+    }
+    let runs: usize = parse_num("--runs", &a.runs, "a whole number of runs, 1 or more")?;
+    if runs == 0 {
+        return Err(CliError::usage("--runs 0 measures nothing (valid: 1 or more)"));
+    }
+    let bot_names = specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+    let what = if a.deal_only { "seeded shuffle and deal only".to_string() } else { format!("bots {bot_names}") };
+    println!(
+        "mtrain bench: {} rules, double-{}, {} players, {} tiles each; {what}; {runs} runs of {:.2} s per thread count (medians)",
+        rules.preset,
+        rules.set,
+        rules.players,
+        rules.hand().unwrap_or(0),
+        seconds / runs as f64
+    );
+    let dur = Duration::from_secs_f64(seconds / runs as f64);
+    // Warm-up: caches, page faults, thread start-up.
+    let _ = timed_run(&rules, &bots, threads[0], Duration::from_millis(200), a.deal_only, u64::MAX);
+    let mut rows = Vec::new();
+    for &t in &threads {
+        let mut rr = Vec::new();
+        let mut mr = Vec::new();
+        let mut dr = Vec::new();
+        let mut nsd = Vec::new();
+        let mut nsr = Vec::new();
+        for r in 0..runs {
+            let (w, secs) = timed_run(&rules, &bots, t, dur, a.deal_only, r as u64);
+            rr.push(w.rounds as f64 / secs);
+            mr.push(w.matches as f64 / secs);
+            dr.push(w.decisions as f64 / secs);
+            // CPU time per unit on each thread.
+            nsd.push(if w.decisions > 0 { secs * 1e9 * t as f64 / w.decisions as f64 } else { f64::NAN });
+            nsr.push(if w.rounds > 0 { secs * 1e9 * t as f64 / w.rounds as f64 } else { f64::NAN });
+        }
+        rows.push(Row {
+            threads: t,
+            rounds: median(rr),
+            matches: median(mr),
+            decisions: median(dr),
+            ns_per_decision: median(nsd),
+            ns_per_round: median(nsr),
+        });
+    }
+    let base = rows[0].rounds;
+    let unit = if a.deal_only { "  deals/s" } else { " rounds/s" };
+    println!("threads   {unit}   matches/s  decisions/s  ns/round  ns/decision  speed-up");
+    let mut csv = String::from(
+        "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup\n",
+    );
+    for r in &rows {
+        let speedup = r.rounds / base;
+        let nsd = if r.ns_per_decision.is_finite() { format!("{:.0}", r.ns_per_decision) } else { "-".into() };
+        let count = |v: f64| if a.deal_only { "-".to_string() } else { group(v) };
+        println!(
+            "{:>7}  {:>10}  {:>10}  {:>11}  {:>8.0}  {:>11}  {:>7.2}x",
+            r.threads,
+            group(r.rounds),
+            count(r.matches),
+            count(r.decisions),
+            r.ns_per_round,
+            nsd,
+            speedup
+        );
+        csv.push_str(&format!(
+            "{},{runs},{seconds},{:.1},{:.1},{:.1},{:.1},{},{:.4}\n",
+            r.threads,
+            r.rounds,
+            r.matches,
+            r.decisions,
+            r.ns_per_round,
+            if r.ns_per_decision.is_finite() { format!("{:.1}", r.ns_per_decision) } else { String::new() },
+            speedup
+        ));
+    }
+    if let Some(path) = &a.out {
+        write_atomic(path, csv.as_bytes())?;
+    }
+    Ok(())
+}
