@@ -81,10 +81,11 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         root.fill(&WHITE).map_err(e)?;
         let (w, _) = size;
+        let legend = if chart.series.iter().any(|s| !s.label.is_empty()) { LEGEND_WIDTH } else { 0 };
         let mut c = ChartBuilder::on(&root)
             .caption(chart.title, ("sans-serif", 18))
             .margin(14)
-            .margin_right(LEGEND_WIDTH + 14)
+            .margin_right(legend + 14)
             .x_label_area_size(46)
             .y_label_area_size(70)
             .build_cartesian_2d((x0 - 0.5)..(x1 + 0.5), y0..y1)
@@ -194,17 +195,19 @@ pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String>
     }
     let pad = ((x1 - x0) * 0.06).max(1e-9);
     let (x0, x1) = (x0 - pad, x1 + pad);
-    let name_width = chart.rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32 * 8 + 20;
-    let height = 120 + 26 * k as u32;
+    let name_width = chart.rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32 * 7 + 20;
+    let row_px = (10 + 9 * chart.groups.len() as u32).max(26);
+    let height = 120 + row_px * k as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         root.fill(&WHITE).map_err(e)?;
+        let legend = if chart.groups.iter().any(|g| !g.0.is_empty()) { LEGEND_WIDTH } else { 0 };
         let mut c = ChartBuilder::on(&root)
             .caption(chart.title, ("sans-serif", 18))
             .margin(14)
-            .margin_right(LEGEND_WIDTH + 14)
+            .margin_right(legend + 14)
             .x_label_area_size(46)
             .y_label_area_size(name_width)
             .build_cartesian_2d(x0..x1, -0.5..(k as f64 - 0.5))
