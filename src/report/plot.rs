@@ -141,7 +141,7 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
                 root.draw(&Text::new(s.label.clone(), (lx + 30, ly - 8), ("sans-serif", 14))).map_err(e)?;
             }
         }
-        if chart.series.iter().any(|s| s.points.iter().any(|p| p.2.is_some())) {
+        if legend > 0 && chart.series.iter().any(|s| s.points.iter().any(|p| p.2.is_some())) {
             let ly = 60 + 22 * chart.series.len() as i32 + 10;
             let lx = w as i32 - LEGEND_WIDTH as i32;
             root.draw(&Text::new("bars: 95% interval", (lx, ly), ("sans-serif", 12))).map_err(e)?;
