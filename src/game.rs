@@ -76,7 +76,11 @@ pub fn play_round<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
-    for (s, bot) in bots.iter_mut().enumerate().take(state.players() as usize) {
+    let n = state.players() as usize;
+    if !bots[..n].iter().any(Strategy::uses_voids) {
+        state.set_void_tracking(false);
+    }
+    for (s, bot) in bots.iter_mut().enumerate().take(n) {
         bot.round_start(&state.view(Seat::from_index(s)));
     }
     loop {

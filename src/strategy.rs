@@ -19,6 +19,12 @@ pub trait Strategy {
 
     /// Called once per round before the first turn.
     fn round_start(&mut self, _view: &View<'_>) {}
+
+    /// Whether this strategy reads [`View::known_voids`] (or samples hidden worlds, which use
+    /// them). When no seat does, the round skips the bookkeeping; the default is the safe `true`.
+    fn uses_voids(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -28,6 +34,10 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn round_start(&mut self, view: &View<'_>) {
         (**self).round_start(view)
+    }
+
+    fn uses_voids(&self) -> bool {
+        (**self).uses_voids()
     }
 }
 

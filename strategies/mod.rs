@@ -147,6 +147,11 @@ impl Strategy for Bot {
         }
     }
 
+    fn uses_voids(&self) -> bool {
+        // Only cutthroat reads voids, and montecarlo samples worlds that respect them.
+        matches!(self, Bot::Cutthroat(_) | Bot::MonteCarlo(_))
+    }
+
     fn round_start(&mut self, view: &View<'_>) {
         match self {
             Bot::Random(b) => b.round_start(view),

@@ -55,7 +55,7 @@ impl RoundState {
         let mut order = [(0usize, 0usize); MAX_PLAYERS];
         let mut k = 0;
         for s in (0..n).filter(|&s| s != seat.index()) {
-            let voids = self.voids[s];
+            let voids = self.known_voids(Seat::from_index(s));
             let allowed = unseen[..n_unseen].iter().filter(|&&t| self.allowed(t, voids)).count();
             order[k] = (allowed, s);
             k += 1;
@@ -69,7 +69,7 @@ impl RoundState {
             let mut ok = true;
             for &(_, s) in &order[..k] {
                 let need = self.hands[s].len();
-                let voids = if respect_voids { self.voids[s] } else { 0 };
+                let voids = if respect_voids { self.known_voids(Seat::from_index(s)) } else { 0 };
                 // Move the tiles seat s may hold to the front of the pool, then draw from them.
                 let mut fit = 0;
                 for i in 0..left {

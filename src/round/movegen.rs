@@ -461,7 +461,15 @@ impl RoundState {
 
     /// NORMAL_OPTIONS(p, S).
     fn normal_moves(&self, p: Seat, src: Source<'_>, out: &mut MoveList) {
-        self.for_each_eligible(p, |t| src.push(out, self.trains[t.index()].end, t, false));
+        if let Source::Hand(h) = src {
+            // The common case, with the source's dispatch taken out of the loop.
+            self.for_each_eligible(p, |t| {
+                let v = self.trains[t.index()].end;
+                out.push_row(h.row(v), v, t);
+            });
+        } else {
+            self.for_each_eligible(p, |t| src.push(out, self.trains[t.index()].end, t, false));
+        }
         if let Some(t) = self.start_target(p, out.is_empty()) {
             src.push(out, self.e, t, false);
         }

@@ -136,6 +136,8 @@ pub struct RoundState {
     pub(super) voids: [u32; MAX_PLAYERS],
     /// Seats that began their first turn unable to start their own train ([`Outcome::no_start`]).
     pub(super) no_start: u16,
+    /// Whether `voids` is kept up to date (see [`RoundState::set_void_tracking`]).
+    pub(super) track_voids: bool,
     pub(super) turns: u32,
     pub(super) total_draws: u32,
     pub(super) outcome: Option<Outcome>,
@@ -211,6 +213,7 @@ impl RoundState {
             pending_fails: [0; MAX_OPEN_DOUBLES],
             voids: [0; MAX_PLAYERS],
             no_start: 0,
+            track_voids: true,
             turns: 0,
             total_draws: 0,
             outcome: None,
@@ -333,7 +336,17 @@ impl RoundState {
     /// it keeps narrows the set to the values that tile was just seen not to fit; any other
     /// draw (engine search, penalty) clears it.
     pub fn known_voids(&self, seat: Seat) -> u32 {
-        self.voids[seat.index()]
+        if self.track_voids { self.voids[seat.index()] } else { 0 }
+    }
+
+    /// Turns void inference on or off (on by default). Off, [`RoundState::known_voids`] stays
+    /// empty and failed turns skip the bookkeeping; [`crate::game::play_round`] turns it off when
+    /// no seat's strategy uses voids. Play is the same either way.
+    pub fn set_void_tracking(&mut self, on: bool) {
+        self.track_voids = on;
+        if !on {
+            self.voids = [0; MAX_PLAYERS];
+        }
     }
 
     /// Turns `seat` has completed this round.

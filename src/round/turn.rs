@@ -294,12 +294,14 @@ impl RoundState {
         let p = self.current;
         // Void inference: the hand (or the tile just drawn, which stays in it) fits none of the
         // values this phase offered.
-        let targets = self.void_targets(p, phase);
-        match phase {
-            Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. } => {
-                self.voids[p.index()] = targets;
+        if self.track_voids {
+            let targets = self.void_targets(p, phase);
+            match phase {
+                Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. } => {
+                    self.voids[p.index()] = targets;
+                }
+                _ => self.voids[p.index()] |= targets,
             }
-            _ => self.voids[p.index()] |= targets,
         }
         let drawn = match phase {
             Phase::Build { kind: BuildKind::Delayed { .. }, .. } => {
