@@ -1,9 +1,11 @@
-//! Engine throughput: one round per bot (deal included), one full match.
+//! Engine throughput: move generation over fixed positions, one round per bot (deal included), one
+//! full match, one montecarlo decision, one tournament chunk.
 //!
 //! Each benchmark asserts what it computes, so `cargo test --benches` doubles as a smoke test.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mexican_train::rng::{mix, rng_from_seed};
+use mexican_train::tournament::{Schedule, Tournament};
 use mexican_train::{
     Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, Step, Strategy, deal_round, play_match,
     play_round,
@@ -20,7 +22,7 @@ fn one_round(rules: &Rules, bots: &mut [Bot], rngs: &mut [GameRng], moves: &mut 
 
 fn rounds(c: &mut Criterion) {
     let rules = Rules::wikipedia();
-    for bot in ["greedy", "random"] {
+    for bot in ["greedy", "random", "planner", "hoarder", "cutthroat"] {
         let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse(bot).unwrap()).collect();
         let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
         let mut moves = MoveList::new();
@@ -86,5 +88,46 @@ fn decisions(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rounds, matches, decisions);
+/// Move generation alone over a fixed list of 2,000 positions from greedy play; the total
+/// number of moves is pinned, so a change in what the engine offers fails the benchmark.
+fn movegen(c: &mut Criterion) {
+    let rules = Rules::wikipedia();
+    let points: Vec<RoundState> = decision_points(&rules, 60).into_iter().map(|(s, _)| s).take(2000).collect();
+    assert_eq!(points.len(), 2000);
+    let mut moves = MoveList::new();
+    let total: usize = points
+        .iter()
+        .map(|s| {
+            s.legal_moves(&mut moves);
+            moves.len()
+        })
+        .sum();
+    assert_eq!(total, MOVEGEN_TOTAL, "the engine offers different moves at the pinned positions");
+    c.bench_function("movegen/2000-positions/4p/d12", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for s in &points {
+                s.legal_moves(&mut moves);
+                n += moves.len();
+            }
+            black_box(n)
+        })
+    });
+}
+
+/// Moves offered over the 2,000 positions of `movegen`.
+const MOVEGEN_TOTAL: usize = 6875;
+
+/// One chunk of a tournament (16 deals in 4 rotations = 64 greedy matches), as the runner plays it.
+fn chunk(c: &mut Criterion) {
+    let rules = Rules::wikipedia();
+    let specs = vec!["greedy".parse().unwrap()];
+    let schedule = Schedule::new(1, 4, true, 64, 1).unwrap();
+    let t = Tournament::new(rules, specs, schedule);
+    assert_eq!(t.chunk_games(0), 64);
+    assert_eq!(t.play_chunk(0, false).tally.games, 64);
+    c.bench_function("chunk/greedy/64-matches/4p/d12", |b| b.iter(|| black_box(t.play_chunk(0, false).tally.games)));
+}
+
+criterion_group!(benches, rounds, matches, decisions, movegen, chunk);
 criterion_main!(benches);
