@@ -5,7 +5,7 @@
 //! the end, each atomically.
 
 use super::tournament::check_out_dir;
-use super::{CliError, parse_num, parse_seed, write_atomic};
+use super::{CliError, parse_num, parse_seed, parse_threads, write_atomic};
 use crate::balance::{self as bal, Cell, Objective};
 use crate::rules::Rules;
 use crate::strategies::Bot;
@@ -153,16 +153,7 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
 }
 
 pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
-    let threads: usize = match &a.threads {
-        Some(t) => {
-            let n: usize = parse_num("--threads", t, "a whole number of threads, 1 or more")?;
-            if n == 0 {
-                return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
-            }
-            n
-        }
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = parse_threads(a.threads.as_ref())?;
     let p = plan(a)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;

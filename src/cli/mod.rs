@@ -135,6 +135,20 @@ impl TableArgs {
     }
 }
 
+/// Parses `--threads`: a whole number, 1 or more; every core when absent.
+pub(crate) fn parse_threads(value: Option<&String>) -> Result<usize, CliError> {
+    match value {
+        Some(t) => {
+            let n: usize = parse_num("--threads", t, "a whole number of threads, 1 or more")?;
+            if n == 0 {
+                return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
+            }
+            Ok(n)
+        }
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// Parses a seed: a whole number 0..=2^64-1.
 pub(crate) fn parse_seed(value: &str) -> Result<u64, CliError> {
     parse_num("--seed", value, "a whole number from 0 to 18446744073709551615")

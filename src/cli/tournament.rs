@@ -1,7 +1,7 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
-use super::{AtomicFile, CliError, TableArgs, parse_num, parse_seed, write_atomic};
+use super::{AtomicFile, CliError, TableArgs, parse_num, parse_seed, parse_threads, write_atomic};
 use crate::report::tournament as rep;
 use crate::strategies::{BOTS, Bot};
 use crate::strategy::{StrategySpec, parse_bot_list};
@@ -317,16 +317,7 @@ pub(crate) fn merge_rows(old: &str, new: &[u8], keys: usize) -> Vec<u8> {
 
 pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliError> {
     // Everything is checked before anything is written.
-    let threads: usize = match &a.threads {
-        Some(t) => {
-            let n: usize = parse_num("--threads", t, "a whole number of threads, 1 or more")?;
-            if n == 0 {
-                return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
-            }
-            n
-        }
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = parse_threads(a.threads.as_ref())?;
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
     let (config, out, previous) = match &a.resume {
         Some(dir) => {

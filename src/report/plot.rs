@@ -52,6 +52,23 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(170, 68, 153),
 ];
 
+/// Tick labels for an axis spanning `span`: shares as percentages, with enough decimals that
+/// neighbouring ticks differ.
+fn value_format(span: f64, percent: bool) -> impl Fn(&f64) -> String {
+    let digits = |scaled: f64| {
+        if scaled >= 20.0 {
+            0
+        } else if scaled >= 2.0 {
+            1
+        } else {
+            2
+        }
+    };
+    move |v: &f64| {
+        if percent { format!("{:.*}%", digits(span * 100.0), v * 100.0) } else { format!("{:.*}", digits(span), v) }
+    }
+}
+
 /// Renders `chart` as an SVG document of `size` pixels.
 ///
 /// # Errors
@@ -90,21 +107,7 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
             .y_label_area_size(70)
             .build_cartesian_2d((x0 - 0.5)..(x1 + 0.5), y0..y1)
             .map_err(e)?;
-        let percent = chart.percent;
-        // Enough decimals that neighbouring ticks differ.
-        let span = y1 - y0;
-        let digits = |scaled_span: f64| {
-            if scaled_span >= 20.0 {
-                0
-            } else if scaled_span >= 2.0 {
-                1
-            } else {
-                2
-            }
-        };
-        let y_fmt = move |v: &f64| {
-            if percent { format!("{:.*}%", digits(span * 100.0), v * 100.0) } else { format!("{:.*}", digits(span), v) }
-        };
+        let y_fmt = value_format(y1 - y0, chart.percent);
         c.configure_mesh()
             .x_desc(chart.x_label)
             .y_desc(chart.y_label)
@@ -212,20 +215,7 @@ pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String>
             .y_label_area_size(name_width)
             .build_cartesian_2d(x0..x1, -0.5..(k as f64 - 0.5))
             .map_err(e)?;
-        let span = x1 - x0;
-        let percent = chart.percent;
-        let digits = |scaled: f64| {
-            if scaled >= 20.0 {
-                0
-            } else if scaled >= 2.0 {
-                1
-            } else {
-                2
-            }
-        };
-        let x_fmt = move |v: &f64| {
-            if percent { format!("{:.*}%", digits(span * 100.0), v * 100.0) } else { format!("{:.*}", digits(span), v) }
-        };
+        let x_fmt = value_format(x1 - x0, chart.percent);
         let rows = chart.rows;
         // Row i is drawn at y = k - 1 - i, so the first row is at the top.
         let y_fmt = move |v: &f64| {
