@@ -5,14 +5,32 @@
 //! `wikipedia`, deal included, the same rounds as the `round/*` criterion benchmarks.
 
 use mexican_train::rng::{mix, rng_from_seed};
-use mexican_train::{Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, deal_round, play_round};
+use mexican_train::{
+    Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, Strategy, View, deal_round, play_round,
+};
+
+/// A bot that counts its decisions.
+struct Counted(Bot, u64);
+
+impl Strategy for Counted {
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        self.1 += 1;
+        self.0.choose(view, moves, rng)
+    }
+    fn round_start(&mut self, view: &View<'_>) {
+        self.0.round_start(view);
+    }
+    fn uses_voids(&self) -> bool {
+        self.0.uses_voids()
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bot = args.get(1).map_or("greedy", String::as_str);
     let n: u64 = args.get(2).map_or(2000, |s| s.parse().expect("rounds: a number"));
     let rules = Rules::wikipedia();
-    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse(bot).expect("bot spec")).collect();
+    let mut bots: Vec<Counted> = (0..4).map(|_| Counted(Bot::parse(bot).expect("bot spec"), 0)).collect();
     let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
     let mut moves = MoveList::new();
     let mut turns = 0u64;
@@ -22,5 +40,6 @@ fn main() {
         let mut state = RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize));
         turns += u64::from(play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver).turns);
     }
-    println!("{n} rounds, {turns} turns");
+    let decisions: u64 = bots.iter().map(|b| b.1).sum();
+    println!("{n} rounds, {turns} turns, {decisions} decisions");
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Engine throughput (issue "Throughput"): regenerates results/benchmarks/ on this machine.
+#   - `mtrain bench` for greedy and planner bots at 1 and 2 threads (medians of 5 timed runs),
+#     4 players, double-12, wikipedia, full matches including every deal;
+#   - the deal-only floor (seeded shuffle and deal of one round);
+#   - callgrind instruction counts per round and per decision (greedy, 20,000 rounds).
+# Run it on a quiet machine: other load lowers the timings (not the instruction counts).
+#
+# Usage: scripts/bench.sh      (about 2 minutes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-results/benchmarks}"
+SECONDS_PER="${SECONDS_PER:-10}"
+mkdir -p "$OUT"
+cargo build --release --quiet
+cargo build --release --quiet --example rounds
+M=target/release/mtrain
+$M bench --bots greedy --threads 1,2 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/greedy.csv" > "$OUT/greedy.txt"
+$M bench --bots planner --threads 1,2 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/planner.csv" > "$OUT/planner.txt"
+$M bench --deal-only --threads 1 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/deal.csv" > "$OUT/deal.txt"
+rounds=20000
+line=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/rounds greedy $rounds 2>&1 \
+  | tee /tmp/mtrain-callgrind.txt | grep -E "rounds,|refs:")
+instr=$(grep -oE "refs: +[0-9,]+" /tmp/mtrain-callgrind.txt | tr -d ', ' | cut -d: -f2)
+decisions=$(grep -oE "[0-9]+ decisions" /tmp/mtrain-callgrind.txt | cut -d' ' -f1)
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+python3 - "$OUT" "$instr" "$rounds" "$decisions" "$cpu" "$(nproc)" <<'PY'
+import csv, sys
+out, instr, rounds, decisions, cpu, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+def rows(name):
+    with open(f"{out}/{name}.csv") as f:
+        return list(csv.DictReader(f))
+g, p, d = rows("greedy"), rows("planner"), rows("deal")
+f = lambda x: f"{float(x):,.0f}"
+with open(f"{out}/README.md", "w") as w:
+    w.write("# Engine throughput\n\n")
+    w.write(f"Machine: {cpu}, {cores} cores. Regenerate with `scripts/bench.sh` (written by it; do not edit).\n")
+    w.write("4 players, double-12, `wikipedia`, full 13-round matches with every deal included; each figure\n")
+    w.write("is the median of 5 timed runs (`mtrain bench --bots B --threads 1,2 --seconds 10 --runs 5`).\n\n")
+    w.write("| bots | threads | rounds/s | matches/s | decisions/s | ns per round | ns per decision | speed-up |\n")
+    w.write("|---|---|---|---|---|---|---|---|\n")
+    for name, rs in (("greedy", g), ("planner", p)):
+        for r in rs:
+            w.write(f"| {name} | {r['threads']} | {f(r['rounds_per_s'])} | {f(r['matches_per_s'])} | {f(r['decisions_per_s'])} "
+                    f"| {f(r['ns_per_round'])} | {f(r['ns_per_decision'])} | {float(r['speedup']):.2f}x |\n")
+    w.write(f"\nDeal-only floor (`mtrain bench --deal-only --threads 1`): {f(d[0]['rounds_per_s'])} deals/s, "
+            f"{float(d[0]['ns_per_round']):.0f} ns per seeded shuffle and deal.\n\n")
+    w.write("Instruction counts (`valgrind --tool=callgrind target/release/examples/rounds greedy 20000`,\n")
+    w.write("greedy, deal included; stable whatever the machine's load):\n\n")
+    w.write(f"- {instr / rounds:,.0f} instructions per round;\n")
+    w.write(f"- {instr / decisions:,.0f} instructions per decision ({decisions / rounds:.1f} decisions per round).\n")
+PY
+cat "$OUT/README.md"
