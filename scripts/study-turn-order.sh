@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Study (c): turn-order advantage per preset. For every preset and every player count of its
-# double-12 deal table, at the published hand size: 20,000 full matches of `planner` bots in
+# double-12 deal table, at the published hand size: 20,000 full matches of `greedy` bots in
 # every seat rotation, fixed seed. The advantage of the K-th seat to act in a round is its round
 # win rate minus 1/N (rounds won by the lowest round score, ties shared), with a 95% interval.
 # Writes results/turn-order/turn_order.csv, two plots, and one tournament folder per run.
@@ -12,7 +12,7 @@ cargo build --release --quiet
 OUT="${OUT:-results/turn-order}"
 GAMES="${GAMES:-20000}"
 SEED=2026
-BOT=planner
+BOT=greedy
 mkdir -p "$OUT/runs"
 declare -A PLAYERS=([celko1998]="2 3 4 5 6 7 8" [wikipedia]="2 3 4 5 6 7 8" [dominorules]="2 3 4 5 6 7 8"
                     [family_house]="2 3 4 5 6 7 8 9 10" [harbour_cay]="2 3 4 5 6 7 8 9 10")
@@ -52,7 +52,7 @@ with open(os.path.join(out, "turn_order.csv"), "w", newline="") as f:
 PY
 target/release/mtrain plot --csv "$OUT/turn_order.csv" --where position=1 --x players --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
-  --title "First player's round win rate minus 1/N (planner bots, published hands, double-12)" \
+  --title "First player's round win rate minus 1/N (greedy bots, published hands, double-12)" \
   --x-label "players" --y-label "first player's advantage" --out "$OUT/first_player_advantage.svg"
 target/release/mtrain plot --csv "$OUT/turn_order.csv" --kind dot --where players=4 --x position --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
