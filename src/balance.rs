@@ -207,7 +207,7 @@ pub const METRICS: &[Metric] = &[
     Metric {
         name: "blocked_rate",
         axis: "share of rounds",
-        label: "rounds that end blocked",
+        label: "rounds nobody goes out (blocked or stuck)",
         share: true,
         reference: None,
         read: |c| c.tally.round_blocked().proportion(1.0).map(Value::from),

@@ -34,7 +34,7 @@ pub(crate) struct BalanceArgs {
     /// Player counts: N or A-B [valid: 2 to 16 as the rules allow]
     #[arg(long, default_value = "2-8", value_name = "A-B")]
     players: String,
-    /// Hand sizes: H, A-B, or auto (every size the set can deal to each player count)
+    /// Hand sizes: H, A-B, or auto (from 5 tiles to the most the set can deal each player count)
     #[arg(long, default_value = "auto", value_name = "A-B|auto")]
     hands: String,
     /// Games per cell (player count and hand size); each seat rotation of a deal is one game
@@ -65,6 +65,10 @@ pub(crate) struct BalanceArgs {
     #[arg(long)]
     quiet: bool,
 }
+
+/// The smallest hand `--hands auto` sweeps: fewer tiles make rounds of a few turns that no source
+/// deals (the smallest published hand is 6 tiles).
+const AUTO_MIN_HAND: u8 = 5;
 
 /// Parses `N` or `A-B` into an inclusive range.
 fn parse_range(flag: &str, s: &str, valid: &str) -> Result<(u8, u8), CliError> {
@@ -117,7 +121,7 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
         let mut rules = Rules { players, hand_size: Some(1), ..base.clone() };
         rules.validate().map_err(|e| CliError::usage(format!("--players {}: {e}", a.players.trim())))?;
         let max = (rules.dealable_tiles() / players.max(1) as usize).min(u8::MAX as usize) as u8;
-        let (h0, h1) = hands.unwrap_or((1, max));
+        let (h0, h1) = hands.unwrap_or((AUTO_MIN_HAND.min(max), max));
         if hands.is_some() && h1 > max {
             return Err(CliError::usage(format!(
                 "--hands {h0}-{h1} cannot be dealt to {players} players from double-{set}: at most {max} tiles each ({} tiles to deal)",

@@ -192,7 +192,7 @@ impl Tally {
     pub fn round_draws(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_DRAWS)]
     }
-    /// Share of rounds blocked.
+    /// Share of rounds that end with nobody out: blocked, or provably stuck (harbour_cay).
     pub fn round_blocked(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_BLOCKED)]
     }
@@ -290,7 +290,8 @@ impl DealAcc {
             let o = &rec.outcome;
             self.add(l.round(ROUND_TURNS), o.turns as u64, 1);
             self.add(l.round(ROUND_DRAWS), o.draws as u64, 1);
-            self.add(l.round(ROUND_BLOCKED), u64::from(o.reason == EndReason::Blocked), 1);
+            // Blocked, or (harbour_cay) ended early as provably stuck: nobody went out.
+            self.add(l.round(ROUND_BLOCKED), u64::from(!matches!(o.reason, EndReason::Out(_))), 1);
             self.add(l.round(ROUND_BONEYARD), o.boneyard_left as u64, 1);
             self.add(l.round(ROUND_DRY), u64::from(o.boneyard_left == 0), 1);
             self.add(l.round(ROUND_NO_START), u64::from(o.no_start.count_ones()), n as u64);
