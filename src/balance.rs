@@ -284,14 +284,19 @@ fn metric(name: &str) -> &'static Metric {
     METRICS.iter().find(|m| m.name == name).expect("a listed metric")
 }
 
+/// Whether a cell meets the playable conditions: at most [`FAIR_MAX_BLOCKED`] of its rounds end
+/// with nobody out and at most [`FAIR_MAX_DRY`] empty the boneyard.
+pub fn is_playable(c: &Cell) -> bool {
+    let read = |m: &str| (metric(m).read)(c).map_or(f64::INFINITY, |v| v.value);
+    read("blocked_rate") <= FAIR_MAX_BLOCKED && read("dry_rate") <= FAIR_MAX_DRY
+}
+
 /// The hand size `objective` picks among `cells` (all of one player count, in hand order).
 pub fn recommend(cells: &[&Cell], objective: Objective) -> Option<u8> {
     let read = |c: &Cell, m: &str| (metric(m).read)(c).map(|v| v.value);
     let adv = |c: &Cell| read(c, "turn_order_advantage").unwrap_or(f64::INFINITY);
     let blocked = |c: &Cell| read(c, "blocked_rate").unwrap_or(f64::INFINITY);
-    let dry = |c: &Cell| read(c, "dry_rate").unwrap_or(f64::INFINITY);
-    let playable: Vec<&Cell> =
-        cells.iter().copied().filter(|c| blocked(c) <= FAIR_MAX_BLOCKED && dry(c) <= FAIR_MAX_DRY).collect();
+    let playable: Vec<&Cell> = cells.iter().copied().filter(|c| is_playable(c)).collect();
     // The fewest blocked rounds; ties go to the larger hand.
     let least_blocked = || cells.iter().rev().min_by(|a, b| blocked(a).total_cmp(&blocked(b))).map(|c| c.hand);
     // The largest hand whose advantage is within the tolerance of the smallest.
@@ -341,7 +346,9 @@ pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
 /// and each preset's published hand size beside it.
 pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> String {
     let mut s = format!("# objective {}: {}\n", objective.name(), objective.describe());
-    s.push_str("players,recommended_hand,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate");
+    s.push_str(
+        "players,recommended_hand,playable,playable_hands,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate",
+    );
     for p in PRESETS {
         s.push_str(&format!(",{}", p.name));
     }
@@ -350,9 +357,13 @@ pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> Stri
     for (players, rec) in recommendations(cells, objective) {
         let cell = rec.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
         let get = |m: &str| cell.and_then(|c| (metric(m).read)(c));
+        let group: Vec<&Cell> = cells.iter().filter(|c| c.players == players).collect();
+        let ok: Vec<u8> = group.iter().filter(|c| is_playable(c)).map(|c| c.hand).collect();
         s.push_str(&format!(
-            "{players},{},{},{},{},{}",
+            "{players},{},{},{},{},{},{},{}",
             rec.map_or(String::new(), |h| h.to_string()),
+            cell.is_some_and(is_playable),
+            ok.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
             f(get("turn_order_advantage")),
             f(get("first_player_advantage")),
             f(get("blocked_rate")),

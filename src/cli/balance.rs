@@ -248,7 +248,11 @@ fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
             .collect();
         s.push_str(&format!(
             "{players:>7}  {:>11}  {:>9}  {:>12}  {:>7}  {:>7}   {}\n",
-            rec.map_or("-".to_string(), |h| h.to_string()),
+            match (rec, cell) {
+                (Some(h), Some(c)) if bal::is_playable(c) => h.to_string(),
+                (Some(h), _) => format!("{h}*"),
+                (None, _) => "-".to_string(),
+            },
             get("turn_order_advantage").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
             pct(get("first_player_advantage")),
             get("blocked_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
@@ -256,6 +260,7 @@ fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
     }
+    s.push_str("(* no hand size is playable for that player count; the fallback of the objective chose it)\n");
     s
 }
 
