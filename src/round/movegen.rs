@@ -200,6 +200,16 @@ impl RoundState {
                 let ob = self.obligation_to_serve();
                 self.source(p, drawn).push(out, ob.value, ob.train, false);
             }
+            Phase::FollowUp { .. } | Phase::Swan { .. } | Phase::SecondDouble { .. } => self.other_moves(p, out),
+            Phase::Setup | Phase::TurnStart | Phase::Over => {}
+        }
+    }
+
+    /// Moves of the less frequent phases (follow-ups, swan walks, [002] second doubles), kept out
+    /// of `legal_moves` so that its common arms stay small.
+    #[inline(never)]
+    fn other_moves(&self, p: Seat, out: &mut MoveList) {
+        match self.phase {
             Phase::FollowUp { train, value, drawn } => match self.rules.follow_up {
                 FollowUp::CoverSameDouble => {
                     self.source(p, drawn).push(out, value, train, false);
@@ -249,7 +259,7 @@ impl RoundState {
                 hand.push(out, value, train, true);
                 hand.push(out, value2, train2, true);
             }
-            Phase::Setup | Phase::TurnStart | Phase::Over => {}
+            _ => unreachable!("other_moves outside its phases"),
         }
     }
 
