@@ -32,114 +32,6 @@ fn rules6(players: u8) -> Rules {
     r
 }
 
-/// A double-6 deal with engine `[6|6]`: the given hands, then a boneyard that starts with
-/// `front` (drawn first) followed by every other tile of the set in canonical order.
-/// Asserts that every tile of the set appears exactly once across engine, hands and boneyard.
-fn deal6(hands: &[&str], front: &str) -> Deal {
-    let engine = t("6-6");
-    let mut seen = TileSet::EMPTY.with(engine);
-    let mut hand_sets = Vec::new();
-    for h in hands {
-        let mut hs = TileSet::EMPTY;
-        for x in tiles(h) {
-            assert!(seen.insert(x), "{x} dealt twice");
-            hs.insert(x);
-        }
-        hand_sets.push(hs);
-    }
-    let mut bone = tiles(front);
-    for &x in &bone {
-        assert!(seen.insert(x), "{x} dealt twice");
-    }
-    for x in Tile::canonical(pip(6)) {
-        if !seen.contains(x) {
-            bone.push(x);
-        }
-    }
-    let deal = Deal::from_parts(engine, &hand_sets, &bone);
-    assert_conserved(&deal, pip(6));
-    deal
-}
-
-/// Every tile of double-`max` exactly once across engine, hands and boneyard.
-fn assert_conserved(deal: &Deal, max: Pip) {
-    let mut all = TileSet::EMPTY.with(deal.engine);
-    let mut count = 1;
-    for h in &deal.hands[..deal.players as usize] {
-        for x in h {
-            assert!(all.insert(x), "{x} twice");
-            count += 1;
-        }
-    }
-    for &x in deal.boneyard.as_slice() {
-        assert!(all.insert(x), "{x} twice");
-        count += 1;
-    }
-    assert_eq!(count, Tile::set_size(max));
-    assert_eq!(all, TileSet::full(max));
-}
-
-/// A round under test with its event log.
-struct Table {
-    st: RoundState,
-    log: Log,
-    moves: MoveList,
-}
-
-impl Table {
-    fn new(rules: &Rules, deal: &Deal, first: Seat) -> Table {
-        Table { st: RoundState::new(rules, deal, first), log: Log::default(), moves: MoveList::new() }
-    }
-
-    /// Runs forced actions until a real choice or the end of the round.
-    fn run(&mut self) -> Step {
-        self.st.advance(&mut self.moves, &mut self.log)
-    }
-
-    /// Runs to the next real choice; asserts it is `seat`'s, of kind `kind`; returns the moves.
-    fn choice(&mut self, seat: Seat, kind: Decision) -> Vec<Move> {
-        match self.run() {
-            Step::Choice(s, k) => {
-                assert_eq!((s, k), (seat, kind), "unexpected choice; moves {:?}; events {:?}", self.moves, self.log.0);
-                self.moves.to_vec()
-            }
-            Step::Over => panic!("round over; expected a choice of seat {seat}; events {:?}", self.log.0),
-        }
-    }
-
-    /// Plays a move at the current choice (checked).
-    fn play(&mut self, tile: &str, train: TrainId) {
-        let m = mv(tile, train);
-        if let Err(e) = self.st.play(m, &mut self.log) {
-            panic!("{e}; offered {:?}", self.moves);
-        }
-    }
-
-    /// `choice` then `play`; returns the moves that were offered.
-    fn pick(&mut self, seat: Seat, kind: Decision, tile: &str, train: TrainId) -> Vec<Move> {
-        let offered = self.choice(seat, kind);
-        self.play(tile, train);
-        offered
-    }
-
-    /// Runs to the end of the round (panics on a choice).
-    fn finish(&mut self) -> Outcome {
-        match self.run() {
-            Step::Over => *self.st.outcome().expect("over"),
-            Step::Choice(s, k) => panic!("unexpected choice {k:?} of seat {s}: {:?}", self.moves),
-        }
-    }
-
-    /// Index into the log, for `since`.
-    fn mark(&self) -> usize {
-        self.log.0.len()
-    }
-
-    fn since(&self, i: usize) -> &[Event] {
-        &self.log.0[i..]
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Random-play audit for the rows that "cannot arise" (E2, E6, E16/E17 first turns, E18)
 // ---------------------------------------------------------------------------------------------
@@ -371,7 +263,7 @@ fn audit_events(
 #[test]
 fn e01_double_as_last_tile_goes_out() {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3", "5-6 0-1 2-4"], "");
+    let deal = deal_aside(&["3-6 3-3", "5-6 0-1 2-4"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 (A:3), B1 5-6 (B:5), A2 3-3 is A's last tile: forced, and the round is over.
     let out = tb.finish();
@@ -398,7 +290,7 @@ fn e01_double_as_last_tile_goes_out() {
 #[test]
 fn e02_follow_up_never_offers_a_double() {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3 2-3 3-4 4-4 5-5", "5-6 0-0"], "");
+    let deal = deal_aside(&["3-6 3-3 2-3 3-4 4-4 5-5", "5-6 0-0"], "");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 forced (A:3); B1 5-6 forced (B:5).
     let normal = tb.pick(A, Decision::Normal, "3-3", own(A));
@@ -422,7 +314,7 @@ fn e02_follow_up_never_offers_a_double() {
 fn e03_last_of_suit_double_is_exempt() {
     let rules = rules6(2);
     // Every non-double 1 (1-6 1-3 1-5 1-2 0-1 1-4) goes on the table before B lays 1-1.
-    let deal = deal6(&["2-6 1-6 1-2 3-5 0-2 2-3 3-4 3-3", "4-6 1-4 1-3 1-5 0-1 1-1 0-0"], "");
+    let deal = deal_aside(&["2-6 1-6 1-2 3-5 0-2 2-3 3-4 3-3", "4-6 1-4 1-3 1-5 0-1 1-1 0-0"], "");
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(A, Decision::Normal, "2-6", own(A)); // A:2 ; B1 4-6 forced (B:4)
     tb.pick(A, Decision::Normal, "1-6", MEX); // M:1
@@ -462,7 +354,7 @@ fn e03_last_of_suit_double_is_exempt() {
 #[test]
 fn e04_empty_boneyard_nobody_can_play_marks_then_blocks() {
     let rules = rules6(2);
-    let deal = deal6(
+    let deal = deal_aside(
         &[
             "0-6 0-1 1-6 4-6 5-6 2-2 2-4 3-3 3-4 4-4 0-2 0-3 0-4 1-2 1-3 1-4 2-5 3-5",
             "2-6 2-3 3-6 4-5 0-0 0-5 1-1 1-5 5-5",
@@ -511,7 +403,7 @@ fn play_all_sixes(tb: &mut Table) {
 #[test]
 fn e05_marker_on_unstarted_train_stays_until_owner_plays() {
     let rules = rules6(2);
-    let deal = deal6(&["0-1 0-2", "5-6 0-6 1-5 4-5"], "3-4 1-1");
+    let deal = deal_aside(&["0-1 0-2", "5-6 0-6 1-5 4-5"], "3-4 1-1");
     let mut tb = Table::new(&rules, &deal, A);
     // A1: no 6 → draws 3-4 → marks (train unstarted).
     let b1 = tb.pick(B, Decision::Normal, "5-6", own(B)); // B:5
@@ -619,7 +511,7 @@ fn e07_engine_set_aside_and_first_player_rotates() {
 /// marks; the double is pending. B holds two covers (2-3, 3-4) and 1-5 for his own train.
 fn e08_position() -> Table {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3 0-2 1-2", "5-6 2-3 3-4 1-5 2-4"], "0-5 1-1");
+    let deal = deal_aside(&["3-6 3-3 0-2 1-2", "5-6 2-3 3-4 1-5 2-4"], "0-5 1-1");
     // A1 3-6 (A:3), B1 5-6 (B:5), A2 3-3 (forced) → draws 0-5 → marks.
     Table::new(&rules, &deal, A)
 }
@@ -652,7 +544,7 @@ fn e08_obligation_excludes_own_train() {
 fn e09_drawn_double_gets_a_second_draw() {
     // (a) The second draw covers.
     let rules = rules6(2);
-    let deal = deal6(&["3-6 0-0 1-1", "5-6 2-3 3-5 1-5"], "3-3 3-4");
+    let deal = deal_aside(&["3-6 0-0 1-1", "5-6 2-3 3-5 1-5"], "3-3 3-4");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 (A:3), B1 5-6 (B:5); A2: no play → draws 3-3 → plays it → draws 3-4 → covers.
     let i = 2;
@@ -666,7 +558,7 @@ fn e09_drawn_double_gets_a_second_draw() {
     assert_eq!(sorted(b2), sorted(vec![mv("3-5", own(B)), mv("1-5", own(B))]));
 
     // (b) The second draw does not cover: mark and pend.
-    let deal = deal6(&["3-6 0-0 1-1", "5-6 2-3 3-5 1-5"], "3-3 0-1");
+    let deal = deal_aside(&["3-6 0-0 1-1", "5-6 2-3 3-5 1-5"], "3-3 0-1");
     let mut tb = Table::new(&rules, &deal, A);
     let b2 = tb.choice(B, Decision::Cover);
     assert_eq!(
@@ -683,7 +575,7 @@ fn e09_drawn_double_gets_a_second_draw() {
 #[test]
 fn e10_double_on_foreign_train_doubler_marks_own() {
     let rules = rules6(3);
-    let deal = deal6(&["3-6 3-4 5-5 0-0", "2-6 1-5 4-5 0-2", "5-6 2-2"], "1-2 0-1");
+    let deal = deal_aside(&["3-6 3-4 5-5 0-0", "2-6 1-5 4-5 0-2", "5-6 2-2"], "1-2 0-1");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6 (A:3), B1 2-6 (B:2), C1 5-6 (C:5); A2 3-4 (A:4); B2 0-2 (B:0);
     // C2: no play → draws 1-2 → marks C. A3: only 5-5 on C's open train → draws 0-1 → marks A.
@@ -729,7 +621,7 @@ fn e11_non_owner_play_keeps_marker() {
 /// Shared position for E12 and E28: A's train (A:2) is marked; B plays 2-3 on it (A:3); A then
 /// lays 3-3 on his own marked train.
 fn e12_table(rules: &Rules, a_hand: &str, front: &str) -> Table {
-    let deal = deal6(&[a_hand, "5-6 2-3 1-3 3-5 4-5"], front);
+    let deal = deal_aside(&[a_hand, "5-6 2-3 1-3 3-5 4-5"], front);
     let mut tb = Table::new(rules, &deal, A);
     // A1 2-6 (A:2), B1 5-6 (B:5), A2: no play → draws 0-1 → marks.
     let b2 = tb.pick(B, Decision::Normal, "2-3", own(A)); // A:3
@@ -784,7 +676,7 @@ fn e12_double_on_own_marked_train() {
 #[test]
 fn e13_owner_playing_elsewhere_keeps_marker() {
     let rules = rules6(2);
-    let deal = deal6(&["2-6 0-0", "5-6 1-5 1-3 1-4"], "0-1 4-6");
+    let deal = deal_aside(&["2-6 0-0", "5-6 1-5 1-3 1-4"], "0-1 4-6");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 2-6 (A:2), B1 5-6 (B:5), A2: draws 0-1 → marks; B2 1-5 (B:1);
     // A3: draws 4-6 → its only place is a new Mexican train (M:4).
@@ -809,7 +701,7 @@ fn e13_owner_playing_elsewhere_keeps_marker() {
 #[test]
 fn e14_cover_with_last_tile_goes_out() {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3 0-0", "5-6 2-3"], "0-1");
+    let deal = deal_aside(&["3-6 3-3 0-0", "5-6 2-3"], "0-1");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6, B1 5-6, A2 3-3 → draws 0-1 → marks; B2 must cover: 2-3 is his last tile.
     let out = tb.finish();
@@ -831,7 +723,7 @@ fn e14_cover_with_last_tile_goes_out() {
 #[test]
 fn e15_obligation_returns_to_doubler() {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3 0-0", "5-6 1-1"], "0-1 1-2 0-5 3-4");
+    let deal = deal_aside(&["3-6 3-3 0-0", "5-6 1-1"], "0-1 1-2 0-5 3-4");
     let mut tb = Table::new(&rules, &deal, A);
     tb.run();
     assert_eq!(
@@ -864,7 +756,7 @@ fn e15_obligation_returns_to_doubler() {
 #[test]
 fn e16_mexican_start_only_from_second_turn() {
     let rules = rules6(2);
-    let deal = deal6(&["2-6 4-6 0-0", "5-6 1-5 4-5"], "");
+    let deal = deal_aside(&["2-6 4-6 0-0", "5-6 1-5 4-5"], "");
     let mut tb = Table::new(&rules, &deal, A);
     let a1 = tb.pick(A, Decision::Normal, "2-6", own(A));
     assert_eq!(sorted(a1), sorted(vec![mv("2-6", own(A)), mv("4-6", own(A))]), "first turn: no Mexican start");
@@ -875,12 +767,12 @@ fn e16_mexican_start_only_from_second_turn() {
     assert_eq!(sorted(b2), sorted(vec![mv("1-5", own(B)), mv("4-5", own(B)), mv("4-5", MEX)]));
 
     // First turn without a 6: the drawn 3-6 goes on his own train, not the Mexican.
-    let deal = deal6(&["0-1 1-2", "5-6 0-0"], "3-6");
+    let deal = deal_aside(&["0-1 1-2", "5-6 0-0"], "3-6");
     let mut tb = Table::new(&rules, &deal, A);
     tb.run();
     assert_eq!(&tb.log.0[..2], &[ev_draw(A, "3-6"), ev_play(A, "3-6", own(A), 3)]);
     // ... and a drawn tile that does not fit his own train: mark.
-    let deal = deal6(&["0-1 1-2", "5-6 2-2"], "0-0");
+    let deal = deal_aside(&["0-1 1-2", "5-6 2-2"], "0-0");
     let mut tb = Table::new(&rules, &deal, A);
     tb.run();
     assert_eq!(&tb.log.0[..3], &[ev_draw(A, "0-0"), Event::Mark { seat: A }, ev_play(B, "5-6", own(B), 5)]);
@@ -896,7 +788,7 @@ fn e16_mexican_start_only_from_second_turn() {
 #[test]
 fn e17_first_turn_may_not_use_open_trains() {
     let rules = rules6(3);
-    let deal = deal6(&["0-1", "2-6 3-6", "0-0"], "1-2 4-6");
+    let deal = deal_aside(&["0-1", "2-6 3-6", "0-0"], "1-2 4-6");
     let mut tb = Table::new(&rules, &deal, A);
     // A1: no 6 → draws 1-2 → marks: A's train is open (unstarted, shows 6).
     let b1 = tb.pick(B, Decision::Normal, "2-6", own(B));
@@ -930,7 +822,7 @@ fn e18_no_obligation_during_the_opening() {
     }
     // The opening of a hand-built round: every first tile shows e and is no double.
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3", "5-6 5-5"], "");
+    let deal = deal_aside(&["3-6 3-3", "5-6 5-5"], "");
     let mut tb = Table::new(&rules, &deal, A);
     tb.run();
     assert_eq!(&tb.log.0[..2], &[ev_play(A, "3-6", own(A), 3), ev_play(B, "5-6", own(B), 5)]);
@@ -942,7 +834,7 @@ fn e18_no_obligation_during_the_opening() {
 fn e19_required_draw_on_empty_boneyard_marks_and_pends() {
     let rules = rules6(3);
     // The whole set is dealt: the boneyard is empty from the start. Only C holds 3s.
-    let deal = deal6(
+    let deal = deal_aside(
         &[
             "3-6 3-3 0-0 0-1 0-2 0-4 0-5 1-1 1-2",
             "5-6 0-6 1-6 2-6 1-4 1-5 2-2 2-4 2-5",
@@ -1019,7 +911,7 @@ fn e24_tie_break() {
 #[test]
 fn e25_cannot_leave_double_uncovered_when_able() {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 1-6 3-3 2-3 3-4", "5-6 0-0"], "");
+    let deal = deal_aside(&["3-6 1-6 3-3 2-3 3-4", "5-6 0-0"], "");
     let mut tb = Table::new(&rules, &deal, A);
     tb.pick(A, Decision::Normal, "3-6", own(A)); // A:3 ; B1 5-6 forced
     let a2 = tb.pick(A, Decision::Normal, "3-3", own(A));
@@ -1044,7 +936,7 @@ fn e25_cannot_leave_double_uncovered_when_able() {
 #[test]
 fn e27_drawn_tile_fitting_two_trains_covers_the_double() {
     let rules = rules6(2);
-    let deal = deal6(&["3-6 3-3 0-5 1-5", "5-6 1-1"], "0-1 3-5");
+    let deal = deal_aside(&["3-6 3-3 0-5 1-5", "5-6 1-1"], "0-1 3-5");
     let mut tb = Table::new(&rules, &deal, A);
     // A1 3-6, B1 5-6 (B:5), A2 3-3 → draws 0-1 → marks, pend.
     // B2: no 3 → draws 3-5, which fits the double (3) and B's own train (5): it covers.
@@ -1077,7 +969,7 @@ fn e28_marker_lifted_and_replaced_in_one_turn() {
 #[test]
 fn e29_exhausted_ends_play_on_until_boneyard_empty() {
     let rules = rules6(2);
-    let deal = deal6(&["0-6 0-1 1-6 4-6 5-6 2-2 3-4", "2-6 2-3 3-6 4-5 1-1 0-5"], "");
+    let deal = deal_aside(&["0-6 0-1 1-6 4-6 5-6 2-2 3-4", "2-6 2-3 3-6 4-5 1-1 0-5"], "");
     let pile: Vec<Tile> = deal.boneyard.as_slice().to_vec();
     assert_eq!(pile.len(), 14);
     let mut tb = Table::new(&rules, &deal, A);
@@ -1121,7 +1013,7 @@ fn e30_double_blank_scores_zero_or_option_fifty() {
 
     // A round ending with [0|0] in B's hand (A goes out on his double, as in E1).
     for (r, b_score) in [(&rules, 3), (&fifty, 53)] {
-        let deal = deal6(&["3-6 3-3", "5-6 0-0 1-2"], "");
+        let deal = deal_aside(&["3-6 3-3", "5-6 0-0 1-2"], "");
         let mut tb = Table::new(r, &deal, A);
         let out = tb.finish();
         assert_eq!(out.reason, EndReason::Out(A));

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use mexican_train::round::RoundSetup;
 use mexican_train::*;
 
 /// Seats of the scenarios.
@@ -129,4 +130,157 @@ pub fn assert_conserved(deal: &Deal) {
     }
     assert_eq!(count, 28);
     assert_eq!(all, TileSet::full(pip(6)));
+}
+
+/// A round under test with its event log: the scenario suites' driver. Offered moves come back
+/// sorted, so expectations can be written in any order.
+pub struct Table {
+    pub st: RoundState,
+    pub log: Log,
+    pub moves: MoveList,
+}
+
+impl Table {
+    pub fn new(rules: &Rules, deal: &Deal, first: Seat) -> Table {
+        Table { st: RoundState::new(rules, deal, first), log: Log::default(), moves: MoveList::new() }
+    }
+
+    /// Runs forced actions until a real choice or the end of the round.
+    pub fn run(&mut self) -> Step {
+        self.st.advance(&mut self.moves, &mut self.log)
+    }
+
+    /// Runs to the next real choice; asserts it is `seat`'s, of kind `kind`; returns the moves
+    /// (sorted).
+    pub fn choice(&mut self, seat: Seat, kind: Decision) -> Vec<Move> {
+        match self.run() {
+            Step::Choice(s, k) => {
+                assert_eq!((s, k), (seat, kind), "unexpected choice; moves {:?}; events {:?}", self.moves, self.log.0);
+                sorted(self.moves.to_vec())
+            }
+            Step::Over => panic!("round over; expected a choice of seat {seat}; events {:?}", self.log.0),
+        }
+    }
+
+    /// Plays a move at the current choice (checked).
+    pub fn play_move(&mut self, m: Move) {
+        if let Err(e) = self.st.play(m, &mut self.log) {
+            panic!("{e}; offered {:?}; events {:?}", self.moves, self.log.0);
+        }
+    }
+
+    pub fn play(&mut self, tile: &str, train: TrainId) {
+        self.play_move(mv(tile, train));
+    }
+
+    /// `choice` then `play`; returns the moves that were offered (sorted).
+    pub fn pick(&mut self, seat: Seat, kind: Decision, tile: &str, train: TrainId) -> Vec<Move> {
+        let offered = self.choice(seat, kind);
+        self.play(tile, train);
+        offered
+    }
+
+    pub fn played(&self, seat: Seat, tile: &str, train: TrainId) -> bool {
+        let x = t(tile);
+        self.log
+            .0
+            .iter()
+            .any(|e| matches!(*e, Event::Play { seat: s, tile: y, train: tr, .. } if (s, y, tr) == (seat, x, train)))
+    }
+
+    /// `seat` places `tile` on `train`, as a real choice or as a forced move (which `advance`
+    /// applies by itself): the play must be in the log afterwards.
+    pub fn step(&mut self, seat: Seat, tile: &str, train: TrainId) {
+        if self.played(seat, tile, train) {
+            return;
+        }
+        match self.run() {
+            _ if self.played(seat, tile, train) => {}
+            Step::Choice(s, _) => {
+                assert_eq!(s, seat, "expected {seat} to place {tile} on {train}; moves {:?}", self.moves);
+                self.play(tile, train);
+            }
+            Step::Over => panic!("round over before {seat} placed {tile} on {train}; events {:?}", self.log.0),
+        }
+    }
+
+    /// Several steps in order.
+    pub fn steps(&mut self, list: &[(Seat, &str, TrainId)]) {
+        for &(s, x, tr) in list {
+            self.step(s, x, tr);
+        }
+    }
+
+    /// Runs to the end of the round (panics on a choice).
+    pub fn finish(&mut self) -> Outcome {
+        match self.run() {
+            Step::Over => *self.st.outcome().expect("over"),
+            Step::Choice(s, k) => {
+                panic!("unexpected choice {k:?} of seat {s}: {:?}; events {:?}", self.moves, self.log.0)
+            }
+        }
+    }
+
+    /// Index into the log, for `since`.
+    pub fn mark(&self) -> usize {
+        self.log.0.len()
+    }
+
+    pub fn since(&self, i: usize) -> &[Event] {
+        &self.log.0[i..]
+    }
+
+    pub fn scores(&self, out: &Outcome) -> Vec<u32> {
+        out.scores[..self.st.players() as usize].to_vec()
+    }
+
+    pub fn boneyard_len(&self) -> usize {
+        self.st.boneyard().as_slice().len()
+    }
+
+    /// A round whose engine-search draws start at `lead`.
+    pub fn with_lead(rules: &Rules, deal: &Deal, lead: Seat) -> Table {
+        let setup = RoundSetup { e: pip(6), engine_mode: rules.engine_mode, lead, first: lead, used_doubles: 0 };
+        Table { st: RoundState::with_setup(rules, deal, setup), log: Log::default(), moves: MoveList::new() }
+    }
+
+    /// Ends `seat`'s build with [`Move::STOP`] if that is a choice; a forced stop (no tile
+    /// fits any more) happens inside `advance`.
+    pub fn stop(&mut self, seat: Seat) {
+        if let Step::Choice(s, Decision::Build) = self.run()
+            && s == seat
+            && self.moves.contains(&Move::STOP)
+        {
+            self.st.play(Move::STOP, &mut self.log).unwrap();
+        }
+    }
+
+    /// A Celko build: `tiles` on `seat`'s own train in order, then stop.
+    pub fn build(&mut self, seat: Seat, list: &str) {
+        for x in list.split_whitespace() {
+            self.step(seat, x, own(seat));
+        }
+        self.stop(seat);
+    }
+
+    /// Index of `ev` in the log.
+    pub fn pos(&self, ev: Event) -> usize {
+        self.log.0.iter().position(|e| *e == ev).unwrap_or_else(|| panic!("{ev:?} not in {:?}", self.log.0))
+    }
+
+    /// Asserts that the log, from index `i`, starts with `expect`.
+    pub fn expect_from(&self, i: usize, expect: &[Event]) {
+        let got = &self.log.0[i..];
+        assert!(
+            got.len() >= expect.len() && got[..expect.len()] == *expect,
+            "events from {i}:\n got {got:?}\nwant {expect:?}"
+        );
+    }
+
+    /// Each seat's score recomputed from its hand under the round's rules.
+    pub fn hand_scores(&self) -> Vec<u32> {
+        (0..self.st.players() as usize)
+            .map(|s| self.st.hand(Seat::from_index(s)).iter().map(|x| self.st.rules().tile_score(x)).sum())
+            .collect()
+    }
 }
