@@ -52,6 +52,13 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(170, 68, 153),
 ];
 
+/// The value axis from `lo` to `hi`, widened to show the reference line and padded by 6%.
+fn padded(lo: f64, hi: f64, reference: Option<f64>) -> (f64, f64) {
+    let (lo, hi) = reference.map_or((lo, hi), |r| (lo.min(r), hi.max(r)));
+    let pad = ((hi - lo) * 0.06).max(1e-9);
+    (lo - pad, hi + pad)
+}
+
 /// Tick labels for an axis spanning `span`: shares as percentages, with enough decimals that
 /// neighbouring ticks differ.
 fn value_format(span: f64, percent: bool) -> impl Fn(&f64) -> String {
@@ -86,12 +93,7 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
     if !x0.is_finite() || !y0.is_finite() {
         return Err(format!("nothing to plot for {}", chart.title));
     }
-    if let Some(r) = chart.reference {
-        y0 = y0.min(r);
-        y1 = y1.max(r);
-    }
-    let pad = ((y1 - y0) * 0.06).max(1e-9);
-    let (y0, y1) = (y0 - pad, y1 + pad);
+    let (y0, y1) = padded(y0, y1, chart.reference);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
@@ -192,12 +194,7 @@ pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String>
     if k == 0 || !x0.is_finite() {
         return Err(format!("nothing to plot for {}", chart.title));
     }
-    if let Some(r) = chart.reference {
-        x0 = x0.min(r);
-        x1 = x1.max(r);
-    }
-    let pad = ((x1 - x0) * 0.06).max(1e-9);
-    let (x0, x1) = (x0 - pad, x1 + pad);
+    let (x0, x1) = padded(x0, x1, chart.reference);
     let name_width = chart.rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32 * 7 + 20;
     let row_px = (10 + 9 * chart.groups.len() as u32).max(26);
     let height = 120 + row_px * k as u32;

@@ -494,6 +494,23 @@ impl RoundState {
     /// FOLLOWUP for `AnyEligible` ([000], [003]): eligible trains plus the trains of this turn's
     /// uncovered doubles, then the Mexican start; `singles` excludes doubles (one double a turn).
     fn follow_any_moves(&self, p: Seat, src: Source<'_>, singles: bool, out: &mut MoveList) {
+        let open = self.turn_doubles[..self.turn_doubles_len as usize].iter().filter_map(|d| {
+            let tr = &self.trains[d.train.index()];
+            (tr.open_double && tr.end == d.value).then_some(d.train)
+        });
+        self.eligible_and(p, src, singles, open, out);
+    }
+
+    /// Placements of `src` on eligible(p) and then on `extra` trains, each train once, then the
+    /// Mexican start; `singles` excludes doubles.
+    fn eligible_and(
+        &self,
+        p: Seat,
+        src: Source<'_>,
+        singles: bool,
+        extra: impl Iterator<Item = TrainId>,
+        out: &mut MoveList,
+    ) {
         let mut seen = 0u64;
         let mut push = |t: TrainId, out: &mut MoveList| {
             if seen & (1 << t.index()) == 0 {
@@ -502,11 +519,8 @@ impl RoundState {
             }
         };
         self.for_each_eligible(p, |t| push(t, out));
-        for d in &self.turn_doubles[..self.turn_doubles_len as usize] {
-            let tr = &self.trains[d.train.index()];
-            if tr.open_double && tr.end == d.value {
-                push(d.train, out);
-            }
+        for t in extra {
+            push(t, out);
         }
         if let Some(t) = self.start_target(p, out.is_empty()) {
             src.push(out, self.e, t, singles);
@@ -544,19 +558,9 @@ impl RoundState {
         }
     }
 
+    /// F_1 of [002]: a non-double on any eligible train or on D1.
     fn follow_single_or_d1(&self, p: Seat, src: Source<'_>, d1: TrainId, out: &mut MoveList) {
-        let mut seen = 0u64;
-        let mut push = |t: TrainId, out: &mut MoveList| {
-            if seen & (1 << t.index()) == 0 {
-                seen |= 1 << t.index();
-                src.push(out, self.trains[t.index()].end, t, true);
-            }
-        };
-        self.for_each_eligible(p, |t| push(t, out));
-        push(d1, out);
-        if let Some(t) = self.start_target(p, out.is_empty()) {
-            src.push(out, self.e, t, true);
-        }
+        self.eligible_and(p, src, true, std::iter::once(d1), out);
     }
 }
 
