@@ -76,6 +76,32 @@ pub fn play_round<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
+    start_round(state, bots);
+    // The plain turn loop (round/plain.rs) plays the same game faster when the rules allow it;
+    // the general machine takes the setup and any turn already in progress.
+    let plain = !state.void_tracking() && state.plain_rules();
+    loop {
+        match state.advance_until(moves, obs, plain) {
+            None => {
+                state.play_plain(moves, obs, |st, seat, moves| {
+                    bots[seat.index()].choose(&st.view(seat), moves, &mut rngs[seat.index()])
+                });
+                return *state.outcome().expect("over");
+            }
+            Some(Step::Over) => return *state.outcome().expect("over"),
+            Some(Step::Choice(seat, _)) => {
+                let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
+                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
+                let m = moves[i];
+                state.play_unchecked(m, obs);
+            }
+        }
+    }
+}
+
+/// Before the first move: void inference off unless a strategy reads it; every strategy sees
+/// the table once.
+fn start_round<S: Strategy>(state: &mut RoundState, bots: &mut [S]) {
     let n = state.players() as usize;
     if !bots[..n].iter().any(Strategy::uses_voids) {
         state.set_void_tracking(false);
@@ -83,6 +109,19 @@ pub fn play_round<S: Strategy, O: Observer>(
     for (s, bot) in bots.iter_mut().enumerate().take(n) {
         bot.round_start(&state.view(Seat::from_index(s)));
     }
+}
+
+/// [`play_round`] on the general turn machine only, never the plain loop: the reference the
+/// plain loop is tested against, and a way to measure what the plain loop gains.
+#[doc(hidden)]
+pub fn play_round_general<S: Strategy, O: Observer>(
+    state: &mut RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &mut MoveList,
+    obs: &mut O,
+) -> Outcome {
+    start_round(state, bots);
     loop {
         match state.advance(moves, obs) {
             Step::Over => return *state.outcome().expect("over"),

@@ -56,9 +56,9 @@ impl fmt::Display for Pip {
     }
 }
 
-const fn build_halves() -> ([u8; MAX_TILES], [u8; MAX_TILES]) {
-    let mut lo = [0u8; MAX_TILES];
-    let mut hi = [0u8; MAX_TILES];
+const fn build_halves() -> ([u8; 256], [u8; 256]) {
+    let mut lo = [0u8; 256];
+    let mut hi = [0u8; 256];
     let mut b = 0;
     while b < PIP_COUNT {
         let mut a = 0;
@@ -73,10 +73,12 @@ const fn build_halves() -> ([u8; MAX_TILES], [u8; MAX_TILES]) {
     (lo, hi)
 }
 
-const HALVES: ([u8; MAX_TILES], [u8; MAX_TILES]) = build_halves();
+/// Low and high halves by triangular index, padded to 256 entries so that a lookup by any `u8`
+/// needs no bounds check.
+const HALVES: ([u8; 256], [u8; 256]) = build_halves();
 
-const fn build_index() -> [[u8; PIP_COUNT]; PIP_COUNT] {
-    let mut t = [[0u8; PIP_COUNT]; PIP_COUNT];
+const fn build_index() -> [[u8; 32]; 32] {
+    let mut t = [[0u8; 32]; 32];
     let mut a = 0;
     while a < PIP_COUNT {
         let mut b = 0;
@@ -90,8 +92,9 @@ const fn build_index() -> [[u8; PIP_COUNT]; PIP_COUNT] {
     t
 }
 
-/// `INDEX[a][b]`: the triangular index of `[a|b]`, a lookup instead of a multiply on the hot path.
-const INDEX: [[u8; PIP_COUNT]; PIP_COUNT] = build_index();
+/// `INDEX[a][b]`: the triangular index of `[a|b]`, a lookup instead of a multiply on the hot path
+/// (32 x 32, indexed by `a & 31`, so that no bounds check is needed; pips never exceed 18).
+const INDEX: [[u8; 32]; 32] = build_index();
 
 /// A domino `[a|b]`, identified by its triangular index.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -101,7 +104,7 @@ impl Tile {
     /// The tile with halves `a` and `b`, in either order.
     #[inline]
     pub const fn new(a: Pip, b: Pip) -> Tile {
-        Tile(INDEX[a.0 as usize][b.0 as usize])
+        Tile(INDEX[(a.0 & 31) as usize][(b.0 & 31) as usize])
     }
 
     /// Convenience constructor from raw values.

@@ -8,6 +8,7 @@
 mod determinize;
 mod event;
 mod movegen;
+mod plain;
 mod state;
 mod trail;
 mod turn;

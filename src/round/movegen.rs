@@ -88,7 +88,7 @@ impl MoveList {
 
     /// Pushes `(t, train)` for every tile `t` of `row` (bit `q` = tile `[v|q]`).
     #[inline]
-    fn push_row(&mut self, mut bits: u32, v: Pip, train: TrainId) {
+    pub(super) fn push_row(&mut self, mut bits: u32, v: Pip, train: TrainId) {
         while bits != 0 {
             let q = bits.trailing_zeros() as u8;
             bits &= bits - 1;
@@ -450,7 +450,7 @@ impl RoundState {
     }
 
     /// The Mexican slot `p` may start now, given whether any other placement exists (N-3).
-    fn start_target(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
+    pub(super) fn start_target(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
         let started = self.mexican_started as usize;
         if started >= self.rules.max_mexican_trains as usize {
             return None;

@@ -349,6 +349,11 @@ impl RoundState {
         }
     }
 
+    /// Whether void inference is on.
+    pub fn void_tracking(&self) -> bool {
+        self.track_voids
+    }
+
     /// Turns `seat` has completed this round.
     pub fn turns_taken(&self, seat: Seat) -> u16 {
         self.turns_taken[seat.index()]
@@ -581,7 +586,7 @@ impl RoundState {
     /// `v` still owes its follow-up, so that an empty hand does not end the round yet. A [002]
     /// second double owes nothing more: its third tile "from hand" cannot be drawn, and [002]
     /// lets "two doubles as his last play" end the round.
-    fn cover_owed(&self, v: Pip, own_lifted: bool) -> bool {
+    pub(super) fn cover_owed(&self, v: Pip, own_lifted: bool) -> bool {
         let second_double = matches!(self.phase, Phase::FollowUp { .. })
             && self.rules.follow_up == FollowUp::AnyEligibleWithSecondDouble;
         self.rules.go_out_on_double == GoOutOnDouble::MustCover
@@ -592,7 +597,7 @@ impl RoundState {
     }
 
     /// Removes the obligation on `train`, if any, and returns where it stood.
-    fn remove_pending(&mut self, train: TrainId) -> Option<usize> {
+    pub(super) fn remove_pending(&mut self, train: TrainId) -> Option<usize> {
         let n = self.pending_len as usize;
         let i = self.pending[..n].iter().position(|o| o.train == train)?;
         self.pending.copy_within(i + 1..n, i);

@@ -16,13 +16,25 @@ impl RoundState {
     /// passes, a placement when exactly one is legal, the end of a turn, and the end of the
     /// round (RULES.md §5.0.1).
     pub fn advance<O: Observer>(&mut self, moves: &mut MoveList, obs: &mut O) -> Step {
+        self.advance_until(moves, obs, false).expect("runs to a choice or the end")
+    }
+
+    /// [`RoundState::advance`], stopping early (`None`) at the next turn boundary when
+    /// `stop_at_turn` is set (where [`RoundState::play_plain`] may take over).
+    pub(crate) fn advance_until<O: Observer>(
+        &mut self,
+        moves: &mut MoveList,
+        obs: &mut O,
+        stop_at_turn: bool,
+    ) -> Option<Step> {
         loop {
             match self.phase {
                 Phase::Over => {
                     moves.clear();
-                    return Step::Over;
+                    return Some(Step::Over);
                 }
                 Phase::Setup => self.setup(obs),
+                Phase::TurnStart if stop_at_turn => return None,
                 Phase::TurnStart => {
                     if self.rules.tap == TapModel::DrawTwo
                         && let Some(q) = self.tap_due.take()
@@ -83,7 +95,7 @@ impl RoundState {
                                 Phase::Swan { .. } => Decision::Swan,
                                 _ => Decision::Normal,
                             };
-                            return Step::Choice(self.current, kind);
+                            return Some(Step::Choice(self.current, kind));
                         }
                     }
                 }
@@ -147,7 +159,7 @@ impl RoundState {
     }
 
     /// ED-17: a seat in its restricted first turn may not cover on another seat's train.
-    fn cover_forbidden_by_first_turn(&self) -> bool {
+    pub(super) fn cover_forbidden_by_first_turn(&self) -> bool {
         let p = self.current;
         self.first_turn_restricted(p)
             && !self.rules.obligation_overrides_first_turn
@@ -263,7 +275,7 @@ impl RoundState {
     }
 
     /// Setup: engine search and placement, then the build phase or the first turn.
-    fn setup<O: Observer>(&mut self, obs: &mut O) {
+    pub(super) fn setup<O: Observer>(&mut self, obs: &mut O) {
         if self.engine_mode != EngineMode::SetAside {
             let (p, tile) = self.find_engine(obs);
             self.hands[p.index()].remove(tile);
@@ -380,14 +392,14 @@ impl RoundState {
     }
 
     /// A failed turn: the marker goes on (MARK is the last action) and the turn ends.
-    fn fail_turn<O: Observer>(&mut self, phase: Phase, p: Seat, obs: &mut O) {
+    pub(super) fn fail_turn<O: Observer>(&mut self, phase: Phase, p: Seat, obs: &mut O) {
         self.note_cover_failure(phase);
         self.mark(p, obs);
         self.end_turn(obs);
     }
 
     /// Counts a failed attempt at the obligation being served (continuous draw, §4.12).
-    fn note_cover_failure(&mut self, phase: Phase) {
+    pub(super) fn note_cover_failure(&mut self, phase: Phase) {
         if matches!(phase, Phase::Cover(_)) && self.pending_len > 0 {
             let i = self.served_index();
             self.pending_fails[i] = self.pending_fails[i].saturating_add(1);
@@ -514,7 +526,7 @@ impl RoundState {
 
     /// After a placement that completes the turn: STUCK is tested inside PLACE, before END
     /// (RULES.md §5.0.3 step 7), so a stuck round ends mid-turn like going out; else END.
-    fn end_turn_or_stuck<O: Observer>(&mut self, obs: &mut O) {
+    pub(super) fn end_turn_or_stuck<O: Observer>(&mut self, obs: &mut O) {
         if self.rules.early_end_when_stuck && self.stuck() {
             self.finish(EndReason::Stuck, true, obs);
         } else {
@@ -540,7 +552,7 @@ impl RoundState {
     /// cover, and it needs none. Under the other follow-up rules the extra tile is owed for
     /// laying a double wherever it goes, so an exemption only keeps the double from obliging
     /// anyone (engine reading; the sources pair the exemptions only with covering).
-    fn after_double<O: Observer>(&mut self, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
+    pub(super) fn after_double<O: Observer>(&mut self, train: TrainId, value: Pip, own_lifted: bool, obs: &mut O) {
         let exempt = self.mark_exempt(value, own_lifted);
         if exempt && matches!(self.rules.follow_up, FollowUp::CoverSameDouble | FollowUp::Optional) {
             self.placements_done(obs);
@@ -639,7 +651,7 @@ impl RoundState {
     }
 
     /// END(p): obligations, turn counters, idle count, blocked test, next seat.
-    fn end_turn<O: Observer>(&mut self, obs: &mut O) {
+    pub(super) fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
         let n = self.turn_doubles_len as usize;
         let open = |s: &Self, i: usize| {
@@ -694,7 +706,7 @@ impl RoundState {
     }
 
     /// STUCK() of RULES.md §5.0.4 (ED-18): no tile can ever be played again.
-    fn stuck(&self) -> bool {
+    pub(super) fn stuck(&self) -> bool {
         let needing_cover = match self.phase {
             Phase::FollowUp { train, value, .. }
                 if self.rules.follow_up == FollowUp::CoverSameDouble

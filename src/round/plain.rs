@@ -1,0 +1,422 @@
+//! The plain turn loop: a specialised hot path for the common family of rules.
+//!
+//! [`RoundState::advance`] is a general state machine: every step re-reads the phase, and every
+//! move generation and placement tests the rule fields of all five presets and their variations.
+//! Most simulations run rules without any of the rare features, and for them a whole turn can be
+//! played as straight-line code: begin the turn, generate the moves, ask the strategy only when
+//! there is a real choice, place, follow up a double, end the turn. That is this module.
+//!
+//! **When it runs.** [`RoundState::plain_rules`] says whether the rules are plain: one-tile
+//! opening, cover-the-same-double follow-up with at most two doubles a turn, no tap penalty, and
+//! none of partnerships, swan drive, bullet train, public doubles, continuous draw, blanks wild,
+//! branching doubles, the doubler's foreign-train exemption or the marked owner's preference
+//! (`wikipedia` and `harbour_cay` are plain with any of their named variations apart from those).
+//! Every other rule field (first-turn restriction and its exceptions, Mexican start, marker
+//! removal, obligations and their order, exemptions, going out on a double, the stuck test,
+//! drawing after a failed follow-up, marking on an empty boneyard, scoring) goes through the same
+//! helpers as the general machine. Void inference must be off (no strategy reads it), and the
+//! loop starts only at a turn boundary: [`crate::game::play_round`] lets the general machine
+//! finish the setup or a turn in progress first.
+//!
+//! **Same game, by construction and by test.** Each step below names the general step it
+//! replaces; under plain rules the general machine's other branches are dead. The round, its
+//! events, the strategies' calls (same views, same move lists in the same order) and the final
+//! state are identical: `tests/plain_path.rs` plays thousands of rounds both ways, over random
+//! plain rule combinations, and compares everything.
+
+use super::event::Observer;
+use super::movegen::MoveList;
+use super::state::{Phase, RoundState};
+use super::{Move, Seat, TrainId};
+use crate::rules::{BranchingDoubles, DoublesPerTurn, FollowUp, MarkerRemoval, Opening, TapModel};
+use crate::tile::Pip;
+
+impl RoundState {
+    /// Whether the rules allow the plain turn loop (see the module docs). Void inference must
+    /// also be off when the loop runs.
+    pub fn plain_rules(&self) -> bool {
+        let r = &self.rules;
+        r.opening == Opening::OneTile
+            && r.follow_up == FollowUp::CoverSameDouble
+            && r.doubles_per_turn != DoublesPerTurn::Unlimited
+            && r.tap == TapModel::AlwaysAnnounced
+            && !r.partnerships
+            && !r.swan_drive
+            && !r.bullet_train
+            && !r.double_makes_train_public
+            && !r.continuous_draw
+            && !r.blanks_wild
+            && r.branching_doubles == BranchingDoubles::Off
+            && !r.doubler_exempt_on_foreign_train
+            && !r.marked_owner_must_prefer_own_train
+    }
+
+    /// Whether the round stands between two turns (the plain loop may take over).
+    pub(crate) fn at_turn_start(&self) -> bool {
+        self.phase == Phase::TurnStart
+    }
+
+    /// Plays the round to its end with the plain loop, asking `choose(state, seat, moves)` for
+    /// the index of the move to play whenever a seat has two or more legal moves.
+    ///
+    /// The caller guarantees [`RoundState::plain_rules`], void inference off, and a turn
+    /// boundary ([`RoundState::at_turn_start`]).
+    pub(crate) fn play_plain<O: Observer>(
+        &mut self,
+        moves: &mut MoveList,
+        obs: &mut O,
+        mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) {
+        debug_assert!(self.plain_rules() && !self.track_voids && self.at_turn_start());
+        while self.outcome.is_none() {
+            self.plain_turn(moves, obs, &mut choose);
+        }
+    }
+
+    /// One whole turn (general: `advance` from `TurnStart` to the next `TurnStart` or `Over`).
+    fn plain_turn<O: Observer>(
+        &mut self,
+        moves: &mut MoveList,
+        obs: &mut O,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) {
+        let p = self.current;
+        let i = p.index();
+        // TurnStart (tap penalties and skips never arise under plain rules).
+        if self.turns_taken[i] == 0 && self.trains[i].len == 0 && !self.hands[i].has_suit(self.trains[i].end) {
+            self.no_start |= p.bit();
+        }
+        self.turn_placed = false;
+        self.turn_drew = false;
+        self.turn_marker_changed = false;
+        self.turn_doubles_len = 0;
+        self.public_this_turn = 0;
+        self.swan_ok = false;
+        self.swan_resume = 0;
+        if self.pending_len > 0 {
+            self.phase = Phase::Cover(None);
+            if self.cover_forbidden_by_first_turn() {
+                // O2 (ED-17): draw, keep, mark.
+                let _ = self.draw(p, obs);
+                self.voids[i] = 0;
+                self.mark(p, obs);
+                self.end_turn_plain(obs);
+            } else {
+                self.plain_cover(p, moves, obs, choose);
+            }
+        } else {
+            self.phase = Phase::Normal(None);
+            self.plain_normal(p, moves, obs, choose);
+        }
+    }
+
+    /// The strategy's pick among two or more moves (general: `Step::Choice`).
+    #[inline]
+    fn plain_pick(
+        &self,
+        p: Seat,
+        moves: &MoveList,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) -> Move {
+        let k = choose(self, p, moves);
+        assert!(k < moves.len(), "strategy of seat {p} chose move {k} of {}", moves.len());
+        moves[k]
+    }
+
+    /// A failed turn (general: `fail_turn` after `no_move`): a failed cover counts against the
+    /// obligation, the marker goes on, the turn ends.
+    #[inline]
+    fn plain_fail<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        let phase = self.phase;
+        self.note_cover_failure(phase);
+        self.mark(p, obs);
+        self.end_turn_plain(obs);
+    }
+
+    /// Nothing to draw after no placement (general: `no_move`'s empty-boneyard arms).
+    #[inline]
+    fn plain_dry<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        if self.rules.mark_on_empty_boneyard {
+            self.plain_fail(p, obs);
+        } else {
+            let phase = self.phase;
+            self.note_cover_failure(phase);
+            self.end_turn_plain(obs);
+        }
+    }
+
+    /// OBLIGATED: cover the obligation to serve, from hand or with one drawn tile.
+    fn plain_cover<O: Observer>(
+        &mut self,
+        p: Seat,
+        moves: &mut MoveList,
+        obs: &mut O,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) {
+        let ob = self.obligation_to_serve();
+        moves.clear();
+        moves.push_row(self.hands[p.index()].row(ob.value), ob.value, ob.train);
+        let m = match moves.len() {
+            0 => match self.draw(p, obs) {
+                Some(t) => {
+                    self.phase = Phase::Cover(Some(t));
+                    if !t.contains(ob.value) {
+                        self.plain_fail(p, obs);
+                        return;
+                    }
+                    Move { tile: t, train: ob.train }
+                }
+                None => {
+                    self.plain_dry(p, obs);
+                    return;
+                }
+            },
+            1 => moves[0],
+            _ => self.plain_pick(p, moves, choose),
+        };
+        self.place_plain(p, m, obs);
+        if self.outcome.is_none() {
+            self.end_turn_or_stuck_plain(obs);
+        }
+    }
+
+    /// NORMAL: a placement on an eligible train (or a new Mexican train), from hand or with one
+    /// drawn tile; a double then owes its follow-up.
+    fn plain_normal<O: Observer>(
+        &mut self,
+        p: Seat,
+        moves: &mut MoveList,
+        obs: &mut O,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) {
+        let hand = &self.hands[p.index()];
+        self.plain_normal_moves(p, moves, |out, v, t| out.push_row(hand.row(v), v, t));
+        let m = match moves.len() {
+            0 => match self.draw(p, obs) {
+                Some(d) => {
+                    self.phase = Phase::Normal(Some(d));
+                    self.plain_normal_moves(p, moves, |out, v, t| {
+                        if d.contains(v) {
+                            out.push(Move { tile: d, train: t });
+                        }
+                    });
+                    match moves.len() {
+                        0 => {
+                            self.plain_fail(p, obs);
+                            return;
+                        }
+                        1 => moves[0],
+                        _ => self.plain_pick(p, moves, choose),
+                    }
+                }
+                None => {
+                    self.plain_dry(p, obs);
+                    return;
+                }
+            },
+            1 => moves[0],
+            _ => self.plain_pick(p, moves, choose),
+        };
+        let own_lifted = self.place_plain(p, m, obs);
+        if self.outcome.is_some() {
+            return;
+        }
+        if !m.tile.is_double() {
+            self.end_turn_or_stuck_plain(obs);
+            return;
+        }
+        let (train, value) = (m.train, m.tile.low());
+        self.after_double(train, value, own_lifted, obs);
+        if self.outcome.is_none() && matches!(self.phase, Phase::FollowUp { .. }) {
+            if self.rules.early_end_when_stuck && self.stuck() {
+                self.finish(super::EndReason::Stuck, true, obs);
+            } else {
+                self.plain_follow_up(p, train, value, moves, obs, choose);
+            }
+        }
+    }
+
+    /// FOLLOWUP (cover the same double): from hand, else one draw (when the rules allow a
+    /// draw after this turn's earlier one), else the turn fails.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_follow_up<O: Observer>(
+        &mut self,
+        p: Seat,
+        train: TrainId,
+        value: Pip,
+        moves: &mut MoveList,
+        obs: &mut O,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) {
+        moves.clear();
+        moves.push_row(self.hands[p.index()].row(value), value, train);
+        let m = match moves.len() {
+            0 => {
+                if self.turn_drew && !self.rules.followup_draw_per_double {
+                    self.plain_fail(p, obs);
+                    return;
+                }
+                match self.draw(p, obs) {
+                    Some(t) => {
+                        self.phase = Phase::FollowUp { train, value, drawn: Some(t) };
+                        if !t.contains(value) {
+                            self.plain_fail(p, obs);
+                            return;
+                        }
+                        Move { tile: t, train }
+                    }
+                    None if self.hands[p.index()].is_empty() => {
+                        // ED-31g: a hand emptied by a double that needs cover, and nothing to draw.
+                        self.finish(super::EndReason::Out(p), true, obs);
+                        return;
+                    }
+                    None => {
+                        self.plain_dry(p, obs);
+                        return;
+                    }
+                }
+            }
+            1 => moves[0],
+            _ => self.plain_pick(p, moves, choose),
+        };
+        self.place_plain(p, m, obs);
+        if self.outcome.is_none() {
+            self.end_turn_or_stuck_plain(obs);
+        }
+    }
+
+    /// NORMAL_OPTIONS(p, S) without partnerships or branches: `push(out, end, train)` for the
+    /// own train, then (unless the first turn is restricted) the other seats' marked trains
+    /// clockwise and the started Mexican trains, then the Mexican start if allowed.
+    #[inline]
+    fn plain_normal_moves(&self, p: Seat, out: &mut MoveList, mut push: impl FnMut(&mut MoveList, Pip, TrainId)) {
+        out.clear();
+        push(out, self.trains[p.index()].end, TrainId::personal(p));
+        if !self.first_turn_restricted(p) {
+            let others = self.markers & !p.bit();
+            if others != 0 {
+                let n = self.players as u32;
+                let s = p.index() as u32 + 1;
+                let all = (1u32 << n) - 1;
+                let mut rot = ((others as u32 >> s) | (others as u32) << (n - s)) & all;
+                while rot != 0 {
+                    let k = rot.trailing_zeros();
+                    rot &= rot - 1;
+                    let q = s + k;
+                    let t = TrainId::personal(Seat::from_index((if q >= n { q - n } else { q }) as usize));
+                    push(out, self.trains[t.index()].end, t);
+                }
+            }
+            for i in 0..self.mexican_started as usize {
+                let t = TrainId::mexican(i);
+                push(out, self.trains[t.index()].end, t);
+            }
+        }
+        if let Some(t) = self.start_target(p, out.is_empty()) {
+            push(out, self.e, t);
+        }
+    }
+
+    /// After the placements of a turn: the stuck test (if the rules end stuck rounds), else END.
+    #[inline]
+    fn end_turn_or_stuck_plain<O: Observer>(&mut self, obs: &mut O) {
+        if self.rules.early_end_when_stuck && self.stuck() {
+            self.finish(super::EndReason::Stuck, true, obs);
+        } else {
+            self.end_turn_plain(obs);
+        }
+    }
+
+    /// END(p) under plain rules (general: `end_turn`; no tap penalties, and at most one double
+    /// a turn, since a double is covered by a tile of its own suit, never another double).
+    fn end_turn_plain<O: Observer>(&mut self, obs: &mut O) {
+        let p = self.current;
+        if self.turn_doubles_len > 0 && self.rules.obligation != crate::rules::Obligation::None {
+            debug_assert_eq!(self.turn_doubles_len, 1);
+            let d = self.turn_doubles[0];
+            let tr = &self.trains[d.train.index()];
+            if !d.exempt && tr.open_double && tr.end == d.value {
+                // The doubler already failed to cover it (the follow-up is the cover).
+                self.push_pending(super::Obligation { train: d.train, value: d.value, placer: p }, 1);
+            }
+        }
+        self.turn_doubles_len = 0;
+        self.turns_taken[p.index()] += 1;
+        self.turns += 1;
+        if self.turn_placed || self.turn_drew || self.turn_marker_changed {
+            self.idle = 0;
+            self.idle_seats = 0;
+        } else {
+            self.idle = self.idle.saturating_add(1);
+            self.idle_seats |= p.bit();
+            obs.event(&super::Event::Pass { seat: p });
+        }
+        let everyone = ((1u32 << self.players) - 1) as u16;
+        if self.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
+            self.finish(super::EndReason::Blocked, false, obs);
+            return;
+        }
+        self.current = p.next(self.players);
+        self.phase = Phase::TurnStart;
+    }
+
+    /// PLACE(p, t, τ) under plain rules (general: [`RoundState::place`] with its branch, blanks
+    /// wild, swan, public-double and build arms dead). Returns whether p's own marker came off.
+    fn place_plain<O: Observer>(&mut self, p: Seat, m: Move, obs: &mut O) -> bool {
+        let (tile, train) = (m.tile, m.train);
+        let removed = self.hands[p.index()].remove(tile);
+        debug_assert!(removed, "placing {tile} not in hand of seat {p}");
+        self.played.insert(tile);
+        let tr = &mut self.trains[train.index()];
+        debug_assert!(tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
+        let started = tr.len == 0 && train.is_mexican();
+        let covered = tr.open_double;
+        tr.end = tile.other(tr.end);
+        tr.len += 1;
+        let double = tile.is_double();
+        tr.open_double = double;
+        let end = tr.end;
+        if started {
+            self.mexican_started += 1;
+            if train == TrainId::mexican(0) {
+                self.mexican_starter = Some(p);
+            }
+        }
+        self.turn_placed = true;
+        self.failed &= !p.bit();
+        obs.event(&super::Event::Play { seat: p, tile, train, end });
+        if covered {
+            self.remove_pending(train);
+        }
+        if double {
+            let i = self.turn_doubles_len as usize;
+            self.turn_doubles[i] = super::state::TurnDouble { train, value: end, exempt: false };
+            self.turn_doubles_len += 1;
+        }
+        let owner = train.owner();
+        let own = owner == Some(p);
+        if own {
+            self.played_own |= p.bit();
+        }
+        let lifted = match self.rules.marker_removal {
+            MarkerRemoval::OwnerOnOwnTrain if own => p.bit(),
+            MarkerRemoval::OwnerOnOwnTrain => 0,
+            MarkerRemoval::AnyPlayOnTrain => match owner {
+                Some(q) if !(self.rules.only_others_unmark && q == p) => q.bit(),
+                _ => 0,
+            },
+            MarkerRemoval::OwnerAnywhere => p.bit(),
+        } & self.markers;
+        if lifted != 0 {
+            // At most one seat's marker: the train's owner or p.
+            self.markers &= !lifted;
+            self.turn_marker_changed = true;
+            obs.event(&super::Event::Unmark { seat: Seat::from_index(lifted.trailing_zeros() as usize) });
+        }
+        let own_lifted = lifted & p.bit() != 0;
+        if self.hands[p.index()].is_empty() && !(double && self.cover_owed(end, own_lifted)) {
+            self.finish(super::EndReason::Out(p), true, obs);
+        }
+        own_lifted
+    }
+}

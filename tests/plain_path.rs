@@ -1,0 +1,212 @@
+//! The plain turn loop (src/round/plain.rs) plays exactly the game the general turn machine
+//! plays: over random rule combinations, deals and bots, `play_round` and
+//! `play_round_general` give the same events, the same strategy calls (move lists and picks),
+//! the same outcome and the same final state, also when handed a round in the middle of a turn.
+
+use mexican_train::game::play_round_general;
+use mexican_train::rng::{below, mix, rng_from_seed};
+use mexican_train::rules::{
+    EngineMode, FirstPlayer, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation, ObligationOrder, Opening, SETS,
+};
+use mexican_train::*;
+
+/// Every event, in order.
+#[derive(Default)]
+struct Recorder(Vec<Event>);
+
+impl Observer for Recorder {
+    fn event(&mut self, ev: &Event) {
+        self.0.push(*ev);
+    }
+}
+
+/// One strategy call: the seat's hand, the moves offered, the pick.
+type Call = (TileSet, Vec<Move>, usize);
+
+/// Everything observable of a round: outcome, events, each seat's calls, the final state.
+type Played = (Outcome, Vec<Event>, Vec<Vec<Call>>, String);
+
+/// A bot that logs every call: the seat's hand, the moves offered and the pick.
+struct Logged {
+    bot: Bot,
+    log: Vec<Call>,
+}
+
+impl Strategy for Logged {
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        let k = self.bot.choose(view, moves, rng);
+        self.log.push((*view.hand(), moves.to_vec(), k));
+        k
+    }
+    fn round_start(&mut self, view: &View<'_>) {
+        self.bot.round_start(view);
+    }
+    fn uses_voids(&self) -> bool {
+        self.bot.uses_voids()
+    }
+}
+
+/// Rules built around `wikipedia` or `harbour_cay` with every option the plain loop handles
+/// drawn at random; now and then one it does not handle (the general machine then plays alone).
+fn random_rules(rng: &mut GameRng) -> Rules {
+    let flip = |rng: &mut GameRng| below(rng, 2) == 1;
+    let mut r = if flip(rng) { Rules::wikipedia() } else { Rules::preset("harbour_cay").unwrap() };
+    r.first_turn_own_train_only = flip(rng);
+    r.mark_on_empty_boneyard = flip(rng);
+    r.last_of_suit_exempt = flip(rng);
+    r.reprivatise_exempt = flip(rng);
+    r.parsons_first_move = flip(rng);
+    r.only_others_unmark = flip(rng);
+    r.obligation_overrides_first_turn = flip(rng);
+    r.followup_draw_per_double = flip(rng);
+    r.early_end_when_stuck = flip(rng);
+    r.double_blank_value = if flip(rng) { 50 } else { 0 };
+    r.blank_half_value = if flip(rng) { 25 } else { 0 };
+    r.go_out_on_double = if flip(rng) { GoOutOnDouble::MustCover } else { GoOutOnDouble::Allowed };
+    r.max_mexican_trains = below(rng, 3) as u8;
+    r.marker_removal = [MarkerRemoval::AnyPlayOnTrain, MarkerRemoval::OwnerOnOwnTrain, MarkerRemoval::OwnerAnywhere]
+        [below(rng, 3) as usize];
+    r.mexican_start = [
+        MexicanStart::AnyTime,
+        MexicanStart::OnlyIfNoOtherPlay,
+        MexicanStart::RequiresOwnTrainPlay,
+        MexicanStart::AfterOpeningGoRound,
+    ][below(rng, 4) as usize];
+    r.obligation =
+        [Obligation::None, Obligation::UncoveredDouble, Obligation::LastDoubleOfTurn, Obligation::AllUncovered]
+            [below(rng, 4) as usize];
+    r.obligation_order = if flip(rng) { ObligationOrder::Fifo } else { ObligationOrder::Lifo };
+    if flip(rng) {
+        r.engine_mode = [
+            EngineMode::HolderElseDrawSequential,
+            EngineMode::HolderElseDrawRounds,
+            EngineMode::HighestUnusedDoubleInHands,
+            EngineMode::GaltFirstPlayerHighestDouble,
+            EngineMode::SetAside,
+        ][below(rng, 5) as usize];
+        if r.engine_mode != EngineMode::SetAside {
+            r.first_player = FirstPlayer::EnginePlacer;
+        }
+    }
+    match below(rng, 10) {
+        0 => r.swan_drive = true,
+        1 => r.opening = Opening::DelayedFirstTurn,
+        2 => r.partnerships = true,
+        _ => {}
+    }
+    r.set = Pip::from_u8(SETS[below(rng, SETS.len() as u64) as usize]);
+    let entries: Vec<(u8, u8)> = r.deal_table.entries(r.set.get()).collect();
+    if entries.is_empty() {
+        r.set = Pip::from_u8(12);
+    }
+    let entries: Vec<(u8, u8)> = r.deal_table.entries(r.set.get()).collect();
+    r.players = entries[below(rng, entries.len() as u64) as usize].0;
+    r
+}
+
+/// A round ready to play: dealt from `seed`, engine `e`.
+fn new_round(rules: &Rules, seed: u64) -> RoundState {
+    let mut rng = rng_from_seed(seed);
+    let e = rules.engine_of_round(1 + below(&mut rng, 3) as u8);
+    let set_aside = rules.engine_mode == EngineMode::SetAside;
+    let deal = deal::deal(rules, e, set_aside, &mut rng);
+    let n = rules.players as usize;
+    let lead = Seat::from_index(below(&mut rng, n as u64) as usize);
+    let setup = round::RoundSetup { e, engine_mode: rules.engine_mode, lead, first: lead, used_doubles: 0 };
+    RoundState::with_setup(rules, &deal, setup)
+}
+
+/// Plays `state` to the end with `general` or not; returns everything observable.
+fn play(mut state: RoundState, specs: &[&str], seed: u64, general: bool) -> Played {
+    let n = state.players() as usize;
+    let mut bots: Vec<Logged> =
+        (0..n).map(|s| Logged { bot: Bot::parse(specs[s % specs.len()]).unwrap(), log: Vec::new() }).collect();
+    let mut rngs: Vec<GameRng> = (0..n).map(|s| rng_from_seed(mix(seed, s as u64))).collect();
+    let mut moves = MoveList::new();
+    let mut rec = Recorder::default();
+    let out = if general {
+        play_round_general(&mut state, &mut bots, &mut rngs, &mut moves, &mut rec)
+    } else {
+        play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut rec)
+    };
+    (out, rec.0, bots.into_iter().map(|b| b.log).collect(), format!("{state:?}"))
+}
+
+#[test]
+fn plain_loop_plays_the_general_game() {
+    let mut rng = rng_from_seed(2026);
+    let lineups: [&[&str]; 4] = [
+        &["greedy", "random"],
+        &["greedy:ties=random", "planner", "random"],
+        &["hoarder", "random", "greedy"],
+        &["random"],
+    ];
+    let (mut plain, mut rounds, mut decisions, mut mid_turn) = (0, 0, 0, 0);
+    for i in 0..1500u64 {
+        let rules = random_rules(&mut rng);
+        if rules.validate().is_err() {
+            continue;
+        }
+        let mut state = new_round(&rules, mix(i, 1));
+        if state.plain_rules() {
+            plain += 1;
+        }
+        // Half the time, hand over in the middle of play: a few random general steps first.
+        if i % 2 == 1 {
+            let mut moves = MoveList::new();
+            for _ in 0..below(&mut rng, 40) {
+                match state.advance(&mut moves, &mut NoObserver) {
+                    Step::Over => break,
+                    Step::Choice(..) => {
+                        let m = moves[below(&mut rng, moves.len() as u64) as usize];
+                        state.play(m, &mut NoObserver).unwrap();
+                    }
+                }
+            }
+            if !state.is_over() {
+                mid_turn += 1;
+            }
+        }
+        let lineup = lineups[i as usize % lineups.len()];
+        let a = play(state.clone(), lineup, i, false);
+        let b = play(state, lineup, i, true);
+        assert_eq!(a.0, b.0, "outcome, case {i}: {rules:?}");
+        assert_eq!(a.1, b.1, "events, case {i}: {rules:?}");
+        assert_eq!(a.2, b.2, "strategy calls, case {i}: {rules:?}");
+        assert_eq!(a.3, b.3, "final state, case {i}: {rules:?}");
+        rounds += 1;
+        decisions += a.2.iter().map(Vec::len).sum::<usize>();
+    }
+    assert!(rounds > 1200, "only {rounds} rule combinations validated");
+    assert!(plain > 800, "the plain loop ran in only {plain} rounds");
+    assert!(mid_turn > 500, "only {mid_turn} rounds handed over mid-play");
+    assert!(decisions > 20_000, "only {decisions} decisions compared");
+}
+
+#[test]
+fn plain_rules_cover_the_common_presets() {
+    let deal = deal_round(&Rules::wikipedia(), Pip::from_u8(12), &mut rng_from_seed(1));
+    let st = RoundState::new(&Rules::wikipedia(), &deal, Seat::from_index(0));
+    assert!(st.plain_rules());
+    for (name, plain) in [
+        ("wikipedia", true),
+        ("harbour_cay", true),
+        ("celko1998", false),
+        ("dominorules", false),
+        ("family_house", false),
+    ] {
+        let r = Rules::preset(name).unwrap();
+        let set_aside = r.engine_mode == EngineMode::SetAside;
+        let d = deal::deal(&r, Pip::from_u8(12), set_aside, &mut rng_from_seed(3));
+        let setup = round::RoundSetup {
+            e: Pip::from_u8(12),
+            engine_mode: r.engine_mode,
+            lead: Seat::from_index(0),
+            first: Seat::from_index(0),
+            used_doubles: 0,
+        };
+        assert_eq!(RoundState::with_setup(&r, &d, setup).plain_rules(), plain, "{name}");
+    }
+    let swan = Rules { swan_drive: true, ..Rules::wikipedia() };
+    assert!(!RoundState::new(&swan, &deal, Seat::from_index(0)).plain_rules());
+}
