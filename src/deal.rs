@@ -122,10 +122,13 @@ pub fn deal(rules: &Rules, e: Pip, set_aside: bool, rng: &mut GameRng) -> Deal {
     let engine = Tile::new(e, e);
     let mut tiles = [Tile::from_pips(0, 0); MAX_TILES];
     let mut n = 0;
-    for t in Tile::canonical(rules.set) {
-        if !(set_aside && t == engine) {
+    // Canonical order ([`Tile::canonical`]), written out: this runs once per round.
+    let max = rules.set.get();
+    for a in 0..=max {
+        for b in a..=max {
+            let t = Tile::new(Pip::from_u8(a), Pip::from_u8(b));
             tiles[n] = t;
-            n += 1;
+            n += usize::from(!(set_aside && t == engine));
         }
     }
     shuffle(rng, &mut tiles[..n]);
@@ -133,7 +136,9 @@ pub fn deal(rules: &Rules, e: Pip, set_aside: bool, rng: &mut GameRng) -> Deal {
     let players = rules.players as usize;
     let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
     for (s, hand) in hands.iter_mut().enumerate().take(players) {
-        *hand = tiles[s * h..(s + 1) * h].iter().copied().collect();
+        for &t in &tiles[s * h..(s + 1) * h] {
+            hand.insert_new(t);
+        }
     }
     Deal { engine, set_aside, players: rules.players, hands, boneyard: Boneyard::from_tiles(&tiles[players * h..n]) }
 }

@@ -63,6 +63,30 @@ impl TileSet {
         true
     }
 
+    /// Adds `t`, which the caller knows to be absent (the hot path's unchecked twin of
+    /// [`TileSet::insert`]; checked in debug builds).
+    #[inline]
+    pub fn insert_new(&mut self, t: Tile) {
+        debug_assert!(!self.contains(t), "{t} already present");
+        let (a, b) = (t.low(), t.high());
+        self.rows[a.index()] |= 1 << b.get();
+        self.rows[b.index()] |= 1 << a.get();
+        self.len += 1;
+        self.pips += a.get() as u16 + b.get() as u16;
+    }
+
+    /// Removes `t`, which the caller knows to be present (the unchecked twin of
+    /// [`TileSet::remove`]; checked in debug builds).
+    #[inline]
+    pub fn remove_present(&mut self, t: Tile) {
+        debug_assert!(self.contains(t), "{t} absent");
+        let (a, b) = (t.low(), t.high());
+        self.rows[a.index()] &= !(1 << b.get());
+        self.rows[b.index()] &= !(1 << a.get());
+        self.len -= 1;
+        self.pips -= a.get() as u16 + b.get() as u16;
+    }
+
     /// This set plus `t`.
     #[must_use]
     pub fn with(mut self, t: Tile) -> TileSet {

@@ -61,6 +61,10 @@ impl Strategy for Counted {
     fn round_start(&mut self, view: &View<'_>) {
         self.bot.round_start(view);
     }
+
+    fn uses_voids(&self) -> bool {
+        self.bot.uses_voids()
+    }
 }
 
 /// What one thread did in one run.

@@ -450,11 +450,17 @@ impl RoundState {
     }
 
     /// The Mexican slot `p` may start now, given whether any other placement exists (N-3).
+    #[inline]
     pub(super) fn start_target(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
-        let started = self.mexican_started as usize;
-        if started >= self.rules.max_mexican_trains as usize {
+        if self.mexican_started >= self.rules.max_mexican_trains {
             return None;
         }
+        self.start_target_open(p, nothing_else)
+    }
+
+    /// [`RoundState::start_target`] once a slot is free.
+    fn start_target_open(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
+        let started = self.mexican_started as usize;
         if self.first_turn_restricted(p) {
             // Parsons (ED-27 option): the round's very first move may start the Mexican train.
             let first_move = self.rules.parsons_first_move && p == self.first && self.turns == 0;

@@ -362,11 +362,11 @@ impl RoundState {
 
     /// PLACE(p, t, τ) under plain rules (general: [`RoundState::place`] with its branch, blanks
     /// wild, swan, public-double and build arms dead). Returns whether p's own marker came off.
+    #[inline(always)]
     fn place_plain<O: Observer>(&mut self, p: Seat, m: Move, obs: &mut O) -> bool {
         let (tile, train) = (m.tile, m.train);
-        let removed = self.hands[p.index()].remove(tile);
-        debug_assert!(removed, "placing {tile} not in hand of seat {p}");
-        self.played.insert(tile);
+        self.hands[p.index()].remove_present(tile);
+        self.played.insert_new(tile);
         let tr = &mut self.trains[train.index()];
         debug_assert!(tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
         let started = tr.len == 0 && train.is_mexican();

@@ -451,7 +451,7 @@ impl RoundState {
     /// DRAW(p): the next boneyard tile into p's hand.
     pub(super) fn draw<O: Observer>(&mut self, p: Seat, obs: &mut O) -> Option<Tile> {
         let t = self.boneyard.draw()?;
-        self.hands[p.index()].insert(t);
+        self.hands[p.index()].insert_new(t);
         self.draws[p.index()] += 1;
         self.total_draws += 1;
         self.turn_drew = true;
