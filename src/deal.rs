@@ -121,15 +121,16 @@ pub fn deal_round(rules: &Rules, e: Pip, rng: &mut GameRng) -> Deal {
 pub fn deal(rules: &Rules, e: Pip, set_aside: bool, rng: &mut GameRng) -> Deal {
     let engine = Tile::new(e, e);
     let mut tiles = [Tile::from_pips(0, 0); MAX_TILES];
-    let mut n = 0;
-    // Canonical order ([`Tile::canonical`]), written out: this runs once per round.
-    let max = rules.set.get();
-    for a in 0..=max {
-        for b in a..=max {
-            let t = Tile::new(Pip::from_u8(a), Pip::from_u8(b));
-            tiles[n] = t;
-            n += usize::from(!(set_aside && t == engine));
-        }
+    let canonical = Tile::canonical_slice(rules.set);
+    let mut n = canonical.len();
+    tiles[..n].copy_from_slice(canonical);
+    if set_aside {
+        // [e|e] sits after the rows of the lower values: row a holds max + 1 - a tiles.
+        let (e, m) = (e.index(), rules.set.index());
+        let i = e * (m + 1) - e * e.saturating_sub(1) / 2;
+        debug_assert_eq!(canonical[i], engine);
+        tiles.copy_within(i + 1..n, i);
+        n -= 1;
     }
     shuffle(rng, &mut tiles[..n]);
     let h = rules.hand().expect("validated rules have a hand size") as usize;

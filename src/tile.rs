@@ -92,9 +92,46 @@ const fn build_index() -> [[u8; 32]; 32] {
     t
 }
 
+const fn build_pips() -> [u8; 256] {
+    let (lo, hi) = build_halves();
+    let mut p = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        p[i] = lo[i] + hi[i];
+        i += 1;
+    }
+    p
+}
+
+/// Pip total by triangular index (one lookup where greedy play and scoring need it).
+const PIPS: [u8; 256] = build_pips();
+
 /// `INDEX[a][b]`: the triangular index of `[a|b]`, a lookup instead of a multiply on the hot path
 /// (32 x 32, indexed by `a & 31`, so that no bounds check is needed; pips never exceed 18).
 const INDEX: [[u8; 32]; 32] = build_index();
+
+const fn build_canonical() -> [[Tile; MAX_TILES]; PIP_COUNT] {
+    let mut t = [[Tile(0); MAX_TILES]; PIP_COUNT];
+    let mut max = 0;
+    while max < PIP_COUNT {
+        let mut n = 0;
+        let mut a = 0;
+        while a <= max {
+            let mut b = a;
+            while b <= max {
+                t[max][n] = Tile(INDEX[a][b]);
+                n += 1;
+                b += 1;
+            }
+            a += 1;
+        }
+        max += 1;
+    }
+    t
+}
+
+/// `CANONICAL[m]`: the double-`m` set in canonical order (low half major), padded.
+static CANONICAL: [[Tile; MAX_TILES]; PIP_COUNT] = build_canonical();
 
 /// A domino `[a|b]`, identified by its triangular index.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -162,7 +199,7 @@ impl Tile {
     /// Sum of both halves.
     #[inline]
     pub const fn pips(self) -> u16 {
-        self.low().0 as u16 + self.high().0 as u16
+        PIPS[self.0 as usize] as u16
     }
 
     /// Number of tiles in the double-`max` set.
@@ -179,6 +216,19 @@ impl Tile {
 
     /// The tiles of the double-`max` set in canonical order: sorted by (low, high).
     pub fn canonical(max: Pip) -> impl Iterator<Item = Tile> {
+        Tile::canonical_slice(max).iter().copied()
+    }
+
+    /// The tiles of the double-`max` set in canonical order, as a slice of a table built at
+    /// compile time (the deal starts from it every round).
+    #[inline]
+    pub fn canonical_slice(max: Pip) -> &'static [Tile] {
+        &CANONICAL[max.index()][..Tile::set_size(max)]
+    }
+
+    /// [`Tile::canonical`] computed directly (the table's definition, kept for the test).
+    #[cfg(test)]
+    fn canonical_computed(max: Pip) -> impl Iterator<Item = Tile> {
         (0..=max.0).flat_map(move |a| (a..=max.0).map(move |b| Tile::from_pips(a, b)))
     }
 }
@@ -212,6 +262,15 @@ impl FromStr for Tile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_table_is_the_canonical_order() {
+        for m in 0..=MAX_PIP {
+            let max = Pip::from_u8(m);
+            assert!(Tile::canonical(max).eq(Tile::canonical_computed(max)), "double-{m}");
+            assert_eq!(Tile::canonical(max).count(), Tile::set_size(max));
+        }
+    }
 
     #[test]
     fn triangular_index_is_nested_and_round_trips() {

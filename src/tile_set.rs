@@ -72,7 +72,7 @@ impl TileSet {
         self.rows[a.index()] |= 1 << b.get();
         self.rows[b.index()] |= 1 << a.get();
         self.len += 1;
-        self.pips += a.get() as u16 + b.get() as u16;
+        self.pips += t.pips();
     }
 
     /// Removes `t`, which the caller knows to be present (the unchecked twin of
@@ -84,7 +84,7 @@ impl TileSet {
         self.rows[a.index()] &= !(1 << b.get());
         self.rows[b.index()] &= !(1 << a.get());
         self.len -= 1;
-        self.pips -= a.get() as u16 + b.get() as u16;
+        self.pips -= t.pips();
     }
 
     /// This set plus `t`.

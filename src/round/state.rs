@@ -702,8 +702,14 @@ impl RoundState {
     /// counters after the round ends, so play is unaffected.
     pub(super) fn finish<O: Observer>(&mut self, reason: EndReason, mid_turn: bool, obs: &mut O) {
         let mut scores = [0u32; MAX_PLAYERS];
+        // With blanks worth nothing, a hand scores its pip total (cached in the set).
+        let pips_only = self.rules.double_blank_value == 0 && self.rules.blank_half_value == 0;
         for (s, score) in scores.iter_mut().enumerate().take(self.players as usize) {
-            *score = self.hands[s].iter().map(|t| self.rules.tile_score(t)).sum();
+            *score = if pips_only {
+                u32::from(self.hands[s].pips())
+            } else {
+                self.hands[s].iter().map(|t| self.rules.tile_score(t)).sum()
+            };
         }
         if self.rules.partnerships {
             // §4.1: a team whose partner went out scores 0; otherwise both hands. Each partner
