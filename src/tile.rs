@@ -144,6 +144,21 @@ impl Tile {
         Tile(INDEX[(a.0 & 31) as usize][(b.0 & 31) as usize])
     }
 
+    /// The triangular indices of `[v|q]` for every `q` (entries past [`MAX_PIP`] are
+    /// meaningless): `Tile::suit_indices(v)[q]` is `Tile::new(v, q).index()`, for loops that
+    /// build many tiles of one suit.
+    #[inline]
+    pub fn suit_indices(v: Pip) -> &'static [u8; 32] {
+        &INDEX[(v.0 & 31) as usize]
+    }
+
+    /// The tile with a triangular index from [`Tile::suit_indices`].
+    #[inline]
+    pub(crate) const fn from_index_unchecked(i: u8) -> Tile {
+        debug_assert!((i as usize) < MAX_TILES);
+        Tile(i)
+    }
+
     /// Convenience constructor from raw values.
     ///
     /// # Panics

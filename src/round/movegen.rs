@@ -89,11 +89,15 @@ impl MoveList {
     /// Pushes `(t, train)` for every tile `t` of `row` (bit `q` = tile `[v|q]`).
     #[inline]
     pub(super) fn push_row(&mut self, mut bits: u32, v: Pip, train: TrainId) {
+        let suit = Tile::suit_indices(v);
+        let mut len = self.len as usize;
         while bits != 0 {
-            let q = bits.trailing_zeros() as u8;
+            let q = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.push(Move { tile: Tile::new(v, Pip::from_u8(q)), train });
+            self.moves[len] = Move { tile: Tile::from_index_unchecked(suit[q & 31]), train };
+            len += 1;
         }
+        self.len = len as u16;
     }
 }
 
