@@ -1,9 +1,13 @@
 //! Plays a fixed number of rounds for instruction-count profiling:
 //! `cargo build --release --example rounds && valgrind --tool=callgrind target/release/examples/rounds greedy 2000`.
 //!
-//! Arguments: bot spec (default `greedy`), rounds (default 2000). 4 players, double-12,
-//! `wikipedia`, deal included, the same rounds as the `round/*` criterion benchmarks.
+//! Arguments: bot spec (default `greedy`), rounds (default 2000), and a mode: `play` (default:
+//! `play_round`, which takes the plain turn loop under these rules), `general` (the general turn
+//! machine only, `play_round_general`), or `deal` (only the seeded shuffle, the deal and the
+//! round's initial state: the floor under every round). 4 players, double-12, `wikipedia`, deal
+//! included, the same rounds as the `round/*` criterion benchmarks.
 
+use mexican_train::game::play_round_general;
 use mexican_train::rng::{mix, rng_from_seed};
 use mexican_train::{
     Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, Strategy, View, deal_round, play_round,
@@ -13,6 +17,7 @@ use mexican_train::{
 struct Counted(Bot, u64);
 
 impl Strategy for Counted {
+    #[inline]
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
         self.1 += 1;
         self.0.choose(view, moves, rng)
@@ -29,6 +34,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bot = args.get(1).map_or("greedy", String::as_str);
     let n: u64 = args.get(2).map_or(2000, |s| s.parse().expect("rounds: a number"));
+    let mode = args.get(3).map_or("play", String::as_str);
+    assert!(matches!(mode, "play" | "general" | "deal"), "mode: play, general or deal");
     let rules = Rules::wikipedia();
     let mut bots: Vec<Counted> = (0..4).map(|_| Counted(Bot::parse(bot).expect("bot spec"), 0)).collect();
     let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
@@ -38,7 +45,15 @@ fn main() {
         let mut deal_rng = rng_from_seed(mix(7, i));
         let deal = deal_round(&rules, Pip::from_u8(12), &mut deal_rng);
         let mut state = RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize));
-        turns += u64::from(play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver).turns);
+        let outcome = match mode {
+            "play" => play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),
+            "general" => play_round_general(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),
+            _ => {
+                std::hint::black_box(&state);
+                continue;
+            }
+        };
+        turns += u64::from(outcome.turns);
     }
     let decisions: u64 = bots.iter().map(|b| b.1).sum();
     println!("{n} rounds, {turns} turns, {decisions} decisions");

@@ -6,7 +6,7 @@
 #   - callgrind instruction counts per round and per decision (greedy, 20,000 rounds).
 # Run it on a quiet machine: other load lowers the timings (not the instruction counts).
 #
-# Usage: scripts/bench.sh      (about 2 minutes)
+# Usage: scripts/bench.sh      (about 3 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-results/benchmarks}"
@@ -18,15 +18,24 @@ M=target/release/mtrain
 $M bench --bots greedy --threads 1,2 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/greedy.csv" > "$OUT/greedy.txt"
 $M bench --bots planner --threads 1,2 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/planner.csv" > "$OUT/planner.txt"
 $M bench --deal-only --threads 1 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/deal.csv" > "$OUT/deal.txt"
+# Instructions per round: greedy on the plain loop and on the general machine, the deal floor,
+# and the planner (callgrind counts every instruction; the figure is the same on any load).
+count() { # bot rounds mode -> "instructions decisions"
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/rounds "$1" "$2" "$3" 2>&1 \
+    | tee /tmp/mtrain-callgrind.txt >/dev/null
+  echo "$(grep -oE "refs: +[0-9,]+" /tmp/mtrain-callgrind.txt | tr -d ', ' | cut -d: -f2) $(grep -oE "[0-9]+ decisions" /tmp/mtrain-callgrind.txt | cut -d' ' -f1)"
+}
 rounds=20000
-line=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/rounds greedy $rounds 2>&1 \
-  | tee /tmp/mtrain-callgrind.txt | grep -E "rounds,|refs:")
-instr=$(grep -oE "refs: +[0-9,]+" /tmp/mtrain-callgrind.txt | tr -d ', ' | cut -d: -f2)
-decisions=$(grep -oE "[0-9]+ decisions" /tmp/mtrain-callgrind.txt | cut -d' ' -f1)
+read -r instr decisions <<<"$(count greedy $rounds play)"
+read -r general _ <<<"$(count greedy $rounds general)"
+read -r dealinstr _ <<<"$(count greedy $rounds deal)"
+prounds=3000
+read -r pinstr pdecisions <<<"$(count planner $prounds play)"
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
-python3 - "$OUT" "$instr" "$rounds" "$decisions" "$cpu" "$(nproc)" <<'PY'
+python3 - "$OUT" "$instr" "$rounds" "$decisions" "$cpu" "$(nproc)" "$general" "$dealinstr" "$pinstr" "$prounds" "$pdecisions" <<'PY'
 import csv, sys
 out, instr, rounds, decisions, cpu, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+general, deal, pinstr, prounds, pdecisions = (int(x) for x in sys.argv[7:12])
 def rows(name):
     with open(f"{out}/{name}.csv") as f:
         return list(csv.DictReader(f))
@@ -45,9 +54,15 @@ with open(f"{out}/README.md", "w") as w:
                     f"| {f(r['ns_per_round'])} | {f(r['ns_per_decision'])} | {float(r['speedup']):.2f}x |\n")
     w.write(f"\nDeal-only floor (`mtrain bench --deal-only --threads 1`): {f(d[0]['rounds_per_s'])} deals/s, "
             f"{float(d[0]['ns_per_round']):.0f} ns per seeded shuffle and deal.\n\n")
-    w.write("Instruction counts (`valgrind --tool=callgrind target/release/examples/rounds greedy 20000`,\n")
-    w.write("greedy, deal included; stable whatever the machine's load):\n\n")
-    w.write(f"- {instr / rounds:,.0f} instructions per round;\n")
-    w.write(f"- {instr / decisions:,.0f} instructions per decision ({decisions / rounds:.1f} decisions per round).\n")
+    w.write("Instruction counts (`valgrind --tool=callgrind target/release/examples/rounds BOT ROUNDS MODE`, deal\n")
+    w.write("included; the same on every run whatever the machine's load):\n\n")
+    w.write("| what | instructions per round | per decision |\n|---|---|---|\n")
+    w.write(f"| greedy, `play_round` (plain turn loop), {rounds:,} rounds | {instr / rounds:,.0f} | {instr / decisions:,.0f} |\n")
+    w.write(f"| greedy, general turn machine only (`general`) | {general / rounds:,.0f} | {general / decisions:,.0f} |\n")
+    w.write(f"| seeded shuffle, deal and initial state only (`deal`) | {deal / rounds:,.0f} | - |\n")
+    w.write(f"| planner, `play_round`, {prounds:,} rounds | {pinstr / prounds:,.0f} | {pinstr / pdecisions:,.0f} |\n")
+    w.write(f"\nGreedy: {decisions / rounds:.1f} decisions per round; the plain loop runs "
+            f"{general / instr:.2f}x fewer instructions than the general machine, and the deal is "
+            f"{100 * deal / instr:.0f}% of a round.\n")
 PY
 cat "$OUT/README.md"

@@ -111,7 +111,7 @@ impl RoundState {
     }
 
     /// The strategy's pick among two or more moves (general: `Step::Choice`).
-    #[inline]
+    #[inline(always)]
     fn plain_pick(
         &self,
         p: Seat,
