@@ -79,7 +79,7 @@ pub fn play_round<S: Strategy, O: Observer>(
     start_round(state, bots);
     // The plain turn loop (round/plain.rs) plays the same game faster when the rules allow it;
     // the general machine takes the setup and any turn already in progress.
-    let plain = !state.void_tracking() && state.plain_rules();
+    let plain = state.plain_rules();
     loop {
         match state.advance_until(moves, obs, plain) {
             None => {

@@ -20,13 +20,14 @@ impl Observer for Recorder {
     }
 }
 
-/// One strategy call: the seat's hand, the moves offered, the pick.
-type Call = (TileSet, Vec<Move>, usize);
+/// One strategy call: the seat's hand, every seat's publicly known voids, the moves offered,
+/// the pick.
+type Call = (TileSet, Vec<u32>, Vec<Move>, usize);
 
 /// Everything observable of a round: outcome, events, each seat's calls, the final state.
 type Played = (Outcome, Vec<Event>, Vec<Vec<Call>>, String);
 
-/// A bot that logs every call: the seat's hand, the moves offered and the pick.
+/// A bot that logs every call.
 struct Logged {
     bot: Bot,
     log: Vec<Call>,
@@ -35,7 +36,8 @@ struct Logged {
 impl Strategy for Logged {
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
         let k = self.bot.choose(view, moves, rng);
-        self.log.push((*view.hand(), moves.to_vec(), k));
+        let voids = (0..view.players()).map(|s| view.known_voids(Seat::from_index(s as usize))).collect();
+        self.log.push((*view.hand(), voids, moves.to_vec(), k));
         k
     }
     fn round_start(&mut self, view: &View<'_>) {
@@ -135,11 +137,12 @@ fn play(mut state: RoundState, specs: &[&str], seed: u64, general: bool) -> Play
 #[test]
 fn plain_loop_plays_the_general_game() {
     let mut rng = rng_from_seed(2026);
-    let lineups: [&[&str]; 4] = [
+    let lineups: [&[&str]; 5] = [
         &["greedy", "random"],
         &["greedy:ties=random", "planner", "random"],
         &["hoarder", "random", "greedy"],
         &["random"],
+        &["cutthroat", "greedy", "random"],
     ];
     let (mut plain, mut rounds, mut decisions, mut mid_turn) = (0, 0, 0, 0);
     for i in 0..1500u64 {

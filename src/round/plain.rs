@@ -14,7 +14,7 @@
 //! Every other rule field (first-turn restriction and its exceptions, Mexican start, marker
 //! removal, obligations and their order, exemptions, going out on a double, the stuck test,
 //! drawing after a failed follow-up, marking on an empty boneyard, scoring) goes through the same
-//! helpers as the general machine. Void inference must be off (no strategy reads it), and the
+//! helpers as the general machine, and so does void inference when a strategy reads it. The
 //! loop starts only at a turn boundary: [`crate::game::play_round`] lets the general machine
 //! finish the setup or a turn in progress first.
 //!
@@ -32,8 +32,7 @@ use crate::rules::{BranchingDoubles, DoublesPerTurn, FollowUp, MarkerRemoval, Op
 use crate::tile::Pip;
 
 impl RoundState {
-    /// Whether the rules allow the plain turn loop (see the module docs). Void inference must
-    /// also be off when the loop runs.
+    /// Whether the rules allow the plain turn loop (see the module docs).
     pub fn plain_rules(&self) -> bool {
         let r = &self.rules;
         r.opening == Opening::OneTile
@@ -59,15 +58,15 @@ impl RoundState {
     /// Plays the round to its end with the plain loop, asking `choose(state, seat, moves)` for
     /// the index of the move to play whenever a seat has two or more legal moves.
     ///
-    /// The caller guarantees [`RoundState::plain_rules`], void inference off, and a turn
-    /// boundary ([`RoundState::at_turn_start`]).
+    /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary
+    /// ([`RoundState::at_turn_start`]).
     pub(crate) fn play_plain<O: Observer>(
         &mut self,
         moves: &mut MoveList,
         obs: &mut O,
         mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
-        debug_assert!(self.plain_rules() && !self.track_voids && self.at_turn_start());
+        debug_assert!(self.plain_rules() && self.at_turn_start());
         while self.outcome.is_none() {
             self.plain_turn(moves, obs, &mut choose);
         }
@@ -123,6 +122,22 @@ impl RoundState {
         moves[k]
     }
 
+    /// Void inference when the seat finds no placement (general: the start of `no_move`): the
+    /// values offered in this phase are void; after a draw the set narrows to them.
+    #[inline]
+    fn plain_void(&mut self, p: Seat) -> &mut Self {
+        if self.track_voids {
+            let targets = self.void_targets(p, self.phase);
+            let drawn = matches!(
+                self.phase,
+                Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. }
+            );
+            let v = &mut self.voids[p.index()];
+            *v = if drawn { targets } else { *v | targets };
+        }
+        self
+    }
+
     /// A failed turn (general: `fail_turn` after `no_move`): a failed cover counts against the
     /// obligation, the marker goes on, the turn ends.
     #[inline]
@@ -157,10 +172,11 @@ impl RoundState {
         moves.clear();
         moves.push_row(self.hands[p.index()].row(ob.value), ob.value, ob.train);
         let m = match moves.len() {
-            0 => match self.draw(p, obs) {
+            0 => match self.plain_void(p).draw(p, obs) {
                 Some(t) => {
                     self.phase = Phase::Cover(Some(t));
                     if !t.contains(ob.value) {
+                        self.plain_void(p);
                         self.plain_fail(p, obs);
                         return;
                     }
@@ -192,7 +208,7 @@ impl RoundState {
         let hand = &self.hands[p.index()];
         self.plain_normal_moves(p, moves, |out, v, t| out.push_row(hand.row(v), v, t));
         let m = match moves.len() {
-            0 => match self.draw(p, obs) {
+            0 => match self.plain_void(p).draw(p, obs) {
                 Some(d) => {
                     self.phase = Phase::Normal(Some(d));
                     self.plain_normal_moves(p, moves, |out, v, t| {
@@ -202,6 +218,7 @@ impl RoundState {
                     });
                     match moves.len() {
                         0 => {
+                            self.plain_void(p);
                             self.plain_fail(p, obs);
                             return;
                         }
@@ -252,6 +269,7 @@ impl RoundState {
         moves.push_row(self.hands[p.index()].row(value), value, train);
         let m = match moves.len() {
             0 => {
+                self.plain_void(p);
                 if self.turn_drew && !self.rules.followup_draw_per_double {
                     self.plain_fail(p, obs);
                     return;
@@ -260,6 +278,7 @@ impl RoundState {
                     Some(t) => {
                         self.phase = Phase::FollowUp { train, value, drawn: Some(t) };
                         if !t.contains(value) {
+                            self.plain_void(p);
                             self.plain_fail(p, obs);
                             return;
                         }
