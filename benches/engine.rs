@@ -1,9 +1,11 @@
-//! Engine throughput: move generation over fixed positions, one round per bot (deal included), one
-//! full match, one montecarlo decision, one tournament chunk.
+//! Engine throughput: move generation over fixed positions, one round per bot (deal included), the
+//! greedy round on the general turn machine alone, one full match, one montecarlo decision, one
+//! tournament chunk.
 //!
 //! Each benchmark asserts what it computes, so `cargo test --benches` doubles as a smoke test.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use mexican_train::game::play_round_general;
 use mexican_train::rng::{mix, rng_from_seed};
 use mexican_train::tournament::{Schedule, Tournament};
 use mexican_train::{
@@ -36,6 +38,34 @@ fn rounds(c: &mut Criterion) {
             })
         });
     }
+}
+
+/// The same greedy rounds on the general turn machine only: what the plain loop saves.
+fn rounds_general(c: &mut Criterion) {
+    let rules = Rules::wikipedia();
+    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse("greedy").unwrap()).collect();
+    let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
+    let mut moves = MoveList::new();
+    let play = |i: u64, bots: &mut [Bot], rngs: &mut [GameRng], moves: &mut MoveList| {
+        let mut deal_rng = rng_from_seed(mix(7, i));
+        let deal = deal_round(&rules, Pip::from_u8(12), &mut deal_rng);
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize));
+        play_round_general(&mut state, bots, rngs, moves, &mut NoObserver)
+    };
+    // Same round as the plain loop plays, from the same seeds.
+    let general = play(0, &mut bots, &mut rngs, &mut moves);
+    let mut bots2: Vec<Bot> = (0..4).map(|_| Bot::parse("greedy").unwrap()).collect();
+    let mut rngs2: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
+    let deal = deal_round(&rules, Pip::from_u8(12), &mut rng_from_seed(mix(7, 0)));
+    let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
+    assert_eq!(play_round(&mut state, &mut bots2, &mut rngs2, &mut moves, &mut NoObserver), general);
+    let mut i = 0u64;
+    c.bench_function("round/greedy-general-machine/4p/d12", |b| {
+        b.iter(|| {
+            i += 1;
+            black_box(play(i, &mut bots, &mut rngs, &mut moves).turns)
+        })
+    });
 }
 
 fn matches(c: &mut Criterion) {
@@ -129,5 +159,5 @@ fn chunk(c: &mut Criterion) {
     c.bench_function("chunk/greedy/64-matches/4p/d12", |b| b.iter(|| black_box(t.play_chunk(0, false).tally.games)));
 }
 
-criterion_group!(benches, rounds, matches, decisions, movegen, chunk);
+criterion_group!(benches, rounds, rounds_general, matches, decisions, movegen, chunk);
 criterion_main!(benches);
