@@ -7,7 +7,7 @@
 //! there is a real choice, place, follow up a double, end the turn. That is this module.
 //!
 //! **When it runs.** [`RoundState::plain_rules`] says whether the rules are plain: one-tile
-//! opening, cover-the-same-double follow-up with at most two doubles a turn, no tap penalty, and
+//! opening, cover-the-same-double follow-up without §4.9's multiple doubles, no tap penalty, and
 //! none of partnerships, swan drive, bullet train, public doubles, continuous draw, blanks wild,
 //! branching doubles, the doubler's foreign-train exemption or the marked owner's preference
 //! (`wikipedia` and `harbour_cay` are plain with any of their named variations apart from those).
