@@ -18,6 +18,26 @@ M=target/release/mtrain
 $M bench --bots greedy --threads 1,2 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/greedy.csv" > "$OUT/greedy.txt"
 $M bench --bots planner --threads 1,2 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/planner.csv" > "$OUT/planner.txt"
 $M bench --deal-only --threads 1 --seconds "$SECONDS_PER" --runs 5 --out "$OUT/deal.csv" > "$OUT/deal.txt"
+# `mtrain tournament` itself (rayon runner, tallies, CSV): wall time of the same greedy tournament
+# on 1 and 2 threads, median of 3 runs each.
+TGAMES="${TGAMES:-40000}"
+ttime() { # threads -> seconds
+  python3 - "$M" "$TGAMES" "$1" <<'PY'
+import statistics, subprocess, sys, time
+m, games, threads = sys.argv[1:4]
+cmd = [m, "tournament", "--bots", "greedy", "--players", "4", "--games", games, "--threads", threads,
+       "--quiet", "--out", "/tmp/mtrain-bench-t"]
+times = []
+for _ in range(3):
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+PY
+}
+t1=$(ttime 1)
+t2=$(ttime 2)
+
 # Instructions per round: greedy on the plain loop and on the general machine, the deal floor,
 # and the planner (callgrind counts every instruction; the figure is the same on any load).
 count() { # bot rounds mode -> "instructions decisions"
@@ -32,10 +52,11 @@ read -r dealinstr _ <<<"$(count greedy $rounds deal)"
 prounds=3000
 read -r pinstr pdecisions <<<"$(count planner $prounds play)"
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
-python3 - "$OUT" "$instr" "$rounds" "$decisions" "$cpu" "$(nproc)" "$general" "$dealinstr" "$pinstr" "$prounds" "$pdecisions" <<'PY'
+python3 - "$OUT" "$instr" "$rounds" "$decisions" "$cpu" "$(nproc)" "$general" "$dealinstr" "$pinstr" "$prounds" "$pdecisions" "$TGAMES" "$t1" "$t2" <<'PY'
 import csv, sys
 out, instr, rounds, decisions, cpu, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
 general, deal, pinstr, prounds, pdecisions = (int(x) for x in sys.argv[7:12])
+tgames, t1, t2 = int(sys.argv[12]), float(sys.argv[13]), float(sys.argv[14])
 def rows(name):
     with open(f"{out}/{name}.csv") as f:
         return list(csv.DictReader(f))
@@ -54,6 +75,9 @@ with open(f"{out}/README.md", "w") as w:
                     f"| {f(r['ns_per_round'])} | {f(r['ns_per_decision'])} | {float(r['speedup']):.2f}x |\n")
     w.write(f"\nDeal-only floor (`mtrain bench --deal-only --threads 1`): {f(d[0]['rounds_per_s'])} deals/s, "
             f"{float(d[0]['ns_per_round']):.0f} ns per seeded shuffle and deal.\n\n")
+    w.write(f"`mtrain tournament --bots greedy --players 4 --games {tgames} --threads T` (whole command, median of\n")
+    w.write(f"3 runs): {t1:.2f} s on 1 thread, {t2:.2f} s on 2, a {t1 / t2:.2f}x speed-up "
+            f"({tgames * 13 / t1:,.0f} and {tgames * 13 / t2:,.0f} rounds/s).\n\n")
     w.write("Instruction counts (`valgrind --tool=callgrind target/release/examples/rounds BOT ROUNDS MODE`, deal\n")
     w.write("included; the same on every run whatever the machine's load):\n\n")
     w.write("| what | instructions per round | per decision |\n|---|---|---|\n")

@@ -8,6 +8,7 @@ mod greedy;
 mod hoarder;
 mod montecarlo;
 pub mod plan;
+mod plan_search;
 mod planner;
 mod random;
 
