@@ -76,10 +76,22 @@ pub fn play_round<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
-    start_round(state, bots);
     // The plain turn loop (round/plain.rs) plays the same game faster when the rules allow it;
     // the general machine takes the setup and any turn already in progress.
     let plain = state.plain_rules();
+    play_round_with(state, bots, rngs, moves, obs, plain)
+}
+
+/// [`play_round`] with the plain loop allowed or not.
+fn play_round_with<S: Strategy, O: Observer>(
+    state: &mut RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &mut MoveList,
+    obs: &mut O,
+    plain: bool,
+) -> Outcome {
+    start_round(state, bots);
     loop {
         match state.advance_until(moves, obs, plain) {
             None => {
@@ -121,18 +133,7 @@ pub fn play_round_general<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
-    start_round(state, bots);
-    loop {
-        match state.advance(moves, obs) {
-            Step::Over => return *state.outcome().expect("over"),
-            Step::Choice(seat, _) => {
-                let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
-                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
-                let m = moves[i];
-                state.play_unchecked(m, obs);
-            }
-        }
-    }
+    play_round_with(state, bots, rngs, moves, obs, false)
 }
 
 /// The first player of round 1 (ED-2), drawn from the deal stream when random.

@@ -434,9 +434,18 @@ impl RoundState {
         if self.first_turn_restricted(p) {
             return;
         }
-        // Other seats' marked trains, clockwise from p: rotate the marker mask so bit 0 is p+1.
+        self.for_each_marked_other(p, team, &mut f);
+        for i in 0..self.mexican_started as usize {
+            f(TrainId::mexican(i));
+        }
+    }
+
+    /// The other seats' marked trains (not `team`'s), clockwise from `p`.
+    #[inline]
+    pub(super) fn for_each_marked_other(&self, p: Seat, team: u16, mut f: impl FnMut(TrainId)) {
         let others = self.markers & !team;
         if others != 0 {
+            // Rotate the marker mask so that bit 0 is seat p+1.
             let n = self.players as u32;
             let s = p.index() as u32 + 1;
             let all = (1u32 << n) - 1;
@@ -447,9 +456,6 @@ impl RoundState {
                 let q = s + k;
                 f(TrainId::personal(Seat::from_index((if q >= n { q - n } else { q }) as usize)));
             }
-        }
-        for i in 0..self.mexican_started as usize {
-            f(TrainId::mexican(i));
         }
     }
 

@@ -82,16 +82,7 @@ impl RoundState {
         let p = self.current;
         let i = p.index();
         // TurnStart (tap penalties and skips never arise under plain rules).
-        if self.turns_taken[i] == 0 && self.trains[i].len == 0 && !self.hands[i].has_suit(self.trains[i].end) {
-            self.no_start |= p.bit();
-        }
-        self.turn_placed = false;
-        self.turn_drew = false;
-        self.turn_marker_changed = false;
-        self.turn_doubles_len = 0;
-        self.public_this_turn = 0;
-        self.swan_ok = false;
-        self.swan_resume = 0;
+        self.begin_turn();
         if self.pending_len > 0 {
             self.phase = Phase::Cover(None);
             if self.cover_forbidden_by_first_turn() {
@@ -172,28 +163,36 @@ impl RoundState {
         moves.clear();
         moves.push_row(self.hands[p.index()].row(ob.value), ob.value, ob.train);
         let m = match moves.len() {
-            0 => match self.plain_void(p).draw(p, obs) {
-                Some(t) => {
-                    self.phase = Phase::Cover(Some(t));
-                    if !t.contains(ob.value) {
-                        self.plain_void(p);
-                        self.plain_fail(p, obs);
-                        return;
-                    }
-                    Move { tile: t, train: ob.train }
-                }
-                None => {
-                    self.plain_dry(p, obs);
-                    return;
-                }
+            0 => match self.plain_void(p).plain_draw_to_cover(p, ob.train, ob.value, obs) {
+                Some(m) => m,
+                None => return,
             },
             1 => moves[0],
             _ => self.plain_pick(p, moves, choose),
         };
-        self.place_plain(p, m, obs);
-        if self.outcome.is_none() {
-            self.end_turn_or_stuck_plain(obs);
+        self.place_and_end_plain(p, m, obs);
+    }
+
+    /// The one draw of OBLIGATED or FOLLOWUP when the hand cannot cover the double on `train`
+    /// (showing `value`): the covering move if the drawn tile fits; otherwise the turn fails, or
+    /// with nothing to draw ends (a follow-up's emptied hand goes out, ED-31g), and `None`.
+    #[inline(always)]
+    fn plain_draw_to_cover<O: Observer>(&mut self, p: Seat, train: TrainId, value: Pip, obs: &mut O) -> Option<Move> {
+        let follow_up = matches!(self.phase, Phase::FollowUp { .. });
+        match self.draw(p, obs) {
+            Some(t) => {
+                self.phase =
+                    if follow_up { Phase::FollowUp { train, value, drawn: Some(t) } } else { Phase::Cover(Some(t)) };
+                if t.contains(value) {
+                    return Some(Move { tile: t, train });
+                }
+                self.plain_void(p);
+                self.plain_fail(p, obs);
+            }
+            None if follow_up && self.hands[p.index()].is_empty() => self.finish(super::EndReason::Out(p), true, obs),
+            None => self.plain_dry(p, obs),
         }
+        None
     }
 
     /// NORMAL: a placement on an eligible train (or a new Mexican train), from hand or with one
@@ -274,34 +273,15 @@ impl RoundState {
                     self.plain_fail(p, obs);
                     return;
                 }
-                match self.draw(p, obs) {
-                    Some(t) => {
-                        self.phase = Phase::FollowUp { train, value, drawn: Some(t) };
-                        if !t.contains(value) {
-                            self.plain_void(p);
-                            self.plain_fail(p, obs);
-                            return;
-                        }
-                        Move { tile: t, train }
-                    }
-                    None if self.hands[p.index()].is_empty() => {
-                        // ED-31g: a hand emptied by a double that needs cover, and nothing to draw.
-                        self.finish(super::EndReason::Out(p), true, obs);
-                        return;
-                    }
-                    None => {
-                        self.plain_dry(p, obs);
-                        return;
-                    }
+                match self.plain_draw_to_cover(p, train, value, obs) {
+                    Some(m) => m,
+                    None => return,
                 }
             }
             1 => moves[0],
             _ => self.plain_pick(p, moves, choose),
         };
-        self.place_plain(p, m, obs);
-        if self.outcome.is_none() {
-            self.end_turn_or_stuck_plain(obs);
-        }
+        self.place_and_end_plain(p, m, obs);
     }
 
     /// NORMAL_OPTIONS(p, S) without partnerships or branches: `push(out, end, train)` for the
@@ -312,20 +292,7 @@ impl RoundState {
         out.clear();
         push(out, self.trains[p.index()].end, TrainId::personal(p));
         if !self.first_turn_restricted(p) {
-            let others = self.markers & !p.bit();
-            if others != 0 {
-                let n = self.players as u32;
-                let s = p.index() as u32 + 1;
-                let all = (1u32 << n) - 1;
-                let mut rot = ((others as u32 >> s) | (others as u32) << (n - s)) & all;
-                while rot != 0 {
-                    let k = rot.trailing_zeros();
-                    rot &= rot - 1;
-                    let q = s + k;
-                    let t = TrainId::personal(Seat::from_index((if q >= n { q - n } else { q }) as usize));
-                    push(out, self.trains[t.index()].end, t);
-                }
-            }
+            self.for_each_marked_other(p, p.bit(), |t| push(out, self.trains[t.index()].end, t));
             for i in 0..self.mexican_started as usize {
                 let t = TrainId::mexican(i);
                 push(out, self.trains[t.index()].end, t);
@@ -333,6 +300,15 @@ impl RoundState {
         }
         if let Some(t) = self.start_target(p, out.is_empty()) {
             push(out, self.e, t);
+        }
+    }
+
+    /// The turn's last placement, then the end of the turn (unless the placement ended the round).
+    #[inline]
+    fn place_and_end_plain<O: Observer>(&mut self, p: Seat, m: Move, obs: &mut O) {
+        self.place_plain(p, m, obs);
+        if self.outcome.is_none() {
+            self.end_turn_or_stuck_plain(obs);
         }
     }
 
@@ -359,24 +335,7 @@ impl RoundState {
                 self.push_pending(super::Obligation { train: d.train, value: d.value, placer: p }, 1);
             }
         }
-        self.turn_doubles_len = 0;
-        self.turns_taken[p.index()] += 1;
-        self.turns += 1;
-        if self.turn_placed || self.turn_drew || self.turn_marker_changed {
-            self.idle = 0;
-            self.idle_seats = 0;
-        } else {
-            self.idle = self.idle.saturating_add(1);
-            self.idle_seats |= p.bit();
-            obs.event(&super::Event::Pass { seat: p });
-        }
-        let everyone = ((1u32 << self.players) - 1) as u16;
-        if self.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
-            self.finish(super::EndReason::Blocked, false, obs);
-            return;
-        }
-        self.current = p.next(self.players);
-        self.phase = Phase::TurnStart;
+        self.end_turn_rest(p, obs);
     }
 
     /// PLACE(p, t, τ) under plain rules (general: [`RoundState::place`] with its branch, blanks

@@ -48,20 +48,7 @@ impl RoundState {
                         self.end_skipped_turn(obs);
                         continue;
                     }
-                    let p = self.current.index();
-                    if self.turns_taken[p] == 0
-                        && self.trains[p].len == 0
-                        && !self.hands[p].has_suit(self.trains[p].end)
-                    {
-                        self.no_start |= self.current.bit();
-                    }
-                    self.turn_placed = false;
-                    self.turn_drew = false;
-                    self.turn_marker_changed = false;
-                    self.turn_doubles_len = 0;
-                    self.public_this_turn = 0;
-                    self.swan_ok = false;
-                    self.swan_resume = 0;
+                    self.begin_turn();
                     self.phase = if self.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
                     if self.rules.opening == Opening::DelayedFirstTurn && self.trains[self.current.index()].len == 0 {
                         self.delayed_first_turn(obs);
@@ -101,6 +88,22 @@ impl RoundState {
                 }
             }
         }
+    }
+
+    /// TurnStart's bookkeeping: the no-start statistic, and this turn's flags cleared.
+    #[inline]
+    pub(super) fn begin_turn(&mut self) {
+        let p = self.current.index();
+        if self.turns_taken[p] == 0 && self.trains[p].len == 0 && !self.hands[p].has_suit(self.trains[p].end) {
+            self.no_start |= self.current.bit();
+        }
+        self.turn_placed = false;
+        self.turn_drew = false;
+        self.turn_marker_changed = false;
+        self.turn_doubles_len = 0;
+        self.public_this_turn = 0;
+        self.swan_ok = false;
+        self.swan_resume = 0;
     }
 
     /// Applies `m`, which must be legal for the pending choice; the state is unchanged on error.
@@ -622,6 +625,9 @@ impl RoundState {
     /// Tap penalties due at the end of a turn (N-8): [004]'s falls after the next player's turn;
     /// then this turn's own offence, if it ended on one tile.
     fn tap_end_of_turn<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        if self.rules.tap == TapModel::AlwaysAnnounced {
+            return; // no penalty model: nothing is ever due
+        }
         if self.rules.tap == TapModel::DrawOneElseSkip
             && let Some(q) = self.tap_due.take()
         {
@@ -684,6 +690,13 @@ impl RoundState {
                 }
             }
         }
+        self.end_turn_rest(p, obs);
+    }
+
+    /// END after the obligations: turn counters, idle count, tap penalties, the blocked test,
+    /// the next seat (shared with the plain loop's END).
+    #[inline(always)]
+    pub(super) fn end_turn_rest<O: Observer>(&mut self, p: Seat, obs: &mut O) {
         self.turn_doubles_len = 0;
         self.turns_taken[p.index()] += 1;
         self.turns += 1;
