@@ -30,13 +30,23 @@ use crate::tile_set::TileSet;
 pub const PLAN_BUDGET: u32 = 200_000;
 
 /// An ordered trail of tiles from an open end: a plan.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Trail {
     start: Pip,
     tiles: [Tile; MAX_TILES],
     len: u8,
     pips: u16,
 }
+
+/// Two trails are equal when they start at the same end and lay the same tiles (the unused
+/// slots of the tile array are not part of the trail).
+impl PartialEq for Trail {
+    fn eq(&self, other: &Trail) -> bool {
+        self.start == other.start && self.tiles() == other.tiles()
+    }
+}
+
+impl Eq for Trail {}
 
 impl Trail {
     /// The empty trail from `start`.

@@ -217,3 +217,19 @@ fn pairing_is_the_cheapest() {
         assert_eq!(p.min(all, true, sum, want), u32::MAX);
     }
 }
+
+#[test]
+fn trails_compare_by_their_tiles_only() {
+    let t = |a, b| Tile::from_pips(a, b);
+    let mut a = Trail::empty(Pip::from_u8(3));
+    a.tiles[0] = t(3, 5);
+    a.len = 1;
+    a.pips = 8;
+    let mut b = a;
+    b.tiles[1] = t(5, 9); // a leftover slot past the end of the trail
+    assert_eq!(a, b);
+    b.len = 2;
+    b.pips = 22;
+    assert_ne!(a, b);
+    assert_ne!(a, Trail { start: Pip::from_u8(5), ..a });
+}
