@@ -50,23 +50,18 @@ impl RoundState {
             && !r.marked_owner_must_prefer_own_train
     }
 
-    /// Whether the round stands between two turns (the plain loop may take over).
-    pub(crate) fn at_turn_start(&self) -> bool {
-        self.phase == Phase::TurnStart
-    }
-
     /// Plays the round to its end with the plain loop, asking `choose(state, seat, moves)` for
     /// the index of the move to play whenever a seat has two or more legal moves.
     ///
-    /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary
-    /// ([`RoundState::at_turn_start`]).
+    /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary (phase
+    /// `TurnStart`, where [`RoundState::advance_until`] stops).
     pub(crate) fn play_plain<O: Observer>(
         &mut self,
         moves: &mut MoveList,
         obs: &mut O,
         mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
-        debug_assert!(self.plain_rules() && self.at_turn_start());
+        debug_assert!(self.plain_rules() && self.phase == Phase::TurnStart);
         while self.outcome.is_none() {
             self.plain_turn(moves, obs, &mut choose);
         }

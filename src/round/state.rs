@@ -349,11 +349,6 @@ impl RoundState {
         }
     }
 
-    /// Whether void inference is on.
-    pub fn void_tracking(&self) -> bool {
-        self.track_voids
-    }
-
     /// Turns `seat` has completed this round.
     pub fn turns_taken(&self, seat: Seat) -> u16 {
         self.turns_taken[seat.index()]

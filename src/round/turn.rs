@@ -278,7 +278,7 @@ impl RoundState {
     }
 
     /// Setup: engine search and placement, then the build phase or the first turn.
-    pub(super) fn setup<O: Observer>(&mut self, obs: &mut O) {
+    fn setup<O: Observer>(&mut self, obs: &mut O) {
         if self.engine_mode != EngineMode::SetAside {
             let (p, tile) = self.find_engine(obs);
             self.hands[p.index()].remove(tile);
@@ -395,7 +395,7 @@ impl RoundState {
     }
 
     /// A failed turn: the marker goes on (MARK is the last action) and the turn ends.
-    pub(super) fn fail_turn<O: Observer>(&mut self, phase: Phase, p: Seat, obs: &mut O) {
+    fn fail_turn<O: Observer>(&mut self, phase: Phase, p: Seat, obs: &mut O) {
         self.note_cover_failure(phase);
         self.mark(p, obs);
         self.end_turn(obs);
@@ -529,7 +529,7 @@ impl RoundState {
 
     /// After a placement that completes the turn: STUCK is tested inside PLACE, before END
     /// (RULES.md §5.0.3 step 7), so a stuck round ends mid-turn like going out; else END.
-    pub(super) fn end_turn_or_stuck<O: Observer>(&mut self, obs: &mut O) {
+    fn end_turn_or_stuck<O: Observer>(&mut self, obs: &mut O) {
         if self.rules.early_end_when_stuck && self.stuck() {
             self.finish(EndReason::Stuck, true, obs);
         } else {
@@ -657,7 +657,7 @@ impl RoundState {
     }
 
     /// END(p): obligations, turn counters, idle count, blocked test, next seat.
-    pub(super) fn end_turn<O: Observer>(&mut self, obs: &mut O) {
+    fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
         let n = self.turn_doubles_len as usize;
         let open = |s: &Self, i: usize| {
