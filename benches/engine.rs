@@ -152,7 +152,7 @@ const MOVEGEN_TOTAL: usize = 6875;
 fn chunk(c: &mut Criterion) {
     let rules = Rules::wikipedia();
     let specs = vec!["greedy".parse().unwrap()];
-    let schedule = Schedule::new(1, 4, true, 64, 1).unwrap();
+    let schedule = Schedule::distinct(1, 4, true, 64, 1).unwrap();
     let t = Tournament::new(rules, specs, schedule);
     assert_eq!(t.chunk_games(0), 64);
     assert_eq!(t.play_chunk(0, false).tally.games, 64);

@@ -27,15 +27,15 @@ run 9 family_house 2-5
 for p in celko1998 wikipedia dominorules; do run 12 "$p" 2-8; done
 for p in family_house harbour_cay; do run 12 "$p" 2-10; done
 for p in wikipedia dominorules; do run 15 "$p" 9-12; done
-# Every recommendation in one table (the objective line is the same in every file).
+# Every recommendation in one table (the objective column is the same in every file).
 {
   echo "set,preset,players,recommended_hand,playable,playable_hands,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate,published_by_this_preset"
   for d in "$OUT"/d9-*/ "$OUT"/d12-*/ "$OUT"/d15-*/; do
     name=$(basename "$d"); set_=${name%%-*}; set_=${set_#d}; preset=${name#*-}
-    col=$(head -2 "$d/recommendation.csv" | tail -1 | tr ',' '\n' | grep -n "^$preset\$" | cut -d: -f1)
-    tail -n +3 "$d/recommendation.csv" | while IFS= read -r line; do
+    col=$(head -1 "$d/recommendation.csv" | tr ',' '\n' | grep -n "^$preset\$" | cut -d: -f1)
+    tail -n +2 "$d/recommendation.csv" | while IFS= read -r line; do
       pub=$(echo "$line" | cut -d, -f"$col")
-      echo "$set_,$preset,$(echo "$line" | cut -d, -f1-8),$pub"
+      echo "$set_,$preset,$(echo "$line" | cut -d, -f2-9),$pub"
     done
   done
 } > "$OUT/recommendations.csv"

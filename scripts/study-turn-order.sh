@@ -39,7 +39,7 @@ for name in sorted(os.listdir(os.path.join(out, "runs"))):
             if m.startswith("position") and m.endswith("_round_win"):
                 k = int(m[len("position"):-len("_round_win")])
                 fair = 1.0 / n
-                rows.append([preset, n, hand, k, int(r["units"]), float(r["value"]), float(r["lo"]), float(r["hi"]),
+                rows.append([preset, n, hand, k, int(r["count"]), float(r["value"]), float(r["lo"]), float(r["hi"]),
                              float(r["value"]) - fair, float(r["lo"]) - fair, float(r["hi"]) - fair])
 order = {"celko1998": 0, "wikipedia": 1, "dominorules": 2, "family_house": 3, "harbour_cay": 4}
 rows.sort(key=lambda r: (order[r[0]], r[1], r[3]))

@@ -345,9 +345,10 @@ pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
 /// `recommendation.csv`: per player count, the recommended hand with the figures that decided it,
 /// and each preset's published hand size beside it.
 pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> String {
-    let mut s = format!("# objective {}: {}\n", objective.name(), objective.describe());
-    s.push_str(
-        "players,recommended_hand,playable,playable_hands,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate",
+    // The header comes first (no comment line), so that every CSV reader loads it as is; the
+    // objective is a column, and manifest.json says it in words.
+    let mut s = String::from(
+        "objective,players,recommended_hand,playable,playable_hands,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate",
     );
     for p in PRESETS {
         s.push_str(&format!(",{}", p.name));
@@ -360,7 +361,8 @@ pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> Stri
         let group: Vec<&Cell> = cells.iter().filter(|c| c.players == players).collect();
         let ok: Vec<u8> = group.iter().filter(|c| is_playable(c)).map(|c| c.hand).collect();
         s.push_str(&format!(
-            "{players},{},{},{},{},{},{},{}",
+            "{},{players},{},{},{},{},{},{},{}",
+            objective.name(),
             rec.map_or(String::new(), |h| h.to_string()),
             cell.is_some_and(is_playable),
             ok.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),

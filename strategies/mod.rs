@@ -174,3 +174,99 @@ pub(crate) fn param<'a>(spec: &'a StrategySpec, info: &'static BotInfo, key: &st
         .map(|(_, v)| v.as_str())
         .unwrap_or_else(|| info.params.iter().find(|p| p.key == key).map(|p| p.default).expect("parameter registered"))
 }
+
+/// A spec in its one canonical form: parameters equal to their defaults dropped, the rest in
+/// the bot's parameter order, so that two specs of the same bot compare equal (`greedy` and
+/// `greedy:ties=first` are one bot).
+///
+/// # Errors
+/// An unknown bot or parameter, a parameter given twice, or a bad value, each naming the valid
+/// choices.
+pub fn canonical(spec: &StrategySpec) -> Result<StrategySpec, SpecError> {
+    Bot::from_spec(spec)?;
+    let info = BOTS.iter().find(|b| b.name == spec.name).expect("checked by from_spec");
+    for (i, (k, _)) in spec.params.iter().enumerate() {
+        if spec.params[..i].iter().any(|(j, _)| j == k) {
+            return Err(SpecError::BadValue {
+                bot: spec.name.clone(),
+                key: k.clone(),
+                value: "given twice".into(),
+                valid: "each parameter once".into(),
+            });
+        }
+    }
+    let params = info
+        .params
+        .iter()
+        .filter_map(|p| {
+            let v = param(spec, info, p.key);
+            (v != p.default).then(|| (p.key.to_string(), v.to_string()))
+        })
+        .collect();
+    Ok(StrategySpec { name: spec.name.clone(), params })
+}
+
+/// A `--bots` list, the grammar every subcommand shares: its distinct bots and, for each entry
+/// of the list, which of them it is.
+///
+/// With as many entries as seats the list is the lineup (repeats allowed: `greedy,greedy,
+/// planner,planner`); with fewer, it is repeated to fill the table (`greedy,random` on four seats
+/// is `greedy,random,greedy,random`; `greedy` alone is self-play); with more (tournaments only),
+/// every combination of entries plays equally often. Results are reported per distinct bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The distinct bots, canonical, in order of first appearance.
+    pub bots: Vec<StrategySpec>,
+    /// Index into `bots` of each list entry, in list order.
+    pub entries: Vec<u16>,
+}
+
+impl Field {
+    /// Parses and checks a comma-separated list of bot specs.
+    ///
+    /// # Errors
+    /// Malformed text, an unknown bot or parameter, or a bad value.
+    pub fn parse(list: &str) -> Result<Field, SpecError> {
+        let mut field = Field { bots: Vec::new(), entries: Vec::new() };
+        for spec in crate::strategy::parse_bot_list(list)? {
+            let c = canonical(&spec)?;
+            let i = match field.bots.iter().position(|b| *b == c) {
+                Some(i) => i,
+                None => {
+                    field.bots.push(c);
+                    field.bots.len() - 1
+                }
+            };
+            field.entries.push(i as u16);
+        }
+        Ok(field)
+    }
+
+    /// The bot of each of `players` seats when the list is no longer than the table: the
+    /// entries, repeated to fill it.
+    pub fn lineup(&self, players: usize) -> impl Iterator<Item = usize> + '_ {
+        debug_assert!(self.entries.len() <= players);
+        (0..players).map(move |s| self.entries[s % self.entries.len()] as usize)
+    }
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    #[test]
+    fn one_bot_one_name_and_lists_fill_the_table() {
+        let f = Field::parse("greedy,greedy:ties=first,planner,greedy:ties=random").unwrap();
+        let names: Vec<String> = f.bots.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["greedy", "planner", "greedy:ties=random"]);
+        assert_eq!(f.entries, [0, 0, 1, 2]);
+        assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 0, 1, 2]);
+        let f = Field::parse("greedy,random").unwrap();
+        assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 1, 0, 1]);
+        assert_eq!(f.lineup(3).collect::<Vec<_>>(), [0, 1, 0]);
+        let c = canonical(&"montecarlo:rollout=greedy,samples=16".parse().unwrap()).unwrap();
+        assert_eq!(c.to_string(), "montecarlo:samples=16");
+        assert!(Field::parse("greedy:ties=first,ties=random").unwrap_err().to_string().contains("given twice"));
+        assert!(Field::parse("alien").unwrap_err().to_string().contains("unknown bot 'alien'"));
+    }
+}

@@ -90,8 +90,8 @@ fn tournament_chunks_allocate_nothing_per_game() {
     let specs: Vec<mexican_train::StrategySpec> =
         ["greedy", "random", "greedy:ties=random"].iter().map(|s| s.parse().unwrap()).collect();
     // A chunk of one deal (4 games) and a full chunk of 16 deals (64 games).
-    let small = Tournament::new(rules.clone(), specs.clone(), Schedule::new(3, 4, true, 4, 9).unwrap());
-    let full = Tournament::new(rules, specs, Schedule::new(3, 4, true, 64, 9).unwrap());
+    let small = Tournament::new(rules.clone(), specs.clone(), Schedule::distinct(3, 4, true, 4, 9).unwrap());
+    let full = Tournament::new(rules, specs, Schedule::distinct(3, 4, true, 64, 9).unwrap());
     assert_eq!((small.chunk_games(0), full.chunk_games(0)), (4, 64));
     let (a, out_small) = allocations(|| small.play_chunk(0, false));
     let (b, out_full) = allocations(|| full.play_chunk(0, false));
@@ -125,8 +125,8 @@ fn montecarlo_decisions_do_not_allocate() {
     use mexican_train::tournament::{Schedule, Tournament};
     let specs: Vec<mexican_train::StrategySpec> = [spec, "greedy"].iter().map(|s| s.parse().unwrap()).collect();
     let rules = Rules { rounds: Some(1), ..rules };
-    let small = Tournament::new(rules.clone(), specs.clone(), Schedule::new(2, 4, false, 4, 9).unwrap());
-    let full = Tournament::new(rules, specs, Schedule::new(2, 4, false, 64, 9).unwrap());
+    let small = Tournament::new(rules.clone(), specs.clone(), Schedule::distinct(2, 4, false, 4, 9).unwrap());
+    let full = Tournament::new(rules, specs, Schedule::distinct(2, 4, false, 64, 9).unwrap());
     let (a, _) = allocations(|| small.play_chunk(0, false));
     let (b, _) = allocations(|| full.play_chunk(0, false));
     assert_eq!(a, b, "allocations grow with the number of games: {a} for 4 games, {b} for 64");

@@ -185,7 +185,13 @@ fn choices_depend_only_on_the_view() {
 
 /// `preset` on a double-6 set with `players` seats.
 fn rules6(preset: &str, players: u8) -> Rules {
-    let r = Rules { set: pip(6), players, hand_size: Some(5), ..Rules::preset(preset).unwrap() };
+    let r = Rules {
+        set: pip(6),
+        players,
+        hand_size: Some(5),
+        deal_table: test_table(6, players, 5),
+        ..Rules::preset(preset).unwrap()
+    };
     r.validate().expect("valid rules");
     r
 }

@@ -32,9 +32,9 @@ fn bad_input_gets_one_line_and_exit_2() {
     rejects(&["play", "--bots", "greedy:depth=3"], &["unknown parameter 'depth'", "valid: ties"]);
     rejects(&["play", "--bots", "greedy:ties=maybe"], &["invalid value 'maybe'", "valid: first, random"]);
     rejects(&["play", "--bots", "random:x=1"], &["unknown parameter 'x'", "takes no parameters"]);
-    rejects(&["play", "--bots", "greedy,random,greedy"], &["4 players need 4 bots"]);
+    rejects(&["play", "--bots", "greedy,random,greedy,random,planner"], &["4 players need at most 4 bots"]);
     rejects(&["play", "--rules", "klingon"], &["unknown rules preset 'klingon'", "valid: celko1998, wikipedia"]);
-    rejects(&["play", "--seed", "abc"], &["invalid --seed 'abc'", "whole number"]);
+    rejects(&["play", "--seed", "abc"], &["invalid value 'abc' for '--seed <S>'", "whole number"]);
     rejects(&["play", "--rounds", "14"], &["14 rounds", "valid: 1 to 13"]);
     rejects(&["play", "--players", "3", "--set", "15"], &["3 players on double-15", "valid: 9-12 players"]);
     rejects(&["play", "--frobnicate"], &["--frobnicate"]);
@@ -182,8 +182,9 @@ fn balance_rejects_bad_input_and_writes_nothing() {
         (&["--rule", "partnerships=true", "--players", "4-5"], &["--players 4-5", "partnerships need 4, 6 or 8"]),
         (&["--metrics", "turns,fun"], &["unknown metric 'fun'", "valid: turn_order_advantage"]),
         (&["--objective", "best"], &["unknown objective 'best'", "valid: fair, playable"]),
-        (&["--hands", "0-4"], &["--hands 0"]),
-        (&["--players", "4-2"], &["invalid --players '4-2'"]),
+        (&["--hands", "0-4"], &["'--hands <A-B|auto>'", "0 tiles deal nothing"]),
+        (&["--players", "4-2"], &["invalid value '4-2' for '--players <A-B>'"]),
+        (&["--players", "9"], &["--players 9", "no row for 9 players on double-12", "valid: 2-8 players"]),
         (&["--set", "12", "--rules", "celko1998", "--bots", "greedy,nobot"], &["unknown bot 'nobot'"]),
     ];
     for (extra, needles) in cases {
@@ -235,10 +236,12 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     let metrics = 10;
     assert_eq!(csv.lines().count(), 1 + 4 * (metrics + 3) + 4 * (metrics + 4));
     let rec = std::fs::read_to_string(a.join("recommendation.csv")).unwrap();
-    let rows: Vec<&str> = rec.lines().filter(|l| l.starts_with("3,") || l.starts_with("4,")).collect();
+    // The header comes first, then a row per player count (the objective in its own column).
+    assert!(rec.starts_with("objective,players,recommended_hand,"), "{rec}");
+    let rows: Vec<&str> = rec.lines().filter(|l| l.starts_with("fair,3,") || l.starts_with("fair,4,")).collect();
     assert_eq!(rows.len(), 2, "{rec}");
     for r in rows {
-        let hand: u8 = r.split(',').nth(1).unwrap().parse().unwrap();
+        let hand: u8 = r.split(',').nth(2).unwrap().parse().unwrap();
         assert!((6..=9).contains(&hand), "{r}");
     }
     // wikipedia publishes 15 tiles for 4 players on double-12.
@@ -322,7 +325,8 @@ fn bench_measures_every_thread_count_and_writes_csv() {
         assert!(rounds > 0.0 && decisions > rounds, "{r:?}");
     }
     assert_eq!(rows[0][8], "1.0000", "the first thread count is the speed-up's base");
-    rejects(&["bench", "--threads", "1,0"], &["--threads 0"]);
-    rejects(&["bench", "--runs", "0"], &["--runs 0"]);
-    rejects(&["bench", "--bots", "greedy,random,greedy"], &["4 players need 4 bots"]);
+    rejects(&["bench", "--threads", "1,0"], &["'--threads <LIST>'", "each 1 or more"]);
+    rejects(&["bench", "--runs", "0"], &["'--runs <R>': 0 runs measure nothing"]);
+    rejects(&["bench", "--seconds", "-1"], &["invalid value '-1' for '--seconds <S>'", "positive number"]);
+    rejects(&["bench", "--bots", "greedy,random,greedy,random,planner"], &["4 players need at most 4 bots"]);
 }

@@ -36,10 +36,15 @@ fn ev_engine(seat: Seat, tile: &str) -> Event {
     Event::Engine { seat, tile: t(tile) }
 }
 
-/// A preset on a double-6 set with `players` seats; the hand-size override makes `validate`
-/// accept a set that the preset's deal table does not list.
+/// A preset on a double-6 set with `players` seats and 5 tiles each (a test deal table).
 fn rules6(preset: &str, players: u8) -> Rules {
-    let r = Rules { set: pip(6), players, hand_size: Some(5), ..Rules::preset(preset).unwrap() };
+    let r = Rules {
+        set: pip(6),
+        players,
+        hand_size: Some(5),
+        deal_table: test_table(6, players, 5),
+        ..Rules::preset(preset).unwrap()
+    };
     r.validate().expect("valid rules");
     r
 }
@@ -222,7 +227,13 @@ fn audit(
 
 /// Rules for the audits: the preset on double-6 with `players` seats and a hand of `h`.
 fn audit_rules(preset: &str, players: u8, h: u8) -> Rules {
-    let r = Rules { set: pip(6), players, hand_size: Some(h), ..Rules::preset(preset).unwrap() };
+    let r = Rules {
+        set: pip(6),
+        players,
+        hand_size: Some(h),
+        deal_table: test_table(6, players, h),
+        ..Rules::preset(preset).unwrap()
+    };
     r.validate().unwrap();
     r
 }

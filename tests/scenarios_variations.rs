@@ -53,10 +53,15 @@ fn wiki(players: u8, opts: &[&str]) -> Rules {
     r
 }
 
-/// Another preset on double-6; the hand-size override makes `validate` accept a set the
-/// preset's deal table does not list.
+/// Another preset on double-6 with 5 tiles each (a test deal table).
 fn preset6(name: &str, players: u8, opts: &[&str]) -> Rules {
-    let mut r = Rules { set: pip(6), players, hand_size: Some(5), ..Rules::preset(name).unwrap() };
+    let mut r = Rules {
+        set: pip(6),
+        players,
+        hand_size: Some(5),
+        deal_table: test_table(6, players, 5),
+        ..Rules::preset(name).unwrap()
+    };
     for o in opts {
         r.apply_rule(o).unwrap_or_else(|e| panic!("{o}: {e}"));
     }

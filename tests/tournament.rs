@@ -76,11 +76,16 @@ fn play_replays_a_tournament_game_from_its_deal_seed() {
         games.lines().skip(1).map(|l| l.split(',').collect()).filter(|r: &Vec<&str>| r[0] == "28").collect();
     assert_eq!(rows.len(), 4);
     let seed = rows[0][2];
-    let totals: Vec<&str> = rows.iter().map(|r| r[6]).collect();
+    let totals: Vec<&str> = rows.iter().map(|r| r[7]).collect();
     let text = run_ok(&["play", "--bots", "greedy,random,greedy,random", "--rounds", "3", "--seed", seed]);
     let line = text.lines().find(|l| l.trim_start().starts_with("totals")).unwrap();
     let nums: Vec<&str> = line.split(':').skip(1).map(|p| p.split_whitespace().next().unwrap()).collect();
     assert_eq!(nums, totals, "{line}");
+    // The hex column names the same seed, and --seed takes it as it is written.
+    let hex = rows[0][3];
+    assert_eq!(u64::from_str_radix(hex.trim_start_matches("0x"), 16).unwrap().to_string(), seed);
+    let again = run_ok(&["play", "--bots", "greedy,random", "--rounds", "3", "--seed", hex]);
+    assert_eq!(again.replace(&format!("seed {seed}"), ""), text.replace(&format!("seed {seed}"), ""));
     std::fs::remove_dir_all(d).unwrap();
 }
 
@@ -251,18 +256,20 @@ fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
     std::fs::write(&file, "x").unwrap();
     let under_file = file.join("sub");
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--games", "0"], "--games 0"),
+        (vec!["--games", "0"], "'--games <G>': 0 plays nothing"),
         (vec!["--players", "9"], "9 players on double-12"),
         (vec!["--players", "1"], "1 player is not playable"),
         (vec!["--bots", "greedy,random,greedy:ties=random,alien"], "unknown bot 'alien'"),
         (vec!["--bots", "greedy,random,greedy:ties=random", "--players", "2", "--no-rotate"], "do not fit 2 seats"),
-        (vec!["--shard", "3/2"], "invalid --shard '3/2'"),
-        (vec!["--shard", "0/2"], "invalid --shard '0/2'"),
+        (vec!["--shard", "3/2"], "invalid value '3/2' for '--shard <I/N>'"),
+        (vec!["--shard", "0/2"], "invalid value '0/2' for '--shard <I/N>'"),
         (vec!["--sprt", "0,10", "--bots", "greedy,random,greedy:ties=random"], "--sprt compares two bots"),
-        (vec!["--sprt", "10,0"], "invalid --sprt"),
-        (vec!["--bots", "greedy,greedy"], "in the field twice"),
-        (vec!["--threads", "0"], "--threads 0"),
-        (vec!["--games", "lots"], "invalid --games 'lots'"),
+        (vec!["--sprt", "10,0"], "invalid value '10,0' for '--sprt <ELO0,ELO1>'"),
+        (vec!["--sprt", "0,10", "--bots", "greedy,greedy:ties=first"], "the field has 1 distinct bot"),
+        (vec!["--threads", "0"], "'--threads <T>': 0 threads"),
+        (vec!["--games", "lots"], "invalid value 'lots' for '--games <G>'"),
+        (vec!["--games", "-5"], "invalid value '-5' for '--games <G>'"),
+        (vec!["--seed", "-1"], "invalid value '-1' for '--seed <S>'"),
     ];
     for (extra, needle) in cases {
         let args = [&["tournament", "--out", o][..], &extra].concat();
@@ -295,7 +302,8 @@ fn no_start_rate_matches_the_exact_probability() {
     run_ok(&["tournament", "--bots", "greedy", "--games", "400", "--quiet", "--out", d]);
     let stats = read(&dir, "round_stats.csv");
     let row = stats.lines().find(|l| l.starts_with("no_start_rate,")).expect("no_start_rate row");
-    let value: f64 = row.split(',').nth(2).unwrap().parse().unwrap();
+    assert!(row.starts_with("no_start_rate,seat_round,20800,"), "{row}");
+    let value: f64 = row.split(',').nth(3).unwrap().parse().unwrap();
     let exact = (0..15).map(|i| (78.0 - i as f64) / (90.0 - i as f64)).product::<f64>();
     assert!((exact - 0.0954).abs() < 1e-3);
     // 400 games x 13 rounds x 4 seats: the standard deviation is about 0.0014.

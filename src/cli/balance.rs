@@ -5,12 +5,12 @@
 //! the end, each atomically.
 
 use super::tournament::check_out_dir;
-use super::{CliError, parse_num, parse_seed, parse_threads, write_atomic};
+use super::values::{self, Hands, Span};
+use super::{CliError, all_cores, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective};
 use crate::rules::Rules;
-use crate::strategies::Bot;
-use crate::strategy::{StrategySpec, parse_bot_list};
-use crate::tile::Pip;
+use crate::strategies::Field;
+use crate::strategy::StrategySpec;
 use crate::tournament::{ChunkSet, RunOptions, Schedule, Tally, Tournament};
 use clap::Args;
 use std::io::IsTerminal;
@@ -29,21 +29,21 @@ pub(crate) struct BalanceArgs {
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rule: Vec<String>,
     /// Domino set: double-M [valid: 6, 9, 12, 15, 18]
-    #[arg(long, default_value = "12", value_name = "M")]
-    set: String,
-    /// Player counts: N or A-B [valid: 2 to 16 as the rules allow]
-    #[arg(long, default_value = "2-8", value_name = "A-B")]
-    players: String,
+    #[arg(long, default_value = "12", value_name = "M", value_parser = values::set, allow_hyphen_values = true)]
+    set: u8,
+    /// Player counts: N or A-B [valid: the counts the preset's deal table has for the set]
+    #[arg(long, default_value = "2-8", value_name = "A-B", value_parser = values::player_span, allow_hyphen_values = true)]
+    players: Span,
     /// Hand sizes: H, A-B, or auto (from 5 tiles to the most the set can deal each player count)
-    #[arg(long, default_value = "auto", value_name = "A-B|auto")]
-    hands: String,
+    #[arg(long, default_value = "auto", value_name = "A-B|auto", value_parser = values::hands, allow_hyphen_values = true)]
+    hands: Hands,
     /// Games per cell (player count and hand size); each seat rotation of a deal is one game
-    #[arg(long, default_value = "2000", value_name = "G")]
-    games: String,
+    #[arg(long, default_value = "2000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
+    games: u64,
     /// Rounds per match [default: every double from the highest down to 0-0]
-    #[arg(long, value_name = "K")]
-    rounds: Option<String>,
-    /// The bots, as in `mtrain tournament` (a field smaller than the table is repeated)
+    #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
+    rounds: Option<u8>,
+    /// The bots, as in `mtrain tournament` (fewer than seats are repeated to fill the table)
     #[arg(long, default_value = "greedy", value_name = "BOTS")]
     bots: String,
     /// How to pick the recommended hand size [valid: fair, playable, least_blocked, least_advantage]
@@ -52,12 +52,12 @@ pub(crate) struct BalanceArgs {
     /// Metrics to plot, comma-separated [default: all; see results/README.md]
     #[arg(long, value_name = "LIST")]
     metrics: Option<String>,
-    /// Master seed
-    #[arg(long, default_value = "1", value_name = "S")]
-    seed: String,
+    /// Master seed (decimal or 0x hex)
+    #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    seed: u64,
     /// Worker threads [default: every core]
-    #[arg(long, value_name = "T")]
-    threads: Option<String>,
+    #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
     /// Write balance.csv, recommendation.csv, one SVG per metric and manifest.json here
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -70,29 +70,16 @@ pub(crate) struct BalanceArgs {
 /// deals (the smallest published hand is 6 tiles).
 const AUTO_MIN_HAND: u8 = 5;
 
-/// Parses `N` or `A-B` into an inclusive range.
-fn parse_range(flag: &str, s: &str, valid: &str) -> Result<(u8, u8), CliError> {
-    let bad = || CliError::usage(format!("invalid {flag} '{s}': expected {valid}"));
-    let (a, b) = match s.split_once('-') {
-        Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
-        None => {
-            let v: u8 = s.trim().parse().map_err(|_| bad())?;
-            (v, v)
-        }
-    };
-    if a > b {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
-
 /// A checked sweep.
 struct Plan {
     base: Rules,
+    /// The `--rule` options as applied.
+    overrides: Vec<(String, String)>,
     set: u8,
     /// `(players, hand)` in player-then-hand order.
     cells: Vec<(u8, u8)>,
     specs: Vec<StrategySpec>,
+    entries: Vec<u16>,
     games: u64,
     seed: u64,
     objective: Objective,
@@ -100,36 +87,22 @@ struct Plan {
 }
 
 fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
-    let mut base = Rules::preset(&a.rules).map_err(CliError::usage)?;
-    for r in &a.rule {
-        base.apply_rule(r).map_err(CliError::usage)?;
-    }
-    let set: u8 = parse_num("--set", &a.set, "one of 6, 9, 12, 15, 18")?;
-    base.set = Pip::new(set)
-        .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
-    if let Some(r) = &a.rounds {
-        base.rounds = Some(parse_num("--rounds", r, "a whole number of rounds")?);
-    }
-    let (p0, p1) = parse_range("--players", &a.players, "N or A-B, like 2-8")?;
-    let hands = if a.hands.trim() == "auto" {
-        None
-    } else {
-        Some(parse_range("--hands", &a.hands, "H, A-B like 8-15, or auto")?)
-    };
+    let (mut base, overrides) = preset_rules(&a.rules, &a.rule, a.set)?;
+    let set = a.set;
+    base.rounds = a.rounds;
+    let Span(p0, p1) = a.players;
     let mut cells = Vec::new();
     for players in p0..=p1 {
-        let mut rules = Rules { players, hand_size: Some(1), ..base.clone() };
-        rules.validate().map_err(|e| CliError::usage(format!("--players {}: {e}", a.players.trim())))?;
+        // The player counts are the preset's (as for `play`); the hand sizes are the sweep's.
+        let mut rules = Rules { players, hand_size: None, ..base.clone() };
+        rules.validate().map_err(|e| CliError::usage(format!("--players {}: {e}", span_text(a.players))))?;
         let max = (rules.dealable_tiles() / players.max(1) as usize).min(u8::MAX as usize) as u8;
-        let (h0, h1) = hands.unwrap_or((AUTO_MIN_HAND.min(max), max));
-        if hands.is_some() && h1 > max {
+        let Span(h0, h1) = a.hands.0.unwrap_or(Span(AUTO_MIN_HAND.min(max), max));
+        if a.hands.0.is_some() && h1 > max {
             return Err(CliError::usage(format!(
                 "--hands {h0}-{h1} cannot be dealt to {players} players from double-{set}: at most {max} tiles each ({} tiles to deal)",
                 rules.dealable_tiles()
             )));
-        }
-        if h0 == 0 {
-            return Err(CliError::usage("--hands 0 deals nothing (valid: 1 or more tiles per player)"));
         }
         for hand in h0..=h1 {
             rules.hand_size = Some(hand);
@@ -137,27 +110,35 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
             cells.push((players, hand));
         }
     }
-    let specs = parse_bot_list(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
-    for s in &specs {
-        Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
-    }
-    let games: u64 = parse_num("--games", &a.games, "a whole number of games per cell, 1 or more")?;
-    if games == 0 {
-        return Err(CliError::usage("--games 0 plays nothing (valid: 1 or more games per cell)"));
-    }
+    let field = Field::parse(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
     for &(players, _) in &cells {
-        Schedule::new(specs.len(), players, true, games, 0).map_err(|e| CliError::usage(e.to_string()))?;
+        Schedule::new(&field.entries, players, true, a.games, 0).map_err(|e| CliError::usage(e.to_string()))?;
     }
     let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
     let metrics = match &a.metrics {
         Some(list) => bal::parse_metrics(list).map_err(CliError::usage)?,
         None => bal::METRICS.iter().collect(),
     };
-    Ok(Plan { base, set, cells, specs, games, seed: parse_seed(&a.seed)?, objective, metrics })
+    Ok(Plan {
+        base,
+        overrides,
+        set,
+        cells,
+        specs: field.bots,
+        entries: field.entries,
+        games: a.games,
+        seed: a.seed,
+        objective,
+        metrics,
+    })
+}
+
+fn span_text(s: Span) -> String {
+    if s.0 == s.1 { s.0.to_string() } else { format!("{}-{}", s.0, s.1) }
 }
 
 pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
-    let threads = parse_threads(a.threads.as_ref())?;
+    let threads = a.threads.unwrap_or_else(all_cores);
     let p = plan(a)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;
@@ -165,7 +146,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
     let total: u64 = p
         .cells
         .iter()
-        .map(|&(players, _)| Schedule::new(p.specs.len(), players, true, p.games, 0).map_or(0, |s| s.games()))
+        .map(|&(players, _)| Schedule::new(&p.entries, players, true, p.games, 0).map_or(0, |s| s.games()))
         .sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
@@ -186,7 +167,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
         progress.set_message(format!("{players} players, {hand} tiles"));
         let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
         let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
-        let schedule = Schedule::new(p.specs.len(), players, true, p.games, seed).expect("checked in plan");
+        let schedule = Schedule::new(&p.entries, players, true, p.games, seed).expect("checked in plan");
         let t = Tournament::new(rules, p.specs.clone(), schedule);
         let todo: Vec<u64> = (0..t.chunk_count()).collect();
         let opts = RunOptions {
@@ -203,8 +184,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
     }
     progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let bots = p.specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-    print!("{}", console(&p, &cells, &bots));
+    let bots = a.bots.clone();
+    print!("{}", crate::report::tournament::trim_lines(&console(&p, &cells, &bots)));
     if !a.quiet {
         eprintln!("played {total} games in {elapsed:.1} s on {threads} thread{}", if threads == 1 { "" } else { "s" });
     }
@@ -216,7 +197,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
             ("manifest.json".into(), manifest(&p, raw, total, &bots)),
         ];
         for m in &p.metrics {
-            let svg = bal::plot(&cells, m, p.set, &p.base.preset.to_string(), &bots).map_err(CliError::failure)?;
+            let rules_name = format!("{}{}", p.base.preset, changes_text(&p.overrides));
+            let svg = bal::plot(&cells, m, p.set, &rules_name, &bots).map_err(CliError::failure)?;
             files.push((format!("{}.svg", m.name), svg));
         }
         for (name, text) in &files {
@@ -228,8 +210,9 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
 
 fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
     let mut s = format!(
-        "mtrain balance: {} rules, double-{}, bots {bots}, {} games per cell\nobjective {}: {}\n\n",
+        "mtrain balance: {} rules{}, double-{}, bots {bots}, {} games per cell\nobjective {}: {}\n\n",
         p.base.preset,
+        changes_text(&p.overrides),
         p.set,
         p.games,
         p.objective.name(),
@@ -265,23 +248,23 @@ fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
 }
 
 fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str) -> String {
-    let args: Vec<String> = raw.iter().skip(1).map(|a| serde_json::Value::String(a.clone()).to_string()).collect();
-    let players: Vec<u8> = {
-        let mut v: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
-        v.dedup();
-        v
-    };
-    format!(
-        "{{\n  \"command\": [{}],\n  \"version\": \"{}\",\n  \"rules\": \"{}\",\n  \"set\": {},\n  \"players\": {:?},\n  \"cells\": {},\n  \"games_per_cell\": {},\n  \"games\": {total},\n  \"bots\": {},\n  \"seed\": {},\n  \"objective\": \"{}\"\n}}\n",
-        args.join(", "),
-        env!("CARGO_PKG_VERSION"),
-        p.base.preset,
-        p.set,
-        players,
-        p.cells.len(),
-        p.games,
-        serde_json::Value::String(bots.to_string()),
-        p.seed,
-        p.objective.name()
-    )
+    let mut players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
+    players.dedup();
+    let m = serde_json::json!({
+        "command": raw.iter().skip(1).collect::<Vec<_>>(),
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": p.base.preset.name(),
+        "options": p.overrides.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone()))).collect::<serde_json::Map<_, _>>(),
+        "set": p.set,
+        "players": players,
+        "cells": p.cells.len(),
+        "games_per_cell": p.games,
+        "games": total,
+        "bots": bots,
+        "field": p.specs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "seed": p.seed,
+        "objective": p.objective.name(),
+        "objective_description": p.objective.describe(),
+    });
+    serde_json::to_string_pretty(&m).expect("json") + "\n"
 }

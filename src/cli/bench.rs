@@ -6,14 +6,15 @@
 //! the speed-up divides the median rounds per second by that of the first thread count.
 //! `--deal-only` times just the seeded shuffle and deal of a round (the floor under a round).
 
-use super::{CliError, TableArgs, parse_num, write_atomic};
+use super::values::{self, ThreadList};
+use super::{CliError, TableArgs, changes_text, check_out_file, write_atomic};
 use crate::deal::deal_round;
 use crate::game::play_match;
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::MoveList;
 use crate::rules::Rules;
 use crate::strategies::Bot;
-use crate::strategy::{Strategy, parse_bot_list};
+use crate::strategy::Strategy;
 use crate::view::View;
 use clap::Args;
 use std::hint::black_box;
@@ -25,18 +26,19 @@ use std::time::{Duration, Instant};
 pub(crate) struct BenchArgs {
     #[command(flatten)]
     table: TableArgs,
-    /// Bots, one per seat or one for every seat
+    /// Bots in seat order, as in `mtrain play`: as many as seats, or fewer, repeated to fill the
+    /// table
     #[arg(long, default_value = "greedy", value_name = "BOTS")]
     bots: String,
     /// Thread counts to measure, comma-separated
-    #[arg(long, default_value = "1,2", value_name = "LIST")]
-    threads: String,
+    #[arg(long, default_value = "1,2", value_name = "LIST", value_parser = values::thread_list, allow_hyphen_values = true)]
+    threads: ThreadList,
     /// Seconds of timed play per thread count
-    #[arg(long, default_value = "5", value_name = "S")]
-    seconds: String,
+    #[arg(long, default_value = "5", value_name = "S", value_parser = values::seconds, allow_hyphen_values = true)]
+    seconds: f64,
     /// Timed runs per thread count (the figures are their medians)
-    #[arg(long, default_value = "5", value_name = "R")]
-    runs: String,
+    #[arg(long, default_value = "5", value_name = "R", value_parser = values::runs, allow_hyphen_values = true)]
+    runs: usize,
     /// Time only the seeded shuffle and deal of a round
     #[arg(long)]
     deal_only: bool,
@@ -152,41 +154,17 @@ fn group(n: f64) -> String {
 
 pub(crate) fn run(a: &BenchArgs) -> Result<(), CliError> {
     let rules = a.table.rules()?;
-    let specs = parse_bot_list(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
-    let n = rules.players as usize;
-    if specs.len() != 1 && specs.len() != n {
-        return Err(CliError::usage(format!(
-            "{n} players need {n} bots or one for every seat; --bots gives {}",
-            specs.len()
-        )));
+    if let Some(out) = &a.out {
+        check_out_file("--out", out)?;
     }
-    let mut bots = Vec::with_capacity(n);
-    for s in 0..n {
-        bots.push(Bot::from_spec(&specs[s % specs.len()]).map_err(|e| CliError::usage(e.to_string()))?);
-    }
-    let mut threads = Vec::new();
-    for t in a.threads.split(',') {
-        let v: usize = parse_num("--threads", t, "a comma-separated list of thread counts, like 1,2")?;
-        if v == 0 {
-            return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
-        }
-        threads.push(v);
-    }
-    let seconds: f64 = parse_num("--seconds", &a.seconds, "a positive number of seconds")?;
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        return Err(CliError::usage(format!(
-            "invalid --seconds '{}': expected a positive number of seconds",
-            a.seconds
-        )));
-    }
-    let runs: usize = parse_num("--runs", &a.runs, "a whole number of runs, 1 or more")?;
-    if runs == 0 {
-        return Err(CliError::usage("--runs 0 measures nothing (valid: 1 or more)"));
-    }
+    let (specs, bots) = super::play::seat_bots(&a.bots, rules.players)?;
+    let threads = a.threads.0.clone();
+    let (seconds, runs) = (a.seconds, a.runs);
     let bot_names = specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+    let changes = changes_text(&a.table.overrides());
     let what = if a.deal_only { "seeded shuffle and deal only".to_string() } else { format!("bots {bot_names}") };
     println!(
-        "mtrain bench: {} rules, double-{}, {} players, {} tiles each; {what}; {runs} runs of {:.2} s per thread count (medians)",
+        "mtrain bench: {} rules{changes}, double-{}, {} players, {} tiles each; {what}; {runs} runs of {:.2} s per thread count (medians)",
         rules.preset,
         rules.set,
         rules.players,

@@ -11,6 +11,7 @@ mod plot;
 mod rules;
 mod strategies;
 mod tournament;
+pub(crate) mod values;
 
 use crate::rules::{RuleErrors, Rules};
 use crate::tile::Pip;
@@ -83,75 +84,81 @@ pub(crate) struct TableArgs {
     #[arg(long, default_value = "wikipedia", value_name = "PRESET")]
     rules: String,
     /// Change one rule of the preset, e.g. --rule marker_removal=any_play_on_train (repeatable;
-    /// `mtrain rules PRESET` lists the keys, values and sources)
+    /// `mtrain rules PRESET` lists the keys, values and sources; options that disagree are refused)
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rule: Vec<String>,
     /// Domino set: double-M [valid: 6, 9, 12, 15, 18]
-    #[arg(long, default_value = "12", value_name = "M")]
-    set: String,
+    #[arg(long, default_value = "12", value_name = "M", value_parser = values::set, allow_hyphen_values = true)]
+    set: u8,
     /// Number of players [valid: 2 to 16, as the preset's deal table allows for the set]
-    #[arg(long, default_value = "4", value_name = "N")]
-    players: String,
-    /// Tiles dealt to each player [default: the preset's deal table]
-    #[arg(long, value_name = "H")]
-    hand: Option<String>,
+    #[arg(long, default_value = "4", value_name = "N", value_parser = values::players, allow_hyphen_values = true)]
+    players: u8,
+    /// Tiles dealt to each player [default: the preset's deal table; the set and player count
+    /// must still be ones the preset deals]
+    #[arg(long, value_name = "H", value_parser = values::hand, allow_hyphen_values = true)]
+    hand: Option<u8>,
     /// Rounds to play [default: every double from the highest down to 0-0]
-    #[arg(long, value_name = "K")]
-    rounds: Option<String>,
+    #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
+    rounds: Option<u8>,
 }
 
-fn parse_num<T: std::str::FromStr>(flag: &str, value: &str, valid: &str) -> Result<T, CliError> {
-    value.trim().parse().map_err(|_| CliError::usage(format!("invalid {flag} '{value}': expected {valid}")))
+/// A preset with `--rule` options applied (conflicts refused) on double-`set`: the rules and
+/// the options as applied, each once.
+pub(crate) fn preset_rules(preset: &str, rule: &[String], set: u8) -> Result<(Rules, Vec<(String, String)>), CliError> {
+    let mut rules = Rules::preset(preset).map_err(CliError::usage)?;
+    let applied = rules.apply_rules(rule).map_err(CliError::usage)?;
+    rules.set = Pip::new(set)
+        .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
+    Ok((rules, applied))
+}
+
+/// The `--rule` changes as the console headers, manifests and plot titles show them:
+/// `"; rules changed: v1=true, tap=draw_two"`, or nothing.
+pub(crate) fn changes_text(overrides: &[(String, String)]) -> String {
+    if overrides.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = overrides.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(" (changed: {})", list.join(", "))
 }
 
 impl TableArgs {
     /// Builds and validates the rules.
     pub(crate) fn rules(&self) -> Result<Rules, CliError> {
-        let mut rules = Rules::preset(&self.rules).map_err(CliError::usage)?;
-        for r in &self.rule {
-            rules.apply_rule(r).map_err(CliError::usage)?;
-        }
-        let set: u8 = parse_num("--set", &self.set, "one of 6, 9, 12, 15, 18")?;
-        rules.set = Pip::new(set)
-            .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
-        rules.players = parse_num("--players", &self.players, "a whole number of players, 2 to 16")?;
-        if let Some(h) = &self.hand {
-            rules.hand_size = Some(parse_num("--hand", h, "a whole number of tiles per player")?);
-        }
-        if let Some(r) = &self.rounds {
-            rules.rounds = Some(parse_num("--rounds", r, "a whole number of rounds")?);
-        }
+        let (mut rules, _) = preset_rules(&self.rules, &self.rule, self.set)?;
+        rules.players = self.players;
+        rules.hand_size = self.hand;
+        rules.rounds = self.rounds;
         rules.validate()?;
         Ok(rules)
     }
 
-    /// The `--rule` overrides as (key, value) pairs, in the order given.
+    /// The `--rule` options as applied (key, value), each once, in the order first given.
     pub(crate) fn overrides(&self) -> Vec<(String, String)> {
-        self.rule
-            .iter()
-            .filter_map(|r| r.split_once('='))
-            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-            .collect()
+        preset_rules(&self.rules, &self.rule, self.set).map(|(_, o)| o).unwrap_or_default()
     }
 }
 
-/// Parses `--threads`: a whole number, 1 or more; every core when absent.
-pub(crate) fn parse_threads(value: Option<&String>) -> Result<usize, CliError> {
-    match value {
-        Some(t) => {
-            let n: usize = parse_num("--threads", t, "a whole number of threads, 1 or more")?;
-            if n == 0 {
-                return Err(CliError::usage("--threads 0 runs nothing (valid: 1 or more)"));
-            }
-            Ok(n)
-        }
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+/// Checks that an output file can be created at `path` (named by `flag`): not a folder, in a
+/// folder that exists. Run before any work, so that bad paths cost nothing.
+pub(crate) fn check_out_file(flag: &str, path: &Path) -> Result<(), CliError> {
+    if path.is_dir() {
+        return Err(CliError::usage(format!("{flag} '{}' is a folder: give a file name", path.display())));
     }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Err(CliError::usage(format!(
+            "cannot write {flag} '{}': the folder '{}' does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
 }
 
-/// Parses a seed: a whole number 0..=2^64-1.
-pub(crate) fn parse_seed(value: &str) -> Result<u64, CliError> {
-    parse_num("--seed", value, "a whole number from 0 to 18446744073709551615")
+/// Every core.
+pub(crate) fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Runs the command line `args` (program name first); returns the exit code.
@@ -173,10 +180,17 @@ where
                 let _ = e.print();
                 return 2;
             }
-            // One line: clap's first line, with the pointer to --help.
+            // One line: clap's first paragraph (the message and, for missing arguments, their
+            // list), with the pointer to --help.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments").trim_start_matches("error: ");
-            eprintln!("mtrain: {first} (see mtrain --help)");
+            let mut para = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim);
+            let head = para.next().unwrap_or("").trim_start_matches("error: ").trim_end_matches(':');
+            let list: Vec<&str> = para.collect();
+            let first = if list.is_empty() { head.to_string() } else { format!("{head}: {}", list.join(", ")) };
+            eprintln!(
+                "mtrain: {} (see mtrain --help)",
+                if first.is_empty() { "invalid arguments" } else { first.as_str() }
+            );
             return 2;
         }
     };

@@ -1,13 +1,13 @@
 //! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
 
-use super::{AtomicFile, CliError, TableArgs, parse_seed};
+use super::{AtomicFile, CliError, TableArgs, changes_text, check_out_file, values};
 use crate::game::{MatchObserver, MatchResult, play_match};
 use crate::report::jsonl::JsonLog;
 use crate::report::transcript::Transcript;
 use crate::round::{Event, Observer, RoundState};
 use crate::rules::Rules;
-use crate::strategies::Bot;
-use crate::strategy::{StrategySpec, parse_bot_list};
+use crate::strategies::{Bot, Field};
+use crate::strategy::StrategySpec;
 use clap::Args;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -17,34 +17,32 @@ use std::path::PathBuf;
 pub(crate) struct PlayArgs {
     #[command(flatten)]
     table: TableArgs,
-    /// Bots, one per seat or one for every seat, as name or name:key=value,...
-    /// [default: greedy and random alternating; see the strategies in README]
+    /// Bots in seat order, as name or name:key=value,...: as many as seats, or fewer, repeated
+    /// to fill the table (`greedy` is greedy in every seat)
+    /// [default: greedy and random alternating; `mtrain strategies` lists the bots]
     #[arg(long, value_name = "BOTS")]
     bots: Option<String>,
-    /// Match seed; the same arguments and seed give the same match, byte for byte
-    #[arg(long, default_value = "1", value_name = "S")]
-    seed: String,
+    /// Match seed, decimal or hex (0x...); the same arguments and seed give the same match, byte
+    /// for byte
+    #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    seed: u64,
     /// Also write the full-information JSONL game log to FILE
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
 }
 
-/// Builds one bot per seat from a comma-separated list of one spec or exactly `players` specs.
+/// Builds one bot per seat from a `--bots` list: as many as seats, or fewer, repeated to fill the
+/// table (the grammar every subcommand shares; see [`Field`]).
 pub(crate) fn seat_bots(list: &str, players: u8) -> Result<(Vec<StrategySpec>, Vec<Bot>), CliError> {
-    let specs = parse_bot_list(list).map_err(|e| CliError::usage(e.to_string()))?;
-    // Check every spec before the count, so a misspelt name is reported as such.
-    for s in &specs {
-        Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
+    let field = Field::parse(list).map_err(|e| CliError::usage(e.to_string()))?;
+    let n = players as usize;
+    if field.entries.len() > n {
+        return Err(CliError::usage(format!(
+            "{players} players need at most {players} bots (fewer are repeated to fill the table), got {}: '{list}'; a longer field is for mtrain tournament",
+            field.entries.len()
+        )));
     }
-    let specs = match specs.len() {
-        1 => vec![specs[0].clone(); players as usize],
-        n if n == players as usize => specs,
-        n => {
-            return Err(CliError::usage(format!(
-                "{players} players need {players} bots (or one bot for every seat), got {n}: '{list}'"
-            )));
-        }
-    };
+    let specs: Vec<StrategySpec> = field.lineup(n).map(|b| field.bots[b].clone()).collect();
     let bots =
         specs.iter().map(Bot::from_spec).collect::<Result<Vec<_>, _>>().map_err(|e| CliError::usage(e.to_string()))?;
     Ok((specs, bots))
@@ -85,16 +83,20 @@ impl<A: MatchObserver, B: MatchObserver> MatchObserver for Both<'_, A, B> {
 
 pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
     let rules = args.table.rules()?;
-    let seed = parse_seed(&args.seed)?;
+    let seed = args.seed;
     let list = args.bots.clone().unwrap_or_else(|| {
         (0..rules.players).map(|s| if s % 2 == 0 { "greedy" } else { "random" }).collect::<Vec<_>>().join(",")
     });
     let (specs, mut bots) = seat_bots(&list, rules.players)?;
     let names: Vec<String> = specs.iter().map(StrategySpec::to_string).collect();
+    if let Some(log) = &args.log {
+        check_out_file("--log", log)?;
+    }
     let mut log_file = args.log.as_deref().map(AtomicFile::create).transpose()?;
 
     let stdout = std::io::stdout();
-    let mut transcript = Transcript::new(BufWriter::new(stdout.lock()), names.clone());
+    let mut transcript = Transcript::new(BufWriter::new(stdout.lock()), names.clone())
+        .with_changes(changes_text(&args.table.overrides()));
     let result = match log_file.as_mut() {
         Some(f) => {
             let mut log = JsonLog::new(f.writer(), names).with_options(args.table.overrides());

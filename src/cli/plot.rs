@@ -6,7 +6,7 @@
 //! matching rows. Bad input (no such file or column, a non-number, no rows left) is one line and
 //! exit code 2, and nothing is written.
 
-use super::{CliError, write_atomic};
+use super::{CliError, check_out_file, write_atomic};
 use crate::report::plot::{Chart, DotChart, DotGroup, Series, dot_chart_svg, line_chart_svg};
 use clap::Args;
 use std::path::PathBuf;
@@ -96,6 +96,7 @@ pub(crate) fn run(a: &PlotArgs) -> Result<(), CliError> {
     if kind != "line" && kind != "dot" {
         return Err(CliError::usage(format!("unknown --kind '{kind}' (valid: line, dot)")));
     }
+    check_out_file("--out", &a.out)?;
     let t = Table::read(&a.csv)?;
     let x = t.col(&a.x, "--x")?;
     let y = t.col(&a.y, "--y")?;

@@ -1,10 +1,10 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
-use super::{AtomicFile, CliError, TableArgs, parse_num, parse_seed, parse_threads, write_atomic};
+use super::{AtomicFile, CliError, TableArgs, all_cores, changes_text, values, write_atomic};
 use crate::report::tournament as rep;
-use crate::strategies::{BOTS, Bot};
-use crate::strategy::{StrategySpec, parse_bot_list};
+use crate::strategies::{BOTS, Field};
+use crate::strategy::StrategySpec;
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule, Sprt, SprtState, Tally,
     Tournament,
@@ -22,19 +22,21 @@ pub(crate) struct TournamentArgs {
     #[command(flatten)]
     table: TableArgs,
     /// The field: bots as name or name:key=value,..., comma-separated. As many as seats: that
-    /// lineup; more: every combination of seats equally often; fewer: repeated to fill the table
-    /// [default: every built-in bot but the search bot montecarlo]
+    /// lineup (repeats allowed, e.g. greedy,greedy,planner,planner); fewer: repeated to fill the
+    /// table (`greedy` alone is self-play); more: every combination of seats equally often.
+    /// Results are per distinct bot [default: every built-in bot but the search bot montecarlo]
     #[arg(long, value_name = "BOTS")]
     bots: Option<String>,
     /// Games to play; each seat rotation of a deal is one game, rounded up to whole deals
-    #[arg(long, default_value = "10000", value_name = "G")]
-    games: String,
-    /// Master seed: game results depend only on it, the rules, the field and the game index
-    #[arg(long, default_value = "1", value_name = "S")]
-    seed: String,
+    #[arg(long, default_value = "10000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
+    games: u64,
+    /// Master seed (decimal or 0x hex): game results depend only on it, the rules, the field and
+    /// the game index
+    #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    seed: u64,
     /// Worker threads [default: every core]
-    #[arg(long, value_name = "T")]
-    threads: Option<String>,
+    #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
     /// Write summary.csv, seats.csv, pairs.csv, round_stats.csv, manifest.json and tally.json here
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -48,13 +50,13 @@ pub(crate) struct TournamentArgs {
     #[arg(long)]
     per_game: bool,
     /// Stop a two-bot comparison as soon as a sequential test decides between Elo differences
-    /// elo0 and elo1 (alpha = beta = 0.05), e.g. 0,10
-    #[arg(long, value_name = "ELO0,ELO1")]
-    sprt: Option<String>,
+    /// elo0 and elo1 (alpha = beta = 0.05), e.g. 0,10 or -5,5
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = Sprt::parse, allow_hyphen_values = true)]
+    sprt: Option<Sprt>,
     /// Play only slice i of n (1 <= i <= n) of the deals; merge slices with mtrain merge
     /// [default: from SLURM_ARRAY_TASK_ID, _MIN and _COUNT when set]
-    #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
+    #[arg(long, value_name = "I/N", value_parser = values::shard)]
+    shard: Option<(u64, u64)>,
     /// Continue the interrupted run whose output is in DIR (its settings are reused)
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
@@ -70,16 +72,6 @@ pub(crate) struct Config {
     overrides: Vec<(String, String)>,
     /// Arguments that reproduce the results (stored for --resume).
     args: Vec<String>,
-}
-
-fn parse_shard(s: &str) -> Result<(u64, u64), CliError> {
-    let bad = || CliError::usage(format!("invalid --shard '{s}': expected i/n with 1 <= i <= n, like 1/4"));
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    if i == 0 || n == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
 }
 
 /// The shard from SLURM job-array variables, if they are set.
@@ -127,24 +119,12 @@ pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliErr
         .bots
         .clone()
         .unwrap_or_else(|| BOTS.iter().filter(|b| b.default_field).map(|b| b.name).collect::<Vec<_>>().join(","));
-    let specs = parse_bot_list(&list).map_err(|e| CliError::usage(e.to_string()))?;
-    for s in &specs {
-        Bot::from_spec(s).map_err(|e| CliError::usage(e.to_string()))?;
-    }
-    for (i, s) in specs.iter().enumerate() {
-        if specs[..i].contains(s) {
-            return Err(CliError::usage(format!(
-                "bot '{s}' is in the field twice: list each bot once (a field smaller than the table is repeated to fill it)"
-            )));
-        }
-    }
-    let games: u64 = parse_num("--games", &a.games, "a whole number of games, 1 or more")?;
-    let seed = parse_seed(&a.seed)?;
-    let schedule = Schedule::new(specs.len(), rules.players, !a.no_rotate, games, seed)
+    let field = Field::parse(&list).map_err(|e| CliError::usage(e.to_string()))?;
+    let schedule = Schedule::new(&field.entries, rules.players, !a.no_rotate, a.games, a.seed)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let mut args = result_args(raw);
-    let shard = match &a.shard {
-        Some(s) => Some(parse_shard(s)?),
+    let shard = match a.shard {
+        Some(s) => Some(s),
         None => {
             let s = slurm_shard()?;
             if let Some((i, n)) = s {
@@ -154,15 +134,19 @@ pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliErr
             s
         }
     };
-    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose().map_err(CliError::usage)?;
-    if sprt.is_some() && specs.len() != 2 {
-        return Err(CliError::usage(format!("--sprt compares two bots, but the field has {}", specs.len())));
+    let sprt = a.sprt;
+    if sprt.is_some() && field.bots.len() != 2 {
+        return Err(CliError::usage(format!(
+            "--sprt compares two bots, but the field has {} distinct bot{}",
+            field.bots.len(),
+            if field.bots.len() == 1 { "" } else { "s" }
+        )));
     }
     if sprt.is_some() && shard.is_some() {
         return Err(CliError::usage("--sprt decides on the whole run in order, so it cannot be combined with --shard"));
     }
     Ok(Config {
-        tournament: Tournament::new(rules, specs, schedule),
+        tournament: Tournament::new(rules, field.bots, schedule),
         sprt,
         shard,
         per_game: a.per_game,
@@ -175,9 +159,10 @@ pub(crate) fn fingerprint(c: &Config) -> String {
     let t = &c.tournament;
     let specs: Vec<String> = t.specs.iter().map(ToString::to_string).collect();
     format!(
-        "rules={:?};bots={};seed={};deals={};rotate={};sprt={:?}",
+        "rules={:?};bots={};lineups={:?};seed={};deals={};rotate={};sprt={:?}",
         t.rules,
         specs.join("|"),
+        t.schedule.lineups().collect::<Vec<_>>(),
         t.schedule.seed,
         t.schedule.deals,
         t.schedule.rotate,
@@ -199,14 +184,16 @@ pub(crate) fn header(c: &Config) -> String {
     let sch = &t.schedule;
     let shard = c.shard.map_or(String::new(), |(i, n)| format!("; shard {i}/{n}"));
     format!(
-        "mtrain tournament: {} rules, double-{}, {} players, {} tiles each, {} round{}; {} bots, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\n",
+        "mtrain tournament: {} rules{}, double-{}, {} players, {} tiles each, {} round{}; {} bot{}, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\n",
         r.preset,
+        changes_text(&c.overrides),
         r.set,
         r.players,
         r.hand().unwrap_or(0),
         r.round_count(),
         if r.round_count() == 1 { "" } else { "s" },
         t.specs.len(),
+        if t.specs.len() == 1 { "" } else { "s" },
         sch.lineup_count(),
         if sch.lineup_count() == 1 { "" } else { "s" },
         sch.games(),
@@ -232,8 +219,15 @@ fn sprt_text(t: &Sprt, s: &SprtState) -> String {
         Some(Hypothesis::H0) => format!("accepted H0 (elo <= {})", t.elo0),
         None => "undecided".to_string(),
     };
+    let place = if s.llr <= s.lower {
+        "at or below the lower bound"
+    } else if s.llr >= s.upper {
+        "at or above the upper bound"
+    } else {
+        "between the bounds"
+    };
     format!(
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.4} in [{:.4}, {:.4}]: {verdict}\n",
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.4}, {place} [{:.4}, {:.4}]: {verdict}\n",
         t.elo0, t.elo1, t.alpha, t.beta, s.llr, s.lower, s.upper
     )
 }
@@ -290,7 +284,10 @@ pub(crate) fn manifest(
     serde_json::to_string_pretty(&m).expect("json") + "\n"
 }
 
-pub(crate) const GAMES_HEADER: &str = "game,deal,deal_seed,rotation,seat,strategy,score,rank,win,rounds_out\n";
+/// `deal_seed_hex` repeats `deal_seed` in hex (`0x` and 16 digits): spreadsheets and R read
+/// numbers above 2^53 as floating point and lose digits; `--seed` takes either form.
+pub(crate) const GAMES_HEADER: &str =
+    "game,deal,deal_seed,deal_seed_hex,rotation,seat,strategy,score,rank,win,rounds_out\n";
 
 pub(crate) fn rounds_header(players: usize) -> String {
     let mut h = String::from("game,round,engine,first,reason,out_seat,turns,draws,boneyard_left");
@@ -317,7 +314,7 @@ pub(crate) fn merge_rows(old: &str, new: &[u8], keys: usize) -> Vec<u8> {
 
 pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliError> {
     // Everything is checked before anything is written.
-    let threads = parse_threads(a.threads.as_ref())?;
+    let threads = a.threads.unwrap_or_else(all_cores);
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
@@ -434,8 +431,14 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
         report.push_str(&sprt_text(p, s));
     }
     if result.interrupted {
+        let how = match &out {
+            Some(dir) => {
+                format!("continue with: mtrain tournament --resume {}", shell_word(&dir.display().to_string()))
+            }
+            None => "without --out nothing was saved to resume from".to_string(),
+        };
         report.push_str(&format!(
-            "\nInterrupted: {} of {} games played; continue with: mtrain tournament --resume DIR\n",
+            "\nInterrupted: {} of {} games played; {how}\n",
             result.tally.games,
             t.schedule.games()
         ));
@@ -473,6 +476,15 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
         );
     }
     Ok(if result.interrupted { 130 } else { 0 })
+}
+
+/// `w` as one shell word: as is when it holds only safe characters, else in single quotes.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
 }
 
 /// Rebuilds the configuration of a run from its stored arguments (`mtrain tournament ...`).

@@ -34,16 +34,21 @@ pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
         let _ = write!(s, ",rank{k},rank{k}_lo,rank{k}_hi");
     }
     s.push('\n');
+    // Self-play: win rate and rank shares are 1/N by construction, exact (no interval).
+    let exact = |e: Option<Estimate>| match e {
+        Some(e) if specs.len() == 1 => est(Some(Estimate { lo: e.value, hi: e.value, ..e })),
+        e => est(e),
+    };
     for (b, spec) in specs.iter().enumerate() {
         let games = t.bot_score(b).units;
         let mut row = vec![csv_quote(&spec.to_string()), games.to_string()];
-        row.extend(est(win(t.bot_win(b))));
+        row.extend(exact(win(t.bot_win(b))));
         row.extend(est(t.bot_score(b).mean(1.0)));
         row.extend(est(t.bot_round_score(b).mean(1.0)));
         row.extend(est(t.bot_outs(b).proportion(1.0)));
         row.push(t.bot_score(b).deals.to_string());
         for k in 0..n {
-            row.extend(est(t.bot_rank(b, k).proportion(1.0)));
+            row.extend(exact(t.bot_rank(b, k).proportion(1.0)));
         }
         s.push_str(&row.join(","));
         s.push('\n');
@@ -93,27 +98,28 @@ pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
     s
 }
 
-/// `round_stats.csv`: per-round figures over every round played.
+/// `round_stats.csv`: per-round and per-game figures: `per` names what each figure is counted
+/// over (`round`, `game` or `seat_round`), `count` how many of them.
 pub fn round_stats_csv(t: &Tally) -> String {
-    let mut s = String::from("metric,units,value,lo,hi\n");
-    for (name, c, prop) in [
-        ("turns", t.round_turns(), false),
-        ("draws", t.round_draws(), false),
-        ("blocked_rate", t.round_blocked(), true),
-        ("boneyard_left", t.round_boneyard(), false),
-        ("dry_rate", t.round_dry(), true),
-        ("no_start_rate", t.round_no_start(), true),
-        ("winner_margin", t.game_margin(), false),
-        ("score_spread", t.game_spread(), false),
+    let mut s = String::from("metric,per,count,value,lo,hi\n");
+    for (name, per, c, prop) in [
+        ("turns", "round", t.round_turns(), false),
+        ("draws", "round", t.round_draws(), false),
+        ("blocked_rate", "round", t.round_blocked(), true),
+        ("boneyard_left", "round", t.round_boneyard(), false),
+        ("dry_rate", "round", t.round_dry(), true),
+        ("no_start_rate", "seat_round", t.round_no_start(), true),
+        ("winner_margin", "game", t.game_margin(), false),
+        ("score_spread", "game", t.game_spread(), false),
     ] {
         let e = if prop { c.proportion(1.0) } else { c.mean(1.0) };
         let [v, lo, hi] = est(e);
-        let _ = writeln!(s, "{name},{},{v},{lo},{hi}", c.units);
+        let _ = writeln!(s, "{name},{per},{},{v},{lo},{hi}", c.units);
     }
     for k in 0..t.layout.players {
         let c = t.position_win(k);
         let [v, lo, hi] = est(win(c));
-        let _ = writeln!(s, "position{}_round_win,{},{v},{lo},{hi}", k + 1, c.units);
+        let _ = writeln!(s, "position{}_round_win,round,{},{v},{lo},{hi}", k + 1, c.units);
     }
     s
 }
@@ -134,8 +140,30 @@ fn num(e: Option<Estimate>) -> String {
     }
 }
 
+/// `s` with trailing spaces removed from every line (fixed-width columns pad the last one).
+pub fn trim_lines(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for line in s.lines() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// The console report: bots, seats, head-to-head and rounds, each figure with its interval.
+///
+/// A field of one bot (self-play) wins `1/N` of every game and takes each finishing rank `1/N`
+/// of the time by construction: those figures are printed as exact, without an interval.
 pub fn console(specs: &[StrategySpec], t: &Tally) -> String {
+    trim_lines(&console_padded(specs, t))
+}
+
+fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
+    let self_play = specs.len() == 1;
+    let exact = |e: Option<Estimate>| match e {
+        Some(e) if self_play => format!("{:5.1}% (every seat)", 100.0 * e.value),
+        e => pct(e),
+    };
     let n = t.layout.players;
     let name_w = specs.iter().map(|s| s.to_string().len()).max().unwrap_or(8).max(8);
     let mut s = String::new();
@@ -151,7 +179,7 @@ pub fn console(specs: &[StrategySpec], t: &Tally) -> String {
             "  {:<name_w$} {:>9}  {:<22} {:<24} {:<20} {:<22}",
             spec.to_string(),
             t.bot_score(b).units,
-            pct(win(t.bot_win(b))),
+            exact(win(t.bot_win(b))),
             num(t.bot_score(b).mean(1.0)),
             num(t.bot_round_score(b).mean(1.0)),
             pct(t.bot_outs(b).proportion(1.0)),
@@ -161,7 +189,7 @@ pub fn console(specs: &[StrategySpec], t: &Tally) -> String {
     for (b, spec) in specs.iter().enumerate() {
         let mut line = format!("  {:<name_w$}", spec.to_string());
         for k in 0..n {
-            let _ = write!(line, "  {}: {}", k + 1, pct(t.bot_rank(b, k).proportion(1.0)));
+            let _ = write!(line, "  {}: {}", k + 1, exact(t.bot_rank(b, k).proportion(1.0)));
         }
         let _ = writeln!(s, "{line}");
     }

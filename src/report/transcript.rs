@@ -27,9 +27,16 @@ pub struct Transcript<W: Write> {
     turn_drew: bool,
     turn_marked: bool,
     searching: bool,
+    changes: String,
 }
 
 impl<W: Write> Transcript<W> {
+    /// Names the `--rule` changes in the header (text like `" (changed: v1=true)"`).
+    pub fn with_changes(mut self, changes: String) -> Transcript<W> {
+        self.changes = changes;
+        self
+    }
+
     /// A transcript for a match between `bots` (one name per seat).
     pub fn new(out: W, bots: Vec<String>) -> Transcript<W> {
         Transcript {
@@ -43,6 +50,7 @@ impl<W: Write> Transcript<W> {
             open: Vec::new(),
             turn_played: false,
             turn_drew: false,
+            changes: String::new(),
             turn_marked: false,
             searching: false,
         }
@@ -210,8 +218,9 @@ impl<W: Write> Observer for Transcript<W> {
 impl<W: Write> MatchObserver for Transcript<W> {
     fn match_start(&mut self, rules: &Rules, seed: u64) {
         self.emit(&format!(
-            "mtrain play: {} rules, double-{}, {} players, {} tiles each, {} round{}, seed {seed}",
+            "mtrain play: {} rules{}, double-{}, {} players, {} tiles each, {} round{}, seed {seed}",
             rules.preset,
+            self.changes,
             rules.set,
             rules.players,
             rules.hand().unwrap_or(0),

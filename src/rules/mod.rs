@@ -336,9 +336,10 @@ pub enum RuleError {
     /// Fewer than two or more than MAX_PLAYERS seats.
     #[error("{n} player{s} is not playable (valid: 2 to {max} players)", n = .0, s = if *.0 == 1 { "" } else { "s" }, max = MAX_PLAYERS)]
     PlayerCount(u8),
-    /// No deal-table row for this (set, players) and no hand override.
+    /// No deal-table row for this (set, players): the preset is not played at that table, whatever
+    /// the hand size.
     #[error(
-        "the {preset} deal table has no hand size for {players} players on double-{set} (valid: {valid} players, or give a hand size)"
+        "the {preset} deal table has no row for {players} players on double-{set} (valid: {valid} players; --hand changes only the tiles per player)"
     )]
     NoDealRow { preset: Preset, set: u8, players: u8, valid: String },
     /// The hand size cannot be dealt.
@@ -427,7 +428,7 @@ impl Rules {
         let set_ok = SETS.contains(&set);
         if !set_ok {
             errs.push(RuleError::UnknownSet(set));
-        } else if !self.deal_table.has_set(set) && self.hand_size.is_none() {
+        } else if !self.deal_table.has_set(set) {
             errs.push(RuleError::SetNotInPreset { preset: self.preset, set, valid: self.deal_table.sets_text() });
         }
         let players_ok = (2..=MAX_PLAYERS as u8).contains(&self.players);
@@ -435,13 +436,17 @@ impl Rules {
             errs.push(RuleError::PlayerCount(self.players));
         }
         if set_ok && players_ok {
-            match self.hand() {
-                None if self.deal_table.has_set(set) => errs.push(RuleError::NoDealRow {
+            // `--hand` changes the tiles per player only: the sets and player counts a preset
+            // plays are those of its deal table.
+            if self.deal_table.has_set(set) && self.deal_table.hand(set, self.players).is_none() {
+                errs.push(RuleError::NoDealRow {
                     preset: self.preset,
                     set,
                     players: self.players,
                     valid: self.deal_table.players_text(set),
-                }),
+                });
+            }
+            match self.hand() {
                 None => {}
                 Some(0) => errs.push(RuleError::HandZero),
                 Some(h) => {

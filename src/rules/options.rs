@@ -396,6 +396,8 @@ pub const PARAMS: &[Param] = &[
 struct Shortcut {
     key: &'static str,
     valid: &'static str,
+    /// The parameters it sets (pinned by a test against `apply`), for conflict checks.
+    sets: &'static [&'static str],
     apply: fn(&mut Rules, &str) -> Option<()>,
 }
 
@@ -403,6 +405,7 @@ const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "cover_optional",
         valid: "true",
+        sets: &["follow_up", "doubles_per_turn", "obligation"],
         apply: |r, v| {
             parse_bool(v)?.then(|| {
                 r.follow_up = FollowUp::Optional;
@@ -414,6 +417,7 @@ const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "any_train_can_cover",
         valid: "anyone, doubler_only",
+        sets: &["obligation", "follow_up", "doubles_per_turn"],
         apply: |r, v| {
             r.obligation = match v {
                 "anyone" => Obligation::None,
@@ -425,10 +429,16 @@ const SHORTCUTS: &[Shortcut] = &[
             Some(())
         },
     },
-    Shortcut { key: "fast_game", valid: "true", apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild) },
+    Shortcut {
+        key: "fast_game",
+        valid: "true",
+        sets: &["opening"],
+        apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild),
+    },
     Shortcut {
         key: "galt_opening",
         valid: "true",
+        sets: &["engine_mode", "first_player", "set_aside_from_round2"],
         apply: |r, v| {
             parse_bool(v)?.then(|| {
                 r.engine_mode = EngineMode::GaltFirstPlayerHighestDouble;
@@ -440,11 +450,13 @@ const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "delayed_first_turn",
         valid: "true",
+        sets: &["opening"],
         apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::DelayedFirstTurn),
     },
     Shortcut {
         key: "multiple_doubles",
         valid: "true",
+        sets: &["follow_up", "doubles_per_turn", "obligation", "obligation_order"],
         apply: |r, v| {
             parse_bool(v)?.then(|| {
                 r.follow_up = FollowUp::CoverSameDouble;
@@ -457,6 +469,7 @@ const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "v1",
         valid: "true",
+        sets: &["obligation", "obligation_order", "marker_removal"],
         apply: |r, v| {
             parse_bool(v)?.then(|| {
                 r.obligation = Obligation::AllUncovered;
@@ -468,6 +481,7 @@ const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "v2",
         valid: "true",
+        sets: &["obligation", "obligation_order", "marker_removal"],
         apply: |r, v| {
             parse_bool(v)?.then(|| {
                 r.obligation = Obligation::AllUncovered;
@@ -479,11 +493,13 @@ const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "v3",
         valid: "true",
+        sets: &["engine_mode"],
         apply: |r, v| parse_bool(v)?.then(|| r.engine_mode = EngineMode::HighestUnusedDoubleInHands),
     },
     Shortcut {
         key: "v4",
         valid: "true",
+        sets: &["set_aside_from_round2", "first_player"],
         apply: |r, v| {
             parse_bool(v)?.then(|| {
                 r.set_aside_from_round2 = true;
@@ -491,10 +507,16 @@ const SHORTCUTS: &[Shortcut] = &[
             })
         },
     },
-    Shortcut { key: "v5", valid: "true", apply: |r, v| parse_bool(v)?.then(|| r.double_blank_value = 50) },
+    Shortcut {
+        key: "v5",
+        valid: "true",
+        sets: &["double_blank_value"],
+        apply: |r, v| parse_bool(v)?.then(|| r.double_blank_value = 50),
+    },
     Shortcut {
         key: "literal_basic",
         valid: "true",
+        sets: &["obligation"],
         apply: |r, v| parse_bool(v)?.then(|| r.obligation = Obligation::None),
     },
 ];
@@ -504,7 +526,67 @@ pub fn rule_keys() -> String {
     PARAMS.iter().map(|p| p.key).chain(SHORTCUTS.iter().map(|s| s.key)).collect::<Vec<_>>().join(", ")
 }
 
+/// One `--rule` option: its key, its value, and the value it gives each parameter it sets.
+struct Override {
+    key: String,
+    value: String,
+    effects: Vec<(&'static str, String)>,
+}
+
 impl Rules {
+    /// Applies `--rule` options to a preset, refusing any two that disagree: the same key with
+    /// different values (`v1=true` and `v1=yes` are the same), or two options that set one
+    /// parameter to different values (`v1` with `v2`, `literal_basic` with `v1`,
+    /// `cover_optional` with `obligation=all_uncovered`). The order of the options never
+    /// matters. Returns the options that were applied, each once, in the order first given:
+    /// what logs and manifests record.
+    ///
+    /// # Errors
+    /// One line naming the problem: a bad key or value (as [`Rules::apply_rule`]), or the two
+    /// options that conflict and the parameter they disagree on.
+    pub fn apply_rules<S: AsRef<str>>(&mut self, specs: &[S]) -> Result<Vec<(String, String)>, String> {
+        let mut applied: Vec<Override> = Vec::new();
+        for spec in specs {
+            let spec = spec.as_ref();
+            let mut probe = self.clone();
+            probe.apply_rule(spec)?;
+            let (k, v) = spec.split_once('=').map(|(k, v)| (k.trim(), v.trim())).expect("checked by apply_rule");
+            let sets: Vec<&'static str> = match SHORTCUTS.iter().find(|s| s.key == k) {
+                Some(s) => s.sets.to_vec(),
+                None => vec![PARAMS.iter().find(|p| p.key == k).expect("checked by apply_rule").key],
+            };
+            let effects: Vec<(&'static str, String)> = sets
+                .into_iter()
+                .map(|key| (key, PARAMS.iter().find(|p| p.key == key).expect("a parameter key").value(&probe)))
+                .collect();
+            let this = Override { key: k.to_string(), value: v.to_string(), effects };
+            if let Some(same) = applied.iter().find(|o| o.key == this.key) {
+                if same.effects == this.effects {
+                    continue;
+                }
+                return Err(format!(
+                    "--rule {k} is given twice with different values ('{}' and '{v}'): give it once",
+                    same.value
+                ));
+            }
+            for other in &applied {
+                for (param, value) in &this.effects {
+                    if let Some((_, theirs)) = other.effects.iter().find(|(p, x)| p == param && x != value) {
+                        return Err(format!(
+                            "--rule {}={} and --rule {k}={v} conflict: they set {param} to {theirs} and to {value} (give only one)",
+                            other.key, other.value
+                        ));
+                    }
+                }
+            }
+            applied.push(this);
+        }
+        for o in &applied {
+            self.apply_rule(&format!("{}={}", o.key, o.value))?;
+        }
+        Ok(applied.into_iter().map(|o| (o.key, o.value)).collect())
+    }
+
     /// Applies one `key=value` override.
     ///
     /// # Errors
@@ -541,6 +623,51 @@ mod tests {
                 assert!(!p.source(r.preset).is_empty());
             }
         }
+    }
+
+    #[test]
+    fn shortcuts_name_every_parameter_they_set() {
+        for preset in ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"] {
+            let base = Rules::preset(preset).unwrap();
+            for s in SHORTCUTS {
+                let value = s.valid.split(", ").next().unwrap();
+                let mut r = base.clone();
+                (s.apply)(&mut r, value).unwrap();
+                for p in PARAMS {
+                    if p.value(&r) != p.value(&base) {
+                        assert!(s.sets.contains(&p.key), "{preset}: {} sets {} but does not say so", s.key, p.key);
+                    }
+                }
+                assert!(s.sets.iter().all(|k| PARAMS.iter().any(|p| p.key == *k)), "{}", s.key);
+            }
+        }
+    }
+
+    #[test]
+    fn conflicting_or_repeated_rules_are_refused_in_any_order() {
+        let family = || Rules::preset("family_house").unwrap();
+        for pair in [["v2=true", "v1=true"], ["v1=true", "v2=true"], ["literal_basic=true", "v1=true"]] {
+            let e = family().apply_rules(&pair).unwrap_err();
+            assert!(e.contains("conflict") && e.contains(pair[0]) && e.contains(pair[1]), "{e}");
+        }
+        let e = family().apply_rules(&["v1=true", "literal_basic=true"]).unwrap_err();
+        assert!(e.contains("obligation"), "{e}");
+        let e = Rules::wikipedia().apply_rules(&["tap=draw_two", "tap=draw_one_else_skip"]).unwrap_err();
+        assert_eq!(
+            e,
+            "--rule tap is given twice with different values ('draw_two' and 'draw_one_else_skip'): give it once"
+        );
+        let e = Rules::wikipedia().apply_rules(&["cover_optional=true", "obligation=all_uncovered"]).unwrap_err();
+        assert!(e.contains("set obligation to none and to all_uncovered"), "{e}");
+        // The same option twice is applied once; options that agree on a parameter combine.
+        let mut r = family();
+        let applied = r.apply_rules(&["v5=true", "v5=yes", "v1=true", "multiple_doubles=true"]).unwrap();
+        assert_eq!(
+            applied,
+            [("v5".into(), "true".into()), ("v1".into(), "true".into()), ("multiple_doubles".into(), "true".into())]
+        );
+        assert_eq!((r.double_blank_value, r.marker_removal), (50, MarkerRemoval::OwnerAnywhere));
+        assert!(Rules::wikipedia().apply_rules(&["colour=blue"]).unwrap_err().starts_with("unknown rule 'colour'"));
     }
 
     #[test]

@@ -212,8 +212,16 @@ mod tests {
             e.to_string(),
             "a hand of 23 tiles for 4 players does not fit double-12 (90 tiles to deal; valid hand sizes: 1 to 22)"
         );
-        // With an override, a count the table lacks is fine if it fits.
-        Rules { players: 9, hand_size: Some(10), ..Rules::wikipedia() }.validate().unwrap();
+        // A hand size changes the tiles per player only: neither a player count nor a set the
+        // preset's deal table lacks becomes playable with one.
+        let e = Rules { players: 9, hand_size: Some(10), ..Rules::wikipedia() }.validate().unwrap_err();
+        assert!(matches!(e.0[..], [RuleError::NoDealRow { players: 9, set: 12, .. }]), "{e:?}");
+        let celko18 =
+            Rules { set: Pip::from_u8(18), players: 2, hand_size: Some(10), ..Rules::preset("celko1998").unwrap() };
+        assert_eq!(
+            celko18.validate().unwrap_err().to_string(),
+            "the celko1998 rules do not use a double-18 set (valid: 12)"
+        );
         assert!(
             Rules::preset("nope")
                 .unwrap_err()

@@ -296,9 +296,10 @@ fn write_game_rows(
         let spec = t.specs[g.seats[s] as usize].to_string();
         let _ = writeln!(
             games,
-            "{},{},{},{},{s},{},{},{},{win:.6},{outs}",
+            "{},{},{},{:#018x},{},{s},{},{},{},{win:.6},{outs}",
             g.game,
             g.deal,
+            g.deal_seed,
             g.deal_seed,
             g.rotation,
             csv_quote(&spec),

@@ -1,10 +1,11 @@
 //! The schedule: a pure function from game index to who sits where and which deal is played.
 //!
-//! - The **field** is the list of bots. A **lineup** is the field's bots in seat order for one
-//!   deal: with as many bots as seats, the field itself; with more bots than seats, every
-//!   combination of `players` bots in field order, taken in turn (deal `d` uses lineup
-//!   `d mod L`), so each combination is played equally often; with fewer bots than seats, the
-//!   field repeated to fill the table (`A,B` on four seats is `A,B,A,B`).
+//! - The **field** is the list of bots as given (`--bots`), each entry naming one of the
+//!   distinct bots (the same bot may appear several times). A **lineup** is the bots in seat
+//!   order for one deal: with as many entries as seats, the list itself; with more entries than
+//!   seats, every combination of `players` entries in list order, taken in turn (deal `d` uses
+//!   lineup `d mod L`), so each combination is played equally often; with fewer entries than
+//!   seats, the list repeated to fill the table (`A,B` on four seats is `A,B,A,B`).
 //! - **Rotations**: with rotation on, deal `d` is replayed `players` times, rotation `r` moving
 //!   every bot `r` seats clockwise, so each bot holds each hand from each seat.
 //! - Game index `g = d × rotations + r`. Deal `d` is dealt from seed `mix(master, d)`; the bot in
@@ -79,7 +80,7 @@ pub enum ScheduleError {
 pub struct Schedule {
     /// Seats.
     pub players: u8,
-    /// Bots in the field.
+    /// Distinct bots in the field.
     pub field: usize,
     /// Whether deals are replayed in every rotation.
     pub rotate: bool,
@@ -95,36 +96,59 @@ fn binomial(n: u128, k: u128) -> u128 {
 }
 
 impl Schedule {
-    /// A schedule of at least `games` games (rounded up to whole deals).
+    /// A schedule of at least `games` games (rounded up to whole deals) for a field whose list
+    /// entries are the distinct bots `entries` (indices from 0, each bot at least once).
     ///
     /// # Errors
     /// See [`ScheduleError`].
-    pub fn new(field: usize, players: u8, rotate: bool, games: u64, seed: u64) -> Result<Schedule, ScheduleError> {
-        if field == 0 {
+    pub fn new(entries: &[u16], players: u8, rotate: bool, games: u64, seed: u64) -> Result<Schedule, ScheduleError> {
+        let listed = entries.len();
+        if listed == 0 {
             return Err(ScheduleError::EmptyField);
         }
         if games == 0 {
             return Err(ScheduleError::NoGames);
         }
+        let field = *entries.iter().max().expect("not empty") as usize + 1;
         let n = players as usize;
-        if !rotate && field > n {
-            return Err(ScheduleError::LineupTooLarge { bots: field, players });
+        if !rotate && listed > n {
+            return Err(ScheduleError::LineupTooLarge { bots: listed, players });
         }
-        let lineups = if field <= n {
+        let lineups = if listed <= n {
             let mut l = [0u16; MAX_PLAYERS];
             for (s, slot) in l.iter_mut().enumerate().take(n) {
-                *slot = (s % field) as u16;
+                *slot = entries[s % listed];
             }
             vec![l]
         } else {
-            let count = binomial(field as u128, n as u128);
+            let count = binomial(listed as u128, n as u128);
             if count > 100_000 {
-                return Err(ScheduleError::TooManyLineups { bots: field, players, lineups: count });
+                return Err(ScheduleError::TooManyLineups { bots: listed, players, lineups: count });
             }
-            combinations(field, n)
+            let mut all = combinations(listed, n);
+            for l in &mut all {
+                for slot in l.iter_mut().take(n) {
+                    *slot = entries[*slot as usize];
+                }
+            }
+            all
         };
         let rotations = if rotate { players as u64 } else { 1 };
         Ok(Schedule { players, field, rotate, deals: games.div_ceil(rotations), seed, lineups })
+    }
+
+    /// A schedule for a field of `bots` distinct bots, each listed once.
+    ///
+    /// # Errors
+    /// See [`ScheduleError`].
+    pub fn distinct(bots: usize, players: u8, rotate: bool, games: u64, seed: u64) -> Result<Schedule, ScheduleError> {
+        let entries: Vec<u16> = (0..bots as u16).collect();
+        Schedule::new(&entries, players, rotate, games, seed)
+    }
+
+    /// The lineups, in the order deals cycle through them (the bot of each seat in rotation 0).
+    pub fn lineups(&self) -> impl Iterator<Item = &[u16]> {
+        self.lineups.iter().map(|l| &l[..self.players as usize])
     }
 
     /// Games per deal.
@@ -200,7 +224,7 @@ mod tests {
 
     #[test]
     fn rotations_put_every_bot_in_every_seat() {
-        let s = Schedule::new(4, 4, true, 8, 1).unwrap();
+        let s = Schedule::distinct(4, 4, true, 8, 1).unwrap();
         assert_eq!((s.deals, s.games()), (2, 8));
         let seats: Vec<[u16; 4]> = s.deal_games(0).map(|g| g.seats[..4].try_into().unwrap()).collect();
         assert_eq!(seats, [[0, 1, 2, 3], [3, 0, 1, 2], [2, 3, 0, 1], [1, 2, 3, 0]]);
@@ -214,7 +238,7 @@ mod tests {
 
     #[test]
     fn larger_fields_cycle_through_every_combination() {
-        let s = Schedule::new(5, 4, true, 40, 1).unwrap();
+        let s = Schedule::distinct(5, 4, true, 40, 1).unwrap();
         assert_eq!(s.lineup_count(), 5);
         let mut per_bot = [0u32; 5];
         for d in 0..s.deals {
@@ -231,15 +255,30 @@ mod tests {
 
     #[test]
     fn small_fields_fill_the_table_and_games_round_up() {
-        let s = Schedule::new(2, 4, true, 10, 1).unwrap();
+        let s = Schedule::distinct(2, 4, true, 10, 1).unwrap();
         assert_eq!(s.game(0).seats[..4], [0, 1, 0, 1]);
         assert_eq!(s.games(), 12);
-        let s = Schedule::new(2, 3, false, 10, 1).unwrap();
+        let s = Schedule::distinct(2, 3, false, 10, 1).unwrap();
         assert_eq!((s.games(), s.game(0).seats[..3].to_vec()), (10, vec![0, 1, 0]));
         assert_eq!(
-            Schedule::new(5, 4, false, 10, 1).unwrap_err(),
+            Schedule::distinct(5, 4, false, 10, 1).unwrap_err(),
             ScheduleError::LineupTooLarge { bots: 5, players: 4 }
         );
-        assert_eq!(Schedule::new(2, 4, true, 0, 1).unwrap_err(), ScheduleError::NoGames);
+        assert_eq!(Schedule::distinct(2, 4, true, 0, 1).unwrap_err(), ScheduleError::NoGames);
+    }
+
+    #[test]
+    fn lists_with_repeats_are_lineups_and_combinations_of_entries() {
+        // Two greedy against two planners: the list is the lineup.
+        let s = Schedule::new(&[0, 0, 1, 1], 4, true, 8, 1).unwrap();
+        assert_eq!((s.field, s.lineup_count()), (2, 1));
+        assert_eq!(s.game(1).seats[..4], [1, 0, 0, 1]);
+        // Self-play fills every seat with the one bot.
+        let s = Schedule::new(&[0], 4, true, 4, 1).unwrap();
+        assert_eq!(s.game(0).seats[..4], [0; 4]);
+        // A longer list: combinations of entries, a bot listed twice can sit twice.
+        let s = Schedule::new(&[0, 0, 1], 2, true, 6, 1).unwrap();
+        let l: Vec<Vec<u16>> = s.lineups().map(<[u16]>::to_vec).collect();
+        assert_eq!(l, [vec![0, 0], vec![0, 1], vec![0, 1]]);
     }
 }

@@ -60,8 +60,7 @@ impl Sprt {
     /// # Errors
     /// A message naming the expected form.
     pub fn parse(s: &str) -> Result<Sprt, String> {
-        let bad =
-            || format!("invalid --sprt '{s}': expected two Elo differences elo0,elo1 with elo0 < elo1, like 0,10");
+        let bad = || "expected two Elo differences elo0,elo1 with elo0 < elo1, like 0,10 or -5,5".to_string();
         let (a, b) = s.split_once(',').ok_or_else(bad)?;
         let (elo0, elo1): (f64, f64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {

@@ -26,6 +26,14 @@ pub fn tiles(s: &str) -> Vec<Tile> {
     s.split_whitespace().map(t).collect()
 }
 
+/// A deal table with one row, for engine tests that play a preset at a small table its own deal
+/// table does not list: the preset's rules, `players` seats on double-`set`, `hand` tiles each.
+/// (`--hand` alone never lifts a preset's set or player-count restriction.)
+pub fn test_table(set: u8, players: u8, hand: u8) -> mexican_train::rules::DealTable {
+    let row = mexican_train::rules::DealRow { set, players_lo: players, players_hi: players, hand };
+    mexican_train::rules::DealTable(Box::leak(Box::new([row])))
+}
+
 pub fn pip(v: u8) -> Pip {
     Pip::from_u8(v)
 }
