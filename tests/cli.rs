@@ -326,3 +326,51 @@ fn bench_measures_every_thread_count_and_writes_csv() {
     rejects(&["bench", "--runs", "0"], &["--runs 0"]);
     rejects(&["bench", "--bots", "greedy,random,greedy"], &["4 players need 4 bots"]);
 }
+
+/// The `round` events of a JSONL log, parsed.
+fn round_events(log: &str) -> Vec<serde_json::Value> {
+    log.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["event"] == "round")
+        .collect()
+}
+
+#[test]
+fn harbour_cay_redeal_is_logged_as_a_repeated_round() {
+    // Great Harbour Cay: a deal in which no hand shows the engine number is gathered and
+    // redealt. Each match below meets such a deal (round 3 of the first, rounds 2 and 3 of the
+    // second); the log must repeat the round event, not stop.
+    let cases: [(&[&str], u64, usize); 2] = [
+        (&["--players", "2", "--bots", "hoarder,hoarder", "--seed", "10565069067352601973"], 3, 1),
+        (&["--players", "6", "--hand", "1", "--bots", "hoarder", "--seed", "3560248796974285688"], 2, 1),
+    ];
+    let dir = std::env::temp_dir().join(format!("mtrain-cli-redeal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (extra, round, redeals)) in cases.iter().enumerate() {
+        let log = dir.join(format!("redeal{i}.jsonl"));
+        let mut args = vec!["play", "--rules", "harbour_cay", "--set", "12", "--log", log.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let plain = mtrain(&args[..5].iter().chain(extra.iter()).copied().collect::<Vec<_>>());
+        let out = mtrain(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.stdout, plain.stdout, "{args:?}: --log changed the match");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("the tiles are gathered, reshuffled and redealt"), "{text}");
+        let rounds = round_events(&std::fs::read_to_string(&log).unwrap());
+        let this: Vec<_> = rounds.iter().filter(|r| r["round"] == *round).collect();
+        assert_eq!(this.len(), redeals + 1, "round {round}: {this:?}");
+        let (last, redealt) = this.split_last().unwrap();
+        for r in redealt {
+            assert_eq!(r["redeal"], true, "{r}");
+            assert!(r.get("first").is_none(), "a redealt deal has no first turn: {r}");
+            assert_eq!(r["engine"], 13 - round, "{r}");
+            assert_ne!(r["hands"], last["hands"]);
+        }
+        assert!(last.get("redeal").is_none() && last["first"].is_u64(), "{last}");
+        // Every round is played once: 13 rounds end.
+        assert_eq!(std::fs::read_to_string(&log).unwrap().matches(r#""event":"round_end""#).count(), 13);
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), cases.len(), "temporary files left behind: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

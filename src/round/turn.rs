@@ -171,15 +171,28 @@ impl RoundState {
 
     // ---- setup (RULES.md N-1, §5.1 S3–S6, §5.4 S3, §5.5 S3–S5) ----
 
-    /// The seat that will take the first normal turn, once the engine search (deterministic
-    /// given the deal) has run: for logs written before the round is played.
-    pub fn first_after_setup(&self) -> Seat {
+    /// Whether this deal is gathered, reshuffled and redealt before any play: the engine
+    /// comes from a hand under Great Harbour Cay rules and no hand holds a tile showing the
+    /// engine number. Such a deal has no engine, no placer and no first turn.
+    pub fn needs_redeal(&self) -> bool {
+        self.phase == Phase::Setup
+            && self.engine_mode == EngineMode::HolderElseHighestOfNumberElseRedeal
+            && self.hands[..self.players as usize].iter().all(|h| !h.has_suit(self.e))
+    }
+
+    /// The round's engine number and the seat of its first normal turn, once the engine
+    /// search (deterministic given the deal) has run: for logs written before the round is
+    /// played. `None` for a deal that is redealt ([`RoundState::needs_redeal`]).
+    pub fn after_setup(&self) -> Option<(Pip, Seat)> {
         if self.phase != Phase::Setup {
-            return self.first;
+            return Some((self.e, self.first));
+        }
+        if self.needs_redeal() {
+            return None;
         }
         let mut probe = self.clone();
         probe.setup(&mut super::event::NoObserver);
-        probe.first
+        Some((probe.e, probe.first))
     }
 
     fn holder(&self, t: Tile) -> Option<Seat> {
