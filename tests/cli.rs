@@ -374,3 +374,62 @@ fn harbour_cay_redeal_is_logged_as_a_repeated_round() {
     assert_eq!(left.len(), cases.len(), "temporary files left behind: {left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Panics if `v` holds a `null` anywhere.
+fn assert_no_null(v: &serde_json::Value, line: &str) {
+    match v {
+        serde_json::Value::Null => panic!("null in log line {line}"),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| assert_no_null(x, line)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| assert_no_null(x, line)),
+        _ => {}
+    }
+}
+
+#[test]
+fn log_round_event_always_names_the_engine_number() {
+    // Every engine mode: set aside, searched by number, and picked as a double from the hands
+    // (family_house v3, Galt's opening), where the number is known only once the search runs.
+    let cases: &[&[&str]] = &[
+        &["--rules", "wikipedia"],
+        &["--rules", "celko1998"],
+        &["--rules", "family_house"],
+        &["--rules", "family_house", "--rule", "v3=true"],
+        &["--rules", "family_house", "--rule", "v3=true", "--players", "2", "--seed", "5"],
+        &["--rules", "wikipedia", "--rule", "galt_opening=true", "--seed", "3"],
+        &["--rules", "harbour_cay", "--players", "3"],
+    ];
+    let dir = std::env::temp_dir().join(format!("mtrain-cli-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, extra) in cases.iter().enumerate() {
+        let log = dir.join(format!("engine{i}.jsonl"));
+        let mut args = vec!["play", "--rounds", "6", "--log", log.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = mtrain(&args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        for (v, l) in lines.iter().zip(text.lines()) {
+            assert_no_null(v, l);
+        }
+        let mut rounds = 0;
+        for (k, r) in lines.iter().enumerate().filter(|(_, v)| v["event"] == "round" && v.get("redeal").is_none()) {
+            rounds += 1;
+            let e = r["engine"].as_u64().unwrap_or_else(|| panic!("{args:?}: engine is not a number: {r}"));
+            // Where a seat places the engine, the engine event (after any search draws) shows
+            // the engine number.
+            if let Some(ev) = lines[k + 1..]
+                .iter()
+                .take_while(|v| v["event"] == "draw" || v["event"] == "engine")
+                .find(|v| v["event"] == "engine")
+            {
+                let tile = ev["tile"].as_str().unwrap();
+                assert!(tile.starts_with(&format!("{e}-")), "{args:?}: round engine {e}, engine event {ev}");
+                if extra.contains(&"v3=true") || extra.contains(&"galt_opening=true") {
+                    assert_eq!(tile, format!("{e}-{e}"), "{args:?}: the search picks a double");
+                }
+            }
+        }
+        assert_eq!(rounds, 6, "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
