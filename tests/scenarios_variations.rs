@@ -1201,6 +1201,63 @@ fn delayed_first_turn_trailing_double_obliges_nobody() {
     assert_eq!(tb.log.0[4], ev_draw(A, "0-0"), "A's second turn is normal, not a cover of B's 2-2");
 }
 
+/// Everything `view` shows of the table and of the other seats (not its own hand, which the
+/// two positions compared below share anyway), as text.
+fn public_part(view: &View<'_>) -> String {
+    let n = view.players();
+    let seats: Vec<Seat> = (0..n as usize).map(Seat::from_index).collect();
+    let trains: Vec<String> = view.train_ids().map(|id| format!("{id}:{:?}", view.train(id))).collect();
+    format!(
+        "hand {} | sizes {:?} | boneyard {} | engine {:?} | trains {trains:?} | mexican {} | marked {:?} | \
+         pending {:?} | played {} | voids {:?} | draws {:?} | turns {:?} | follow-up {:?} | decision {:?}",
+        view.hand(),
+        seats.iter().map(|&s| view.hand_size(s)).collect::<Vec<_>>(),
+        view.boneyard_len(),
+        view.engine(),
+        view.mexican_started(),
+        seats.iter().map(|&s| view.is_marked(s)).collect::<Vec<_>>(),
+        view.pending(),
+        view.played(),
+        seats.iter().map(|&s| view.known_voids(s)).collect::<Vec<_>>(),
+        seats.iter().map(|&s| view.draws(s)).collect::<Vec<_>>(),
+        seats.iter().map(|&s| view.turns_taken(s)).collect::<Vec<_>>(),
+        view.follow_up_double(),
+        view.decision(),
+    )
+}
+
+/// §4.3: an unstarted seat that draws a tile able to start its train may still pass, so a
+/// draw followed by a pass looks the same to the table whether the pass was chosen or forced.
+/// B (no 6) draws in its first turn: 5-6 in one deal, which it keeps and passes; 4-5 in the
+/// other, which cannot start its train. A, about to choose, must see the same position in both,
+/// known voids included: neither pass shows that B holds no 6.
+#[test]
+fn delayed_first_turn_optional_and_forced_pass_look_the_same() {
+    let rules = wiki(2, &["delayed_first_turn=true"]);
+    let hands = ["1-6 1-2 4-6 3-6", "0-1 0-2 0-3 3-4"];
+    let mut chosen = Table::new(&rules, &deal_aside(&hands, "5-6"), A);
+    let mut forced = Table::new(&rules, &deal_aside(&hands, "4-5"), A);
+    // A1: 1-6 1-2 (forced, maximum length), A:2. B1 draws.
+    assert_eq!(chosen.choice(B, Decision::Build), moves_and(&[("5-6", own(B))], Move::STOP));
+    chosen.play_move(Move::STOP);
+    // A2: 4-6 or 3-6 starts the Mexican train.
+    let a_chosen = chosen.choice(A, Decision::Normal);
+    let a_forced = forced.choice(A, Decision::Normal);
+    assert_eq!(a_chosen, a_forced);
+    assert_eq!(a_chosen, moves(&[("3-6", MEX), ("4-6", MEX)]));
+    for tb in [&chosen, &forced] {
+        assert_eq!(
+            tb.log.0[2],
+            Event::Draw { seat: B, tile: tb.st.hand(B).iter().find(|x| !tiles(hands[1]).contains(x)).unwrap() }
+        );
+        assert_eq!(tb.log.0.len(), 3, "A's build, B's draw, and nothing else: {:?}", tb.log.0);
+        assert!(!tb.st.is_marked(B));
+    }
+    assert_eq!(chosen.st.known_voids(B), 0, "B kept a tile that may fit 6");
+    assert_eq!(forced.st.known_voids(B), chosen.st.known_voids(B), "the forced pass told the table more");
+    assert_eq!(public_part(&forced.st.view(A)), public_part(&chosen.st.view(A)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // 14. Blanks wild (§4.13, ED-31i)
 // ---------------------------------------------------------------------------------------------

@@ -146,15 +146,18 @@ impl RoundState {
             self.phase = Phase::Build { kind: BuildKind::Delayed { optional: false }, built: 0, placed: false };
             return;
         }
-        // He cannot start: void in e, before the draw and (when he passes) after it.
+        // He cannot start, which the table sees: his hand before the draw is void in e. If the
+        // drawn tile starts his train and he builds, it opens the build and the rest of his hand
+        // is still void in e. If he passes, the table cannot tell a kept starter (an optional
+        // pass) from a tile that does not fit (a forced pass), so it knows nothing of his hand;
+        // only with an empty boneyard is the pass forced in the open.
         self.voids[p.index()] |= 1 << e.get();
         match self.draw(p, obs) {
             Some(t) if t.contains(e) => {
-                self.voids[p.index()] &= !(1 << e.get());
                 self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
             }
             Some(_) => {
-                self.voids[p.index()] = 1 << e.get();
+                self.voids[p.index()] = 0;
                 self.end_turn(obs)
             }
             None => self.end_turn(obs),
@@ -439,7 +442,7 @@ impl RoundState {
         if let Phase::Build { kind, built, placed } = phase {
             if m.is_stop() {
                 if kind == (BuildKind::Delayed { optional: true }) && !placed {
-                    // He keeps the drawn tile, which fits e: nothing is known of his hand.
+                    // He keeps the drawn tile: a pass like a forced one, so nothing is known.
                     self.voids[p.index()] = 0;
                 }
                 self.end_build(p, kind);
