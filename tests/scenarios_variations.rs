@@ -488,6 +488,52 @@ fn multiple_doubles_uncovered_first_double_marks_and_pends_first() {
     assert_eq!(stopped.st.pending(), &[obligation(own(A), 1, A)]);
 }
 
+/// `obligation=uncovered_double` with several doubles in one turn: only the first double left
+/// open at the end of the turn obliges. Two turns from the positions above: (a) the doubler
+/// cannot cover D1 and leaves D1 and D2 open: D1 obliges, D2 is an ordinary open end; (b) the
+/// doubler covers D1 and leaves D2 and D3 open: D2, the first left open, obliges (not D1, which
+/// was placed first but covered, nor D3, the last double of the turn).
+#[test]
+fn multiple_doubles_uncovered_double_obliges_the_first_left_open() {
+    let rules = wiki(2, &["multiple_doubles=true", "obligation=uncovered_double"]);
+    // (a)
+    let deal = deal_aside(&["1-6 2-6 1-1 2-2 0-5", "5-6 3-5 2-3 1-3 1-4 2-4"], "0-4");
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1 ; B1 5-6 forced (B:5)
+    tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
+    tb.pick(B, Decision::Normal, "3-5", own(B)); // B:3
+    let i = tb.mark();
+    tb.pick(A, Decision::Normal, "1-1", own(A)); // D1
+    tb.pick(A, Decision::FollowUp, "2-2", MEX); // D2
+    // No 1: A draws 0-4, which covers neither, and marks. B holds 2-4, which would fit D2.
+    let b3 = tb.choice(B, Decision::Cover);
+    assert_eq!(
+        tb.since(i),
+        &[ev_play(A, "1-1", own(A), 1), ev_play(A, "2-2", MEX, 2), ev_draw(A, "0-4"), Event::Mark { seat: A }]
+    );
+    assert_eq!(tb.st.pending(), &[obligation(own(A), 1, A)]);
+    assert_eq!(b3, moves(&[("1-3", own(A)), ("1-4", own(A))]));
+    tb.play("1-4", own(A)); // A:4 ; D2 stays open but obliges nobody
+    assert!(tb.st.pending().is_empty());
+    assert!(tb.st.train(MEX).open_double);
+
+    // (b)
+    let deal = deal_aside(&["1-6 2-6 1-1 0-0 2-2 1-3 4-4", "5-6 3-5 0-3 0-4 2-4", "0-6 4-5"], "1-4 2-5");
+    let rules3 = wiki(3, &["multiple_doubles=true", "obligation=uncovered_double"]);
+    let mut tb = Table::new(&rules3, &deal, A);
+    tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1 ; B1 5-6, C1 0-6 forced
+    tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
+    tb.pick(B, Decision::Normal, "3-5", own(B)); // B:3 ; C2 draws 1-4 and marks (C:0 public)
+    tb.pick(A, Decision::Normal, "1-1", own(A)); // D1
+    tb.pick(A, Decision::FollowUp, "0-0", own(C)); // D2
+    tb.pick(A, Decision::FollowUp, "2-2", MEX); // D3, then 1-3 covers D1 (forced)
+    let b3 = tb.choice(B, Decision::Cover);
+    assert!(tb.played(A, "1-3", own(A)));
+    assert_eq!(tb.st.pending(), &[obligation(own(C), 0, A)]);
+    // B serves D2; its 2-4, which fits D3, is not offered.
+    assert_eq!(b3, moves(&[("0-3", own(C)), ("0-4", own(C))]));
+}
+
 // ---------------------------------------------------------------------------------------------
 // 8. Double public (§4.10, ED-31e)
 // ---------------------------------------------------------------------------------------------

@@ -686,6 +686,8 @@ impl RoundState {
         match self.rules.obligation {
             ObligationRule::None => {}
             ObligationRule::UncoveredDouble => {
+                // Several doubles left open (several per turn, or any-train follow-ups): the
+                // first left open obliges, the rest are ordinary open ends (engine default).
                 if let Some(i) = (0..n).find(|&i| open(self, i)) {
                     let d = self.turn_doubles[i];
                     self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
