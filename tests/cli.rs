@@ -369,6 +369,13 @@ fn harbour_cay_redeal_is_logged_as_a_repeated_round() {
         assert!(last.get("redeal").is_none() && last["first"].is_u64(), "{last}");
         // Every round is played once: 13 rounds end.
         assert_eq!(std::fs::read_to_string(&log).unwrap().matches(r#""event":"round_end""#).count(), 13);
+        // The independent referee replays it, redeals included (tests/referee.rs requires
+        // python3; here it is used when present).
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/referee.py");
+        if let Ok(r) = Command::new("python3").arg(&script).arg(&log).output() {
+            let said = String::from_utf8_lossy(&r.stdout);
+            assert!(r.status.success() && said.starts_with("OK: 13 rounds"), "{args:?}: referee: {said}");
+        }
     }
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), cases.len(), "temporary files left behind: {left:?}");
