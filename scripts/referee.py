@@ -195,7 +195,7 @@ class Round:
 
     def normal_targets(self, p):
         if self.hc:
-            # [004]: the Mexican train once started, or to start it after an own-train play;
+            # Great Harbour Cay: the Mexican train once started, or to start it after an own-train play;
             # other seats' marked trains from the second turn on
             ts = [p]
             if self.mex_end is not None or self.played_own[p]:
@@ -635,7 +635,7 @@ def referee(path):
                     if e in t:
                         raise Illegal(line, f"deal marked redeal, but seat {s} holds {show(t)}, which shows {e}")
         if hc:
-            # [004]: [e|e] if dealt, else the [e|w] with the largest w held; its holder places it
+            # Great Harbour Cay: [e|e] if dealt, else the [e|w] with the largest w held; its holder places it
             # and plays first
             held = [(t, s) for s, hand in enumerate(hands) for t in hand if e in t]
             if not held:

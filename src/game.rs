@@ -245,7 +245,7 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         let mut state = loop {
             let deal = deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng);
             let state = RoundState::with_setup(rules, &deal, setup);
-            // [004]: nobody holds a tile showing e: everything is reshuffled and redealt. The
+            // Great Harbour Cay: nobody holds a tile showing e: everything is redealt. The
             // observer sees every deal, the redealt ones included (the log repeats the round).
             obs.round_start(r, &state);
             if !state.needs_redeal() {

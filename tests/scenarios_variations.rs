@@ -1272,7 +1272,7 @@ fn public_part(view: &View<'_>) -> String {
     )
 }
 
-/// §4.3: an unstarted seat that draws a tile able to start its train may still pass, so a
+/// Delayed first turn: an unstarted seat that draws a tile able to start its train may still pass, so a
 /// draw followed by a pass looks the same to the table whether the pass was chosen or forced.
 /// B (no 6) draws in its first turn: 5-6 in one deal, which it keeps and passes; 4-5 in the
 /// other, which cannot start its train. A, about to choose, must see the same position in both,
