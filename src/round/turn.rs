@@ -146,14 +146,15 @@ impl RoundState {
             self.phase = Phase::Build { kind: BuildKind::Delayed { optional: false }, built: 0, placed: false };
             return;
         }
-        // He cannot start, which the table sees: his hand before the draw is void in e. If the
-        // drawn tile starts his train and he builds, it opens the build and the rest of his hand
-        // is still void in e. If he passes, the table cannot tell a kept starter (an optional
-        // pass) from a tile that does not fit (a forced pass), so it knows nothing of his hand;
-        // only with an empty boneyard is the pass forced in the open.
+        // He cannot start, which the table sees: his hand before the draw is void in e. After
+        // a draw and a pass the table cannot tell a kept starter (an optional pass) from a tile
+        // that does not fit (a forced pass), so it knows nothing of his hand; only with an empty
+        // boneyard is the pass forced in the open. While he decides, the drawn starter is in his
+        // hand: no void in e.
         self.voids[p.index()] |= 1 << e.get();
         match self.draw(p, obs) {
             Some(t) if t.contains(e) => {
+                self.voids[p.index()] &= !(1 << e.get());
                 self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
             }
             Some(_) => {
