@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent referee for mtrain JSONL game logs (rules preset `wikipedia`).
+"""Independent referee for mtrain JSONL game logs (rules presets `wikipedia` and `harbour_cay`).
 
 Usage: scripts/referee.py LOG.jsonl
 
@@ -30,6 +30,19 @@ What is checked, per round (engine [e|e] set aside, first seat (r - 1) mod N, tu
   boneyard; scores are the pips left in each hand; totals add up; winners per the [001]
   tie-break (most zero rounds, then lowest non-zero round score, else co-winners).
 
+`harbour_cay` (Great Harbour Cay rules) differs as follows:
+- the deal is the whole set; a deal in which no hand shows e is redealt: its `round` event
+  carries "redeal": true and no `first`, and the `round` event repeats with the same number;
+- the engine is [e|e] if dealt, else the [e|w] with the largest w held; its holder places it
+  (`engine` event, written e first) and takes the first turn;
+- the Mexican train may be started only by a seat that has played on its own train; other
+  seats' marked trains are open to a seat only from its second turn; a seat in its first turn
+  owing a cover on another seat's train draws one tile, keeps it, and marks;
+- no last-of-suit exemption: the round ends "stuck" as soon as a placement leaves the table
+  certain to stay unplayable: a double that needs cover and no unplayed tile of its value, or
+  no unplayed tile for any open end (own trains, the Mexican train or e while it is unstarted);
+- the double-blank scores 50; ties are shared (co-winners).
+
 Output: `OK: <rounds> rounds, <events> events refereed` and exit 0, or on the first violation
 `ILLEGAL line N: <reason>` and exit 1 (exit 2: usage error or unreadable file). Standard library
 only.
@@ -40,6 +53,7 @@ import sys
 
 SETS = (6, 9, 12, 15, 18)
 MEX = "mexican"
+PRESETS = ("wikipedia", "harbour_cay")
 
 
 class CannotRead(Exception):
@@ -145,8 +159,10 @@ def int_list(ev, line, name, n):
 
 
 class Round:
-    def __init__(self, stream, m, n, e, first, hands, boneyard):
+    def __init__(self, stream, m, n, e, first, hands, boneyard, hc=False):
         self.s = stream
+        self.hc = hc  # harbour_cay rules
+        self.played_own = [False] * n
         self.m = m
         self.n = n
         self.e = e
@@ -178,6 +194,15 @@ class Round:
         return c + sum(1 for t in self.boneyard if v in t)
 
     def normal_targets(self, p):
+        if self.hc:
+            # Great Harbour Cay: the Mexican train once started, or to start it after an own-train play;
+            # other seats' marked trains from the second turn on
+            ts = [p]
+            if self.mex_end is not None or self.played_own[p]:
+                ts.append(MEX)
+            if self.turns_taken[p] >= 1:
+                ts += [q for q in range(self.n) if q != p and self.marker[q]]
+            return ts
         if self.turns_taken[p] == 0:
             return [p]  # ED-27: the first turn of a round is the opening move, own train only
         ts = [p, MEX]  # the Mexican train, or starting it (its open end is e until started)
@@ -208,6 +233,21 @@ class Round:
         self.s.i += 1
         self.events += 1
         return line, ev, kind
+
+    def stuck(self):
+        """harbour_cay: the table can never be played on again (checked after each placement)."""
+        v = None
+        if self.pending is not None:
+            v = self.pending[1]
+        elif self.turn_double is not None and not self.turn_double["covered"]:
+            v = self.turn_double["v"]
+        if v is not None:
+            return self.unplayed(v) == 0  # the double can never be covered
+        ends = set(self.ends) | {self.e if self.mex_end is None else self.mex_end}
+        return all(self.unplayed(x) == 0 for x in ends)
+
+    def score(self, hand):
+        return sum(50 if self.hc and t == (0, 0) else pips(t) for t in hand)
 
     def why_not_over(self):
         nonempty = all(self.hands)
@@ -256,6 +296,8 @@ class Round:
             self.mex_end = y
         else:
             self.ends[k] = y
+        if k == p:
+            self.played_own[p] = True
         self.turn_changed = True
         if self.pending is not None and self.pending[0] == k:
             self.pending = None  # the obligation is covered
@@ -278,6 +320,9 @@ class Round:
             raise Illegal(nl, f"unmark of seat {s} after a play on {train_name(k)} by seat {p}: only the owner's play on his own train removes a marker")
         if not self.hands[p]:
             self.ended = ("out", p)
+            return True
+        if self.hc and self.stuck():
+            self.ended = ("stuck", None)
             return True
         return False
 
@@ -347,6 +392,13 @@ class Round:
 
     def obligated(self, p):
         k, v = self.pending
+        if self.hc and k != MEX and k != p and self.turns_taken[p] == 0:
+            # a first turn may not play on another seat's train, even to cover: draw, keep, mark
+            why = f"in its first turn it may not cover {v}-{v} on {train_name(k)}"
+            if self.boneyard:
+                self.draw(p, why)
+            self.fail(p, why + " (it draws one tile, keeps it and marks)")
+            return
         ctx = f"the double {v}-{v} on {train_name(k)} is uncovered and must be covered first"
         cover = {t for t in self.hands[p] if v in t}
         if cover:
@@ -390,7 +442,7 @@ class Round:
             self.followup(p, t[0], k)
 
     def followup(self, p, v, k):
-        if self.unplayed(v) == 0:
+        if self.unplayed(v) == 0 and not self.hc:  # harbour_cay: the round ended stuck instead
             self.turn_double["exempt"] = True  # last-of-suit exemption: no cover, no obligation
             return
         ctx = f"after the double {v}-{v} the follow-up must cover it on {train_name(k)}"
@@ -428,6 +480,8 @@ class Round:
         if ev.get("event") != "round_end":
             if self.ended[0] == "out":
                 raise Illegal(line, f"seat {self.ended[1]} went out, so the round must end here; got {describe(ev)}")
+            if self.ended[0] == "stuck":
+                raise Illegal(line, f"no tile can ever be played again: the round is stuck and must end here; got {describe(ev)}")
             raise Illegal(line, f"{self.n} consecutive idle turns with an empty boneyard: the round is blocked and must end here; got {describe(ev)}")
         self.events += 1
         reason = need(ev, line, "reason", str)
@@ -438,9 +492,9 @@ class Round:
             if out != self.ended[1]:
                 raise Illegal(line, f"round_end says seat {out} went out, but it was seat {self.ended[1]}")
         elif "out" in ev:
-            raise Illegal(line, "a blocked round_end must not name an 'out' seat")
+            raise Illegal(line, f"a {self.ended[0]} round_end must not name an 'out' seat")
         scores = int_list(ev, line, "scores", self.n)
-        want = [sum(pips(t) for t in h) for h in self.hands]
+        want = [self.score(h) for h in self.hands]
         for s in range(self.n):
             if scores[s] != want[s]:
                 left = " ".join(show(t) for t in sorted(self.hands[s])) or "nothing"
@@ -453,10 +507,12 @@ class Round:
 # ---------------------------------------------------------------------------------------------
 
 
-def winners_of(totals, rounds):
+def winners_of(totals, rounds, shared=False):
     n = len(totals)
     best = min(totals)
     cands = [s for s in range(n) if totals[s] == best]
+    if shared:
+        return cands
 
     def zeros(s):
         return sum(1 for r in rounds if r[s] == 0)
@@ -470,6 +526,45 @@ def winners_of(totals, rounds):
 
     low = min(min_nonzero(s) for s in cands)
     return [s for s in cands if min_nonzero(s) == low]
+
+
+def deal_of(ev, line, r, e, m, n, h, full, hc):
+    """Checks a round event's number, engine number and deal; returns (hands, boneyard)."""
+    if need(ev, line, "round", int) != r:
+        raise Illegal(line, f"round number {ev['round']}, expected {r}")
+    if need(ev, line, "engine", int) != e:
+        raise Illegal(line, f"round {r} engine {ev['engine']}, expected {e} (rounds go from {m}-{m} down)")
+    # wikipedia sets [e|e] aside; harbour_cay deals the whole set
+    seen = set() if hc else {(e, e)}
+    hands_raw = need(ev, line, "hands", list)
+    if len(hands_raw) != n:
+        raise Illegal(line, f"{len(hands_raw)} hands for {n} players")
+    hands = []
+    for s, hr in enumerate(hands_raw):
+        if not isinstance(hr, list) or len(hr) != h:
+            raise Illegal(line, f"seat {s} is dealt {len(hr) if isinstance(hr, list) else hr!r} tiles, expected {h}")
+        hand = set()
+        for text in hr:
+            t = key(*parse_tile(text, m, line))
+            if t in seen:
+                what = "the engine tile" if t == (e, e) and not hc else "dealt twice"
+                raise Illegal(line, f"tile {show(t)} in seat {s}'s hand is {what}")
+            seen.add(t)
+            hand.add(t)
+        hands.append(hand)
+    by_raw = need(ev, line, "boneyard", list)
+    boneyard = []
+    for text in by_raw:
+        t = key(*parse_tile(text, m, line))
+        if t in seen:
+            what = "the engine tile" if t == (e, e) and not hc else "dealt twice"
+            raise Illegal(line, f"boneyard tile {show(t)} is {what}")
+        seen.add(t)
+        boneyard.append(t)
+    if seen != full:
+        missing = " ".join(show(t) for t in sorted(full - seen))
+        raise Illegal(line, f"hands, boneyard and engine are not the full double-{m} set: missing {missing}")
+    return hands, boneyard
 
 
 def referee(path):
@@ -495,8 +590,9 @@ def referee(path):
     if ev.get("event") != "match":
         raise Illegal(line, f"the log must start with a 'match' event, got {describe(ev)}")
     rules = need(ev, line, "rules", str)
-    if rules != "wikipedia":
-        raise Illegal(line, f"this referee knows only the 'wikipedia' preset, not '{rules}'")
+    if rules not in PRESETS:
+        raise Illegal(line, f"this referee knows only the presets {', '.join(PRESETS)}, not '{rules}'")
+    hc = rules == "harbour_cay"
     m = need(ev, line, "set", int)
     if m not in SETS:
         raise Illegal(line, f"set double-{m} is not one of {SETS}")
@@ -521,48 +617,49 @@ def referee(path):
     all_scores = []
     f1 = 0  # ED-2: first player of round 1 (the CLI has no option for it)
     for r in range(1, k_rounds + 1):
-        line, ev = st.take(f"round {r}")
-        if ev.get("event") != "round":
-            raise Illegal(line, f"expected the start of round {r}, got {describe(ev)}")
-        count += 1
-        if need(ev, line, "round", int) != r:
-            raise Illegal(line, f"round number {ev['round']}, expected {r}")
         e = m - r + 1
-        if need(ev, line, "engine", int) != e:
-            raise Illegal(line, f"round {r} engine {ev['engine']}, expected {e} (rounds go from {m}-{m} down)")
-        first = (f1 + r - 1) % n
-        if need(ev, line, "first", int) != first:
-            raise Illegal(line, f"round {r} first seat {ev['first']}, expected {first} (F_r = (F1 + r - 1) mod N)")
-        hands_raw = need(ev, line, "hands", list)
-        if len(hands_raw) != n:
-            raise Illegal(line, f"{len(hands_raw)} hands for {n} players")
-        seen = {(e, e)}
-        hands = []
-        for s, hr in enumerate(hands_raw):
-            if not isinstance(hr, list) or len(hr) != h:
-                raise Illegal(line, f"seat {s} is dealt {len(hr) if isinstance(hr, list) else hr!r} tiles, expected {h}")
-            hand = set()
-            for text in hr:
-                t = key(*parse_tile(text, m, line))
-                if t in seen:
-                    what = "the engine tile" if t == (e, e) else "dealt twice"
-                    raise Illegal(line, f"tile {show(t)} in seat {s}'s hand is {what}")
-                seen.add(t)
-                hand.add(t)
-            hands.append(hand)
-        by_raw = need(ev, line, "boneyard", list)
-        boneyard = []
-        for text in by_raw:
-            t = key(*parse_tile(text, m, line))
-            if t in seen:
-                what = "the engine tile" if t == (e, e) else "dealt twice"
-                raise Illegal(line, f"boneyard tile {show(t)} is {what}")
-            seen.add(t)
-            boneyard.append(t)
-        if seen != full:
-            missing = " ".join(show(t) for t in sorted(full - seen))
-            raise Illegal(line, f"hands, boneyard and engine are not the full double-{m} set: missing {missing}")
-        rnd = Round(st, m, n, e, first, hands, boneyard)
+        while True:
+            line, ev = st.take(f"round {r}")
+            if ev.get("event") != "round":
+                raise Illegal(line, f"expected the start of round {r}, got {describe(ev)}")
+            count += 1
+            hands, boneyard = deal_of(ev, line, r, e, m, n, h, full, hc)
+            if "redeal" not in ev:
+                break
+            if not hc or ev["redeal"] is not True:
+                raise Illegal(line, f"'redeal': {ev['redeal']!r} (only a harbour_cay deal is redealt, marked true)")
+            if "first" in ev:
+                raise Illegal(line, "a redealt deal has no first turn, but the round event names one")
+            for s, hand in enumerate(hands):
+                for t in hand:
+                    if e in t:
+                        raise Illegal(line, f"deal marked redeal, but seat {s} holds {show(t)}, which shows {e}")
+        if hc:
+            # Great Harbour Cay: [e|e] if dealt, else the [e|w] with the largest w held; its holder places it
+            # and plays first
+            held = [(t, s) for s, hand in enumerate(hands) for t in hand if e in t]
+            if not held:
+                raise Illegal(line, f"no hand holds a tile showing {e}: the deal must be redealt (a 'round' event marked \"redeal\": true, then the round again)")
+            other = lambda t: t[1] if t[0] == e else t[0]
+            big, placer = max(held, key=lambda ts: (other(ts[0]) == e, other(ts[0])))
+            first = placer
+            if need(ev, line, "first", int) != first:
+                raise Illegal(line, f"round {r} first seat {ev['first']}, expected {first} (the engine's placer plays first)")
+            line, ev = st.take("the engine event")
+            if ev.get("event") != "engine":
+                raise Illegal(line, f"expected the engine event of round {r}, got {describe(ev)}")
+            count += 1
+            x, y = parse_tile(ev.get("tile"), m, line)
+            if need(ev, line, "seat", int) != placer or key(x, y) != big:
+                raise Illegal(line, f"engine {ev.get('tile')} by seat {ev.get('seat')}, expected {e}-{other(big)} by seat {placer}")
+            if x != e:
+                raise Illegal(line, f"engine {ev.get('tile')} must be written with the engine number {e} first")
+            hands[placer].discard(big)
+        else:
+            first = (f1 + r - 1) % n
+            if need(ev, line, "first", int) != first:
+                raise Illegal(line, f"round {r} first seat {ev['first']}, expected {first} (F_r = (F1 + r - 1) mod N)")
+        rnd = Round(st, m, n, e, first, hands, boneyard, hc)
         all_scores.append(rnd.run())
         count += rnd.events
 
@@ -577,9 +674,10 @@ def referee(path):
     winners = need(ev, line, "winners", list)
     if any(isinstance(w, bool) or not isinstance(w, int) for w in winners):
         raise Illegal(line, f"winners {winners} must be seat numbers")
-    want_w = winners_of(want, all_scores)
+    want_w = winners_of(want, all_scores, shared=hc)
     if sorted(winners) != want_w:
-        raise Illegal(line, f"winners {winners}, expected {want_w} (lowest total; ties: most zero rounds, then lowest non-zero round)")
+        tie = "ties are shared" if hc else "ties: most zero rounds, then lowest non-zero round"
+        raise Illegal(line, f"winners {winners}, expected {want_w} (lowest total; {tie})")
     line, ev = st.peek()
     if ev is not None:
         raise Illegal(line, f"{describe(ev)} after match_end")

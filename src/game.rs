@@ -245,9 +245,10 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         let mut state = loop {
             let deal = deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng);
             let state = RoundState::with_setup(rules, &deal, setup);
+            // Great Harbour Cay: nobody holds a tile showing e: everything is redealt. The
+            // observer sees every deal, the redealt ones included (the log repeats the round).
             obs.round_start(r, &state);
-            // [004]: nobody holds a tile showing e: everything is reshuffled and redealt.
-            if mode != EngineMode::HolderElseHighestOfNumberElseRedeal || !deal.no_hand_shows(e) {
+            if !state.needs_redeal() {
                 break state;
             }
         };

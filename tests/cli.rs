@@ -330,3 +330,117 @@ fn bench_measures_every_thread_count_and_writes_csv() {
     rejects(&["bench", "--seconds", "-1"], &["invalid value '-1' for '--seconds <S>'", "positive number"]);
     rejects(&["bench", "--bots", "greedy,random,greedy,random,planner"], &["4 players need at most 4 bots"]);
 }
+
+/// The `round` events of a JSONL log, parsed.
+fn round_events(log: &str) -> Vec<serde_json::Value> {
+    log.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["event"] == "round")
+        .collect()
+}
+
+#[test]
+fn harbour_cay_redeal_is_logged_as_a_repeated_round() {
+    // Great Harbour Cay: a deal in which no hand shows the engine number is gathered and
+    // redealt. Each match below meets such a deal (round 3 of the first, rounds 2 and 3 of the
+    // second); the log must repeat the round event, not stop.
+    let cases: [(&[&str], u64, usize); 2] = [
+        (&["--players", "2", "--bots", "hoarder,hoarder", "--seed", "10565069067352601973"], 3, 1),
+        (&["--players", "6", "--hand", "1", "--bots", "hoarder", "--seed", "3560248796974285688"], 2, 1),
+    ];
+    let dir = std::env::temp_dir().join(format!("mtrain-cli-redeal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (extra, round, redeals)) in cases.iter().enumerate() {
+        let log = dir.join(format!("redeal{i}.jsonl"));
+        let mut args = vec!["play", "--rules", "harbour_cay", "--set", "12", "--log", log.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let plain = mtrain(&args[..5].iter().chain(extra.iter()).copied().collect::<Vec<_>>());
+        let out = mtrain(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.stdout, plain.stdout, "{args:?}: --log changed the match");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("the tiles are gathered, reshuffled and redealt"), "{text}");
+        let rounds = round_events(&std::fs::read_to_string(&log).unwrap());
+        let this: Vec<_> = rounds.iter().filter(|r| r["round"] == *round).collect();
+        assert_eq!(this.len(), redeals + 1, "round {round}: {this:?}");
+        let (last, redealt) = this.split_last().unwrap();
+        for r in redealt {
+            assert_eq!(r["redeal"], true, "{r}");
+            assert!(r.get("first").is_none(), "a redealt deal has no first turn: {r}");
+            assert_eq!(r["engine"], 13 - round, "{r}");
+            assert_ne!(r["hands"], last["hands"]);
+        }
+        assert!(last.get("redeal").is_none() && last["first"].is_u64(), "{last}");
+        // Every round is played once: 13 rounds end.
+        assert_eq!(std::fs::read_to_string(&log).unwrap().matches(r#""event":"round_end""#).count(), 13);
+        // The independent referee replays it, redeals included (tests/referee.rs requires
+        // python3; here it is used when present).
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/referee.py");
+        if let Ok(r) = Command::new("python3").arg(&script).arg(&log).output() {
+            let said = String::from_utf8_lossy(&r.stdout);
+            assert!(r.status.success() && said.starts_with("OK: 13 rounds"), "{args:?}: referee: {said}");
+        }
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), cases.len(), "temporary files left behind: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Panics if `v` holds a `null` anywhere.
+fn assert_no_null(v: &serde_json::Value, line: &str) {
+    match v {
+        serde_json::Value::Null => panic!("null in log line {line}"),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| assert_no_null(x, line)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| assert_no_null(x, line)),
+        _ => {}
+    }
+}
+
+#[test]
+fn log_round_event_always_names_the_engine_number() {
+    // Every engine mode: set aside, searched by number, and picked as a double from the hands
+    // (family_house v3, Galt's opening), where the number is known only once the search runs.
+    let cases: &[&[&str]] = &[
+        &["--rules", "wikipedia"],
+        &["--rules", "celko1998"],
+        &["--rules", "family_house"],
+        &["--rules", "family_house", "--rule", "v3=true"],
+        &["--rules", "family_house", "--rule", "v3=true", "--players", "2", "--seed", "5"],
+        &["--rules", "wikipedia", "--rule", "galt_opening=true", "--seed", "3"],
+        &["--rules", "harbour_cay", "--players", "3"],
+    ];
+    let dir = std::env::temp_dir().join(format!("mtrain-cli-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, extra) in cases.iter().enumerate() {
+        let log = dir.join(format!("engine{i}.jsonl"));
+        let mut args = vec!["play", "--rounds", "6", "--log", log.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = mtrain(&args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        for (v, l) in lines.iter().zip(text.lines()) {
+            assert_no_null(v, l);
+        }
+        let mut rounds = 0;
+        for (k, r) in lines.iter().enumerate().filter(|(_, v)| v["event"] == "round" && v.get("redeal").is_none()) {
+            rounds += 1;
+            let e = r["engine"].as_u64().unwrap_or_else(|| panic!("{args:?}: engine is not a number: {r}"));
+            // Where a seat places the engine, the engine event (after any search draws) shows
+            // the engine number.
+            if let Some(ev) = lines[k + 1..]
+                .iter()
+                .take_while(|v| v["event"] == "draw" || v["event"] == "engine")
+                .find(|v| v["event"] == "engine")
+            {
+                let tile = ev["tile"].as_str().unwrap();
+                assert!(tile.starts_with(&format!("{e}-")), "{args:?}: round engine {e}, engine event {ev}");
+                if extra.contains(&"v3=true") || extra.contains(&"galt_opening=true") {
+                    assert_eq!(tile, format!("{e}-{e}"), "{args:?}: the search picks a double");
+                }
+            }
+        }
+        assert_eq!(rounds, 6, "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

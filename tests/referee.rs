@@ -1,6 +1,6 @@
 //! The engine's JSONL logs pass an independent referee.
 //!
-//! `scripts/referee.py` is a second implementation of the `wikipedia` rules, written from
+//! `scripts/referee.py` is a second implementation of the `wikipedia` and `harbour_cay` rules, written from
 //! RULES.md alone. It replays a log and checks that every event is legal and that every forced
 //! action (must-play, draws, follow-ups, marks, unmarks, passes, round ends, scores, winners) is
 //! exactly what the rules require. These tests run it on the golden log and on fresh logs from the
@@ -173,6 +173,78 @@ fn corrupted_logs_are_rejected() {
     let path = dir.join("bad-totals.jsonl");
     write_lines(&path, &bad);
     assert_rejected(&path, last + 1, "match_end totals changed");
+
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn harbour_cay_logs_are_legal_redeals_and_stuck_rounds_included() {
+    // (players, bots, seed, extra arguments); the first two meet redealt deals (a repeated
+    // round event), the small hands make redeals and stuck rounds common.
+    let matches: &[(&str, &str, &str, &[&str])] = &[
+        ("2", "hoarder,hoarder", "10565069067352601973", &[]),
+        ("6", "hoarder", "3560248796974285688", &["--hand", "1"]),
+        ("4", "greedy,random,greedy,random", "7", &[]),
+        ("3", "random", "21", &["--hand", "2"]),
+        ("5", "greedy", "22", &["--hand", "3"]),
+        ("10", "greedy:ties=random", "23", &[]),
+    ];
+    let dir = scratch("harbour");
+    let (mut redeals, mut stuck) = (0, 0);
+    for &(players, bots, seed, extra) in matches {
+        let what = format!("harbour_cay --players {players} --bots {bots} --seed {seed} {}", extra.join(" "));
+        let log = dir.join(format!("p{players}-s{seed}.jsonl"));
+        let mut args = vec!["--rules", "harbour_cay", "--players", players, "--bots", bots, "--seed", seed];
+        args.extend_from_slice(extra);
+        play(&log, &args);
+        assert_accepted(&log, &what);
+        let text = std::fs::read_to_string(&log).unwrap();
+        redeals += text.matches(r#""redeal":true"#).count();
+        stuck += text.matches(r#""reason":"stuck""#).count();
+    }
+    assert!(redeals >= 3 && stuck >= 1, "{redeals} redeals, {stuck} stuck rounds: the sample lost its edge cases");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn corrupted_harbour_cay_logs_are_rejected() {
+    let dir = scratch("harbour-corrupt");
+    let log = dir.join("base.jsonl");
+    play(&log, &["--rules", "harbour_cay", "--players", "2", "--bots", "hoarder", "--seed", "10565069067352601973"]);
+    assert_accepted(&log, "uncorrupted harbour_cay log");
+    let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(String::from).collect();
+    let first_with = |tag: &str| lines.iter().position(|l| l.contains(tag)).unwrap_or_else(|| panic!("no {tag}"));
+
+    // 1. A redealt deal passed off as a played one: someone must hold a tile showing e.
+    let r = first_with(r#""redeal":true"#);
+    let mut bad = lines.clone();
+    bad[r] = lines[r].replace(r#""redeal":true"#, r#""first":0"#);
+    let path = dir.join("no-redeal.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, r + 1, "redeal flag removed");
+
+    // 2. The repeated round event dropped: the redealt deal would have to be played.
+    let mut bad = lines.clone();
+    bad.remove(r + 1);
+    let path = dir.join("no-repeat.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, r + 2, "repeated round event dropped");
+
+    // 3. The engine placed by the wrong seat.
+    let e = first_with(r#""event":"engine""#);
+    let mut bad = lines.clone();
+    bad[e] = lines[e].replace(r#""seat":"#, r#""seat":1"#);
+    let path = dir.join("engine-seat.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, e + 1, "engine seat changed");
+
+    // 4. A stuck round reported as blocked.
+    let s = first_with(r#""reason":"stuck""#);
+    let mut bad = lines.clone();
+    bad[s] = lines[s].replace(r#""reason":"stuck""#, r#""reason":"blocked""#);
+    let path = dir.join("stuck-as-blocked.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, s + 1, "stuck round_end turned into blocked");
 
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -493,6 +493,52 @@ fn multiple_doubles_uncovered_first_double_marks_and_pends_first() {
     assert_eq!(stopped.st.pending(), &[obligation(own(A), 1, A)]);
 }
 
+/// `obligation=uncovered_double` with several doubles in one turn: only the first double left
+/// open at the end of the turn obliges. Two turns from the positions above: (a) the doubler
+/// cannot cover D1 and leaves D1 and D2 open: D1 obliges, D2 is an ordinary open end; (b) the
+/// doubler covers D1 and leaves D2 and D3 open: D2, the first left open, obliges (not D1, which
+/// was placed first but covered, nor D3, the last double of the turn).
+#[test]
+fn multiple_doubles_uncovered_double_obliges_the_first_left_open() {
+    let rules = wiki(2, &["multiple_doubles=true", "obligation=uncovered_double"]);
+    // (a)
+    let deal = deal_aside(&["1-6 2-6 1-1 2-2 0-5", "5-6 3-5 2-3 1-3 1-4 2-4"], "0-4");
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1 ; B1 5-6 forced (B:5)
+    tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
+    tb.pick(B, Decision::Normal, "3-5", own(B)); // B:3
+    let i = tb.mark();
+    tb.pick(A, Decision::Normal, "1-1", own(A)); // D1
+    tb.pick(A, Decision::FollowUp, "2-2", MEX); // D2
+    // No 1: A draws 0-4, which covers neither, and marks. B holds 2-4, which would fit D2.
+    let b3 = tb.choice(B, Decision::Cover);
+    assert_eq!(
+        tb.since(i),
+        &[ev_play(A, "1-1", own(A), 1), ev_play(A, "2-2", MEX, 2), ev_draw(A, "0-4"), Event::Mark { seat: A }]
+    );
+    assert_eq!(tb.st.pending(), &[obligation(own(A), 1, A)]);
+    assert_eq!(b3, moves(&[("1-3", own(A)), ("1-4", own(A))]));
+    tb.play("1-4", own(A)); // A:4 ; D2 stays open but obliges nobody
+    assert!(tb.st.pending().is_empty());
+    assert!(tb.st.train(MEX).open_double);
+
+    // (b)
+    let deal = deal_aside(&["1-6 2-6 1-1 0-0 2-2 1-3 4-4", "5-6 3-5 0-3 0-4 2-4", "0-6 4-5"], "1-4 2-5");
+    let rules3 = wiki(3, &["multiple_doubles=true", "obligation=uncovered_double"]);
+    let mut tb = Table::new(&rules3, &deal, A);
+    tb.pick(A, Decision::Normal, "1-6", own(A)); // A:1 ; B1 5-6, C1 0-6 forced
+    tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
+    tb.pick(B, Decision::Normal, "3-5", own(B)); // B:3 ; C2 draws 1-4 and marks (C:0 public)
+    tb.pick(A, Decision::Normal, "1-1", own(A)); // D1
+    tb.pick(A, Decision::FollowUp, "0-0", own(C)); // D2
+    tb.pick(A, Decision::FollowUp, "2-2", MEX); // D3, then 1-3 covers D1 (forced)
+    let b3 = tb.choice(B, Decision::Cover);
+    assert!(tb.played(A, "1-3", own(A)));
+    assert_eq!(tb.st.pending(), &[obligation(own(C), 0, A)]);
+    // B serves D2; its 2-4, which fits D3, is not offered.
+    assert_eq!(b3, moves(&[("0-3", own(C)), ("0-4", own(C))]));
+}
+
 // ---------------------------------------------------------------------------------------------
 // 8. Double public (§4.10, ED-31e)
 // ---------------------------------------------------------------------------------------------
@@ -1204,6 +1250,63 @@ fn delayed_first_turn_trailing_double_obliges_nobody() {
     assert_eq!(tb.st.turns_taken(B), 1);
     assert!(!tb.log.0.iter().take(4).any(|e| matches!(e, Event::Mark { .. })));
     assert_eq!(tb.log.0[4], ev_draw(A, "0-0"), "A's second turn is normal, not a cover of B's 2-2");
+}
+
+/// Everything `view` shows of the table and of the other seats (not its own hand, which the
+/// two positions compared below share anyway), as text.
+fn public_part(view: &View<'_>) -> String {
+    let n = view.players();
+    let seats: Vec<Seat> = (0..n as usize).map(Seat::from_index).collect();
+    let trains: Vec<String> = view.train_ids().map(|id| format!("{id}:{:?}", view.train(id))).collect();
+    format!(
+        "hand {} | sizes {:?} | boneyard {} | engine {:?} | trains {trains:?} | mexican {} | marked {:?} | \
+         pending {:?} | played {} | voids {:?} | draws {:?} | turns {:?} | follow-up {:?} | decision {:?}",
+        view.hand(),
+        seats.iter().map(|&s| view.hand_size(s)).collect::<Vec<_>>(),
+        view.boneyard_len(),
+        view.engine(),
+        view.mexican_started(),
+        seats.iter().map(|&s| view.is_marked(s)).collect::<Vec<_>>(),
+        view.pending(),
+        view.played(),
+        seats.iter().map(|&s| view.known_voids(s)).collect::<Vec<_>>(),
+        seats.iter().map(|&s| view.draws(s)).collect::<Vec<_>>(),
+        seats.iter().map(|&s| view.turns_taken(s)).collect::<Vec<_>>(),
+        view.follow_up_double(),
+        view.decision(),
+    )
+}
+
+/// Delayed first turn: an unstarted seat that draws a tile able to start its train may still pass, so a
+/// draw followed by a pass looks the same to the table whether the pass was chosen or forced.
+/// B (no 6) draws in its first turn: 5-6 in one deal, which it keeps and passes; 4-5 in the
+/// other, which cannot start its train. A, about to choose, must see the same position in both,
+/// known voids included: neither pass shows that B holds no 6.
+#[test]
+fn delayed_first_turn_optional_and_forced_pass_look_the_same() {
+    let rules = wiki(2, &["delayed_first_turn=true"]);
+    let hands = ["1-6 1-2 4-6 3-6", "0-1 0-2 0-3 3-4"];
+    let mut chosen = Table::new(&rules, &deal_aside(&hands, "5-6"), A);
+    let mut forced = Table::new(&rules, &deal_aside(&hands, "4-5"), A);
+    // A1: 1-6 1-2 (forced, maximum length), A:2. B1 draws.
+    assert_eq!(chosen.choice(B, Decision::Build), moves_and(&[("5-6", own(B))], Move::STOP));
+    chosen.play_move(Move::STOP);
+    // A2: 4-6 or 3-6 starts the Mexican train.
+    let a_chosen = chosen.choice(A, Decision::Normal);
+    let a_forced = forced.choice(A, Decision::Normal);
+    assert_eq!(a_chosen, a_forced);
+    assert_eq!(a_chosen, moves(&[("3-6", MEX), ("4-6", MEX)]));
+    for tb in [&chosen, &forced] {
+        assert_eq!(
+            tb.log.0[2],
+            Event::Draw { seat: B, tile: tb.st.hand(B).iter().find(|x| !tiles(hands[1]).contains(x)).unwrap() }
+        );
+        assert_eq!(tb.log.0.len(), 3, "A's build, B's draw, and nothing else: {:?}", tb.log.0);
+        assert!(!tb.st.is_marked(B));
+    }
+    assert_eq!(chosen.st.known_voids(B), 0, "B kept a tile that may fit 6");
+    assert_eq!(forced.st.known_voids(B), chosen.st.known_voids(B), "the forced pass told the table more");
+    assert_eq!(public_part(&forced.st.view(A)), public_part(&chosen.st.view(A)));
 }
 
 // ---------------------------------------------------------------------------------------------

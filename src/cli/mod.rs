@@ -20,6 +20,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once, TryLockError};
 
 /// mtrain: a Monte Carlo strategy simulator and tournament runner for Mexican Train.
 #[derive(Parser, Debug)]
@@ -214,10 +215,48 @@ where
 }
 
 /// A file written under a temporary name and renamed into place only when complete.
+///
+/// The temporary file goes when the value is dropped unfinished, and also when the process
+/// panics: release builds abort on a panic without running `Drop`, so every unfinished
+/// temporary file is registered with a panic hook that removes it before the abort. (A process
+/// killed by a signal it cannot catch still leaves its `NAME.PID.tmp`.)
 pub(crate) struct AtomicFile {
     tmp: PathBuf,
     dest: PathBuf,
     file: Option<BufWriter<File>>,
+}
+
+/// The temporary files of unfinished [`AtomicFile`]s, for the panic hook.
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Installs, once, the panic hook that removes unfinished temporary files and then reports
+/// the panic as before.
+fn install_cleanup_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            remove_unfinished();
+        }));
+    });
+}
+
+/// Removes every registered temporary file. Never blocks: a panic raised while the registry
+/// is locked (by this thread) skips the cleanup rather than deadlock.
+fn remove_unfinished() {
+    let list = match UNFINISHED.try_lock() {
+        Ok(l) => l,
+        Err(TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(TryLockError::WouldBlock) => return,
+    };
+    for tmp in list.iter() {
+        let _ = std::fs::remove_file(tmp);
+    }
 }
 
 impl AtomicFile {
@@ -227,8 +266,11 @@ impl AtomicFile {
         let mut tmp_name = name.to_os_string();
         tmp_name.push(format!(".{}.tmp", std::process::id()));
         let tmp = dest.with_file_name(tmp_name);
+        install_cleanup_hook();
+        let mut list = unfinished();
         let file =
             File::create(&tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))?;
+        list.push(tmp.clone());
         Ok(AtomicFile { tmp, dest: dest.to_path_buf(), file: Some(BufWriter::new(file)) })
     }
 
@@ -239,7 +281,19 @@ impl AtomicFile {
     pub(crate) fn commit(mut self) -> Result<(), CliError> {
         let mut w = self.file.take().expect("open");
         let done = w.flush().and_then(|_| w.get_ref().sync_all()).and_then(|_| std::fs::rename(&self.tmp, &self.dest));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        self.forget_tmp();
         done.map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())))
+    }
+
+    /// Takes the temporary file off the panic hook's list.
+    fn forget_tmp(&self) {
+        let mut list = unfinished();
+        if let Some(i) = list.iter().position(|t| *t == self.tmp) {
+            list.swap_remove(i);
+        }
     }
 }
 
@@ -247,6 +301,7 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if self.file.take().is_some() {
             let _ = std::fs::remove_file(&self.tmp);
+            self.forget_tmp();
         }
     }
 }
@@ -256,4 +311,41 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), CliError>
     let mut f = AtomicFile::create(path)?;
     f.writer().write_all(contents).map_err(|e| CliError::failure(format!("cannot write '{}': {e}", path.display())))?;
     f.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_removes_unfinished_temporary_files() {
+        let dir = std::env::temp_dir().join(format!("mtrain-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dest = dir.join("log.jsonl");
+        let mut f = AtomicFile::create(&dest).unwrap();
+        f.writer().write_all(b"half a line").unwrap();
+        let tmp = f.tmp.clone();
+        assert!(tmp.exists());
+        // What `panic = "abort"` does: no destructor runs. The hook must clean up alone.
+        std::mem::forget(f);
+        let caught = std::panic::catch_unwind(|| panic!("deliberate panic: the hook removes temporary files"));
+        assert!(caught.is_err());
+        assert!(!tmp.exists(), "{} left behind after a panic", tmp.display());
+        assert!(!dest.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_committed_file_is_off_the_list() {
+        let dir = std::env::temp_dir().join(format!("mtrain-atomic-commit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dest = dir.join("out.csv");
+        let mut f = AtomicFile::create(&dest).unwrap();
+        f.writer().write_all(b"a,b\n").unwrap();
+        let tmp = f.tmp.clone();
+        f.commit().unwrap();
+        assert!(dest.exists() && !tmp.exists());
+        assert!(!unfinished().contains(&tmp));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -4,6 +4,14 @@
 //! Events: `match`, `round` (hands, and the boneyard in draw order), `play`, `draw`, `mark`,
 //! `unmark`, `pass`, `round_end`, `match_end`. In `play` events the tile is written as laid:
 //! the half joined to the train first, so `"tile":"12-5"` with `"end":5`.
+//!
+//! No field is ever `null`. The `round` event's `engine` is always the round's engine number:
+//! the double set aside, the number the engine search looks for, or, where the search picks
+//! the highest double found in the hands, the value of the double it will pick (the log is full
+//! information: the search is run ahead on a copy, as for `first`). When a deal is gathered and
+//! redealt (Great Harbour Cay: no hand holds a tile showing the engine number), its `round`
+//! event carries `"redeal":true` and no `first` (no turn is played on it), and the next line
+//! repeats the `round` event with the same round number and the new hands and boneyard.
 
 use super::Lines;
 use crate::game::{MatchObserver, MatchResult};
@@ -132,26 +140,31 @@ impl<W: Write> MatchObserver for JsonLog<W> {
     }
 
     fn round_start(&mut self, round: u8, state: &RoundState) {
-        self.engine_number = Some(state.engine_number());
         let hands = list(0..self.players, |s| list(state.hand(Seat::from_index(s)), |t| quote(&t.to_string())));
-        // When the engine comes from a hand, `lead` is where the search starts; `first` is the
-        // seat of the first normal turn (the placer, where the rules say so), found by running
-        // the deterministic search on a copy.
+        let boneyard = list(state.boneyard().as_slice(), |t| quote(&t.to_string()));
+        // When the engine comes from a hand, `lead` is where the search starts.
         let lead = if state.engine_mode() == EngineMode::SetAside {
             String::new()
         } else {
             format!(r#","lead":{}"#, state.lead())
         };
-        // Modes that find the engine number by search log it in the `engine` event only.
-        let engine = match state.engine_mode() {
-            EngineMode::GaltFirstPlayerHighestDouble | EngineMode::HighestUnusedDoubleInHands => "null".to_string(),
-            _ => state.engine_number().to_string(),
+        // `engine` and `first` are what the deterministic engine search will find, run on a copy
+        // (the log is full information): the engine number (also where a search picks the
+        // double) and the seat of the first normal turn. A deal that is gathered and redealt has
+        // neither a placer nor a first turn: it is marked `"redeal":true`, carries no `first`,
+        // and the next line repeats the `round` event with the same round number.
+        let s = match state.after_setup() {
+            Some((engine, first)) => {
+                self.engine_number = Some(engine);
+                format!(
+                    r#"{{"event":"round","round":{round},"engine":{engine},"first":{first}{lead},"hands":{hands},"boneyard":{boneyard}}}"#
+                )
+            }
+            None => format!(
+                r#"{{"event":"round","round":{round},"engine":{},"redeal":true{lead},"hands":{hands},"boneyard":{boneyard}}}"#,
+                state.engine_number()
+            ),
         };
-        let s = format!(
-            r#"{{"event":"round","round":{round},"engine":{engine},"first":{}{lead},"hands":{hands},"boneyard":{}}}"#,
-            state.first_after_setup(),
-            list(state.boneyard().as_slice(), |t| quote(&t.to_string()))
-        );
         self.line(&s);
     }
 

@@ -268,6 +268,12 @@ impl<W: Write> MatchObserver for Transcript<W> {
             let h = state.hand(seat);
             self.emit(&format!("  hand {s}: {h} ({} tiles, {} pips)", h.len(), h.pips()));
         }
+        if state.needs_redeal() {
+            self.emit(&format!(
+                "  no hand holds a tile showing {}: the tiles are gathered, reshuffled and redealt",
+                state.engine_number()
+            ));
+        }
     }
 
     fn match_end(&mut self, result: &MatchResult) {

@@ -335,6 +335,10 @@ impl RoundState {
     /// placements (they only remove tiles) and a drawn tile that it plays at once; a drawn tile
     /// it keeps narrows the set to the values that tile was just seen not to fit; any other
     /// draw (engine search, penalty) clears it.
+    ///
+    /// Only what the table sees counts. Where keeping a playable tile is allowed (the delayed
+    /// first turn's pass after a draw), a pass after a draw says nothing, whether it was chosen
+    /// or forced, since the two look the same.
     pub fn known_voids(&self, seat: Seat) -> u32 {
         if self.track_voids { self.voids[seat.index()] } else { 0 }
     }

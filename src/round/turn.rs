@@ -146,7 +146,11 @@ impl RoundState {
             self.phase = Phase::Build { kind: BuildKind::Delayed { optional: false }, built: 0, placed: false };
             return;
         }
-        // He cannot start: void in e, before the draw and (when he passes) after it.
+        // He cannot start, which the table sees: his hand before the draw is void in e. After
+        // a draw and a pass the table cannot tell a kept starter (an optional pass) from a tile
+        // that does not fit (a forced pass), so it knows nothing of his hand; only with an empty
+        // boneyard is the pass forced in the open. While he decides, the drawn starter is in his
+        // hand: no void in e.
         self.voids[p.index()] |= 1 << e.get();
         match self.draw(p, obs) {
             Some(t) if t.contains(e) => {
@@ -154,7 +158,7 @@ impl RoundState {
                 self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
             }
             Some(_) => {
-                self.voids[p.index()] = 1 << e.get();
+                self.voids[p.index()] = 0;
                 self.end_turn(obs)
             }
             None => self.end_turn(obs),
@@ -171,15 +175,28 @@ impl RoundState {
 
     // ---- setup (RULES.md N-1, §5.1 S3–S6, §5.4 S3, §5.5 S3–S5) ----
 
-    /// The seat that will take the first normal turn, once the engine search (deterministic
-    /// given the deal) has run: for logs written before the round is played.
-    pub fn first_after_setup(&self) -> Seat {
+    /// Whether this deal is gathered, reshuffled and redealt before any play: the engine
+    /// comes from a hand under Great Harbour Cay rules and no hand holds a tile showing the
+    /// engine number. Such a deal has no engine, no placer and no first turn.
+    pub fn needs_redeal(&self) -> bool {
+        self.phase == Phase::Setup
+            && self.engine_mode == EngineMode::HolderElseHighestOfNumberElseRedeal
+            && self.hands[..self.players as usize].iter().all(|h| !h.has_suit(self.e))
+    }
+
+    /// The round's engine number and the seat of its first normal turn, once the engine
+    /// search (deterministic given the deal) has run: for logs written before the round is
+    /// played. `None` for a deal that is redealt ([`RoundState::needs_redeal`]).
+    pub fn after_setup(&self) -> Option<(Pip, Seat)> {
         if self.phase != Phase::Setup {
-            return self.first;
+            return Some((self.e, self.first));
+        }
+        if self.needs_redeal() {
+            return None;
         }
         let mut probe = self.clone();
         probe.setup(&mut super::event::NoObserver);
-        probe.first
+        Some((probe.e, probe.first))
     }
 
     fn holder(&self, t: Tile) -> Option<Seat> {
@@ -426,7 +443,7 @@ impl RoundState {
         if let Phase::Build { kind, built, placed } = phase {
             if m.is_stop() {
                 if kind == (BuildKind::Delayed { optional: true }) && !placed {
-                    // He keeps the drawn tile, which fits e: nothing is known of his hand.
+                    // He keeps the drawn tile: a pass like a forced one, so nothing is known.
                     self.voids[p.index()] = 0;
                 }
                 self.end_build(p, kind);
@@ -670,6 +687,8 @@ impl RoundState {
         match self.rules.obligation {
             ObligationRule::None => {}
             ObligationRule::UncoveredDouble => {
+                // Several doubles left open (several per turn, or any-train follow-ups): the
+                // first left open obliges, the rest are ordinary open ends (engine default).
                 if let Some(i) = (0..n).find(|&i| open(self, i)) {
                     let d = self.turn_doubles[i];
                     self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);

@@ -169,7 +169,12 @@ pub enum DoublesPerTurn {
 pub enum Obligation {
     /// None: the double is an ordinary open end.
     None,
-    /// The single uncovered double of the turn.
+    /// The uncovered double of the turn. Where a turn places several doubles (several doubles
+    /// per turn, or a follow-up on any train) and leaves more than one open, only the first
+    /// double left open obliges: the earliest placed among those still uncovered when the turn
+    /// ends (a double covered later in the same turn does not count). The others stay ordinary
+    /// open ends. Engine default: the sources allow one double per turn under this rule and do
+    /// not say.
     UncoveredDouble,
     /// The last double placed in the turn ([000], ED-11).
     LastDoubleOfTurn,
@@ -274,7 +279,9 @@ pub struct Rules {
     pub follow_up: FollowUp,
     /// P-21.
     pub doubles_per_turn: DoublesPerTurn,
-    /// P-23/P-26.
+    /// Which uncovered doubles oblige the following players; under
+    /// [`Obligation::UncoveredDouble`] a turn that leaves several doubles open obliges the
+    /// first of them only.
     pub obligation: Obligation,
     /// P-26.
     pub obligation_order: ObligationOrder,

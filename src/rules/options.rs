@@ -275,7 +275,7 @@ pub const PARAMS: &[Param] = &[
         "obligation",
         obligation,
         Obligation,
-        "which open doubles oblige the next players (P-23, P-26)",
+        "which open doubles oblige the next players (uncovered_double: a turn that leaves several open obliges the first left open)",
         ["[000 §Playing Doubles], ED-11", "[001 BR5]", "[002]", "[003 v1], ED-29", "[004 §Doubles]"]
     ),
     enum_param!(
