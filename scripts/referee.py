@@ -3,8 +3,8 @@
 
 Usage: scripts/referee.py LOG.jsonl
 
-Replays a match from its full-information log (format: DESIGN.md §6) and checks every event
-against RULES.md (§0.3, §2, §5.0, §5.2). Written from the rules text alone, not from the engine's
+Replays a match from its full-information log (format: docs/log-format.md) and checks every event
+against the rules of the `wikipedia` preset (docs/rules.md). Written from the rules text alone, not from the engine's
 source, so that the two implementations check each other.
 
 The referee never judges a *choice* among several legal moves (that is the bot's business). It
@@ -16,7 +16,7 @@ What is checked, per round (engine [e|e] set aside, first seat (r - 1) mod N, tu
 - the deal: N hands of `hand` tiles + boneyard + engine = the full double-M set, once each;
 - a turn with an uncovered, obligated double: the seat covers it (a hand tile if it holds one;
   otherwise it draws the boneyard's next tile and plays it on the double if it fits), else marks;
-- a normal turn: targets are the own train in the seat's first turn of the round (ED-27), later
+- a normal turn: targets are the own train in the seat's first turn of the round, later
   also the Mexican train (started with a tile containing e) and other seats' marked trains; a
   seat with a legal play must play; otherwise it draws the next tile and must play it if it is
   playable, else marks; with an empty boneyard it marks, or passes if its marker is already on;
@@ -27,7 +27,7 @@ What is checked, per round (engine [e|e] set aside, first seat (r - 1) mod N, tu
   the plays of an owner on his own marked train; `mark` only when the turn fails and the marker
   is off; `pass` exactly for an idle turn; nothing else in a turn;
 - the round ends exactly when a hand empties or after N consecutive idle turns with an empty
-  boneyard; scores are the pips left in each hand; totals add up; winners per the [001]
+  boneyard; scores are the pips left in each hand; totals add up; winners per the Encyclopedia
   tie-break (most zero rounds, then lowest non-zero round score, else co-winners).
 
 `harbour_cay` (Great Harbour Cay rules) differs as follows:

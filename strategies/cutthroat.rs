@@ -3,11 +3,11 @@
 //! It plays like `planner` but, where a double's follow-up may go elsewhere and later players
 //! must cover, lays a double on the Mexican train and plays its follow-up elsewhere, so the next
 //! seat must cover from the middle of its plan; and it turns public trains to ends their owners
-//! are publicly known to lack. Sources: RULES.md §6 S3 (leave a double open on the Mexican train,
+//! are publicly known to lack. Sources (the strategy behaviours drawn from the rule texts): S3 (leave a double open on the Mexican train,
 //! preferring a value the next seat is known void in, else the most unplayed tiles outside its
 //! hand; where the follow-up must cover the same double, lay doubles it cannot cover on other
 //! seats' public trains), S5 (turn a marked opponent's end to one of its known voids, and else
-//! leave public ends the next seat is known to lack, never breaking PLAN for it) and the §6 void
+//! leave public ends the next seat is known to lack, never breaking PLAN for it) and the void
 //! inference (`View::known_voids`), on top of the planner's S1, S6, S7(a), S8, S10, S11, S12.
 //! Parameters: none; no randomness. Cost per decision: as `planner`, plus a scan of the hand's
 //! rows per double offered on the Mexican train.

@@ -1,8 +1,8 @@
 //! `greedy`: plays the tile with the highest pip count.
 //!
 //! Shedding the heaviest tile first lowers the score if someone else goes out, the simplest
-//! reading of the scoring rule (RULES.md C10; the "dump high pips" idea of §6 S6 applied on
-//! every turn). Parameters: `ties=first|random` (default `first`): among moves with equal pips,
+//! reading of the scoring rule (the "dump high pips" advice of the Encyclopedia and dominorules.com
+//! applied on every turn). Parameters: `ties=first|random` (default `first`): among moves with equal pips,
 //! take the first in the engine's move order (own train first, then marked trains clockwise,
 //! then the Mexican train), or one uniformly at random. Cost per decision: one pass over the
 //! moves.

@@ -2,7 +2,7 @@
 //!
 //! It plays like `planner` but holds doubles back, releasing one when few tiles of its suit are
 //! left outside its hand or when its hand is nearly empty, and lays a double on another seat's
-//! public train rather than its own. Sources: RULES.md §6 S2 (hoard doubles; release when
+//! public train rather than its own. Sources (the strategy behaviours drawn from the rule texts): S2 (hoard doubles; release when
 //! `unplayed(v)` less its own `v`-tiles is at most `release`, or its hand holds at most `late`
 //! tiles; chains of doubles in a follow-up are free where the rules allow them) and S4 (a double
 //! goes on a public train, then the Mexican, then its own), on top of the planner's S1, S6,

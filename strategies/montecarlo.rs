@@ -3,8 +3,8 @@
 //! At each decision it deals the tiles it cannot see afresh, consistently with what it knows
 //! ([`View::sample_world`]), tries every legal move in that world, and plays each world to the
 //! end of the round with a cheap rollout bot in every seat; the move with the best mean result
-//! wins. It is the search bot of RULES.md §6 (the behaviours S1–S12 emerge from looking ahead
-//! rather than being coded) and of issue 5, item 4.
+//! wins. The strategy behaviours the planning bots code by hand emerge here from
+//! looking ahead.
 //!
 //! Details:
 //! - **Common random numbers.** Every candidate move of one decision is scored on the same

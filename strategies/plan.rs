@@ -1,12 +1,12 @@
 //! What the planning bots (`planner`, `hoarder`, `cutthroat`) share: the PLAN search, its cache,
-//! and the filter pipeline of RULES.md §6.
+//! and the filter pipeline of the strategy behaviours drawn from the rule texts.
 //!
-//! - [`longest_plan`] (in `plan_search.rs`): PLAN(p) of RULES.md §6, a longest trail of a hand
+//! - [`longest_plan`] (in `plan_search.rs`): PLAN(p), a longest trail of a hand
 //!   from an open end, as an ordered tile list; ties to the higher pip total (S12), then to the
 //!   lexicographically smallest list.
 //! - [`PlanCache`]: the plan is searched again only after the hand gained a tile (a draw) or the
 //!   seat's own train no longer ends where the unplayed rest of the plan starts (S1c).
-//! - [`choose`]: scores every legal move by a key, one component per behaviour in the §6
+//! - [`choose`]: scores every legal move by a key, one component per behaviour in
 //!   priority order, and takes the greatest key; remaining ties go to the smallest move (tile,
 //!   then train). Filtering the moves behaviour by behaviour is the same thing as comparing these
 //!   keys lexicographically; the components are packed into one integer, each in a field wide

@@ -1,4 +1,4 @@
-//! The PLAN search: a longest trail of a hand from an open end (RULES.md §6), shared by the
+//! The PLAN search: a longest trail of a hand from an open end, shared by the
 //! planning bots through `plan.rs`.
 //!
 //! [`longest_plan`] returns the trail as an ordered tile list. Ties go to the higher pip total (S12), then to the lexicographically

@@ -2,11 +2,11 @@
 //!
 //! It plans PLAN, the longest trail of its hand from its own train's open end, plays PLAN's next
 //! tile on its own train and places the tiles outside PLAN (EXTRAS) on the Mexican and public
-//! trains, breaking PLAN only when nothing else is legal. Sources: RULES.md §6 S1 (plan; a build
+//! trains, breaking PLAN only when nothing else is legal. Sources (the strategy behaviours drawn from the rule texts): S1 (plan; a build
 //! lays PLAN), S12 (ties in PLAN to the higher pip total), S6 (dump the highest tile when an
 //! opponent holds one tile), S7(a) (a marked seat plays on its own train), S10 (start the Mexican
 //! train early), S8 (own, public, Mexican) and S11 (keep options open), in the priority order of
-//! the §6 default bot; ties go to the smallest move. Parameters: none; no randomness. Cost per
+//! the default bot; ties go to the smallest move. Parameters: none; no randomness. Cost per
 //! decision: one pass over the moves with a few bit counts each, plus a PLAN search (an exact
 //! depth-first search, microseconds for a 16-tile hand) only after a draw or a change of its own
 //! train's end.

@@ -102,7 +102,10 @@ fn rules_presets_and_overrides_reject_bad_input() {
         &["11 players on double-12", "valid: 2-10 players"],
     );
     rejects(&["play", "--rules", "dominorules", "--hand", "12", "--players", "8"], &["does not fit double-12"]);
-    rejects(&["play", "--rules", "family_house", "--rule", "v3=true", "--rule", "v4=true"], &["ED-37"]);
+    rejects(
+        &["play", "--rules", "family_house", "--rule", "v3=true", "--rule", "v4=true"],
+        &["v3 (highest unused double) and v4"],
+    );
     rejects(
         &["tournament", "--rule", "branching_doubles=four_way", "--rule", "blanks_wild=true"],
         &["cannot be combined: blanks wild with branching doubles"],
@@ -124,7 +127,9 @@ fn rules_lists_presets_and_parameters_with_sources() {
     let out = mtrain(&["rules", "harbour_cay", "--rule", "double_blank_value=0"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("engine_mode                         holder_else_highest_of_number  [004 §Center domino]"),
+        text.contains(
+            "engine_mode                         holder_else_highest_of_number  Great Harbour Cay, Center domino"
+        ),
         "{text}"
     );
     assert!(text.lines().any(|l| l.starts_with("double_blank_value") && l.ends_with("--rule")));

@@ -49,7 +49,7 @@ pub(crate) struct BalanceArgs {
     /// How to pick the recommended hand size [valid: fair, playable, least_blocked, least_advantage]
     #[arg(long, default_value = "fair", value_name = "NAME")]
     objective: String,
-    /// Metrics to plot, comma-separated [default: all; see results/README.md]
+    /// Metrics to plot, comma-separated [default: all; see docs/csv.md]
     #[arg(long, value_name = "LIST")]
     metrics: Option<String>,
     /// Master seed (decimal or 0x hex)

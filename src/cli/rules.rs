@@ -25,6 +25,7 @@ pub(crate) fn run(a: &RulesArgs) -> Result<(), CliError> {
             let _ = writeln!(out, "{:<w$}  {}", p.name, p.about);
         }
         out.push_str("\nmtrain rules PRESET prints every parameter of one; --rule KEY=VALUE changes one rule.\n");
+        out.push_str("Sources, their full titles and every rule: docs/rules.md in the repository.\n");
         print!("{out}");
         return Ok(());
     };
@@ -58,7 +59,7 @@ pub(crate) fn run(a: &RulesArgs) -> Result<(), CliError> {
         let _ = writeln!(out, "  {:<kw$}  {} [{}]", p.key, p.about, (p.valid)());
     }
     out.push_str(
-        "  cover_optional, any_train_can_cover, v1..v5, literal_basic: named variations (RULES.md §4, §5.4)\n",
+        "  cover_optional, any_train_can_cover, fast_game, delayed_first_turn, multiple_doubles, galt_opening,\n  v1..v5, literal_basic: named variations that set several parameters (docs/rules.md)\n",
     );
     print!("{out}");
     Ok(())

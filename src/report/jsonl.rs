@@ -1,4 +1,4 @@
-//! The JSONL game log of `mtrain play --log` (DESIGN.md §6): one JSON object per line, full
+//! The JSONL game log of `mtrain play --log` (`docs/log-format.md`): one JSON object per line, full
 //! information, enough for an independent program to replay and referee the match.
 //!
 //! Events: `match`, `round` (hands, and the boneyard in draw order), `play`, `draw`, `mark`,

@@ -2,7 +2,7 @@
 //!
 //! Every figure comes with its 95% interval over deals (see [`crate::stats`]). Numbers are
 //! written with fixed decimals, rows sorted by field index or seat, so the same tally always
-//! gives the same bytes. Schemas are documented in `results/README.md`.
+//! gives the same bytes. Schemas are documented in `docs/csv.md`.
 
 use crate::stats::{Cluster, Estimate};
 use crate::strategy::StrategySpec;

@@ -18,7 +18,7 @@ pub enum Event {
         /// The new open end.
         end: Pip,
     },
-    /// Branching doubles (§4.8): the double showing `value` on `train` was covered, and two
+    /// Branching doubles: the double showing `value` on `train` was covered, and two
     /// new open ends grew from it: branches `first` and the one after it.
     Branch {
         /// Where the double lies (a train or a branch).
@@ -54,7 +54,7 @@ pub enum Event {
         /// The marker's owner.
         seat: Seat,
     },
-    /// A last-tile penalty (tap models, N-8): `seat` draws the tiles listed (fewer when the
+    /// A last-tile penalty (the `tap` penalty models): `seat` draws the tiles listed (fewer when the
     /// boneyard runs short).
     Penalty {
         /// The seat that did not announce its last tile.
@@ -62,7 +62,7 @@ pub enum Event {
         /// The tiles drawn.
         tiles: [Option<Tile>; 2],
     },
-    /// `seat` misses this turn (the [004] penalty with an empty boneyard).
+    /// `seat` misses this turn (the Great Harbour Cay penalty with an empty boneyard).
     Skip {
         /// The seat that misses its turn.
         seat: Seat,

@@ -1,4 +1,4 @@
-//! Deal tables: tiles per player by set and player count (RULES.md §3.2.3).
+//! Deal tables: tiles per player by set and player count (`docs/rules.md` gives each table and its sources).
 
 /// One row: on double-`set`, `players_lo..=players_hi` players draw `hand` tiles each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +22,8 @@ const fn row(set: u8, players_lo: u8, players_hi: u8, hand: u8) -> DealRow {
 }
 
 impl DealTable {
-    /// `wikipedia` (ED-5): the Galt 1994 row for d12; [001] rows B, F, R, S, T for the others.
+    /// `wikipedia` (engine default): the Galt 1994 row of the Encyclopedia's table for d12; its
+    /// Glowing Eye, Parsons 1994, Mexican Train Fun and DillyDally rows for the others.
     pub const WIKIPEDIA: DealTable = DealTable(&[
         row(6, 2, 2, 9),
         row(6, 3, 3, 8),
@@ -38,10 +39,10 @@ impl DealTable {
         row(18, 13, 13, 11),
     ]);
 
-    /// `celko1998` (ED-3): the Galt 1994 row, double-12 only.
+    /// `celko1998` (engine default, the source's table is lost): the Galt 1994 row, double-12 only.
     pub const CELKO1998: DealTable = DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 11)]);
 
-    /// `dominorules`: [002] for double-12; ED-6 for double-9, -15 and -18.
+    /// `dominorules`: dominorules.com for double-12; engine defaults for double-9, -15 and -18.
     pub const DOMINORULES: DealTable = DealTable(&[
         row(9, 2, 2, 12),
         row(9, 3, 3, 11),
@@ -57,7 +58,8 @@ impl DealTable {
         row(18, 9, 13, 11),
     ]);
 
-    /// `family_house` (ED-4): the [004] table for double-12; double-9 from [001] rows F and E.
+    /// `family_house` (engine default, the source's table is missing): the Great Harbour Cay table
+    /// for double-12; double-9 from the Encyclopedia's Parsons 1994 row, 5 players from its unnamed row.
     pub const FAMILY_HOUSE: DealTable = DealTable(&[
         row(9, 2, 2, 12),
         row(9, 3, 3, 11),
@@ -69,7 +71,7 @@ impl DealTable {
         row(12, 9, 10, 8),
     ]);
 
-    /// `harbour_cay`: [004 §Dealing].
+    /// `harbour_cay`: Great Harbour Cay, Dealing.
     pub const HARBOUR_CAY: DealTable =
         DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 10), row(12, 9, 10, 8)]);
 

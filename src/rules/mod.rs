@@ -1,14 +1,12 @@
 //! Rules as plain data.
 //!
-//! [`Rules`] holds every parameter of RULES.md §3 and Appendix B, plus the named variations of
-//! §4, as fields with enums. Presets are constructors ([`Rules::preset`]); the engine branches on
-//! fields and never on a preset name. [`Rules::validate`] reports every problem at once.
+//! [`Rules`] holds every rule parameter of the five presets, plus the named variations, as fields
+//! with enums (`docs/rules.md` describes each one and its sources). Presets are constructors
+//! ([`Rules::preset`]); the engine branches on fields and never on a preset name.
+//! [`Rules::validate`] reports every problem at once.
 //!
-//! The engine implements today the values the `wikipedia` preset uses (RULES.md §5.0 and §5.2),
-//! plus the cheap independent options (`first_turn_own_train_only`, `mark_on_empty_boneyard`,
-//! `last_of_suit_exempt`, `reprivatise_exempt`, scoring values, tie-break). Every other value has
-//! its field and enum variant already, and `validate()` names it as not yet supported rather than
-//! playing it wrongly.
+//! The engine plays every value of every parameter; [`Rules::validate`] refuses only the
+//! combinations that cannot work together, and configurations that cannot be dealt.
 
 mod deal_table;
 mod options;
@@ -31,15 +29,15 @@ pub const SETS: [u8; 5] = [6, 9, 12, 15, 18];
 /// The five rule sets of the sources.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Preset {
-    /// Joe Celko, 1998 [000].
+    /// Celko 1998: Joe Celko, "Mexican Trains" (rev. 2, 1998).
     Celko1998,
-    /// The encyclopedia consensus [001].
+    /// Encyclopedia: the consensus of the encyclopedia article "Mexican Train".
     Wikipedia,
-    /// dominorules.com [002].
+    /// dominorules.com: "Mexican Train".
     Dominorules,
-    /// The family rules page [003].
+    /// Family house rules: a family's house rules page.
     FamilyHouse,
-    /// Great Harbour Cay rules [004].
+    /// Great Harbour Cay: Ernie Martin, "Mexican Train as played in Great Harbour Cay, Bahamas".
     HarbourCay,
 }
 
@@ -62,39 +60,39 @@ impl fmt::Display for Preset {
     }
 }
 
-/// How the engine tile is found (P-5, N-1).
+/// How the engine tile is found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum EngineMode {
-    /// `[e|e]` is removed before the shuffle and placed ([001], [002]).
+    /// `[e|e]` is removed before the shuffle and placed (Encyclopedia, dominorules.com).
     SetAside,
-    /// Holder places it, else seats draw one at a time until it appears ([000]).
+    /// Holder places it, else seats draw one at a time until it appears (Celko 1998).
     HolderElseDrawSequential,
-    /// Holder places it, else complete rounds of drawing ([003]).
+    /// Holder places it, else complete rounds of drawing (Family house rules).
     HolderElseDrawRounds,
-    /// Highest unused double in the hands ([003] v3).
+    /// Highest unused double in the hands (Family house rules, variation 3).
     HighestUnusedDoubleInHands,
-    /// Holder of `[e|e]`, else the highest `[e|w]`, else redeal ([004]).
+    /// Holder of `[e|e]`, else the highest `[e|w]`, else redeal (Great Harbour Cay).
     HolderElseHighestOfNumberElseRedeal,
-    /// Galt: the first player (or the next seat holding one) places its highest double (§4.14, ED-33).
+    /// Galt: the first player (or the next seat holding one) places its highest double (Galt, in the Encyclopedia).
     GaltFirstPlayerHighestDouble,
 }
 
-/// Who takes the first normal turn of a round (P-8, ED-2).
+/// Who takes the first normal turn of a round.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FirstPlayer {
     /// `F_r = (F1 + r - 1) mod N`.
     Rotating,
     /// The seat that placed the engine.
     EnginePlacer,
-    /// The seat that went out in the previous round ([003] v4).
+    /// The seat that went out in the previous round (Family house rules, variation 4).
     PreviousOut,
-    /// Each seat draws a tile; the highest pip total starts (§4.14, ED-33).
+    /// Each seat draws a tile; the highest pip total starts (Encyclopedia).
     HighestPipDraw,
-    /// The holder of the round's top double starts (§4.14).
+    /// The holder of the round's top double starts (Encyclopedia).
     HolderOfTopDouble,
 }
 
-/// Where `F1`, the first player of round 1, comes from (ED-2).
+/// Where the first player of round 1 comes from (an engine default where the sources name none).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FirstSeat {
     /// A fixed seat (default 0).
@@ -103,68 +101,68 @@ pub enum FirstSeat {
     Random,
 }
 
-/// The opening of a round (P-9).
+/// The opening of a round.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Opening {
     /// One tile per turn from the start.
     OneTile,
     /// Celko's build phase, in turn order from the placer.
     CelkoBuildPhase,
-    /// Fast game: every seat lays a maximum-length build (§4.2).
+    /// Fast game: every seat lays a maximum-length build (Encyclopedia, Fast game).
     FastBuild,
-    /// Delayed first turn (§4.3).
+    /// Delayed first turn (Encyclopedia).
     DelayedFirstTurn,
 }
 
-/// When the Mexican train may be started (P-11, N-3).
+/// When the Mexican train may be started.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MexicanStart {
     /// Any time (subject to `first_turn_own_train_only`).
     AnyTime,
-    /// Only when no other placement is possible ([000]).
+    /// Only when no other placement is possible (Celko 1998).
     OnlyIfNoOtherPlay,
-    /// Only after a placement on one's own train this round ([004]).
+    /// Only after a placement on one's own train this round (Great Harbour Cay).
     RequiresOwnTrainPlay,
     /// Only after every seat has had one turn.
     AfterOpeningGoRound,
 }
 
-/// Who removes a marker (P-19, N-4).
+/// Who removes a marker.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MarkerRemoval {
-    /// Any placement on the marked train ([000]).
+    /// Any placement on the marked train (Celko 1998).
     AnyPlayOnTrain,
-    /// The owner placing on his own train ([001], [002], [004]).
+    /// The owner placing on his own train (Encyclopedia, dominorules.com, Great Harbour Cay).
     OwnerOnOwnTrain,
-    /// The owner placing anywhere ([003]).
+    /// The owner placing anywhere (Family house rules).
     OwnerAnywhere,
 }
 
-/// The doubler's follow-up (P-20).
+/// The doubler's follow-up.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FollowUp {
-    /// Must cover the same double with a non-double ([001], [004]).
+    /// Must cover the same double with a non-double (Encyclopedia, Great Harbour Cay).
     CoverSameDouble,
-    /// Another tile anywhere eligible ([000], [003]).
+    /// Another tile anywhere eligible (Celko 1998, Family house rules).
     AnyEligible,
-    /// Anywhere eligible, or a second double with a third tile from hand ([002]).
+    /// Anywhere eligible, or a second double with a third tile from hand (dominorules.com).
     AnyEligibleWithSecondDouble,
-    /// May cover the double or end the turn (§4.6).
+    /// May cover the double or end the turn (Encyclopedia, Cover optional).
     Optional,
 }
 
-/// How many doubles one turn may place (P-21).
+/// How many doubles one turn may place.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DoublesPerTurn {
     /// One.
     One,
-    /// Two, the second needing a third tile from hand ([002]).
+    /// Two, the second needing a third tile from hand (dominorules.com).
     Two,
     /// A chain of any length.
     Unlimited,
 }
 
-/// Which uncovered doubles oblige later players (P-23, P-26).
+/// Which uncovered doubles oblige later players.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Obligation {
     /// None: the double is an ordinary open end.
@@ -176,51 +174,51 @@ pub enum Obligation {
     /// open ends. Engine default: the sources allow one double per turn under this rule and do
     /// not say.
     UncoveredDouble,
-    /// The last double placed in the turn ([000], ED-11).
+    /// The last double placed in the turn (Celko 1998, as the engine reads it).
     LastDoubleOfTurn,
-    /// Every uncovered double of the turn ([003] v1).
+    /// Every uncovered double of the turn (Family house rules, variation 1).
     AllUncovered,
 }
 
 /// Order in which pending obligations are served.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ObligationOrder {
-    /// Last placed first ([000]).
+    /// Last placed first (Celko 1998).
     Lifo,
-    /// First placed first ([003] v1).
+    /// First placed first (Family house rules, variation 1).
     Fifo,
 }
 
-/// Going out on a double that would need cover (P-29, §4.11).
+/// Going out on a double that would need cover.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GoOutOnDouble {
     /// The round ends as soon as the hand is empty.
     Allowed,
-    /// The follow-up procedure still runs (ED-31g).
+    /// The follow-up procedure still runs (Encyclopedia, Exceptions).
     MustCover,
 }
 
-/// Last-tile announcement model (P-32, N-8).
+/// Last-tile announcement model.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum TapModel {
-    /// Always announced: no penalty ever applies (ED-25).
+    /// Always announced: no penalty ever applies (engine default).
     AlwaysAnnounced,
-    /// Never announced, caught, penalty draw of two ([000], [001]).
+    /// Never announced, caught, penalty draw of two (Celko 1998, Encyclopedia).
     DrawTwo,
-    /// Never announced, draw one or miss the next turn ([004]).
+    /// Never announced, draw one or miss the next turn (Great Harbour Cay).
     DrawOneElseSkip,
 }
 
-/// Tie-break on equal totals (P-38).
+/// Tie-break on equal totals.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum TieBreak {
-    /// Co-winners (ED-24).
+    /// Co-winners (engine default).
     CoWinners,
-    /// More zero rounds, then the lower minimum non-zero round ([001]).
+    /// More zero rounds, then the lower minimum non-zero round (Encyclopedia).
     Wikipedia,
 }
 
-/// How blank halves score under `blank_half_value` (ED-32).
+/// How blank halves score under `blank_half_value`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BlankScoring {
     /// Each blank half scores the value: `[0|x]` = value + x, `[0|0]` = 2 × value.
@@ -229,7 +227,7 @@ pub enum BlankScoring {
     FlatPerTile,
 }
 
-/// Branching doubles (§4.8).
+/// Branching doubles (Encyclopedia).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BranchingDoubles {
     /// A double has one open end.
@@ -251,83 +249,83 @@ pub struct Rules {
     pub players: u8,
     /// Hand size override; `None` uses the deal table.
     pub hand_size: Option<u8>,
-    /// The preset's deal table (RULES.md §3.2.3).
+    /// The preset's deal table.
     pub deal_table: DealTable,
     /// Number of rounds; `None` plays every double from `[M|M]` down to `[0|0]`.
     pub rounds: Option<u8>,
-    /// P-5.
+    /// How the engine tile is found.
     pub engine_mode: EngineMode,
-    /// P-8.
+    /// Who takes the first turn of a round.
     pub first_player: FirstPlayer,
-    /// [003] v4: `[e|e]` is held out before the shuffle from round 2 on.
+    /// Family house rules, variation 4: `[e|e]` is held out before the shuffle from round 2 on.
     pub set_aside_from_round2: bool,
-    /// F1 (ED-2).
+    /// The first player of round 1.
     pub first_seat: FirstSeat,
-    /// P-9.
+    /// The opening of a round.
     pub opening: Opening,
-    /// P-10: a seat's first turn may only play on its own train (ED-27).
+    /// A seat's first turn may only play on its own train.
     pub first_turn_own_train_only: bool,
-    /// P-11.
+    /// When the Mexican train may be started.
     pub mexican_start: MexicanStart,
-    /// P-12.
+    /// Mexican trains allowed.
     pub max_mexican_trains: u8,
-    /// P-19.
+    /// Who lifts a marker.
     pub marker_removal: MarkerRemoval,
-    /// P-17: a failed turn with an empty boneyard marks (else passes without a marker).
+    /// A failed turn with an empty boneyard marks (else passes without a marker).
     pub mark_on_empty_boneyard: bool,
-    /// P-20.
+    /// The doubler's follow-up.
     pub follow_up: FollowUp,
-    /// P-21.
+    /// Doubles one turn may place.
     pub doubles_per_turn: DoublesPerTurn,
     /// Which uncovered doubles oblige the following players; under
     /// [`Obligation::UncoveredDouble`] a turn that leaves several doubles open obliges the
     /// first of them only.
     pub obligation: Obligation,
-    /// P-26.
+    /// The order in which obligations are served.
     pub obligation_order: ObligationOrder,
-    /// ED-9: a follow-up draw is allowed even after an earlier draw in the same turn.
+    /// A follow-up draw is allowed even after an earlier draw in the same turn.
     pub followup_draw_per_double: bool,
-    /// P-27.
+    /// The last double of its suit needs no cover.
     pub last_of_suit_exempt: bool,
-    /// §4.11 exception 2.
+    /// A double that lifts one's own marker needs no cover (Encyclopedia, Exceptions).
     pub reprivatise_exempt: bool,
-    /// P-29.
+    /// Going out on a double.
     pub go_out_on_double: GoOutOnDouble,
-    /// P-31.
+    /// End the round when it is provably stuck (Great Harbour Cay).
     pub early_end_when_stuck: bool,
-    /// P-32.
+    /// Last-tile announcement model.
     pub tap: TapModel,
-    /// P-34: value of `[0|0]` left in hand.
+    /// Value of `[0|0]` left in hand.
     pub double_blank_value: u16,
-    /// §4.13: value of each blank half (0 = ordinary pips).
+    /// Value of each blank half (0 = ordinary pips).
     pub blank_half_value: u16,
-    /// ED-32: per blank half, or flat per tile with a blank.
+    /// Per blank half, or flat per tile with a blank.
     pub blank_scoring: BlankScoring,
-    /// P-38.
+    /// Tie-break on equal totals.
     pub tie_break: TieBreak,
-    /// §4.1.
+    /// Partnerships.
     pub partnerships: bool,
-    /// §4.4.
+    /// Swan drive.
     pub swan_drive: bool,
-    /// §4.5.
+    /// Bullet train.
     pub bullet_train: bool,
-    /// §4.10.
+    /// Double public.
     pub double_makes_train_public: bool,
-    /// §4.12.
+    /// Continuous draw.
     pub continuous_draw: bool,
-    /// §4.13.
+    /// Blanks wild.
     pub blanks_wild: bool,
-    /// §4.8.
+    /// Branching doubles.
     pub branching_doubles: BranchingDoubles,
-    /// ED-27 option: the first player may start the Mexican train with his first move (Parsons).
+    /// Option: the first player may start the Mexican train with his first move (Parsons).
     pub parsons_first_move: bool,
-    /// ED-28 alternative: a doubler who cannot cover a double on another seat's train does not mark.
+    /// Option: a doubler who cannot cover a double on another seat's train does not mark.
     pub doubler_exempt_on_foreign_train: bool,
-    /// ED-17 alternative: an obligation outranks the first-turn ban on other trains.
+    /// Option: an obligation outranks the first-turn ban on other trains.
     pub obligation_overrides_first_turn: bool,
-    /// ED-34 alternative: only other seats' plays lift a marker under `AnyPlayOnTrain`.
+    /// Option: only other seats' plays lift a marker under `AnyPlayOnTrain`.
     pub only_others_unmark: bool,
-    /// ED-20 alternative: a marked owner must prefer his own train when he can play there.
+    /// Option: a marked owner must prefer his own train when he can play there.
     pub marked_owner_must_prefer_own_train: bool,
 }
 
@@ -395,7 +393,7 @@ impl Rules {
         presets::by_name(name)
     }
 
-    /// The `wikipedia` preset ([001] consensus, RULES.md §5.2) on double-12 with four players.
+    /// The `wikipedia` preset (Encyclopedia consensus) on double-12 with four players.
     pub fn wikipedia() -> Rules {
         presets::wikipedia()
     }
@@ -495,11 +493,11 @@ impl Rules {
         };
         bad(
             (self.doubles_per_turn == DoublesPerTurn::Two) == (self.follow_up == FollowUp::AnyEligibleWithSecondDouble),
-            "doubles_per_turn = Two goes with follow_up = AnyEligibleWithSecondDouble and only with it ([002])",
+            "doubles_per_turn = Two goes with follow_up = AnyEligibleWithSecondDouble and only with it (dominorules.com)",
         );
         bad(
             !(self.engine_mode == EngineMode::HighestUnusedDoubleInHands && self.set_aside_from_round2),
-            "family_house v3 (highest unused double) and v4 (engine held out from round 2) choose the engine in incompatible ways (ED-37)",
+            "family_house v3 (highest unused double) and v4 (engine held out from round 2) choose the engine in incompatible ways",
         );
         bad(
             !(self.engine_mode == EngineMode::HighestUnusedDoubleInHands
@@ -532,7 +530,7 @@ impl Rules {
                     && self.follow_up != FollowUp::AnyEligibleWithSecondDouble
                     && !(self.follow_up == FollowUp::CoverSameDouble
                         && self.doubles_per_turn == DoublesPerTurn::Unlimited)),
-            "blanks wild is played with one-tile openings and without the bullet train, [002] second doubles or multiple doubles",
+            "blanks wild is played with one-tile openings and without the bullet train, dominorules.com second doubles or multiple doubles",
         );
         bad(
             !(self.blanks_wild && self.branching_doubles != BranchingDoubles::Off),
@@ -540,7 +538,7 @@ impl Rules {
         );
         bad(
             !self.partnerships || matches!(self.players, 4 | 6 | 8),
-            "partnerships need 4, 6 or 8 players, partners sitting opposite (§4.1)",
+            "partnerships need 4, 6 or 8 players, partners sitting opposite",
         );
         bad(
             !(self.follow_up == FollowUp::Optional && self.obligation != Obligation::None),
@@ -548,7 +546,7 @@ impl Rules {
         );
     }
 
-    /// Score of one tile left in hand at the end of a round (P-34, §4.13).
+    /// Score of one tile left in hand at the end of a round.
     #[inline]
     pub fn tile_score(&self, t: Tile) -> u32 {
         let (a, b) = (t.low().get() as u32, t.high().get() as u32);

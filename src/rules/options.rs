@@ -1,7 +1,8 @@
 //! Rules as `key=value`: the `--rule` overrides and the parameter listing of `mtrain rules`.
 //!
 //! Every parameter of [`Rules`] has a key, a list of valid values, a reader and a writer, and for
-//! each preset the source its default comes from (RULES.md citations and engine defaults).
+//! each preset the source its default comes from: a source named by its title, or "engine default"
+//! with its reason when the sources are silent or ambiguous (see `docs/rules.md`).
 //! Named variations are shortcuts that set several parameters at once (`cover_optional`,
 //! `any_train_can_cover`, and the `family_house` variations `v1`..`v5` and `literal_basic`).
 
@@ -173,6 +174,9 @@ macro_rules! num_param {
 }
 
 const OPTION: [&str; 5] = ["option (off in every preset)"; 5];
+const FOLLOWUP_DRAW: &str = "engine default: yes (the literal reading of \"draw when unable\"; sources silent)";
+const NO_EXEMPTION: &str = "engine default: no exemption (the source states none)";
+const CO_WINNERS: &str = "engine default: co-winners (the source has no tie-break)";
 
 /// Every parameter, in the order `mtrain rules PRESET` prints them.
 pub const PARAMS: &[Param] = &[
@@ -180,19 +184,31 @@ pub const PARAMS: &[Param] = &[
         "engine_mode",
         engine_mode,
         EngineMode,
-        "how the engine tile is found (P-5)",
-        ["[000 §Intro], ED-7", "[001 §Opening the station]", "[002 ¶1]", "[003 r5], ED-7", "[004 §Center domino]"]
+        "how the engine tile is found",
+        [
+            "Celko 1998, introduction; engine default: the search draws start at the lead seat",
+            "Encyclopedia, Opening the station",
+            "dominorules.com, set-up",
+            "Family house rules, rule 5; engine default: the drawing rounds start at the lead seat",
+            "Great Harbour Cay, Center domino"
+        ]
     ),
     enum_param!(
         "first_player",
         first_player,
         FirstPlayer,
-        "who takes the first turn of a round (P-8)",
-        ["[000 §Intro]", "[001 §Opening the station], ED-2", "[002], ED-2", "[003 r9]", "[004 §Start of play]"]
+        "who takes the first turn of a round",
+        [
+            "Celko 1998, introduction",
+            "Encyclopedia, Opening the station; engine default: rotates from first_seat",
+            "dominorules.com; engine default: rotates from first_seat",
+            "Family house rules, rule 9",
+            "Great Harbour Cay, Start of play"
+        ]
     ),
     Param {
         key: "first_seat",
-        about: "F1, the first player of round 1 and the lead seat of engine searches (ED-2, ED-36)",
+        about: "the first player of round 1 under rotation, and the lead seat where engine searches start",
         valid: || "a seat number, or random".to_string(),
         get: |r| match r.first_seat {
             FirstSeat::Seat(s) => s.to_string(),
@@ -202,131 +218,209 @@ pub const PARAMS: &[Param] = &[
             r.first_seat = if v == "random" { FirstSeat::Random } else { FirstSeat::Seat(v.parse().ok()?) };
             Some(())
         },
-        sources: ["ED-36", "ED-2", "[002] random, ED-2", "ED-36", "ED-36"],
+        sources: [
+            "engine default: seat 0 (the source names no seat)",
+            "engine default: seat 0 (the source leaves the choice to the players)",
+            "dominorules.com (a random first player)",
+            "engine default: seat 0 (the source names no seat)",
+            "engine default: seat 0 (the source names no seat)",
+        ],
     },
     bool_param!(
         "set_aside_from_round2",
         set_aside_from_round2,
-        "hold [e|e] out before the shuffle from round 2 ([003] v4)",
-        ["option", "option", "option", "[003] v4 (off by default)", "option"]
+        "hold [e|e] out before the shuffle from round 2 (Family house rules, variation 4)",
+        ["option", "option", "option", "Family house rules, variation 4 (off by default)", "option"]
     ),
     enum_param!(
         "opening",
         opening,
         Opening,
-        "the opening of a round (P-9)",
-        ["[000 §Intro]", "[001 §Opening phase]", "[002]", "[003 r9]", "[004 §Start of play]"]
+        "the opening of a round",
+        [
+            "Celko 1998, introduction (build phase)",
+            "Encyclopedia, Opening phase",
+            "dominorules.com",
+            "Family house rules, rule 9",
+            "Great Harbour Cay, Start of play"
+        ]
     ),
     bool_param!(
         "first_turn_own_train_only",
         first_turn_own_train_only,
-        "a seat's first turn may only use its own train (P-10)",
-        ["n/a (build phase)", "[001 §Opening phase], ED-27", "[002]", "[003]", "[004 §Player can't play]"]
+        "a seat's first turn may only use its own train",
+        [
+            "n/a (build phase)",
+            "Encyclopedia, Opening phase; engine default: the first turn is the opening move",
+            "dominorules.com",
+            "Family house rules, rule 9",
+            "Great Harbour Cay, Player can't play"
+        ]
     ),
     enum_param!(
         "mexican_start",
         mexican_start,
         MexicanStart,
-        "when the Mexican train may be started (P-11)",
-        ["[000 r4], ED-13", "[001 §Mexican Train], ED-27", "[002]", "[003 r9]", "[004 §The Mexican Train]"]
+        "when the Mexican train may be started",
+        [
+            "Celko 1998, Playing Tiles rule 4; engine default: then it must be started",
+            "Encyclopedia, Mexican Train; engine default: from the second turn",
+            "dominorules.com",
+            "Family house rules, rule 9",
+            "Great Harbour Cay, The Mexican Train"
+        ]
     ),
     num_param!(
         "max_mexican_trains",
         max_mexican_trains,
         u8,
         "0 to 4",
-        "Mexican trains allowed (P-12)",
-        ["[000 r4]", "[001 §Mexican Train]", "[002]", "[003 r8]", "[004 §The Mexican Train]"]
+        "Mexican trains allowed",
+        [
+            "Celko 1998, Playing Tiles rule 4",
+            "Encyclopedia, Mexican Train",
+            "dominorules.com",
+            "Family house rules, rule 8",
+            "Great Harbour Cay, The Mexican Train"
+        ]
     ),
     enum_param!(
         "marker_removal",
         marker_removal,
         MarkerRemoval,
-        "who lifts a marker (P-19)",
+        "who lifts a marker",
         [
-            "[000 r3], ED-34",
-            "[001 §Public and private status]",
-            "[002]",
-            "[003 r10], ED-35",
-            "[004 §Player can't play]"
+            "Celko 1998, Playing Tiles rule 3; engine default: the owner's own play lifts it too",
+            "Encyclopedia, Public and private status",
+            "dominorules.com",
+            "Family house rules, rule 10 and variation 1; engine default: at any later turn",
+            "Great Harbour Cay, Player can't play"
         ]
     ),
     bool_param!(
         "mark_on_empty_boneyard",
         mark_on_empty_boneyard,
-        "a failed turn with an empty boneyard marks (P-17)",
-        ["[000 §Playing Tiles], ED-12", "[001 BR4]", "[002 ¶General]", "ED-15", "ED-15"]
+        "a failed turn with an empty boneyard marks",
+        [
+            "Celko 1998, Playing Tiles (\"simply passes\"); engine default: read literally, no marker",
+            "Encyclopedia, basic rule 4",
+            "dominorules.com, General rules",
+            "engine default: mark (the source is silent; the other sources mark)",
+            "engine default: mark (the source is silent; the other sources mark)"
+        ]
     ),
     enum_param!(
         "follow_up",
         follow_up,
         FollowUp,
-        "the doubler's follow-up (P-20)",
-        ["[000 §Playing Doubles]", "[001 BR5]", "[002]", "[003 r11]", "[004 §Doubles]"]
+        "the doubler's follow-up",
+        [
+            "Celko 1998, Playing Doubles",
+            "Encyclopedia, basic rule 5",
+            "dominorules.com",
+            "Family house rules, rule 11",
+            "Great Harbour Cay, Doubles"
+        ]
     ),
     enum_param!(
         "doubles_per_turn",
         doubles_per_turn,
         DoublesPerTurn,
-        "doubles one turn may place (P-21)",
-        ["[000 §Playing Doubles]", "[001 §Train building]", "[002]", "[003 r11]", "[004 §Doubles] (derived)"]
+        "doubles one turn may place",
+        [
+            "Celko 1998, Playing Doubles",
+            "Encyclopedia, Train building",
+            "dominorules.com",
+            "Family house rules, rule 11",
+            "Great Harbour Cay, Doubles (derived: the cover goes on the double)"
+        ]
     ),
     enum_param!(
         "obligation",
         obligation,
         Obligation,
         "which open doubles oblige the next players (uncovered_double: a turn that leaves several open obliges the first left open)",
-        ["[000 §Playing Doubles], ED-11", "[001 BR5]", "[002]", "[003 v1], ED-29", "[004 §Doubles]"]
+        [
+            "Celko 1998, Playing Doubles; engine default: only the last double of the turn",
+            "Encyclopedia, basic rule 5",
+            "dominorules.com",
+            "Family house rules, variation 1 and strategy note; engine default: played by default",
+            "Great Harbour Cay, Doubles"
+        ]
     ),
     enum_param!(
         "obligation_order",
         obligation_order,
         ObligationOrder,
-        "order in which obligations are served (P-26)",
-        ["[000 §Tips]", "n/a (one at a time)", "n/a (one at a time)", "[003 v1]", "n/a (one at a time)"]
+        "order in which obligations are served",
+        [
+            "Celko 1998, closing tips",
+            "n/a (one at a time)",
+            "n/a (one at a time)",
+            "Family house rules, variation 1",
+            "n/a (one at a time)"
+        ]
     ),
     bool_param!(
         "followup_draw_per_double",
         followup_draw_per_double,
-        "a follow-up may draw after an earlier draw (ED-9)",
-        ["ED-9", "ED-9", "ED-9", "ED-9", "ED-9"]
+        "a follow-up may draw after an earlier draw in the same turn",
+        [FOLLOWUP_DRAW; 5]
     ),
     bool_param!(
         "last_of_suit_exempt",
         last_of_suit_exempt,
-        "the last double of its suit needs no cover (P-27)",
-        ["ED-19", "[001 §Playing doubles]", "ED-19", "ED-19", "[004 §End of a round] (stuck instead)"]
+        "the last double of its suit needs no cover",
+        [
+            NO_EXEMPTION,
+            "Encyclopedia, Playing doubles",
+            NO_EXEMPTION,
+            NO_EXEMPTION,
+            "Great Harbour Cay, End of a round (the round ends stuck instead)"
+        ]
     ),
     bool_param!(
         "reprivatise_exempt",
         reprivatise_exempt,
-        "a double that lifts one's own marker needs no cover (§4.11)",
+        "a double that lifts one's own marker needs no cover (Encyclopedia, Exceptions)",
         OPTION
     ),
     enum_param!(
         "go_out_on_double",
         go_out_on_double,
         GoOutOnDouble,
-        "going out on a double (P-29)",
-        ["ED-14", "ED-14", "[002 ¶General]", "[003 r11]", "[004 §Doubles]"]
+        "going out on a double",
+        [
+            "engine default: allowed (the source is silent; play stops when a hand is empty)",
+            "engine default: allowed (the consensus is silent; Galt allows it)",
+            "dominorules.com, General rules",
+            "Family house rules, rule 11",
+            "Great Harbour Cay, Doubles"
+        ]
     ),
     bool_param!(
         "early_end_when_stuck",
         early_end_when_stuck,
-        "end the round when provably stuck (P-31)",
-        ["[000 §End]", "[001 §Ending]", "[002 ¶General]", "ED-16", "[004 §End of a round], ED-18"]
+        "end the round when provably stuck",
+        [
+            "Celko 1998, end of play",
+            "Encyclopedia, Ending and scoring",
+            "dominorules.com, General rules",
+            "engine default: blocked rounds only (the source defines no blocked round)",
+            "Great Harbour Cay, End of a round; engine default: the exact stuck test"
+        ]
     ),
     enum_param!(
         "tap",
         tap,
         TapModel,
-        "last-tile announcement model (P-32)",
+        "last-tile announcement model",
         [
-            "[000 §Last Tile], ED-25",
-            "[001 §Ending], ED-25",
-            "[002], ED-25",
-            "[003 r12], ED-25",
-            "[004 §Last domino], ED-25"
+            "Celko 1998, Last Tile; engine default: always announced",
+            "Encyclopedia, Ending and scoring; engine default: always announced",
+            "dominorules.com; engine default: always announced",
+            "Family house rules, rule 12; engine default: always announced",
+            "Great Harbour Cay, Last domino; engine default: always announced"
         ]
     ),
     num_param!(
@@ -334,62 +428,85 @@ pub const PARAMS: &[Param] = &[
         double_blank_value,
         u16,
         "a whole number",
-        "score of [0|0] left in hand (P-34)",
-        ["[000 §End]", "[001 §Blanks]", "[002]", "[003 r13]", "[004 §Scoring]"]
+        "score of [0|0] left in hand",
+        [
+            "Celko 1998, end of play (pips)",
+            "Encyclopedia, Blanks",
+            "dominorules.com (pips)",
+            "Family house rules, rule 13",
+            "Great Harbour Cay, Scoring"
+        ]
     ),
     num_param!(
         "blank_half_value",
         blank_half_value,
         u16,
         "a whole number (0 = ordinary pips)",
-        "score of each blank (§4.13)",
+        "score of each blank half (Encyclopedia, Blanks)",
         OPTION
     ),
-    enum_param!("blank_scoring", blank_scoring, BlankScoring, "blank scoring per half or per tile (ED-32)", OPTION),
+    enum_param!(
+        "blank_scoring",
+        blank_scoring,
+        BlankScoring,
+        "blank_half_value per blank half, or flat per tile with a blank",
+        OPTION
+    ),
     enum_param!(
         "tie_break",
         tie_break,
         TieBreak,
-        "tie-break on equal totals (P-38)",
-        ["ED-24", "[001 §Ending]", "ED-24", "ED-24", "ED-24"]
+        "tie-break on equal totals",
+        [CO_WINNERS, "Encyclopedia, Ending and scoring", CO_WINNERS, CO_WINNERS, CO_WINNERS]
     ),
     bool_param!(
         "parsons_first_move",
         parsons_first_move,
-        "the first player may start the Mexican train (ED-27 option)",
+        "the first player may start the Mexican train with his first move (Parsons, in the Encyclopedia)",
         OPTION
     ),
     bool_param!(
         "doubler_exempt_on_foreign_train",
         doubler_exempt_on_foreign_train,
-        "no marker for an uncovered double on another seat's train (ED-28 alternative)",
+        "no marker for an uncovered double on another seat's train (Encyclopedia, strategy section)",
         OPTION
     ),
     bool_param!(
         "obligation_overrides_first_turn",
         obligation_overrides_first_turn,
-        "an obligation outranks the first-turn ban (ED-17 alternative)",
+        "an obligation outranks the first-turn ban on other trains",
         OPTION
     ),
     bool_param!(
         "only_others_unmark",
         only_others_unmark,
-        "only other seats' plays lift a marker (ED-34 alternative)",
+        "under any_play_on_train, only other seats' plays lift a marker (Celko 1998 read literally)",
         OPTION
     ),
     bool_param!(
         "marked_owner_must_prefer_own_train",
         marked_owner_must_prefer_own_train,
-        "a marked owner must play on his own train when he can (ED-20 alternative)",
+        "a marked owner must play on his own train when he can (another reading of dominorules.com)",
         OPTION
     ),
-    bool_param!("partnerships", partnerships, "teams of two (§4.1)", OPTION),
-    bool_param!("swan_drive", swan_drive, "swan drive (§4.4)", OPTION),
-    bool_param!("bullet_train", bullet_train, "bullet train (§4.5)", OPTION),
-    bool_param!("double_public", double_makes_train_public, "a double makes its train public (§4.10)", OPTION),
-    bool_param!("continuous_draw", continuous_draw, "continuous draw (§4.12)", OPTION),
-    bool_param!("blanks_wild", blanks_wild, "blanks wild (§4.13)", OPTION),
-    enum_param!("branching_doubles", branching_doubles, BranchingDoubles, "branching doubles (§4.8)", OPTION),
+    bool_param!("partnerships", partnerships, "teams of two (Encyclopedia, Partnerships)", OPTION),
+    bool_param!("swan_drive", swan_drive, "swan drive (Encyclopedia, Swan drive)", OPTION),
+    bool_param!("bullet_train", bullet_train, "bullet train (Encyclopedia, Bullet Train)", OPTION),
+    bool_param!(
+        "double_public",
+        double_makes_train_public,
+        "a double makes its train public (Encyclopedia, Double public)",
+        OPTION
+    ),
+    bool_param!("continuous_draw", continuous_draw, "continuous draw (Encyclopedia, Continuous draw)", OPTION),
+    bool_param!("blanks_wild", blanks_wild, "blanks wild (Encyclopedia, Blanks)", OPTION),
+    enum_param!(
+        "branching_doubles",
+        branching_doubles,
+        BranchingDoubles,
+        "branching doubles (Encyclopedia, Branching doubles)",
+        OPTION
+    ),
 ];
 
 /// A named variation: a key that sets several parameters.
@@ -686,6 +803,6 @@ mod tests {
         let mut f = Rules::preset("family_house").unwrap();
         f.apply_rule("v3=true").unwrap();
         f.apply_rule("v4=true").unwrap();
-        assert!(f.validate().unwrap_err().to_string().contains("ED-37"));
+        assert!(f.validate().unwrap_err().to_string().contains("v3 (highest unused double) and v4"));
     }
 }

@@ -1,4 +1,5 @@
-//! Preset constructors. Each value cites RULES.md; the engine never sees a preset name.
+//! Preset constructors, one per source text; `mtrain rules PRESET` and `docs/rules.md` give the
+//! source of every value. The engine never sees a preset name.
 
 use super::*;
 
@@ -14,23 +15,23 @@ pub struct PresetInfo {
 pub const PRESETS: &[PresetInfo] = &[
     PresetInfo {
         name: "celko1998",
-        about: "Celko 1998 [000]: engine from a hand, build phase, anyone's play lifts a marker, chains of doubles, LIFO",
+        about: "Celko 1998: engine from a hand, build phase, anyone's play lifts a marker, chains of doubles, LIFO",
     },
     PresetInfo {
         name: "wikipedia",
-        about: "encyclopedia consensus [001]: engine set aside, cover the same double, owner unmarks, last-of-suit exemption",
+        about: "Encyclopedia consensus: engine set aside, cover the same double, owner unmarks, last-of-suit exemption",
     },
     PresetInfo {
         name: "dominorules",
-        about: "dominorules.com [002]: follow-up anywhere, a second double with a third tile from hand, random first player",
+        about: "dominorules.com: follow-up anywhere, a second double with a third tile from hand, random first player",
     },
     PresetInfo {
         name: "family_house",
-        about: "family rules [003]: engine from drawing rounds, marker off on any own play, every open double obliges (FIFO)",
+        about: "Family house rules: engine from drawing rounds, marker off on any own play, every open double obliges (FIFO)",
     },
     PresetInfo {
         name: "harbour_cay",
-        about: "Great Harbour Cay [004]: highest tile of the number if no double, own train first, stuck rounds end, 0-0 = 50",
+        about: "Great Harbour Cay: highest tile of the number if no double, own train first, stuck rounds end, 0-0 = 50",
     },
 ];
 
@@ -48,7 +49,7 @@ pub(super) fn by_name(name: &str) -> Result<Rules, String> {
     }
 }
 
-/// `wikipedia`: RULES.md §5.2 and Appendix B.
+/// `wikipedia`: the Encyclopedia consensus.
 pub(super) fn wikipedia() -> Rules {
     Rules {
         preset: Preset::Wikipedia,
@@ -96,7 +97,7 @@ pub(super) fn wikipedia() -> Rules {
     }
 }
 
-/// `celko1998`: RULES.md §5.1.
+/// `celko1998`: Celko 1998.
 pub(super) fn celko1998() -> Rules {
     Rules {
         preset: Preset::Celko1998,
@@ -118,7 +119,7 @@ pub(super) fn celko1998() -> Rules {
     }
 }
 
-/// `dominorules`: RULES.md §5.3.
+/// `dominorules`: dominorules.com.
 pub(super) fn dominorules() -> Rules {
     Rules {
         preset: Preset::Dominorules,
@@ -133,7 +134,7 @@ pub(super) fn dominorules() -> Rules {
     }
 }
 
-/// `family_house`: RULES.md §5.4 (v1 obligations by default, ED-29).
+/// `family_house`: Family house rules (variation 1's obligations by default, an engine default).
 pub(super) fn family_house() -> Rules {
     Rules {
         preset: Preset::FamilyHouse,
@@ -152,7 +153,7 @@ pub(super) fn family_house() -> Rules {
     }
 }
 
-/// `harbour_cay`: RULES.md §5.5.
+/// `harbour_cay`: Great Harbour Cay.
 pub(super) fn harbour_cay() -> Rules {
     Rules {
         preset: Preset::HarbourCay,
