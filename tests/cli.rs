@@ -449,3 +449,76 @@ fn log_round_event_always_names_the_engine_number() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The audit's reproductions, each as the user typed it.
+#[test]
+fn audit_bots_grammar_rule_changes_and_output_files() {
+    // One --bots grammar: a shorter list fills the table in play as in tournament, and a list as
+    // long as the table may repeat a bot.
+    let short = mtrain(&["play", "--bots", "greedy,random", "--rounds", "1"]);
+    let long = mtrain(&["play", "--bots", "greedy,random,greedy,random", "--rounds", "1"]);
+    assert_eq!(short.status.code(), Some(0));
+    assert_eq!(short.stdout, long.stdout);
+    let dir = std::env::temp_dir().join(format!("mtrain-audit-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = mtrain(&[
+        "tournament",
+        "--bots",
+        "greedy,greedy:ties=first,greedy,greedy",
+        "--games",
+        "8",
+        "--quiet",
+        "--rule",
+        "tap=draw_two",
+        "--rule",
+        "tap=draw_two",
+        "--out",
+        d,
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // One distinct bot, self-play: 1 bot, exact win rate, the rule change in the header.
+    assert!(text.starts_with("mtrain tournament: wikipedia rules (changed: tap=draw_two), double-12"), "{text}");
+    assert!(text.contains("; 1 bot, 1 lineup;"), "{text}");
+    assert!(text.contains(" 25.0% (every seat)"), "{text}");
+    assert!(text.lines().all(|l| l == l.trim_end()), "trailing spaces:\n{text}");
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 2, "{summary}");
+    assert!(summary.lines().nth(1).unwrap().starts_with("greedy,32,0.250000,0.250000,0.250000,"), "{summary}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["rules"]["options"], serde_json::json!({"tap": "draw_two"}));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // The SPRT line says where the LLR lies.
+    let out = mtrain(&["tournament", "--bots", "greedy,random", "--sprt", "-1,1", "--games", "400", "--quiet"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("at or above the upper bound [-2.9444, 2.9444]: accepted H1"), "{text}");
+
+    // Conflicting --rule options, in either order; --hand keeps the preset's set and counts.
+    rejects(
+        &["play", "--rules", "family_house", "--rule", "v2=true", "--rule", "v1=true"],
+        &["conflict", "marker_removal"],
+    );
+    rejects(
+        &["play", "--rules", "family_house", "--rule", "v1=true", "--rule", "literal_basic=true"],
+        &["conflict", "obligation"],
+    );
+    rejects(&["play", "--rule", "tap=draw_two", "--rule", "tap=draw_one_else_skip"], &["given twice"]);
+    rejects(
+        &["play", "--rules", "celko1998", "--set", "18", "--players", "2", "--hand", "10"],
+        &["do not use a double-18"],
+    );
+    rejects(&["play", "--set", "12", "--players", "9", "--hand", "8"], &["no row for 9 players on double-12"]);
+
+    // Bad input names its flag, one line, exit 2; folders where files belong; missing arguments.
+    rejects(&["tournament", "--games", "-5"], &["'--games <G>'"]);
+    rejects(&["tournament", "--seed", "-1"], &["'--seed <S>'"]);
+    rejects(&["bench", "--seconds", "-1"], &["'--seconds <S>'"]);
+    rejects(&["plot", "--csv", "x.csv"], &["not provided: --x <COL>, --y <COL>, --out <FILE>"]);
+    rejects(&["merge", "--out", "m"], &["not provided: <DIR>..."]);
+    let tmp = std::env::temp_dir();
+    rejects(&["play", "--rounds", "1", "--log", tmp.to_str().unwrap()], &["--log", "is a folder"]);
+    rejects(&["bench", "--out", tmp.to_str().unwrap()], &["--out", "is a folder"]);
+    rejects(&["balance", "--set", "12", "--players", "9"], &["no row for 9 players on double-12"]);
+}

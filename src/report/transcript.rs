@@ -266,7 +266,8 @@ impl<W: Write> MatchObserver for Transcript<W> {
         for s in 0..self.players as usize {
             let seat = Seat::from_index(s);
             let h = state.hand(seat);
-            self.emit(&format!("  hand {s}: {h} ({} tiles, {} pips)", h.len(), h.pips()));
+            let n = h.len();
+            self.emit(&format!("  hand {s}: {h} ({n} tile{}, {} pips)", if n == 1 { "" } else { "s" }, h.pips()));
         }
         if state.needs_redeal() {
             self.emit(&format!(
