@@ -183,19 +183,6 @@ fn choices_depend_only_on_the_view() {
 // Behaviours in hand-built positions
 // ---------------------------------------------------------------------------------------------
 
-/// `preset` on a double-6 set with `players` seats.
-fn rules6(preset: &str, players: u8) -> Rules {
-    let r = Rules {
-        set: pip(6),
-        players,
-        hand_size: Some(5),
-        deal_table: test_table(6, players, 5),
-        ..Rules::preset(preset).unwrap()
-    };
-    r.validate().expect("valid rules");
-    r
-}
-
 /// Plays `script` (one move per real choice, asserted legal) from the deal with `first` to act,
 /// then stops at the next choice: the state and the moves offered.
 fn position(rules: &Rules, deal: &Deal, first: Seat, script: &[Move]) -> (RoundState, MoveList) {

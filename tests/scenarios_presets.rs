@@ -36,19 +36,6 @@ fn ev_engine(seat: Seat, tile: &str) -> Event {
     Event::Engine { seat, tile: t(tile) }
 }
 
-/// A preset on a double-6 set with `players` seats and 5 tiles each (a test deal table).
-fn rules6(preset: &str, players: u8) -> Rules {
-    let r = Rules {
-        set: pip(6),
-        players,
-        hand_size: Some(5),
-        deal_table: test_table(6, players, 5),
-        ..Rules::preset(preset).unwrap()
-    };
-    r.validate().expect("valid rules");
-    r
-}
-
 fn celko(players: u8) -> Rules {
     rules6("celko1998", players)
 }

@@ -34,6 +34,20 @@ pub fn test_table(set: u8, players: u8, hand: u8) -> mexican_train::rules::DealT
     mexican_train::rules::DealTable(Box::leak(Box::new([row])))
 }
 
+/// A preset on a double-6 set with `players` seats and 5 tiles each (a test deal table),
+/// checked by `validate`.
+pub fn rules6(preset: &str, players: u8) -> Rules {
+    let r = Rules {
+        set: pip(6),
+        players,
+        hand_size: Some(5),
+        deal_table: test_table(6, players, 5),
+        ..Rules::preset(preset).unwrap()
+    };
+    r.validate().expect("valid rules");
+    r
+}
+
 pub fn pip(v: u8) -> Pip {
     Pip::from_u8(v)
 }
