@@ -539,28 +539,21 @@ def deal_of(ev, line, r, e, m, n, h, full, hc):
     hands_raw = need(ev, line, "hands", list)
     if len(hands_raw) != n:
         raise Illegal(line, f"{len(hands_raw)} hands for {n} players")
+    def take(text, where):
+        """A dealt tile, refused if it was dealt already (or is the set-aside engine)."""
+        t = key(*parse_tile(text, m, line))
+        if t in seen:
+            what = "the engine tile" if t == (e, e) and not hc else "dealt twice"
+            raise Illegal(line, f"{where.format(show(t))} is {what}")
+        seen.add(t)
+        return t
+
     hands = []
     for s, hr in enumerate(hands_raw):
         if not isinstance(hr, list) or len(hr) != h:
             raise Illegal(line, f"seat {s} is dealt {len(hr) if isinstance(hr, list) else hr!r} tiles, expected {h}")
-        hand = set()
-        for text in hr:
-            t = key(*parse_tile(text, m, line))
-            if t in seen:
-                what = "the engine tile" if t == (e, e) and not hc else "dealt twice"
-                raise Illegal(line, f"tile {show(t)} in seat {s}'s hand is {what}")
-            seen.add(t)
-            hand.add(t)
-        hands.append(hand)
-    by_raw = need(ev, line, "boneyard", list)
-    boneyard = []
-    for text in by_raw:
-        t = key(*parse_tile(text, m, line))
-        if t in seen:
-            what = "the engine tile" if t == (e, e) and not hc else "dealt twice"
-            raise Illegal(line, f"boneyard tile {show(t)} is {what}")
-        seen.add(t)
-        boneyard.append(t)
+        hands.append({take(text, "tile {} in seat " + str(s) + "'s hand") for text in hr})
+    boneyard = [take(text, "boneyard tile {}") for text in need(ev, line, "boneyard", list)]
     if seen != full:
         missing = " ".join(show(t) for t in sorted(full - seen))
         raise Illegal(line, f"hands, boneyard and engine are not the full double-{m} set: missing {missing}")
