@@ -47,12 +47,21 @@ pub struct MatchResult {
     pub min_nonzero: [u32; MAX_PLAYERS],
     /// The winners as a seat mask (more than one bit: co-winners).
     pub winners: u16,
+    /// Each seat's finishing place, 0 = first: the number of seats that finished strictly
+    /// ahead of it (lower total, then the rules' tie-break). Seats still level share a place.
+    pub places: [u8; MAX_PLAYERS],
 }
 
 impl MatchResult {
     /// Whether `seat` is among the winners.
     pub fn is_winner(&self, seat: Seat) -> bool {
         self.winners & seat.bit() != 0
+    }
+
+    /// How many seats share seat `s`'s place (1 when it finished alone).
+    pub fn level_with(&self, s: usize) -> usize {
+        let n = self.players as usize;
+        self.places[..n].iter().filter(|&&p| p == self.places[s]).count()
     }
 
     /// The winning seats in order.
@@ -230,6 +239,7 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         zero_rounds: [0; MAX_PLAYERS],
         min_nonzero: [u32::MAX; MAX_PLAYERS],
         winners: 0,
+        places: [0; MAX_PLAYERS],
     };
     let mut used_doubles = 0u32;
     let mut previous: Option<(Seat, Outcome)> = None;
@@ -270,6 +280,7 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         result.rounds = r;
     }
     result.winners = winners(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
+    result.places = places(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
     obs.match_end(&result);
     result
 }
@@ -302,6 +313,22 @@ pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_
     mask
 }
 
+/// Each seat's finishing place (0 = first): the seats strictly ahead of it, ordering by the
+/// lower total and then by the tie-break rule, so that place 0 is exactly [`winners`]. This is
+/// the one order every statistic uses (win share, ranks, head-to-head, the SPRT).
+pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> [u8; MAX_PLAYERS] {
+    // Smaller key = further ahead.
+    let key = |s: usize| match tie {
+        TieBreak::CoWinners => (totals[s], 0, 0),
+        TieBreak::Wikipedia => (totals[s], u8::MAX - zero_rounds[s], min_nonzero[s]),
+    };
+    let mut out = [0u8; MAX_PLAYERS];
+    for (s, place) in out.iter_mut().enumerate().take(n) {
+        *place = (0..n).filter(|&t| key(t) < key(s)).count() as u8;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +347,21 @@ mod tests {
         // Co-winners rule keeps every tied seat.
         let m = winners(TieBreak::CoWinners, 3, &[30, 30, 40], &[1, 2, 0], &[5, 10, 3]);
         assert_eq!(m, 0b011);
+    }
+
+    #[test]
+    fn places_follow_the_tie_break_and_agree_with_the_winners() {
+        let (totals, zeros, mins) = ([30, 30, 40, 40, 20], [1, 2, 0, 0, 0], [5, 10, 3, 3, 7]);
+        let p = places(TieBreak::Wikipedia, 5, &totals, &zeros, &mins);
+        // Seat 4 leads on total; seat 1 beats seat 0 on zero rounds; seats 2 and 3 stay level.
+        assert_eq!(p[..5], [2, 1, 3, 3, 0]);
+        let p = places(TieBreak::CoWinners, 5, &totals, &zeros, &mins);
+        assert_eq!(p[..5], [1, 1, 3, 3, 0]);
+        let (totals, zeros, mins) = ([30, 30, 40], [1, 1, 0], [5, 5, 3]);
+        for tie in [TieBreak::Wikipedia, TieBreak::CoWinners] {
+            let p = places(tie, 3, &totals, &zeros, &mins);
+            let first: u16 = (0..3).filter(|&s| p[s] == 0).fold(0, |m, s| m | 1 << s);
+            assert_eq!(first, winners(tie, 3, &totals, &zeros, &mins));
+        }
     }
 }

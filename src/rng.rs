@@ -40,6 +40,8 @@ pub mod stream {
     pub const DEAL: u64 = 1 << 32;
     /// Bots: `BOT + seat`.
     pub const BOT: u64 = 2 << 32;
+    /// The seating order of a deal at a table too large to go through every order.
+    pub const SEATING: u64 = 3 << 32;
 }
 
 /// A uniform integer in `0..n` (Lemire's multiply-shift with rejection; unbiased).

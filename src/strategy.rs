@@ -25,6 +25,13 @@ pub trait Strategy {
     fn uses_voids(&self) -> bool {
         true
     }
+
+    /// Whether [`Strategy::choose`] may draw on its random stream. A strategy that never does
+    /// plays the same move from the same view, so a table of it alone replays one game in every
+    /// seat rotation, and the tournament skips those replays. The default is the safe `true`.
+    fn uses_rng(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -38,6 +45,10 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn uses_voids(&self) -> bool {
         (**self).uses_voids()
+    }
+
+    fn uses_rng(&self) -> bool {
+        (**self).uses_rng()
     }
 }
 

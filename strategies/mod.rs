@@ -153,6 +153,14 @@ impl Strategy for Bot {
         matches!(self, Bot::Cutthroat(_) | Bot::MonteCarlo(_))
     }
 
+    fn uses_rng(&self) -> bool {
+        match self {
+            Bot::Random(_) | Bot::MonteCarlo(_) => true,
+            Bot::Greedy(b) => b.random_ties(),
+            Bot::Planner(_) | Bot::Hoarder(_) | Bot::Cutthroat(_) => false,
+        }
+    }
+
     fn round_start(&mut self, view: &View<'_>) {
         match self {
             Bot::Random(b) => b.round_start(view),
@@ -163,6 +171,12 @@ impl Strategy for Bot {
             Bot::MonteCarlo(b) => b.round_start(view),
         }
     }
+}
+
+/// Whether every bot of `specs` plays the same move from the same view (never draws on its
+/// random stream); unknown specs count as not.
+pub fn deterministic(specs: &[StrategySpec]) -> bool {
+    specs.iter().all(|s| Bot::from_spec(s).is_ok_and(|b| !b.uses_rng()))
 }
 
 /// Looks up a parameter value in a spec, or the default.

@@ -71,20 +71,24 @@ fn play_replays_a_tournament_game_from_its_deal_seed() {
         d.to_str().unwrap(),
     ]);
     let games = read(&d, "games.csv");
-    // Deal 7, rotation 0 = game 28: seats greedy, random, greedy, random.
+    // Deal 7, rotation 0 = game 28. The seating order varies over deals: deal 7 plays the
+    // lineup greedy, random, greedy, random in its second order, random and greedy swapped at
+    // the last two seats.
     let rows: Vec<Vec<&str>> =
         games.lines().skip(1).map(|l| l.split(',').collect()).filter(|r: &Vec<&str>| r[0] == "28").collect();
     assert_eq!(rows.len(), 4);
     let seed = rows[0][2];
     let totals: Vec<&str> = rows.iter().map(|r| r[7]).collect();
-    let text = run_ok(&["play", "--bots", "greedy,random,greedy,random", "--rounds", "3", "--seed", seed]);
+    let bots: Vec<&str> = rows.iter().map(|r| r[6]).collect();
+    assert_eq!(bots, ["greedy", "random", "random", "greedy"]);
+    let text = run_ok(&["play", "--bots", &bots.join(","), "--rounds", "3", "--seed", seed]);
     let line = text.lines().find(|l| l.trim_start().starts_with("totals")).unwrap();
     let nums: Vec<&str> = line.split(':').skip(1).map(|p| p.split_whitespace().next().unwrap()).collect();
     assert_eq!(nums, totals, "{line}");
     // The hex column names the same seed, and --seed takes it as it is written.
     let hex = rows[0][3];
     assert_eq!(u64::from_str_radix(hex.trim_start_matches("0x"), 16).unwrap().to_string(), seed);
-    let again = run_ok(&["play", "--bots", "greedy,random", "--rounds", "3", "--seed", hex]);
+    let again = run_ok(&["play", "--bots", &bots.join(","), "--rounds", "3", "--seed", hex]);
     assert_eq!(again.replace(&format!("seed {seed}"), ""), text.replace(&format!("seed {seed}"), ""));
     std::fs::remove_dir_all(d).unwrap();
 }
@@ -308,4 +312,71 @@ fn no_start_rate_matches_the_exact_probability() {
     assert!((exact - 0.0954).abs() < 1e-3);
     // 400 games x 13 rounds x 4 seats: the standard deviation is about 0.0014.
     assert!((value - exact).abs() < 0.015, "measured {value}, exact {exact}");
+}
+
+/// Per-game rows of one chunk, by game: the score of each seat.
+fn chunk_scores(t: &mexican_train::tournament::Tournament) -> Vec<Vec<u32>> {
+    let out = t.play_chunk(0, true);
+    let text = String::from_utf8(out.games_csv).unwrap();
+    let mut games: Vec<Vec<u32>> = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(',').collect();
+        let (g, score): (usize, u32) = (f[0].parse().unwrap(), f[7].parse().unwrap());
+        if games.len() <= g {
+            games.resize(g + 1, Vec::new());
+        }
+        games[g].push(score);
+    }
+    games
+}
+
+#[test]
+fn one_deterministic_bot_replays_one_game_in_every_rotation_so_rotations_are_skipped() {
+    use mexican_train::rules::Rules;
+    use mexican_train::strategies::deterministic;
+    use mexican_train::strategy::StrategySpec;
+    use mexican_train::tournament::{Schedule, Tournament};
+    let rules = Rules { players: 4, rounds: Some(3), ..Rules::preset("wikipedia").unwrap() };
+    // The justification: with planner in every seat, each rotation of a deal gives every seat
+    // (every hand) the same score; with random bots the rotations differ.
+    for (bot, same) in [("planner", true), ("greedy", true), ("random", false), ("greedy:ties=random", false)] {
+        let specs: Vec<StrategySpec> = vec![bot.parse().unwrap()];
+        assert_eq!(deterministic(&specs), same, "{bot}");
+        let t = Tournament::new(rules.clone(), specs, Schedule::new(&[0], 4, true, 16, 5).unwrap());
+        let games = chunk_scores(&t);
+        let replays = (0..4).all(|d| (1..4).all(|r| games[4 * d + r] == games[4 * d]));
+        assert_eq!(replays, same, "{bot}: {games:?}");
+    }
+    // The command line skips the replays and says so; a random bot keeps its rotations.
+    let text = run_ok(&["tournament", "--bots", "planner", "--games", "40", "--rounds", "2", "--quiet"]);
+    assert!(text.contains("40 games = 40 deals x 1 rotation;"), "{text}");
+    assert!(text.contains("one deterministic bot in every seat"), "{text}");
+    let text = run_ok(&["tournament", "--bots", "random", "--games", "40", "--rounds", "2", "--quiet"]);
+    assert!(text.contains("40 games = 10 deals x 4 rotations;"), "{text}");
+}
+
+#[test]
+fn seating_varies_by_default_and_can_be_fixed() {
+    let d = tmp("seating");
+    let args = ["tournament", "--bots", "greedy,planner,random", "--players", "3", "--games", "60", "--rounds", "1"];
+    let varied = run_ok(&[&args[..], &["--quiet", "--per-game", "--out", d.to_str().unwrap()]].concat());
+    assert!(
+        varied.contains("seating: every seat rotation, all 2 orders around the table in turn (balanced every 2 deals)"),
+        "{varied}"
+    );
+    // Deal 0 seats greedy, planner, random; deal 1 greedy, random, planner.
+    let games = read(&d, "games.csv");
+    let seats = |g: &str| -> Vec<String> {
+        games
+            .lines()
+            .filter(|l| l.starts_with(&format!("{g},")))
+            .map(|l| l.split(',').nth(6).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(seats("0"), ["greedy", "planner", "random"]);
+    assert_eq!(seats("3"), ["greedy", "random", "planner"]);
+    let fixed = run_ok(&[&args[..], &["--quiet", "--fixed-seating"]].concat());
+    assert!(fixed.contains("seating: every seat rotation, the list's order around the table"), "{fixed}");
+    assert_ne!(varied, fixed);
+    std::fs::remove_dir_all(d).unwrap();
 }

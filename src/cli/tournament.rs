@@ -6,8 +6,8 @@ use crate::report::tournament as rep;
 use crate::strategies::{BOTS, Field};
 use crate::strategy::StrategySpec;
 use crate::tournament::{
-    ChunkOutput, ChunkSet, Hypothesis, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule, Sprt, SprtState, Tally,
-    Tournament,
+    ChunkOutput, ChunkSet, Hypothesis, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule, Seating, Sprt,
+    SprtState, Tally, Tournament,
 };
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -27,7 +27,9 @@ pub(crate) struct TournamentArgs {
     /// Results are per distinct bot [default: every built-in bot but the search bot montecarlo]
     #[arg(long, value_name = "BOTS")]
     bots: Option<String>,
-    /// Games to play; each seat rotation of a deal is one game, rounded up to whole deals
+    /// Games to play; each seat rotation of a deal is one game, rounded up to whole deals (with
+    /// one deterministic bot in every seat, rotations would replay the same game, so each deal
+    /// is played once)
     #[arg(long, default_value = "10000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
     games: u64,
     /// Master seed (decimal or 0x hex): game results depend only on it, the rules, the field and
@@ -46,6 +48,11 @@ pub(crate) struct TournamentArgs {
     /// Play each deal once, in the given seating, instead of in every seat rotation
     #[arg(long)]
     no_rotate: bool,
+    /// Keep the list's order around the table in every deal. By default the order varies over
+    /// deals (every order in turn up to 8 seats, a random one per deal beyond), so who sits next
+    /// to whom is balanced
+    #[arg(long)]
+    fixed_seating: bool,
     /// Also write games.csv (a row per game and seat) and rounds.csv (a row per round)
     #[arg(long)]
     per_game: bool,
@@ -120,7 +127,12 @@ pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliErr
         .clone()
         .unwrap_or_else(|| BOTS.iter().filter(|b| b.default_field).map(|b| b.name).collect::<Vec<_>>().join(","));
     let field = Field::parse(&list).map_err(|e| CliError::usage(e.to_string()))?;
-    let schedule = Schedule::new(&field.entries, rules.players, !a.no_rotate, a.games, a.seed)
+    let seating = Seating {
+        rotate: !a.no_rotate,
+        vary_order: !a.fixed_seating,
+        deterministic: crate::strategies::deterministic(&field.bots),
+    };
+    let schedule = Schedule::with_seating(&field.entries, rules.players, seating, a.games, a.seed)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let mut args = result_args(raw);
     let shard = match a.shard {
@@ -159,13 +171,14 @@ pub(crate) fn fingerprint(c: &Config) -> String {
     let t = &c.tournament;
     let specs: Vec<String> = t.specs.iter().map(ToString::to_string).collect();
     format!(
-        "rules={:?};bots={};lineups={:?};seed={};deals={};rotate={};sprt={:?}",
+        "rules={:?};bots={};lineups={:?};seed={};deals={};rotate={};seating={};sprt={:?}",
         t.rules,
         specs.join("|"),
         t.schedule.lineups().collect::<Vec<_>>(),
         t.schedule.seed,
         t.schedule.deals,
         t.schedule.rotate,
+        t.schedule.seating_text(),
         c.sprt
     )
 }
@@ -184,7 +197,7 @@ pub(crate) fn header(c: &Config) -> String {
     let sch = &t.schedule;
     let shard = c.shard.map_or(String::new(), |(i, n)| format!("; shard {i}/{n}"));
     format!(
-        "mtrain tournament: {} rules{}, double-{}, {} players, {} tiles each, {} round{}; {} bot{}, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\n",
+        "mtrain tournament: {} rules{}, double-{}, {} players, {} tiles each, {} round{}; {} bot{}, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\nseating: {}\n",
         r.preset,
         changes_text(&c.overrides),
         r.set,
@@ -200,7 +213,8 @@ pub(crate) fn header(c: &Config) -> String {
         sch.deals,
         sch.rotations(),
         if sch.rotations() == 1 { "" } else { "s" },
-        sch.seed
+        sch.seed,
+        sch.seating_text()
     )
 }
 
@@ -271,6 +285,9 @@ pub(crate) fn manifest(
         "seed": t.schedule.seed,
         "threads": threads,
         "rotate": t.schedule.rotate,
+        "replays_skipped": t.schedule.replays_skipped,
+        "seating": if t.schedule.vary_order { "varied" } else { "fixed" },
+        "seating_orders": t.schedule.order_count(),
         "games_planned": t.schedule.games(),
         "games": st.tally.games,
         "deals": st.tally.deals,

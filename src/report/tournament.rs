@@ -20,6 +20,9 @@ fn est(e: Option<Estimate>) -> [String; 3] {
     }
 }
 
+/// The one tie convention, as the console states it.
+pub const TIES: &str = "Ties: a match's finishing order is the lower total, then the rules' tie-break where they have one; seats still level share equally (co-winners split the win, tied seats split the ranks they span, a level pair scores half each).";
+
 fn win(c: &Cluster) -> Option<Estimate> {
     c.proportion(WIN_UNIT as f64)
 }
@@ -48,7 +51,7 @@ pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
         row.extend(est(t.bot_outs(b).proportion(1.0)));
         row.push(t.bot_score(b).deals.to_string());
         for k in 0..n {
-            row.extend(exact(t.bot_rank(b, k).proportion(1.0)));
+            row.extend(exact(t.bot_rank(b, k).proportion(WIN_UNIT as f64)));
         }
         s.push_str(&row.join(","));
         s.push('\n');
@@ -167,7 +170,8 @@ fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
     let n = t.layout.players;
     let name_w = specs.iter().map(|s| s.to_string().len()).max().unwrap_or(8).max(8);
     let mut s = String::new();
-    let _ = writeln!(s, "Bots (95% intervals over {} deals; ties share a win)", t.deals);
+    let _ = writeln!(s, "Bots (95% intervals over {} deals)", t.deals);
+    let _ = writeln!(s, "{TIES}");
     let _ = writeln!(
         s,
         "  {:<name_w$} {:>9}  {:<22} {:<24} {:<20} {:<22}",
@@ -185,11 +189,11 @@ fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
             pct(t.bot_outs(b).proportion(1.0)),
         );
     }
-    let _ = writeln!(s, "\nFinishing ranks (share of games; ties share the better rank)");
+    let _ = writeln!(s, "\nFinishing ranks (share of games)");
     for (b, spec) in specs.iter().enumerate() {
         let mut line = format!("  {:<name_w$}", spec.to_string());
         for k in 0..n {
-            let _ = write!(line, "  {}: {}", k + 1, exact(t.bot_rank(b, k).proportion(1.0)));
+            let _ = write!(line, "  {}: {}", k + 1, exact(t.bot_rank(b, k).proportion(WIN_UNIT as f64)));
         }
         let _ = writeln!(s, "{line}");
     }
@@ -204,7 +208,7 @@ fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
         );
     }
     if specs.len() > 1 {
-        let _ = writeln!(s, "\nHead to head (A finished ahead of B; score counts a tie as half)");
+        let _ = writeln!(s, "\nHead to head (A finished ahead of B; a level finish counts half)");
         for i in 0..specs.len() {
             for j in i + 1..specs.len() {
                 let a = t.pair_a_ahead(i, j);

@@ -12,10 +12,10 @@ mod store;
 mod tally;
 
 pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament, csv_quote};
-pub use schedule::{GameSpec, Schedule, ScheduleError};
+pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
 pub use store::{RunState, STORE_FORMAT};
-pub use tally::{DealAcc, Layout, Tally, WIN_UNIT, rank};
+pub use tally::{DealAcc, Layout, Tally, WIN_UNIT};
 
 /// Deals per chunk: small enough for a live progress bar and fine-grained interruption, large
 /// enough that scheduling costs nothing.

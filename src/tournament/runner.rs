@@ -10,7 +10,7 @@ use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
 use crate::game::{MatchSeeds, play_match_seeded};
 use crate::rng::{mix, stream};
 use crate::round::{EndReason, NoObserver};
-use crate::rules::Rules;
+use crate::rules::{MAX_PLAYERS, Rules};
 use crate::strategies::Bot;
 use crate::strategy::StrategySpec;
 use serde::{Deserialize, Serialize};
@@ -163,13 +163,25 @@ impl Tournament {
         let n = self.rules.players as usize;
         let mut tally = Tally::new(layout);
         let mut acc = DealAcc::new(layout);
+        // One instance per field bot and seat: the seating order changes which bot sits where
+        // from deal to deal, and swapping instances in (then resetting each from its prototype,
+        // same kind) keeps a search bot's buffers instead of reallocating them.
+        let mut pool: Vec<Vec<Bot>> = self.protos.iter().map(|p| vec![p.clone(); n]).collect();
         let mut seats: Vec<Bot> = (0..n).map(|_| self.protos[0].clone()).collect();
+        let mut taken = [(0u16, 0u8); MAX_PLAYERS];
+        let mut next = vec![0u8; self.protos.len()];
         let mut games_csv = Vec::new();
         let mut rounds_csv = Vec::new();
         for d in self.chunk_deals(c) {
             for g in self.schedule.deal_games(d) {
+                next.fill(0);
                 for (s, bot) in seats.iter_mut().enumerate() {
-                    bot.clone_from(&self.protos[g.seats[s] as usize]);
+                    let b = g.seats[s];
+                    let k = next[b as usize];
+                    next[b as usize] += 1;
+                    std::mem::swap(bot, &mut pool[b as usize][k as usize]);
+                    bot.clone_from(&self.protos[b as usize]);
+                    taken[s] = (b, k);
                 }
                 let seeds = MatchSeeds {
                     seed: g.deal_seed,
@@ -177,6 +189,10 @@ impl Tournament {
                     bots: std::array::from_fn(|s| g.bot_seed(s)),
                 };
                 let r = play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver);
+                for (s, bot) in seats.iter_mut().enumerate() {
+                    let (b, k) = taken[s];
+                    std::mem::swap(bot, &mut pool[b as usize][k as usize]);
+                }
                 acc.add_game(&g, &r);
                 if per_game {
                     write_game_rows(self, &g, &r, &mut games_csv, &mut rounds_csv);
@@ -304,7 +320,7 @@ fn write_game_rows(
             g.rotation,
             csv_quote(&spec),
             r.totals[s],
-            super::rank(&r.totals[..n], s) + 1
+            r.places[s] + 1
         );
     }
     for (i, rec) in r.round_records().enumerate() {

@@ -160,7 +160,8 @@ impl Tally {
     pub fn bot_outs(&self, b: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_OUTS)]
     }
-    /// Bot `b`'s share of games finished at rank `k` (0-based).
+    /// Bot `b`'s share (in [`WIN_UNIT`]s per game) of games finished at rank `k` (0-based); seats
+    /// level after the tie-break share the ranks they span.
     pub fn bot_rank(&self, b: usize, k: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_RANK + k)]
     }
@@ -172,7 +173,8 @@ impl Tally {
     pub fn seat_score(&self, s: usize) -> &Cluster {
         &self.clusters[self.layout.seat(s, SEAT_SCORE)]
     }
-    /// Pair `(i, j)`: `i`'s head-to-head score, 2 per comparison (ahead 2, tie 1).
+    /// Pair `(i, j)`: `i`'s head-to-head score, 2 per comparison (ahead 2, level 1), ahead
+    /// meaning the better finishing place (lower total, then the rules' tie-break).
     pub fn pair_score(&self, i: usize, j: usize) -> &Cluster {
         &self.clusters[self.layout.pair(i, j, PAIR_SCORE)]
     }
@@ -227,12 +229,6 @@ impl Tally {
     }
 }
 
-/// Finishing rank of seat `s`: 0 plus the number of seats with a strictly lower total
-/// (standard competition ranking: tied seats share the better rank).
-pub fn rank(totals: &[u32], s: usize) -> usize {
-    totals.iter().filter(|&&t| t < totals[s]).count()
-}
-
 impl DealAcc {
     /// An empty accumulator.
     pub fn new(layout: Layout) -> DealAcc {
@@ -253,19 +249,21 @@ impl DealAcc {
         let rounds = r.rounds as u64;
         let winners = r.winners.count_ones() as u64;
         let totals = &r.totals[..n];
-        for s in 0..n {
+        for (s, &total) in totals.iter().enumerate() {
             let b = spec.seats[s] as usize;
             let seat = Seat::from_index(s);
             let win = if r.is_winner(seat) { WIN_UNIT / winners } else { 0 };
-            let score = totals[s] as u64;
+            let score = total as u64;
             let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count() as u64;
             self.add(l.bot(b, BOT_WIN), win, 1);
             self.add(l.bot(b, BOT_SCORE), score, 1);
             self.add(l.bot(b, BOT_ROUND_SCORE), score, rounds);
             self.add(l.bot(b, BOT_OUTS), outs, rounds);
-            let k = rank(totals, s);
+            // Seats level after the tie-break share the ranks they span equally.
+            let (k, w) = (r.places[s] as usize, r.level_with(s));
             for j in 0..n {
-                self.add(l.bot(b, BOT_RANK + j), u64::from(j == k), 1);
+                let share = if (k..k + w).contains(&j) { WIN_UNIT / w as u64 } else { 0 };
+                self.add(l.bot(b, BOT_RANK + j), share, 1);
             }
             self.add(l.seat(s, SEAT_WIN), win, 1);
             self.add(l.seat(s, SEAT_SCORE), score, 1);
@@ -274,7 +272,9 @@ impl DealAcc {
                 if bt == b {
                     continue;
                 }
-                let (i, j, ti, tj) = if b < bt { (b, bt, totals[s], totals[t]) } else { (bt, b, totals[t], totals[s]) };
+                // Ahead = the better finishing place (total, then the tie-break).
+                let (ps, pt) = (r.places[s], r.places[t]);
+                let (i, j, ti, tj) = if b < bt { (b, bt, ps, pt) } else { (bt, b, pt, ps) };
                 let (a_ahead, b_ahead) = (u64::from(ti < tj), u64::from(tj < ti));
                 self.add(l.pair(i, j, PAIR_SCORE), 2 * a_ahead + u64::from(ti == tj), 2);
                 self.add(l.pair(i, j, PAIR_A_AHEAD), a_ahead, 1);
@@ -384,6 +384,7 @@ mod tests {
             zero_rounds: [0; crate::rules::MAX_PLAYERS],
             min_nonzero: [u32::MAX; crate::rules::MAX_PLAYERS],
             winners: 0b100,
+            places: [2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
         };
         let spec = GameSpec {
             game: 0,
@@ -410,8 +411,42 @@ mod tests {
     }
 
     #[test]
-    fn ranks_share_ties() {
-        assert_eq!([0, 1, 1, 3].map(|s| rank(&[10, 20, 20, 30], s)), [0, 1, 1, 3]);
+    fn one_tie_convention_for_wins_ranks_and_pairs() {
+        // Seats 0 and 1 level on total and tie-break (places 0, 0), seat 2 last; three bots.
+        let mut totals = [0u32; crate::rules::MAX_PLAYERS];
+        totals[..3].copy_from_slice(&[30, 30, 40]);
+        let mut places = [0u8; crate::rules::MAX_PLAYERS];
+        places[..3].copy_from_slice(&[0, 0, 2]);
+        let r = MatchResult {
+            players: 3,
+            rounds: 0,
+            records: [None; crate::tile::PIP_COUNT],
+            totals,
+            zero_rounds: [0; crate::rules::MAX_PLAYERS],
+            min_nonzero: [u32::MAX; crate::rules::MAX_PLAYERS],
+            winners: 0b011,
+            places,
+        };
+        let mut seats = [0u16; crate::rules::MAX_PLAYERS];
+        seats[..3].copy_from_slice(&[0, 1, 2]);
+        let spec =
+            GameSpec { game: 0, deal: 0, rotation: 0, seats, positions: [0; crate::rules::MAX_PLAYERS], deal_seed: 0 };
+        let l = Layout { bots: 3, players: 3 };
+        let mut acc = DealAcc::new(l);
+        acc.add_game(&spec, &r);
+        let mut t = Tally::new(l);
+        t.fold(&mut acc);
+        // Co-winners split the win, and the ranks 1 and 2 they span; a level pair scores half.
+        assert_eq!(t.bot_win(0).sum, WIN_UNIT / 2);
+        assert_eq!([0, 1, 2].map(|k| t.bot_rank(1, k).sum), [WIN_UNIT / 2, WIN_UNIT / 2, 0]);
+        assert_eq!(t.bot_rank(2, 2).sum, WIN_UNIT);
+        assert_eq!((t.pair_score(0, 1).sum, t.pair_score(0, 1).units), (1, 2));
+        assert_eq!((t.pair_a_ahead(0, 1).sum, t.pair_b_ahead(0, 1).sum), (0, 0));
+        assert_eq!(t.pair_score(1, 2).sum, 2);
+    }
+
+    #[test]
+    fn win_unit_splits_every_tie_exactly() {
         assert!((1..=16).all(|w| WIN_UNIT.is_multiple_of(w)));
     }
 }
