@@ -1,62 +1,67 @@
-//! Hand-size balancing: sweep every (player count, hand size) cell of a set, measure what makes a
-//! deal fair and playable, and recommend a hand size per player count.
+//! Hand-size balancing: sweep every (player count, hand size) cell of a set, measure what a
+//! designer cares about, with intervals, and recommend a hand size per player count.
 //!
-//! Each cell is a tournament ([`crate::tournament::Tournament`]) of the given bots with the hand
-//! size overridden: duplicate deals in every seat rotation, statistics over deals with 95%
-//! intervals, byte-identical at any thread count. The cell's seed is `mix(seed, players * 256 +
-//! hand)`, so adding cells never changes the others.
+//! Each cell is a tournament ([`crate::tournament::Tournament`]) of a stated field of bots with
+//! the hand size overridden: duplicate deals in every seat rotation and seating order,
+//! statistics over deals with 95% intervals, byte-identical at any thread count. The cell's seed
+//! is `mix(seed, players * 256 + hand)`, so adding cells never changes the others.
 //!
-//! **Turn-order advantage** is measured per round, where it arises: position `K` is the `K`-th
-//! seat to act in a round (1 = the round's first player), and its advantage is its round win rate
-//! minus `1/N`. (Over a whole match the first player rotates, which hides most of the effect.) It
-//! is summed up as the root mean square of the advantages with the sampling noise removed
-//! ([`turn_order_advantage`]); the raw spread (best minus worst position) is reported too, but it
-//! grows with noise, so no objective uses it.
+//! **What is measured**, per cell (docs/csv.md has every column):
+//! - *defects*: rounds nobody finishes (`blocked_rate`); the first player's edge per round
+//!   (`first_player_advantage`: round win rate of the round's first player minus `1/N`);
+//! - *skill expression* (`skill`): the head-to-head score of the field's first bot against its
+//!   last (list the stronger first; the default field lists `planner` first and `greedy` last):
+//!   0.5 means the hand size leaves no room for the better player;
+//! - the first player's edge over a whole match (`match_first_player_advantage`: the seat that
+//!   leads round 1; the lead rotates, so most of the per-round edge cancels), round length
+//!   (`turns`, and its spread `turns_sd`), decisiveness (`winner_margin`, `lead_changes`), draws;
+//! - descriptive figures that are no defect in themselves: `dry_rate` (rounds that empty the
+//!   boneyard: players then mark and pass), the RMS turn-order advantage, `no_start_rate`.
 //!
-//! **Objectives** choose one hand size per player count. A hand size is *playable* when at most
-//! 5% of its rounds end blocked and at most 25% empty the boneyard.
-//! - `fair` (default): among playable hand sizes, the smallest turn-order advantage; sizes within
-//!   half a percentage point of the smallest count as equal, and the largest of them is chosen
-//!   (longer rounds, as the published tables prefer). If none is playable: the fewest blocked
-//!   rounds.
-//! - `playable`: the largest playable hand size (if none: the fewest blocked rounds).
-//! - `least_blocked`: the fewest blocked rounds (ties: the larger hand).
-//! - `least_advantage`: the smallest turn-order advantage, playable or not (same tolerance).
-//!
-//! Point estimates decide; the CSV gives the intervals to judge how clear a choice is.
+//! **Deciding with intervals.** An objective never compares point estimates alone: a defect
+//! counts only when its interval lies wholly beyond the limit (shown at 95%), and "the best" is
+//! a set: every hand size whose figure is not distinguishable from the best one at 95% (the
+//! difference of two independent cells within 1.96 standard errors). The pick within the set
+//! follows a stated rule: the largest hand (more tiles is more play, and the set already
+//! excludes what the objective counts against it).
 
 use crate::rules::{PRESETS, Rules};
-use crate::stats::Estimate;
+use crate::stats::{Estimate, Z95};
 use crate::tournament::{Tally, WIN_UNIT};
 
-/// Largest blocked-round share the `fair` objective accepts.
-pub const FAIR_MAX_BLOCKED: f64 = 0.05;
-/// Largest dry-boneyard share the `fair` objective accepts.
-pub const FAIR_MAX_DRY: f64 = 0.25;
+/// The blocked-round share an objective counts as a defect when shown to exceed it.
+pub const MAX_BLOCKED: f64 = 0.05;
+/// The first player's per-round edge over `1/N`, as a fraction of `1/N`, counted as a defect
+/// when shown to exceed it (10%: 2.5 points at 4 players, 1.25 at 8).
+pub const MAX_FIRST_EDGE: f64 = 0.10;
+
+/// The skill floor: a hand size where the field's first bot is shown to finish ahead of its last
+/// in fewer than this share of comparisons is one where skill stops mattering (a defect).
+pub const MIN_SKILL: f64 = 0.55;
 
 /// How a hand size is chosen for a player count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Objective {
-    /// Playable, then the smallest turn-order advantage.
-    Fair,
-    /// The largest playable hand.
-    Playable,
-    /// The fewest blocked rounds.
-    LeastBlocked,
-    /// The smallest turn-order advantage.
+    /// No defect shown; of those, the preset's published hand or the nearest to it.
+    Balanced,
+    /// The largest hand with no defect shown.
+    NoDefect,
+    /// Skill not distinguishable from the best, then the largest hand (defects ignored).
+    MostSkill,
+    /// The first player's per-round edge not distinguishable from the smallest.
     LeastAdvantage,
+    /// Blocked rounds not distinguishable from the fewest.
+    LeastBlocked,
 }
-
-/// Turn-order advantages closer than this to the smallest count as equal.
-pub const ADVANTAGE_TOLERANCE: f64 = 0.005;
 
 impl Objective {
     /// Every objective with its name.
-    pub const ALL: [(&'static str, Objective); 4] = [
-        ("fair", Objective::Fair),
-        ("playable", Objective::Playable),
-        ("least_blocked", Objective::LeastBlocked),
+    pub const ALL: [(&'static str, Objective); 5] = [
+        ("balanced", Objective::Balanced),
+        ("no_defect", Objective::NoDefect),
+        ("most_skill", Objective::MostSkill),
         ("least_advantage", Objective::LeastAdvantage),
+        ("least_blocked", Objective::LeastBlocked),
     ];
 
     /// Parses a name.
@@ -76,26 +81,31 @@ impl Objective {
         Objective::ALL.iter().find(|(_, o)| *o == self).map(|(n, _)| *n).expect("listed")
     }
 
-    /// The objective in plain words (for the README and the CSV header).
+    /// The objective in plain words (console, manifest, docs).
     pub fn describe(self) -> String {
-        let playable = format!(
-            "at most {:.0}% of rounds blocked and at most {:.0}% emptying the boneyard",
-            FAIR_MAX_BLOCKED * 100.0,
-            FAIR_MAX_DRY * 100.0
+        let defect = format!(
+            "a defect is shown when its 95% interval lies wholly beyond the limit: more than {:.0}% of rounds blocked (nobody goes out), the first player of a round winning more than {:.0}% over the fair share 1/N, or skill stopping to matter (the first bot's head-to-head score against the last below {:.2})",
+            MAX_BLOCKED * 100.0,
+            MAX_FIRST_EDGE * 100.0,
+            MIN_SKILL
         );
+        let set = "not distinguishable from the best at 95%";
         match self {
-            Objective::Fair => format!(
-                "among hand sizes with {playable}, the smallest turn-order advantage (RMS over seats in turn order of round win rate minus 1/N, noise removed), taking the largest hand within {:.1} percentage points of it; if none qualifies, the fewest blocked rounds",
-                ADVANTAGE_TOLERANCE * 100.0
+            Objective::Balanced => format!(
+                "the hand sizes with no defect shown are the candidates; the pick is the preset's published hand when it is one of them, else the candidate nearest to it (ties: the larger), or the middle candidate where the preset publishes none; {defect}; if every size shows a defect, the candidates are those with the fewest"
             ),
-            Objective::Playable => {
-                format!("the largest hand size with {playable}; if none qualifies, the fewest blocked rounds")
+            Objective::NoDefect => {
+                format!(
+                    "the largest hand size with no defect shown; {defect}; if every size shows one, those with the fewest"
+                )
             }
-            Objective::LeastBlocked => "the fewest blocked rounds (ties: the larger hand)".to_string(),
-            Objective::LeastAdvantage => format!(
-                "the smallest turn-order advantage, taking the largest hand within {:.1} percentage points of it",
-                ADVANTAGE_TOLERANCE * 100.0
-            ),
+            Objective::MostSkill => format!("the hand sizes whose skill expression is {set}, taking the largest"),
+            Objective::LeastAdvantage => {
+                format!("the hand sizes whose first-player edge per round is {set} (the smallest), taking the largest")
+            }
+            Objective::LeastBlocked => {
+                format!("the hand sizes whose blocked-round share is {set} (the smallest), taking the largest")
+            }
         }
     }
 }
@@ -118,6 +128,13 @@ pub struct Value {
     pub value: f64,
     /// 95% interval.
     pub interval: Option<(f64, f64)>,
+}
+
+impl Value {
+    /// The standard error implied by the interval (its width over 2 × 1.96).
+    pub fn se(&self) -> Option<f64> {
+        self.interval.map(|(lo, hi)| (hi - lo) / (2.0 * Z95))
+    }
 }
 
 impl From<Estimate> for Value {
@@ -151,19 +168,9 @@ fn shifted(e: Estimate, by: f64) -> Value {
     Value::from(Estimate { value: e.value - by, lo: e.lo - by, hi: e.hi - by })
 }
 
-/// The largest minus the smallest round win rate over positions.
-pub fn advantage_spread(c: &Cell) -> Option<Value> {
-    let n = c.players as usize;
-    let wins: Option<Vec<f64>> = (0..n).map(|k| position_win(c, k).map(|e| e.value)).collect();
-    let wins = wins?;
-    let max = wins.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let min = wins.iter().copied().fold(f64::INFINITY, f64::min);
-    Some(Value { value: max - min, interval: None })
-}
-
 /// Turn-order advantage as one number: the root mean square over positions of (round win rate
 /// minus `1/N`), with each position's sampling variance subtracted from its square first, so that
-/// noise alone does not look like an advantage (0 when none is detectable).
+/// noise alone does not look like an advantage (0 when none is detectable). Descriptive.
 pub fn turn_order_advantage(c: &Cell) -> Option<Value> {
     let n = c.players as usize;
     let mut sum = 0.0;
@@ -177,24 +184,35 @@ pub fn turn_order_advantage(c: &Cell) -> Option<Value> {
     Some(Value { value: (sum / n as f64).max(0.0).sqrt(), interval: None })
 }
 
+/// The head-to-head score of the field's first bot against its last (`None` with one bot).
+pub fn skill(c: &Cell) -> Option<Value> {
+    let bots = c.tally.layout.bots;
+    (bots >= 2).then(|| c.tally.pair_score(0, bots - 1).proportion(1.0).map(Value::from)).flatten()
+}
+
+/// The standard deviation of turns per round (descriptive: no interval).
+pub fn turns_sd(c: &Cell) -> Option<Value> {
+    let t = c.tally.round_turns();
+    let sq = c.tally.round_turns_sq();
+    if t.units < 2 {
+        return None;
+    }
+    let n = t.units as f64;
+    let mean = t.sum as f64 / n;
+    let var = (sq.sum as f64 / n - mean * mean).max(0.0) * n / (n - 1.0);
+    Some(Value { value: var.sqrt(), interval: None })
+}
+
 /// Every metric `mtrain balance` measures, in CSV order (the per-position advantages follow them
 /// in `balance.csv`).
 pub const METRICS: &[Metric] = &[
     Metric {
-        name: "turn_order_advantage",
-        axis: "RMS advantage",
-        label: "turn-order advantage (RMS over positions, noise removed)",
+        name: "blocked_rate",
+        axis: "share of rounds",
+        label: "rounds nobody goes out (blocked or stuck)",
         share: true,
-        reference: Some(0.0),
-        read: turn_order_advantage,
-    },
-    Metric {
-        name: "advantage_spread",
-        axis: "win-rate spread",
-        label: "turn-order spread (best minus worst position)",
-        share: true,
-        reference: Some(0.0),
-        read: advantage_spread,
+        reference: Some(MAX_BLOCKED),
+        read: |c| c.tally.round_blocked().proportion(1.0).map(Value::from),
     },
     Metric {
         name: "first_player_advantage",
@@ -205,20 +223,20 @@ pub const METRICS: &[Metric] = &[
         read: |c| position_win(c, 0).map(|e| shifted(e, 1.0 / c.players as f64)),
     },
     Metric {
-        name: "blocked_rate",
-        axis: "share of rounds",
-        label: "rounds nobody goes out (blocked or stuck)",
+        name: "skill",
+        axis: "head-to-head score",
+        label: "skill expression: first bot's head-to-head score against the last",
         share: true,
-        reference: None,
-        read: |c| c.tally.round_blocked().proportion(1.0).map(Value::from),
+        reference: Some(0.5),
+        read: skill,
     },
     Metric {
-        name: "dry_rate",
-        axis: "share of rounds",
-        label: "rounds that empty the boneyard",
+        name: "match_first_player_advantage",
+        axis: "advantage",
+        label: "match win rate of round 1's first player minus 1/N",
         share: true,
-        reference: None,
-        read: |c| c.tally.round_dry().proportion(1.0).map(Value::from),
+        reference: Some(0.0),
+        read: |c| c.tally.match_position_win(0).proportion(WIN_UNIT as f64).map(|e| shifted(e, 1.0 / c.players as f64)),
     },
     Metric {
         name: "turns",
@@ -229,12 +247,12 @@ pub const METRICS: &[Metric] = &[
         read: |c| c.tally.round_turns().mean(1.0).map(Value::from),
     },
     Metric {
-        name: "draws",
-        axis: "tiles",
-        label: "tiles drawn per round",
+        name: "turns_sd",
+        axis: "turns",
+        label: "spread of round length (standard deviation of turns per round)",
         share: false,
         reference: None,
-        read: |c| c.tally.round_draws().mean(1.0).map(Value::from),
+        read: turns_sd,
     },
     Metric {
         name: "winner_margin",
@@ -243,6 +261,38 @@ pub const METRICS: &[Metric] = &[
         share: false,
         reference: None,
         read: |c| c.tally.game_margin().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "lead_changes",
+        axis: "changes",
+        label: "lead changes per match",
+        share: false,
+        reference: None,
+        read: |c| c.tally.game_lead_changes().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "draws",
+        axis: "tiles",
+        label: "tiles drawn per round",
+        share: false,
+        reference: None,
+        read: |c| c.tally.round_draws().mean(1.0).map(Value::from),
+    },
+    Metric {
+        name: "dry_rate",
+        axis: "share of rounds",
+        label: "rounds that empty the boneyard (descriptive, no defect)",
+        share: true,
+        reference: None,
+        read: |c| c.tally.round_dry().proportion(1.0).map(Value::from),
+    },
+    Metric {
+        name: "turn_order_advantage",
+        axis: "RMS advantage",
+        label: "turn-order advantage (RMS over positions, noise removed)",
+        share: true,
+        reference: Some(0.0),
+        read: turn_order_advantage,
     },
     Metric {
         name: "score_spread",
@@ -280,35 +330,89 @@ pub fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, String> {
         .collect()
 }
 
-fn metric(name: &str) -> &'static Metric {
-    METRICS.iter().find(|m| m.name == name).expect("a listed metric")
+/// Reads a metric by name.
+pub fn read(c: &Cell, name: &str) -> Option<Value> {
+    (METRICS.iter().find(|m| m.name == name).expect("a listed metric").read)(c)
 }
 
-/// Whether a cell meets the playable conditions: at most [`FAIR_MAX_BLOCKED`] of its rounds end
-/// with nobody out and at most [`FAIR_MAX_DRY`] empty the boneyard.
-pub fn is_playable(c: &Cell) -> bool {
-    let read = |m: &str| (metric(m).read)(c).map_or(f64::INFINITY, |v| v.value);
-    read("blocked_rate") <= FAIR_MAX_BLOCKED && read("dry_rate") <= FAIR_MAX_DRY
+/// The defects shown at 95% in a cell, in words (empty: none shown).
+pub fn defects(c: &Cell) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(Value { value, interval: Some((lo, _)) }) = read(c, "blocked_rate")
+        && lo > MAX_BLOCKED
+    {
+        out.push(format!("blocked {:.1}%", 100.0 * value));
+    }
+    let fair = 1.0 / c.players as f64;
+    if let Some(Value { value, interval: Some((lo, _)) }) = read(c, "first_player_advantage")
+        && lo > MAX_FIRST_EDGE * fair
+    {
+        out.push(format!("first player +{:.1} points", 100.0 * value));
+    }
+    if let Some(Value { value, interval: Some((_, hi)) }) = read(c, "skill")
+        && hi < MIN_SKILL
+    {
+        out.push(format!("skill {value:.3}"));
+    }
+    out
 }
 
-/// The hand size `objective` picks among `cells` (all of one player count, in hand order).
-pub fn recommend(cells: &[&Cell], objective: Objective) -> Option<u8> {
-    let read = |c: &Cell, m: &str| (metric(m).read)(c).map(|v| v.value);
-    let adv = |c: &Cell| read(c, "turn_order_advantage").unwrap_or(f64::INFINITY);
-    let blocked = |c: &Cell| read(c, "blocked_rate").unwrap_or(f64::INFINITY);
-    let playable: Vec<&Cell> = cells.iter().copied().filter(|c| is_playable(c)).collect();
-    // The fewest blocked rounds; ties go to the larger hand.
-    let least_blocked = || cells.iter().rev().min_by(|a, b| blocked(a).total_cmp(&blocked(b))).map(|c| c.hand);
-    // The largest hand whose advantage is within the tolerance of the smallest.
-    let least_adv = |group: &[&Cell]| {
-        let best = group.iter().map(|c| adv(c)).fold(f64::INFINITY, f64::min);
-        group.iter().rev().find(|c| adv(c) <= best + ADVANTAGE_TOLERANCE).map(|c| c.hand)
+/// The cells whose `metric` is not distinguishable at 95% from the best (the largest when
+/// `higher`, else the smallest): the difference from the best within 1.96 standard errors of
+/// the two (independent) cells. Cells without the figure are left out.
+pub fn best_set<'a>(cells: &[&'a Cell], metric: &str, higher: bool) -> Vec<&'a Cell> {
+    let sign = if higher { 1.0 } else { -1.0 };
+    let vals: Vec<(&Cell, Value)> = cells.iter().filter_map(|c| read(c, metric).map(|v| (*c, v))).collect();
+    let Some(&(_, best)) = vals.iter().max_by(|a, b| (sign * a.1.value).total_cmp(&(sign * b.1.value))) else {
+        return Vec::new();
     };
+    vals.iter()
+        .filter(|(_, v)| {
+            let gap = sign * (best.value - v.value);
+            let se = (v.se().unwrap_or(0.0).powi(2) + best.se().unwrap_or(0.0).powi(2)).sqrt();
+            gap <= Z95 * se
+        })
+        .map(|(c, _)| *c)
+        .collect()
+}
+
+/// A recommendation for one player count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pick {
+    /// The recommended hand.
+    pub hand: Option<u8>,
+    /// The candidates the pick was made from.
+    pub set: Vec<u8>,
+    /// Whether every size shows a defect (the candidates are those with the fewest).
+    pub fallback: bool,
+}
+
+/// The hand size `objective` picks among `cells` (all of one player count, in hand order);
+/// `published` is the preset's hand for that count, if it has one.
+pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -> Pick {
+    let fewest = cells.iter().map(|c| defects(c).len()).min().unwrap_or(0);
+    let sound: Vec<&Cell> = cells.iter().copied().filter(|c| defects(c).len() == fewest).collect();
+    let hands = |set: &[&Cell]| set.iter().map(|c| c.hand).collect::<Vec<u8>>();
+    let largest =
+        |set: Vec<&Cell>, fallback: bool| Pick { hand: set.iter().map(|c| c.hand).max(), set: hands(&set), fallback };
     match objective {
-        Objective::Fair => least_adv(&playable).or_else(least_blocked),
-        Objective::Playable => playable.last().map(|c| c.hand).or_else(least_blocked),
-        Objective::LeastBlocked => least_blocked(),
-        Objective::LeastAdvantage => least_adv(cells),
+        Objective::Balanced => {
+            let set = hands(&sound);
+            let hand = match published {
+                // Nearest to the published hand; on a tie the larger.
+                Some(p) => set.iter().copied().min_by_key(|&h| (h.abs_diff(p), std::cmp::Reverse(h))),
+                None => set.get(set.len() / 2).copied(),
+            };
+            Pick { hand, set, fallback: fewest > 0 }
+        }
+        Objective::NoDefect => largest(sound, fewest > 0),
+        Objective::MostSkill => {
+            let set = best_set(cells, "skill", true);
+            // A field of one bot has no skill figure: every size qualifies.
+            largest(if set.is_empty() { cells.to_vec() } else { set }, false)
+        }
+        Objective::LeastAdvantage => largest(best_set(cells, "first_player_advantage", false), false),
+        Objective::LeastBlocked => largest(best_set(cells, "blocked_rate", false), false),
     }
 }
 
@@ -342,35 +446,37 @@ pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
     PRESETS.iter().map(|p| (p.name, Rules::preset(p.name).ok().and_then(|r| r.deal_table.hand(set, players)))).collect()
 }
 
-/// `recommendation.csv`: per player count, the recommended hand with the figures that decided it,
-/// and each preset's published hand size beside it.
-pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> String {
+/// `recommendation.csv`: per player count, the recommended hand, the set it was picked from, the
+/// figures of the pick with their intervals, and each preset's published hand size beside it.
+pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) -> String {
+    let set = base.set.get();
     // The header comes first (no comment line), so that every CSV reader loads it as is; the
     // objective is a column, and manifest.json says it in words.
-    let mut s = String::from(
-        "objective,players,recommended_hand,playable,playable_hands,turn_order_advantage,first_player_advantage,blocked_rate,dry_rate",
-    );
+    let mut s = String::from("objective,players,recommended_hand,reference_hand,fallback,candidates,defects");
+    for m in DECIDING {
+        s.push_str(&format!(",{m},{m}_lo,{m}_hi"));
+    }
     for p in PRESETS {
         s.push_str(&format!(",{}", p.name));
     }
     s.push('\n');
-    let f = |v: Option<Value>| v.map_or(String::new(), |v| format!("{:.6}", v.value));
-    for (players, rec) in recommendations(cells, objective) {
-        let cell = rec.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
-        let get = |m: &str| cell.and_then(|c| (metric(m).read)(c));
-        let group: Vec<&Cell> = cells.iter().filter(|c| c.players == players).collect();
-        let ok: Vec<u8> = group.iter().filter(|c| is_playable(c)).map(|c| c.hand).collect();
+    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
+    for (players, pick) in recommendations(base, cells, objective) {
+        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
         s.push_str(&format!(
-            "{},{players},{},{},{},{},{},{},{}",
+            "{},{players},{},{},{},{},{}",
             objective.name(),
-            rec.map_or(String::new(), |h| h.to_string()),
-            cell.is_some_and(is_playable),
-            ok.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
-            f(get("turn_order_advantage")),
-            f(get("first_player_advantage")),
-            f(get("blocked_rate")),
-            f(get("dry_rate"))
+            pick.hand.map_or(String::new(), |h| h.to_string()),
+            base.deal_table.hand(set, players).map_or(String::new(), |h| h.to_string()),
+            pick.fallback,
+            pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
+            crate::tournament::csv_quote(&cell.map(|c| defects(c).join("; ")).unwrap_or_default()),
         ));
+        for m in DECIDING {
+            let v = cell.and_then(|c| read(c, m));
+            let (lo, hi) = v.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
+            s.push_str(&format!(",{},{lo},{hi}", v.map_or(String::new(), |v| f(v.value))));
+        }
         for (_, h) in published(set, players) {
             s.push_str(&format!(",{}", h.map_or(String::new(), |h| h.to_string())));
         }
@@ -379,15 +485,19 @@ pub fn recommendation_csv(set: u8, cells: &[Cell], objective: Objective) -> Stri
     s
 }
 
-/// The recommended hand per player count, in player order.
-pub fn recommendations(cells: &[Cell], objective: Objective) -> Vec<(u8, Option<u8>)> {
+/// The figures the objectives decide on, in recommendation.csv and the console.
+pub const DECIDING: [&str; 4] = ["blocked_rate", "first_player_advantage", "skill", "turns"];
+
+/// The recommendation per player count, in player order.
+/// `base` is the preset swept (its deal table gives the published hand each pick starts from).
+pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective) -> Vec<(u8, Pick)> {
     let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
     counts.dedup();
     counts
         .into_iter()
         .map(|p| {
             let group: Vec<&Cell> = cells.iter().filter(|c| c.players == p).collect();
-            (p, recommend(&group, objective))
+            (p, recommend(&group, objective, base.deal_table.hand(base.set.get(), p)))
         })
         .collect()
 }

@@ -185,8 +185,8 @@ fn balance_rejects_bad_input_and_writes_nothing() {
         (&["--hands", "5-16", "--players", "6"], &["--hands 5-16 cannot be dealt to 6 players", "at most 15 tiles"]),
         (&["--players", "1-3"], &["--players 1-3", "valid: 2 to 16 players"]),
         (&["--rule", "partnerships=true", "--players", "4-5"], &["--players 4-5", "partnerships need 4, 6 or 8"]),
-        (&["--metrics", "turns,fun"], &["unknown metric 'fun'", "valid: turn_order_advantage"]),
-        (&["--objective", "best"], &["unknown objective 'best'", "valid: fair, playable"]),
+        (&["--metrics", "turns,fun"], &["unknown metric 'fun'", "valid: blocked_rate, first_player_advantage, skill"]),
+        (&["--objective", "best"], &["unknown objective 'best'", "valid: balanced, no_defect, most_skill"]),
         (&["--hands", "0-4"], &["'--hands <A-B|auto>'", "0 tiles deal nothing"]),
         (&["--players", "4-2"], &["invalid value '4-2' for '--players <A-B>'"]),
         (&["--players", "9"], &["--players 9", "no row for 9 players on double-12", "valid: 2-8 players"]),
@@ -231,19 +231,24 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     };
     let console = run(args(&a, "1"));
     run(args(&b, "2"));
-    assert!(console.contains("recommended"), "{console}");
-    for f in ["balance.csv", "recommendation.csv", "blocked_rate.svg", "turn_order_advantage.svg"] {
+    assert!(
+        console.contains("field planner, cutthroat, greedy (skill = planner's head-to-head score against greedy"),
+        "{console}"
+    );
+    assert!(console.contains("objective balanced:"), "{console}");
+    for f in ["balance.csv", "recommendation.csv", "blocked_rate.svg", "skill.svg"] {
         let x = std::fs::read(a.join(f)).unwrap();
         assert_eq!(x, std::fs::read(b.join(f)).unwrap(), "{f} differs between 1 and 2 threads");
     }
     let csv = std::fs::read_to_string(a.join("balance.csv")).unwrap();
     // 2 player counts x 4 hand sizes, each with every metric and one row per position.
-    let metrics = 10;
+    let metrics = 13;
     assert_eq!(csv.lines().count(), 1 + 4 * (metrics + 3) + 4 * (metrics + 4));
     let rec = std::fs::read_to_string(a.join("recommendation.csv")).unwrap();
     // The header comes first, then a row per player count (the objective in its own column).
     assert!(rec.starts_with("objective,players,recommended_hand,"), "{rec}");
-    let rows: Vec<&str> = rec.lines().filter(|l| l.starts_with("fair,3,") || l.starts_with("fair,4,")).collect();
+    let rows: Vec<&str> =
+        rec.lines().filter(|l| l.starts_with("balanced,3,") || l.starts_with("balanced,4,")).collect();
     assert_eq!(rows.len(), 2, "{rec}");
     for r in rows {
         let hand: u8 = r.split(',').nth(2).unwrap().parse().unwrap();

@@ -7,11 +7,11 @@
 use super::tournament::check_out_dir;
 use super::values::{self, Hands, Span};
 use super::{CliError, all_cores, changes_text, preset_rules, write_atomic};
-use crate::balance::{self as bal, Cell, Objective};
+use crate::balance::{self as bal, Cell, Objective, Value};
 use crate::rules::Rules;
 use crate::strategies::Field;
 use crate::strategy::StrategySpec;
-use crate::tournament::{ChunkSet, RunOptions, Schedule, Tally, Tournament};
+use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Tally, Tournament};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -43,11 +43,13 @@ pub(crate) struct BalanceArgs {
     /// Rounds per match [default: every double from the highest down to 0-0]
     #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
     rounds: Option<u8>,
-    /// The bots, as in `mtrain tournament` (fewer than seats are repeated to fill the table)
-    #[arg(long, default_value = "greedy", value_name = "BOTS")]
+    /// The population of players, as in `mtrain tournament` (fewer than seats are repeated to
+    /// fill the table, more are combined). Skill expression is the first bot's head-to-head
+    /// score against the last, so list the stronger first
+    #[arg(long, default_value = DEFAULT_FIELD, value_name = "BOTS")]
     bots: String,
-    /// How to pick the recommended hand size [valid: fair, playable, least_blocked, least_advantage]
-    #[arg(long, default_value = "fair", value_name = "NAME")]
+    /// How to pick the recommended hand size [valid: balanced, no_defect, most_skill, least_advantage, least_blocked]
+    #[arg(long, default_value = "balanced", value_name = "NAME")]
     objective: String,
     /// Metrics to plot, comma-separated [default: all; see docs/csv.md]
     #[arg(long, value_name = "LIST")]
@@ -65,6 +67,10 @@ pub(crate) struct BalanceArgs {
     #[arg(long)]
     quiet: bool,
 }
+
+/// The default population: a realistic mix of a careful player, an aggressive one and a
+/// beginner (the planner, cut-throat play and greedy play); skill is planner against greedy.
+pub(crate) const DEFAULT_FIELD: &str = "planner,cutthroat,greedy";
 
 /// The smallest hand `--hands auto` sweeps: fewer tiles make rounds of a few turns that no source
 /// deals (the smallest published hand is 6 tiles).
@@ -112,7 +118,8 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
     }
     let field = Field::parse(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
     for &(players, _) in &cells {
-        Schedule::new(&field.entries, players, true, a.games, 0).map_err(|e| CliError::usage(e.to_string()))?;
+        Schedule::with_seating(&field.entries, players, seating(&field.bots), a.games, 0)
+            .map_err(|e| CliError::usage(e.to_string()))?;
     }
     let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
     let metrics = match &a.metrics {
@@ -133,6 +140,11 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
     })
 }
 
+/// Every rotation and seating order; one game per deal for one deterministic bot everywhere.
+fn seating(specs: &[StrategySpec]) -> Seating {
+    Seating { deterministic: crate::strategies::deterministic(specs), ..Seating::default() }
+}
+
 fn span_text(s: Span) -> String {
     if s.0 == s.1 { s.0.to_string() } else { format!("{}-{}", s.0, s.1) }
 }
@@ -146,7 +158,9 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
     let total: u64 = p
         .cells
         .iter()
-        .map(|&(players, _)| Schedule::new(&p.entries, players, true, p.games, 0).map_or(0, |s| s.games()))
+        .map(|&(players, _)| {
+            Schedule::with_seating(&p.entries, players, seating(&p.specs), p.games, 0).map_or(0, |s| s.games())
+        })
         .sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
@@ -167,7 +181,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
         progress.set_message(format!("{players} players, {hand} tiles"));
         let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
         let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
-        let schedule = Schedule::new(&p.entries, players, true, p.games, seed).expect("checked in plan");
+        let schedule =
+            Schedule::with_seating(&p.entries, players, seating(&p.specs), p.games, seed).expect("checked in plan");
         let t = Tournament::new(rules, p.specs.clone(), schedule);
         let todo: Vec<u64> = (0..t.chunk_count()).collect();
         let opts = RunOptions {
@@ -193,8 +208,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
         // Render everything first, then write: a failure leaves no partial set of files.
         let mut files: Vec<(String, String)> = vec![
             ("balance.csv".into(), bal::balance_csv(&cells)),
-            ("recommendation.csv".into(), bal::recommendation_csv(p.set, &cells, p.objective)),
-            ("manifest.json".into(), manifest(&p, raw, total, &bots)),
+            ("recommendation.csv".into(), bal::recommendation_csv(&p.base, &cells, p.objective)),
+            ("manifest.json".into(), manifest(&p, raw, total, &bots, threads)),
         ];
         for m in &p.metrics {
             let rules_name = format!("{}{}", p.base.preset, changes_text(&p.overrides));
@@ -208,46 +223,105 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
     Ok(0)
 }
 
-fn console(p: &Plan, cells: &[Cell], bots: &str) -> String {
+/// The field in words, and what skill expression compares.
+fn population(p: &Plan) -> String {
+    let names: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
+    let skill = match names.as_slice() {
+        [] | [_] => "no skill figure: the field has one bot".to_string(),
+        [first, .., last] => format!("skill = {first}'s head-to-head score against {last} (0.5: no edge)"),
+    };
+    format!("field {} ({skill})", names.join(", "))
+}
+
+fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
     let mut s = format!(
-        "mtrain balance: {} rules{}, double-{}, bots {bots}, {} games per cell\nobjective {}: {}\n\n",
+        "mtrain balance: {} rules{}, double-{}, {} games per cell; {}\nobjective {}: {}\n\n",
         p.base.preset,
         changes_text(&p.overrides),
         p.set,
         p.games,
+        population(p),
         p.objective.name(),
         p.objective.describe()
     );
-    s.push_str("players  recommended  advantage  first-player  blocked   dry      published\n");
-    for (players, rec) in bal::recommendations(cells, p.objective) {
-        let cell = rec.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
-        let get = |name: &str| {
-            cell.and_then(|c| bal::METRICS.iter().find(|m| m.name == name).and_then(|m| (m.read)(c))).map(|v| v.value)
-        };
-        let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:+.1}%", 100.0 * v));
+    s.push_str(&format!(
+        "{:>7}  {:>4}  {:<14}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
+        "players", "pick", "candidates", "blocked", "first player (round)", "skill", "turns", "published"
+    ));
+    let pct = |v: Option<Value>, signed: bool| match v {
+        Some(Value { value, interval: Some((lo, hi)) }) if signed => {
+            format!("{:+.1} [{:+.1}, {:+.1}]", 100.0 * value, 100.0 * lo, 100.0 * hi)
+        }
+        Some(Value { value, interval: Some((lo, hi)) }) => {
+            format!("{:.1}% [{:.1}, {:.1}]", 100.0 * value, 100.0 * lo, 100.0 * hi)
+        }
+        Some(Value { value, .. }) => format!("{:.1}%", 100.0 * value),
+        None => "-".to_string(),
+    };
+    let score = |v: Option<Value>| match v {
+        Some(Value { value, interval: Some((lo, hi)) }) => format!("{value:.3} [{lo:.3}, {hi:.3}]"),
+        Some(Value { value, .. }) => format!("{value:.3}"),
+        None => "-".to_string(),
+    };
+    let mut any_fallback = false;
+    for (players, pick) in bal::recommendations(&p.base, cells, p.objective) {
+        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
+        let get = |name: &str| cell.and_then(|c| bal::read(c, name));
         let pub_list: Vec<String> = bal::published(p.set, players)
             .into_iter()
             .filter_map(|(name, h)| h.map(|h| format!("{name} {h}")))
             .collect();
+        any_fallback |= pick.fallback;
         s.push_str(&format!(
-            "{players:>7}  {:>11}  {:>9}  {:>12}  {:>7}  {:>7}   {}\n",
-            match (rec, cell) {
-                (Some(h), Some(c)) if bal::is_playable(c) => h.to_string(),
-                (Some(h), _) => format!("{h}*"),
-                (None, _) => "-".to_string(),
+            "{players:>7}  {:>4}  {:<14}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
+            match pick.hand {
+                Some(h) if pick.fallback => format!("{h}*"),
+                Some(h) => h.to_string(),
+                None => "-".to_string(),
             },
-            get("turn_order_advantage").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
-            pct(get("first_player_advantage")),
-            get("blocked_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
-            get("dry_rate").map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v)),
+            span_list(&pick.set),
+            pct(get("blocked_rate"), false),
+            pct(get("first_player_advantage"), true),
+            score(get("skill")),
+            get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
     }
-    s.push_str("(* no hand size is playable for that player count; the fallback of the objective chose it)\n");
+    s.push_str(&format!("(candidates: {}; intervals are 95%)\n", candidates_text(p.objective)));
+    if any_fallback {
+        s.push_str(
+            "(* every hand size shows a defect at that player count: the candidates are those with the fewest)\n",
+        );
+    }
     s
 }
 
-fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str) -> String {
+fn candidates_text(o: Objective) -> &'static str {
+    match o {
+        Objective::Balanced => {
+            "hand sizes with no defect shown; the pick is the published hand or the nearest candidate"
+        }
+        Objective::NoDefect => "hand sizes with no defect shown; the pick is the largest",
+        _ => "hand sizes the objective cannot tell apart at 95%; the pick is the largest",
+    }
+}
+
+/// Hand sizes as compact ranges: `9-12 14`.
+fn span_list(hands: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < hands.len() {
+        let mut j = i;
+        while j + 1 < hands.len() && hands[j + 1] == hands[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j { hands[i].to_string() } else { format!("{}-{}", hands[i], hands[j]) });
+        i = j + 1;
+    }
+    if parts.is_empty() { "-".to_string() } else { parts.join(" ") }
+}
+
+fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str, threads: usize) -> String {
     let mut players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
     players.dedup();
     let m = serde_json::json!({
@@ -265,6 +339,8 @@ fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str) -> String {
         "seed": p.seed,
         "objective": p.objective.name(),
         "objective_description": p.objective.describe(),
+        "population": population(p),
+        "threads": threads,
     });
     serde_json::to_string_pretty(&m).expect("json") + "\n"
 }

@@ -5,7 +5,7 @@ use super::{ChunkSet, Tally};
 use serde::{Deserialize, Serialize};
 
 /// Format version of `tally.json`.
-pub const STORE_FORMAT: u32 = 1;
+pub const STORE_FORMAT: u32 = 2;
 
 /// Everything needed to merge or resume a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -36,7 +36,9 @@ const ROUND_DRY: usize = 4;
 const ROUND_NO_START: usize = 5;
 const GAME_MARGIN: usize = 6;
 const GAME_SPREAD: usize = 7;
-const ROUND_OUT_SEAT: usize = 8;
+const GAME_LEAD_CHANGES: usize = 8;
+const ROUND_TURNS_SQ: usize = 9;
+const ROUND_OUT_SEAT: usize = 10;
 
 /// Index arithmetic for a field of `bots` bots on `players` seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,9 +78,13 @@ impl Layout {
     fn position(&self, k: usize) -> usize {
         self.round(ROUND_OUT_SEAT + self.players + k)
     }
+    /// Match win share of the seat `k` places after round 1's first player.
+    fn match_position(&self, k: usize) -> usize {
+        self.round(ROUND_OUT_SEAT + 2 * self.players + k)
+    }
     /// Total number of clusters.
     pub fn len(&self) -> usize {
-        self.position(self.players)
+        self.match_position(self.players)
     }
     /// Whether the layout is empty (never, for a valid field).
     pub fn is_empty(&self) -> bool {
@@ -222,6 +228,21 @@ impl Tally {
     pub fn game_spread(&self) -> &Cluster {
         &self.clusters[self.layout.round(GAME_SPREAD)]
     }
+    /// Lead changes per game: how often the seat alone in the lead (the lowest running total)
+    /// after a round differs from the one alone in the lead after an earlier round.
+    pub fn game_lead_changes(&self) -> &Cluster {
+        &self.clusters[self.layout.round(GAME_LEAD_CHANGES)]
+    }
+    /// Squared turns per round (with [`Tally::round_turns`], the spread of round lengths).
+    pub fn round_turns_sq(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_TURNS_SQ)]
+    }
+    /// Match win share (in [`WIN_UNIT`]s) of the seat `k` places after the first player of round
+    /// 1 in turn order (0 = that player); the first player rotates over the rounds, so this is
+    /// the turn-order advantage over a whole match.
+    pub fn match_position_win(&self, k: usize) -> &Cluster {
+        &self.clusters[self.layout.match_position(k)]
+    }
     /// Per-round win share (in [`WIN_UNIT`]s) of the `k`-th seat to act, 0 being the round's
     /// first player; round winners are the seats with the lowest round score, sharing ties.
     pub fn position_win(&self, k: usize) -> &Cluster {
@@ -286,9 +307,32 @@ impl DealAcc {
         sorted[..n].sort_unstable();
         self.add(l.round(GAME_MARGIN), u64::from(sorted[1] - sorted[0]), 1);
         self.add(l.round(GAME_SPREAD), u64::from(sorted[n - 1] - sorted[0]), 1);
+        let mut running = [0u32; crate::rules::MAX_PLAYERS];
+        let (mut leader, mut changes) = (None, 0u64);
+        for rec in r.round_records() {
+            for (t, sc) in running.iter_mut().zip(&rec.outcome.scores[..n]) {
+                *t += sc;
+            }
+            let low = *running[..n].iter().min().expect("seats");
+            let mut at_low = (0..n).filter(|&s| running[s] == low);
+            if let (Some(s), None) = (at_low.next(), at_low.next()) {
+                if leader.is_some_and(|p| p != s) {
+                    changes += 1;
+                }
+                leader = Some(s);
+            }
+        }
+        self.add(l.round(GAME_LEAD_CHANGES), changes, 1);
+        if let Some(first) = r.round_records().next().map(|rec| rec.first.index()) {
+            for s in 0..n {
+                let win = if r.is_winner(Seat::from_index(s)) { WIN_UNIT / winners } else { 0 };
+                self.add(l.match_position((s + n - first) % n), win, 1);
+            }
+        }
         for rec in r.round_records() {
             let o = &rec.outcome;
             self.add(l.round(ROUND_TURNS), o.turns as u64, 1);
+            self.add(l.round(ROUND_TURNS_SQ), (o.turns as u64).pow(2), 1);
             self.add(l.round(ROUND_DRAWS), o.draws as u64, 1);
             // Blocked, or (harbour_cay) ended early as provably stuck: nobody went out.
             self.add(l.round(ROUND_BLOCKED), u64::from(!matches!(o.reason, EndReason::Out(_))), 1);
@@ -345,6 +389,7 @@ mod tests {
         }
         for k in 0..4 {
             mark(l.position(k));
+            mark(l.match_position(k));
         }
         assert!(seen.iter().all(|&s| s));
         assert_eq!(l.pair_index(3, 4), 9);
@@ -400,6 +445,12 @@ mod tests {
         t.fold(&mut acc);
         assert_eq!((t.game_margin().sum, t.game_margin().units), (3, 1));
         assert_eq!((t.game_spread().sum, t.game_spread().units), (13, 1));
+        // Running totals 10/4/4 (no single leader), then 17/7/4: seat 2 leads, no change yet.
+        assert_eq!((t.game_lead_changes().sum, t.game_lead_changes().units), (0, 1));
+        assert_eq!(t.round_turns_sq().sum, 2 * 900);
+        // Round 1's first player is seat 1; seat 2 won the match: one place after it.
+        assert_eq!(t.match_position_win(1).sum, WIN_UNIT);
+        assert_eq!(t.match_position_win(0).sum + t.match_position_win(2).sum, 0);
         assert_eq!((t.round_dry().sum, t.round_dry().units), (1, 2));
         assert_eq!((t.round_no_start().sum, t.round_no_start().units), (2, 6));
         // Round 1 (first = seat 1): positions 1 and 2 are seats 1 and 2, half a win each.
