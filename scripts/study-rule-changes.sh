@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Study (d): which single rule change moves the turn-order advantage or the blocked-round share
 # most. Baseline: `wikipedia`, double-12, 4 players, 15 tiles, `planner` bots, full matches. Each
-# change is one `--rule` on that baseline, 20,000 games, the same seed (so the deals are the same
+# change is one `--rule` on that baseline, 5,000 distinct games (planner is deterministic, so each
+# deal is played once), the same seed (so the deals are the same
 # across changes). For each change: blocked-round share, first player's round advantage and the
 # noise-corrected turn-order advantage, and their differences from the baseline with 95% intervals
 # (the runs are treated as independent, which makes the intervals conservative).
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 OUT="${OUT:-results/rule-changes}"
-GAMES="${GAMES:-20000}"
+GAMES="${GAMES:-5000}"
 SEED=2026
 BOT=planner
 CHANGES=(

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Study (c): turn-order advantage per preset. For every preset and every player count of its
-# double-12 deal table, at the published hand size: 20,000 full matches of `greedy` bots in
-# every seat rotation, fixed seed. The advantage of the K-th seat to act in a round is its round
+# double-12 deal table, at the published hand size: 5,000 distinct full matches of `greedy` bots
+# (greedy is deterministic, so the seat rotations of a deal would replay one game: each deal is
+# played once), fixed seed. Both the per-round edge and the per-match edge (the seat that leads
+# round 1; the lead rotates over the match) are written. The advantage of the K-th seat to act in a round is its round
 # win rate minus 1/N (rounds won by the lowest round score, ties shared), with a 95% interval.
 # Writes results/turn-order/turn_order.csv, two plots, and one tournament folder per run.
 #
-# Usage: scripts/study-turn-order.sh   (about 10 minutes on 2 cores; GAMES=2000 for a quick look)
+# Usage: scripts/study-turn-order.sh   (about 10 minutes on 2 cores; GAMES=1000 for a quick look)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 OUT="${OUT:-results/turn-order}"
-GAMES="${GAMES:-20000}"
+GAMES="${GAMES:-5000}"
 SEED=2026
 BOT=greedy
 mkdir -p "$OUT/runs"
@@ -36,25 +38,27 @@ for name in sorted(os.listdir(os.path.join(out, "runs"))):
     with open(os.path.join(run, "round_stats.csv")) as f:
         for r in csv.DictReader(f):
             m = r["metric"]
-            if m.startswith("position") and m.endswith("_round_win"):
-                k = int(m[len("position"):-len("_round_win")])
-                fair = 1.0 / n
-                rows.append([preset, n, hand, k, int(r["count"]), float(r["value"]), float(r["lo"]), float(r["hi"]),
-                             float(r["value"]) - fair, float(r["lo"]) - fair, float(r["hi"]) - fair])
+            for per in ("round", "match"):
+                suffix = f"_{per}_win"
+                if m.startswith("position") and m.endswith(suffix):
+                    k = int(m[len("position"):-len(suffix)])
+                    fair = 1.0 / n
+                    rows.append([preset, n, hand, per, k, int(r["count"]), float(r["value"]), float(r["lo"]),
+                                 float(r["hi"]), float(r["value"]) - fair, float(r["lo"]) - fair, float(r["hi"]) - fair])
 order = {"celko1998": 0, "wikipedia": 1, "dominorules": 2, "family_house": 3, "harbour_cay": 4}
-rows.sort(key=lambda r: (order[r[0]], r[1], r[3]))
+rows.sort(key=lambda r: (order[r[0]], r[1], r[3], r[4]))
 with open(os.path.join(out, "turn_order.csv"), "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
-    w.writerow(["preset", "players", "hand", "position", "rounds", "round_win_rate", "win_lo", "win_hi",
+    w.writerow(["preset", "players", "hand", "per", "position", "count", "win_rate", "win_lo", "win_hi",
                 "advantage", "advantage_lo", "advantage_hi"])
     for r in rows:
-        w.writerow(r[:5] + ["%.6f" % x for x in r[5:]])
+        w.writerow(r[:6] + ["%.6f" % x for x in r[6:]])
 PY
-target/release/mtrain plot --csv "$OUT/turn_order.csv" --where position=1 --x players --y advantage \
+target/release/mtrain plot --csv "$OUT/turn_order.csv" --where position=1 --where per=round --x players --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
   --title "First player's round win rate minus 1/N (greedy bots, published hands, double-12)" \
   --x-label "players" --y-label "first player's advantage" --out "$OUT/first_player_advantage.svg"
-target/release/mtrain plot --csv "$OUT/turn_order.csv" --kind dot --where players=4 --x position --y advantage \
+target/release/mtrain plot --csv "$OUT/turn_order.csv" --kind dot --where players=4 --where per=round --x position --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
   --title "4 players: round win rate minus 1/4 by position in turn order" \
   --y-label "advantage (position 1 acts first)" --out "$OUT/four_players_by_position.svg"

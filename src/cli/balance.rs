@@ -34,11 +34,12 @@ pub(crate) struct BalanceArgs {
     /// Player counts: N or A-B [valid: the counts the preset's deal table has for the set]
     #[arg(long, default_value = "2-8", value_name = "A-B", value_parser = values::player_span, allow_hyphen_values = true)]
     players: Span,
-    /// Hand sizes: H, A-B, or auto (from 5 tiles to the most the set can deal each player count)
+    /// Hand sizes: H, A-B, or auto (from 5 tiles to the most the set can deal each player count,
+    /// at most 24)
     #[arg(long, default_value = "auto", value_name = "A-B|auto", value_parser = values::hands, allow_hyphen_values = true)]
     hands: Hands,
     /// Games per cell (player count and hand size); each seat rotation of a deal is one game
-    #[arg(long, default_value = "2000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
+    #[arg(long, default_value = "4000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
     games: u64,
     /// Rounds per match [default: every double from the highest down to 0-0]
     #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
@@ -75,6 +76,9 @@ pub(crate) const DEFAULT_FIELD: &str = "planner,cutthroat,greedy";
 /// The smallest hand `--hands auto` sweeps: fewer tiles make rounds of a few turns that no source
 /// deals (the smallest published hand is 6 tiles).
 const AUTO_MIN_HAND: u8 = 5;
+/// The largest hand `--hands auto` sweeps: half again the largest any source deals (16), so
+/// two and three players do not spend most of the sweep on hands no table would deal.
+const AUTO_MAX_HAND: u8 = 24;
 
 /// A checked sweep.
 struct Plan {
@@ -103,7 +107,7 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
         let mut rules = Rules { players, hand_size: None, ..base.clone() };
         rules.validate().map_err(|e| CliError::usage(format!("--players {}: {e}", span_text(a.players))))?;
         let max = (rules.dealable_tiles() / players.max(1) as usize).min(u8::MAX as usize) as u8;
-        let Span(h0, h1) = a.hands.0.unwrap_or(Span(AUTO_MIN_HAND.min(max), max));
+        let Span(h0, h1) = a.hands.0.unwrap_or(Span(AUTO_MIN_HAND.min(max), max.min(AUTO_MAX_HAND)));
         if a.hands.0.is_some() && h1 > max {
             return Err(CliError::usage(format!(
                 "--hands {h0}-{h1} cannot be dealt to {players} players from double-{set}: at most {max} tiles each ({} tiles to deal)",

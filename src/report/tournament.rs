@@ -114,6 +114,7 @@ pub fn round_stats_csv(t: &Tally) -> String {
         ("no_start_rate", "seat_round", t.round_no_start(), true),
         ("winner_margin", "game", t.game_margin(), false),
         ("score_spread", "game", t.game_spread(), false),
+        ("lead_changes", "game", t.game_lead_changes(), false),
     ] {
         let e = if prop { c.proportion(1.0) } else { c.mean(1.0) };
         let [v, lo, hi] = est(e);
@@ -123,6 +124,11 @@ pub fn round_stats_csv(t: &Tally) -> String {
         let c = t.position_win(k);
         let [v, lo, hi] = est(win(c));
         let _ = writeln!(s, "position{}_round_win,round,{},{v},{lo},{hi}", k + 1, c.units);
+    }
+    for k in 0..t.layout.players {
+        let c = t.match_position_win(k);
+        let [v, lo, hi] = est(win(c));
+        let _ = writeln!(s, "position{}_match_win,game,{},{v},{lo},{hi}", k + 1, c.units);
     }
     s
 }
