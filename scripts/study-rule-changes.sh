@@ -37,8 +37,13 @@ for c in "${CHANGES[@]}"; do
 done
 python3 - "$OUT" "${CHANGES[@]}" <<'PY'
 import csv, math, os, sys
+from statistics import NormalDist
 out, changes = sys.argv[1], sys.argv[2:]
 Z = 1.959963984540054
+# Multiple comparisons: every change is compared with the baseline on two figures. A difference
+# "survives" when it stays clear of 0 at the Bonferroni level 0.05 / (2 x changes), two-sided.
+TESTS = 2 * (len(changes) - 1)
+ZB = NormalDist().inv_cdf(1 - 0.05 / (2 * TESTS))
 def stats(change):
     with open(os.path.join(out, "runs", change.replace("=", "-"), "round_stats.csv")) as f:
         m = {r["metric"]: r for r in csv.DictReader(f)}
@@ -62,20 +67,23 @@ for c in changes:
         se = math.hypot((hi - lo) / (2 * Z), (bhi - blo) / (2 * Z))
         d = v - bv
         row.update({k: v, k + "_lo": lo, k + "_hi": hi,
-                    "delta_" + k: d, "delta_" + k + "_lo": d - Z * se, "delta_" + k + "_hi": d + Z * se})
+                    "delta_" + k: d, "delta_" + k + "_lo": d - Z * se, "delta_" + k + "_hi": d + Z * se,
+                    "survives_" + k: c != "baseline" and abs(d) > ZB * se})
     row["turn_order_rms"] = s["turn_order_rms"]
     rows.append(row)
 cols = ["change", "blocked_rate", "blocked_rate_lo", "blocked_rate_hi", "delta_blocked_rate",
         "delta_blocked_rate_lo", "delta_blocked_rate_hi", "first_player_advantage", "first_player_advantage_lo",
         "first_player_advantage_hi", "delta_first_player_advantage", "delta_first_player_advantage_lo",
-        "delta_first_player_advantage_hi", "turn_order_rms"]
+        "delta_first_player_advantage_hi", "turn_order_rms", "survives_blocked_rate",
+        "survives_first_player_advantage"]
 # Largest absolute change in the blocked share first.
 rows.sort(key=lambda r: (r["change"] != "baseline", -abs(r["delta_blocked_rate"]), r["change"]))
 with open(os.path.join(out, "rule_changes.csv"), "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow(cols)
     for r in rows:
-        w.writerow([r["change"]] + ["%.6f" % r[c] for c in cols[1:]])
+        w.writerow([r["change"]] + ["%.6f" % r[c] for c in cols[1:-2]]
+                   + [str(r[c]).lower() for c in cols[-2:]])
 PY
 target/release/mtrain plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y delta_blocked_rate \
   --lo delta_blocked_rate_lo --hi delta_blocked_rate_hi --percent --reference 0 \
