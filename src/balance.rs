@@ -92,7 +92,7 @@ impl Objective {
         let set = "not distinguishable from the best at 95%";
         match self {
             Objective::Balanced => format!(
-                "the hand sizes with no defect shown are the candidates; the pick is the preset's published hand when it is one of them, else the candidate nearest to it (ties: the larger), or the middle candidate where the preset publishes none; {defect}; if every size shows a defect, the candidates are those with the fewest"
+                "the hand sizes with no defect shown are the candidates; the pick is the preset's published hand when it is one of them, else the candidate nearest to it (ties: the larger), or the middle candidate where the preset publishes none; {defect}; if every size shows a defect, the candidates are those with the fewest blocked or first-player defects, and the skill floor applies only where some of them pass it (no hand size fixes a table where skill never matters)"
             ),
             Objective::NoDefect => {
                 format!(
@@ -335,8 +335,18 @@ pub fn read(c: &Cell, name: &str) -> Option<Value> {
     (METRICS.iter().find(|m| m.name == name).expect("a listed metric").read)(c)
 }
 
-/// The defects shown at 95% in a cell, in words (empty: none shown).
+/// The defects shown at 95% in a cell, in words (empty: none shown): the rule defects first
+/// ([`rule_defects`]), then the skill floor.
 pub fn defects(c: &Cell) -> Vec<String> {
+    let mut out = rule_defects(c);
+    if let Some(v) = skill_defect(c) {
+        out.push(format!("skill {v:.3}"));
+    }
+    out
+}
+
+/// The defects a table suffers whoever plays: blocked rounds and the first player's edge.
+pub fn rule_defects(c: &Cell) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(Value { value, interval: Some((lo, _)) }) = read(c, "blocked_rate")
         && lo > MAX_BLOCKED
@@ -349,12 +359,15 @@ pub fn defects(c: &Cell) -> Vec<String> {
     {
         out.push(format!("first player +{:.1} points", 100.0 * value));
     }
-    if let Some(Value { value, interval: Some((_, hi)) }) = read(c, "skill")
-        && hi < MIN_SKILL
-    {
-        out.push(format!("skill {value:.3}"));
-    }
     out
+}
+
+/// The skill figure when it is shown below [`MIN_SKILL`].
+pub fn skill_defect(c: &Cell) -> Option<f64> {
+    match read(c, "skill") {
+        Some(Value { value, interval: Some((_, hi)) }) if hi < MIN_SKILL => Some(value),
+        _ => None,
+    }
 }
 
 /// The cells whose `metric` is not distinguishable at 95% from the best (the largest when
@@ -383,18 +396,24 @@ pub struct Pick {
     pub hand: Option<u8>,
     /// The candidates the pick was made from.
     pub set: Vec<u8>,
-    /// Whether every size shows a defect (the candidates are those with the fewest).
+    /// Whether every size shows a defect: the candidates are those with the fewest rule defects
+    /// (blocked rounds, first-player edge), the skill floor applied only where some pass it.
     pub fallback: bool,
 }
 
 /// The hand size `objective` picks among `cells` (all of one player count, in hand order);
 /// `published` is the preset's hand for that count, if it has one.
 pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -> Pick {
-    let fewest = cells.iter().map(|c| defects(c).len()).min().unwrap_or(0);
-    let sound: Vec<&Cell> = cells.iter().copied().filter(|c| defects(c).len() == fewest).collect();
+    // Rule defects first: the fewest (normally none). Then the skill floor, but only where some
+    // of those sizes pass it: a player count at which skill is shown not to matter at every hand
+    // size is a property of the table that no hand size fixes, so it does not move the pick.
+    let fewest = cells.iter().map(|c| rule_defects(c).len()).min().unwrap_or(0);
+    let fair: Vec<&Cell> = cells.iter().copied().filter(|c| rule_defects(c).len() == fewest).collect();
+    let skilled: Vec<&Cell> = fair.iter().copied().filter(|c| skill_defect(c).is_none()).collect();
+    let fallback = fewest > 0 || skilled.is_empty();
+    let sound = if skilled.is_empty() { fair } else { skilled };
     let hands = |set: &[&Cell]| set.iter().map(|c| c.hand).collect::<Vec<u8>>();
-    let largest =
-        |set: Vec<&Cell>, fallback: bool| Pick { hand: set.iter().map(|c| c.hand).max(), set: hands(&set), fallback };
+    let largest = |set: Vec<&Cell>, fallback: bool| Pick { hand: set.iter().map(|c| c.hand).max(), set: hands(&set), fallback };
     match objective {
         Objective::Balanced => {
             let set = hands(&sound);
@@ -403,9 +422,9 @@ pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -
                 Some(p) => set.iter().copied().min_by_key(|&h| (h.abs_diff(p), std::cmp::Reverse(h))),
                 None => set.get(set.len() / 2).copied(),
             };
-            Pick { hand, set, fallback: fewest > 0 }
+            Pick { hand, set, fallback }
         }
-        Objective::NoDefect => largest(sound, fewest > 0),
+        Objective::NoDefect => largest(sound, fallback),
         Objective::MostSkill => {
             let set = best_set(cells, "skill", true);
             // A field of one bot has no skill figure: every size qualifies.

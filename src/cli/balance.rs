@@ -294,7 +294,7 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
     s.push_str(&format!("(candidates: {}; intervals are 95%)\n", candidates_text(p.objective)));
     if any_fallback {
         s.push_str(
-            "(* every hand size shows a defect at that player count: the candidates are those with the fewest)\n",
+            "(* every hand size shows a defect at that player count: the candidates have the fewest blocked or first-player defects; the skill floor applies only where some pass it)\n",
         );
     }
     s
