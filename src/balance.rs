@@ -31,9 +31,9 @@ use crate::tournament::{Tally, WIN_UNIT};
 
 /// The blocked-round share an objective counts as a defect when shown to exceed it.
 pub const MAX_BLOCKED: f64 = 0.05;
-/// The first player's per-round edge over `1/N`, as a fraction of `1/N`, counted as a defect
-/// when shown to exceed it (10%: 2.5 points at 4 players, 1.25 at 8).
-pub const MAX_FIRST_EDGE: f64 = 0.10;
+/// The first player's per-round edge over `1/N` (round win rate minus `1/N`) counted as a defect
+/// when shown to exceed it: 3 percentage points at any table size.
+pub const MAX_FIRST_EDGE: f64 = 0.03;
 
 /// The skill floor: a hand size where the field's first bot is shown to finish ahead of its last
 /// in fewer than this share of comparisons is one where skill stops mattering (a defect).
@@ -84,7 +84,7 @@ impl Objective {
     /// The objective in plain words (console, manifest, docs).
     pub fn describe(self) -> String {
         let defect = format!(
-            "a defect is shown when its 95% interval lies wholly beyond the limit: more than {:.0}% of rounds blocked (nobody goes out), the first player of a round winning more than {:.0}% over the fair share 1/N, or skill stopping to matter (the first bot's head-to-head score against the last below {:.2})",
+            "a defect is shown when its 95% interval lies wholly beyond the limit: more than {:.0}% of rounds blocked (nobody goes out), the first player of a round winning more than {:.0} percentage points above the fair share 1/N, or skill stopping to matter (the first bot's head-to-head score against the last below {:.2})",
             MAX_BLOCKED * 100.0,
             MAX_FIRST_EDGE * 100.0,
             MIN_SKILL
@@ -353,9 +353,8 @@ pub fn rule_defects(c: &Cell) -> Vec<String> {
     {
         out.push(format!("blocked {:.1}%", 100.0 * value));
     }
-    let fair = 1.0 / c.players as f64;
     if let Some(Value { value, interval: Some((lo, _)) }) = read(c, "first_player_advantage")
-        && lo > MAX_FIRST_EDGE * fair
+        && lo > MAX_FIRST_EDGE
     {
         out.push(format!("first player +{:.1} points", 100.0 * value));
     }
@@ -413,7 +412,8 @@ pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -
     let fallback = fewest > 0 || skilled.is_empty();
     let sound = if skilled.is_empty() { fair } else { skilled };
     let hands = |set: &[&Cell]| set.iter().map(|c| c.hand).collect::<Vec<u8>>();
-    let largest = |set: Vec<&Cell>, fallback: bool| Pick { hand: set.iter().map(|c| c.hand).max(), set: hands(&set), fallback };
+    let largest =
+        |set: Vec<&Cell>, fallback: bool| Pick { hand: set.iter().map(|c| c.hand).max(), set: hands(&set), fallback };
     match objective {
         Objective::Balanced => {
             let set = hands(&sound);
