@@ -190,17 +190,12 @@ pub fn skill(c: &Cell) -> Option<Value> {
     (bots >= 2).then(|| c.tally.pair_score(0, bots - 1).proportion(1.0).map(Value::from)).flatten()
 }
 
-/// The standard deviation of turns per round (descriptive: no interval).
+/// The round-to-round spread of round length: the root of half the mean squared difference in
+/// turns between consecutive rounds of a match, with the root of its interval.
 pub fn turns_sd(c: &Cell) -> Option<Value> {
-    let t = c.tally.round_turns();
-    let sq = c.tally.round_turns_sq();
-    if t.units < 2 {
-        return None;
-    }
-    let n = t.units as f64;
-    let mean = t.sum as f64 / n;
-    let var = (sq.sum as f64 / n - mean * mean).max(0.0) * n / (n - 1.0);
-    Some(Value { value: var.sqrt(), interval: None })
+    let e = c.tally.round_turns_diff2().mean(1.0)?;
+    let root = |v: f64| v.max(0.0).sqrt();
+    Some(Value::from(Estimate { value: root(e.value), lo: root(e.lo), hi: root(e.hi) }))
 }
 
 /// Every metric `mtrain balance` measures, in CSV order (the per-position advantages follow them
@@ -249,7 +244,7 @@ pub const METRICS: &[Metric] = &[
     Metric {
         name: "turns_sd",
         axis: "turns",
-        label: "spread of round length (standard deviation of turns per round)",
+        label: "round-to-round spread of round length (turns)",
         share: false,
         reference: None,
         read: turns_sd,

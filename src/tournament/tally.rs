@@ -37,7 +37,7 @@ const ROUND_NO_START: usize = 5;
 const GAME_MARGIN: usize = 6;
 const GAME_SPREAD: usize = 7;
 const GAME_LEAD_CHANGES: usize = 8;
-const ROUND_TURNS_SQ: usize = 9;
+const ROUND_TURNS_DIFF2: usize = 9;
 const ROUND_OUT_SEAT: usize = 10;
 
 /// Index arithmetic for a field of `bots` bots on `players` seats.
@@ -233,9 +233,11 @@ impl Tally {
     pub fn game_lead_changes(&self) -> &Cluster {
         &self.clusters[self.layout.round(GAME_LEAD_CHANGES)]
     }
-    /// Squared turns per round (with [`Tally::round_turns`], the spread of round lengths).
-    pub fn round_turns_sq(&self) -> &Cluster {
-        &self.clusters[self.layout.round(ROUND_TURNS_SQ)]
+    /// Half the squared difference in turns between consecutive rounds of a match: `x` adds
+    /// `(t_r - t_(r-1))^2` and `m` adds 2 per pair, so the mean per unit estimates the variance of
+    /// round length (its root is the round-to-round spread).
+    pub fn round_turns_diff2(&self) -> &Cluster {
+        &self.clusters[self.layout.round(ROUND_TURNS_DIFF2)]
     }
     /// Match win share (in [`WIN_UNIT`]s) of the seat `k` places after the first player of round
     /// 1 in turn order (0 = that player); the first player rotates over the rounds, so this is
@@ -329,10 +331,15 @@ impl DealAcc {
                 self.add(l.match_position((s + n - first) % n), win, 1);
             }
         }
+        let mut previous_turns: Option<u64> = None;
         for rec in r.round_records() {
             let o = &rec.outcome;
+            let turns = o.turns as u64;
+            if let Some(p) = previous_turns {
+                self.add(l.round(ROUND_TURNS_DIFF2), turns.abs_diff(p).pow(2), 2);
+            }
+            previous_turns = Some(turns);
             self.add(l.round(ROUND_TURNS), o.turns as u64, 1);
-            self.add(l.round(ROUND_TURNS_SQ), (o.turns as u64).pow(2), 1);
             self.add(l.round(ROUND_DRAWS), o.draws as u64, 1);
             // Blocked, or (harbour_cay) ended early as provably stuck: nobody went out.
             self.add(l.round(ROUND_BLOCKED), u64::from(!matches!(o.reason, EndReason::Out(_))), 1);
@@ -447,7 +454,8 @@ mod tests {
         assert_eq!((t.game_spread().sum, t.game_spread().units), (13, 1));
         // Running totals 10/4/4 (no single leader), then 17/7/4: seat 2 leads, no change yet.
         assert_eq!((t.game_lead_changes().sum, t.game_lead_changes().units), (0, 1));
-        assert_eq!(t.round_turns_sq().sum, 2 * 900);
+        // Both rounds took 30 turns: no difference, one pair.
+        assert_eq!((t.round_turns_diff2().sum, t.round_turns_diff2().units), (0, 2));
         // Round 1's first player is seat 1; seat 2 won the match: one place after it.
         assert_eq!(t.match_position_win(1).sum, WIN_UNIT);
         assert_eq!(t.match_position_win(0).sum + t.match_position_win(2).sum, 0);
