@@ -5,7 +5,7 @@
 # `dominorules`. One folder per run under results/balance/; results/balance/seeds.csv puts the
 # three seeds' picks side by side and says whether they agree.
 #
-# Usage: scripts/study-balance.sh      (about 12 minutes on this 2-core machine)
+# Usage: scripts/study-balance.sh      (about 6 minutes on this 2-core machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

@@ -7,7 +7,7 @@
 # noise-corrected turn-order advantage, and their differences from the baseline with 95% intervals
 # (the runs are treated as independent, which makes the intervals conservative).
 #
-# Usage: scripts/study-rule-changes.sh   (about 2.5 minutes on 2 cores; GAMES=2000 for a quick look)
+# Usage: scripts/study-rule-changes.sh   (about 1 minute on 2 cores; GAMES=1000 for a quick look)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

@@ -7,7 +7,7 @@
 # win rate minus 1/N (rounds won by the lowest round score, ties shared), with a 95% interval.
 # Writes results/turn-order/turn_order.csv, two plots, and one tournament folder per run.
 #
-# Usage: scripts/study-turn-order.sh   (about 10 minutes on 2 cores; GAMES=1000 for a quick look)
+# Usage: scripts/study-turn-order.sh   (about 2 minutes on 2 cores; GAMES=1000 for a quick look)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
