@@ -272,6 +272,8 @@ impl DealAcc {
         let rounds = r.rounds as u64;
         let winners = r.winners.count_ones() as u64;
         let totals = &r.totals[..n];
+        // The seat that led round 1: match wins by turn-order position from it.
+        let first = r.round_records().next().map(|rec| rec.first.index());
         for (s, &total) in totals.iter().enumerate() {
             let b = spec.seats[s] as usize;
             let seat = Seat::from_index(s);
@@ -289,6 +291,9 @@ impl DealAcc {
                 self.add(l.bot(b, BOT_RANK + j), share, 1);
             }
             self.add(l.seat(s, SEAT_WIN), win, 1);
+            if let Some(first) = first {
+                self.add(l.match_position((s + n - first) % n), win, 1);
+            }
             self.add(l.seat(s, SEAT_SCORE), score, 1);
             for t in s + 1..n {
                 let bt = spec.seats[t] as usize;
@@ -309,10 +314,19 @@ impl DealAcc {
         sorted[..n].sort_unstable();
         self.add(l.round(GAME_MARGIN), u64::from(sorted[1] - sorted[0]), 1);
         self.add(l.round(GAME_SPREAD), u64::from(sorted[n - 1] - sorted[0]), 1);
+        // One pass over the rounds: round figures, the round-to-round change in length, and
+        // who leads the running totals (a lead change is a new seat alone in the lead).
         let mut running = [0u32; crate::rules::MAX_PLAYERS];
         let (mut leader, mut changes) = (None, 0u64);
+        let mut previous_turns: Option<u64> = None;
         for rec in r.round_records() {
-            for (t, sc) in running.iter_mut().zip(&rec.outcome.scores[..n]) {
+            let o = &rec.outcome;
+            let turns = o.turns as u64;
+            if let Some(p) = previous_turns {
+                self.add(l.round(ROUND_TURNS_DIFF2), turns.abs_diff(p).pow(2), 2);
+            }
+            previous_turns = Some(turns);
+            for (t, sc) in running.iter_mut().zip(&o.scores[..n]) {
                 *t += sc;
             }
             let low = *running[..n].iter().min().expect("seats");
@@ -323,22 +337,6 @@ impl DealAcc {
                 }
                 leader = Some(s);
             }
-        }
-        self.add(l.round(GAME_LEAD_CHANGES), changes, 1);
-        if let Some(first) = r.round_records().next().map(|rec| rec.first.index()) {
-            for s in 0..n {
-                let win = if r.is_winner(Seat::from_index(s)) { WIN_UNIT / winners } else { 0 };
-                self.add(l.match_position((s + n - first) % n), win, 1);
-            }
-        }
-        let mut previous_turns: Option<u64> = None;
-        for rec in r.round_records() {
-            let o = &rec.outcome;
-            let turns = o.turns as u64;
-            if let Some(p) = previous_turns {
-                self.add(l.round(ROUND_TURNS_DIFF2), turns.abs_diff(p).pow(2), 2);
-            }
-            previous_turns = Some(turns);
             self.add(l.round(ROUND_TURNS), o.turns as u64, 1);
             self.add(l.round(ROUND_DRAWS), o.draws as u64, 1);
             // Blocked, or (harbour_cay) ended early as provably stuck: nobody went out.
@@ -357,6 +355,7 @@ impl DealAcc {
                 self.add(l.position(k), share, 1);
             }
         }
+        self.add(l.round(GAME_LEAD_CHANGES), changes, 1);
         self.games += 1;
         self.rounds += rounds;
     }
