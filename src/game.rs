@@ -2,9 +2,9 @@
 
 use crate::deal::deal;
 use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
-use crate::round::{EndReason, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step};
+use crate::round::{EndReason, Event, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step};
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
-use crate::strategy::Strategy;
+use crate::strategy::{MatchStart, Strategy};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 
 /// A match-level observer: round and match boundaries on top of the round events.
@@ -101,6 +101,9 @@ fn play_round_with<S: Strategy, O: Observer>(
     plain: bool,
 ) -> Outcome {
     start_round(state, bots);
+    if bots.iter().any(Strategy::wants_events) {
+        return play_round_observed(state, bots, rngs, moves, obs);
+    }
     loop {
         match state.advance_until(moves, obs, plain) {
             None => {
@@ -117,6 +120,52 @@ fn play_round_with<S: Strategy, O: Observer>(
                 state.play_unchecked(m, obs);
             }
         }
+    }
+}
+
+/// The round for strategies that observe events: the general turn machine, every event logged
+/// and handed to them before each decision and once at the end.
+fn play_round_observed<S: Strategy, O: Observer>(
+    state: &mut RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &mut MoveList,
+    obs: &mut O,
+) -> Outcome {
+    let mut tee = EventLog { inner: obs, log: Vec::new() };
+    let deliver = |bots: &mut [S], log: &mut Vec<Event>| {
+        for bot in bots.iter_mut().filter(|b| b.wants_events()) {
+            bot.observe(log);
+        }
+        log.clear();
+    };
+    loop {
+        match state.advance_until(moves, &mut tee, false) {
+            None | Some(Step::Over) => {
+                deliver(bots, &mut tee.log);
+                return *state.outcome().expect("over");
+            }
+            Some(Step::Choice(seat, _)) => {
+                deliver(bots, &mut tee.log);
+                let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
+                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
+                let m = moves[i];
+                state.play_unchecked(m, &mut tee);
+            }
+        }
+    }
+}
+
+/// Passes events on and keeps a copy.
+struct EventLog<'a, O: Observer> {
+    inner: &'a mut O,
+    log: Vec<Event>,
+}
+
+impl<O: Observer> Observer for EventLog<'_, O> {
+    fn event(&mut self, ev: &Event) {
+        self.inner.event(ev);
+        self.log.push(*ev);
     }
 }
 
@@ -191,6 +240,8 @@ pub struct MatchSeeds {
     pub deal: u64,
     /// Seed of each seat's strategy stream.
     pub bots: [u64; MAX_PLAYERS],
+    /// The game's number in its run, told to the strategies ([`MatchStart::game`]).
+    pub game: u64,
 }
 
 impl MatchSeeds {
@@ -201,6 +252,7 @@ impl MatchSeeds {
             seed,
             deal: mix(seed, stream::DEAL),
             bots: std::array::from_fn(|s| mix(seed, stream::BOT + s as u64)),
+            game: 0,
         }
     }
 }
@@ -230,6 +282,15 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
     let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|s| rng_from_seed(seeds.bots[s]));
     let mut moves = MoveList::new();
     obs.match_start(rules, seeds.seed);
+    for (s, bot) in bots.iter_mut().enumerate() {
+        bot.match_start(&MatchStart {
+            rules,
+            seat: Seat::from_index(s),
+            game: seeds.game,
+            match_seed: seeds.seed,
+            seed: seeds.bots[s],
+        });
+    }
     let f1 = first_seat(rules, &mut deal_rng);
     let mut result = MatchResult {
         players: rules.players,

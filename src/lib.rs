@@ -25,6 +25,7 @@
 pub mod balance;
 pub mod cli;
 pub mod deal;
+pub mod external;
 pub mod game;
 pub mod report;
 pub mod rng;

@@ -4,15 +4,72 @@
 //! trait.
 
 use crate::rng::GameRng;
-use crate::round::MoveList;
+use crate::round::{Event, MoveList, Seat};
+use crate::rules::Rules;
 use crate::view::View;
 use std::fmt;
 use std::str::FromStr;
 
+/// What a strategy learns when a match begins ([`Strategy::match_start`]).
+#[derive(Clone, Copy, Debug)]
+pub struct MatchStart<'a> {
+    /// The rules of the match.
+    pub rules: &'a Rules,
+    /// The seat this strategy plays.
+    pub seat: Seat,
+    /// The game's number in its run (a tournament's game index; 0 for a single match).
+    pub game: u64,
+    /// The match seed (the deal stream and every seat's stream derive from it).
+    pub match_seed: u64,
+    /// The seed of this seat's own random stream: the stream [`Strategy::choose`] receives. A
+    /// strategy with randomness of its own (an external program) seeds it from this, so that
+    /// the same match replays exactly.
+    pub seed: u64,
+}
+
 /// A player: picks one of the legal moves from what its seat may see.
 ///
 /// The engine asks only when a real choice exists (two or more legal moves); draws, markers and
-/// passes are forced. A fresh instance plays each match.
+/// passes are forced. Each match starts from a fresh copy of the configured bot.
+///
+/// Only [`Strategy::choose`] is required; the other methods have defaults that are always
+/// correct, and overriding [`Strategy::uses_voids`] and [`Strategy::uses_rng`] only makes
+/// runs faster.
+///
+/// # Examples
+///
+/// A bot that sheds its lightest tile, playing in a match against a built-in:
+///
+/// ```
+/// use mexican_train::{Bot, GameRng, MoveList, NoObserver, Rules, Strategy, View, play_match};
+///
+/// #[derive(Clone)]
+/// struct Lightest;
+///
+/// impl Strategy for Lightest {
+///     fn choose(&mut self, _view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
+///         // Index of the move whose tile has the fewest pips; the first on ties.
+///         (0..moves.len()).min_by_key(|&i| moves[i].tile.pips()).unwrap_or(0)
+///     }
+///     fn uses_voids(&self) -> bool {
+///         false // never reads View::known_voids
+///     }
+///     fn uses_rng(&self) -> bool {
+///         false // never draws on its random stream
+///     }
+/// }
+///
+/// let rules = Rules { players: 2, ..Rules::wikipedia() };
+/// let mut bots = vec![Bot::custom(Lightest), Bot::parse("greedy").unwrap()];
+/// let result = play_match(&rules, 1, &mut bots, &mut NoObserver);
+/// assert_eq!(result.rounds, 13);
+/// // Greedy sheds its heavy tiles first and wins this one.
+/// assert!(result.totals[1] < result.totals[0]);
+/// ```
+///
+/// To enter it in `mtrain tournament`, `balance`, `play` and `bench`, add it to a
+/// [`Registry`](crate::strategies::Registry) and run the command line with it
+/// (`examples/custom_bot.rs`).
 pub trait Strategy {
     /// Index into `moves` of the chosen move. `moves` holds at least two moves.
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize;
@@ -32,6 +89,28 @@ pub trait Strategy {
     fn uses_rng(&self) -> bool {
         true
     }
+
+    /// Called once per match, before the first round.
+    fn match_start(&mut self, _start: &MatchStart<'_>) {}
+
+    /// Whether this strategy wants the table's events ([`Strategy::observe`]). The default is
+    /// `false`; a round with no such seat records no events.
+    fn wants_events(&self) -> bool {
+        false
+    }
+
+    /// The events since the last call, full information (a [`Event::Draw`] names the tile
+    /// drawn whoever drew it): a strategy must hide from itself what its seat cannot see.
+    /// Called, when [`Strategy::wants_events`], before every decision of any seat and once
+    /// after the round's last event.
+    fn observe(&mut self, _events: &[Event]) {}
+
+    /// Whether this strategy could not go on (an external program that crashed, timed out or
+    /// broke the protocol). Its later choices are placeholders: a runner that sees `true`
+    /// after a match discards the match and stops.
+    fn has_failed(&self) -> bool {
+        false
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -49,6 +128,22 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn uses_rng(&self) -> bool {
         (**self).uses_rng()
+    }
+
+    fn match_start(&mut self, start: &MatchStart<'_>) {
+        (**self).match_start(start)
+    }
+
+    fn wants_events(&self) -> bool {
+        (**self).wants_events()
+    }
+
+    fn observe(&mut self, events: &[Event]) {
+        (**self).observe(events)
+    }
+
+    fn has_failed(&self) -> bool {
+        (**self).has_failed()
     }
 }
 
@@ -97,6 +192,23 @@ pub enum SpecError {
         /// What is accepted.
         valid: String,
     },
+}
+
+impl StrategySpec {
+    /// The value of parameter `key` (the last one given), if present.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The error for a bad value of parameter `key`, naming what is accepted.
+    pub fn bad_value(&self, key: &str, valid: &str) -> SpecError {
+        SpecError::BadValue {
+            bot: self.name.clone(),
+            key: key.to_string(),
+            value: self.get(key).unwrap_or("").to_string(),
+            valid: valid.to_string(),
+        }
+    }
 }
 
 impl FromStr for StrategySpec {

@@ -225,6 +225,7 @@ impl Iterator for SuitIter {
 }
 
 /// Iterator over a set in canonical (low, high) order.
+#[derive(Clone)]
 pub struct Iter<'a> {
     set: &'a TileSet,
     a: u8,

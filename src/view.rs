@@ -67,6 +67,12 @@ impl<'a> View<'a> {
         self.state.train_ids()
     }
 
+    /// The whole train a slot belongs to: a branch's root train (branching doubles), or the
+    /// train itself.
+    pub fn root_of(&self, id: TrainId) -> TrainId {
+        self.state.root_of(id)
+    }
+
     /// Number of Mexican trains started.
     pub fn mexican_started(&self) -> usize {
         self.state.mexican_started()

@@ -13,7 +13,7 @@
 //! rows per double offered on the Mexican train.
 
 use super::plan::{PlanCache, Traits, choose};
-use super::{BotInfo, Strategy};
+use super::{Bot, BotInfo, Strategy};
 use crate::rng::GameRng;
 use crate::round::MoveList;
 use crate::view::View;
@@ -23,6 +23,7 @@ pub(super) const INFO: BotInfo = BotInfo {
     default_field: true,
     about: "the planner, leaving doubles open for others and steering ends into known voids",
     params: &[],
+    build: |_| Ok(Bot::Cutthroat(Cutthroat::default())),
 };
 
 /// Aggressive planner.
@@ -38,5 +39,14 @@ impl Strategy for Cutthroat {
 
     fn round_start(&mut self, _view: &View<'_>) {
         self.cache.reset();
+    }
+
+    /// Steers open ends into the voids the table has revealed.
+    fn uses_voids(&self) -> bool {
+        true
+    }
+
+    fn uses_rng(&self) -> bool {
+        false
     }
 }

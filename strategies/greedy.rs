@@ -7,7 +7,7 @@
 //! then the Mexican train), or one uniformly at random. Cost per decision: one pass over the
 //! moves.
 
-use super::{BotInfo, ParamInfo, Strategy, param};
+use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, below};
 use crate::round::MoveList;
 use crate::strategy::{SpecError, StrategySpec};
@@ -22,6 +22,7 @@ pub(super) const INFO: BotInfo = BotInfo {
         default: "first",
         help: "first|random: among equal pip counts, the first move in engine order or a random one",
     }],
+    build: |spec| Ok(Bot::Greedy(Greedy::from_spec(spec)?)),
 };
 
 /// Highest pip count first.
@@ -74,5 +75,13 @@ impl Strategy for Greedy {
             }
         }
         best
+    }
+
+    fn uses_voids(&self) -> bool {
+        false
+    }
+
+    fn uses_rng(&self) -> bool {
+        self.random_ties
     }
 }

@@ -11,7 +11,7 @@
 //! double offered.
 
 use super::plan::{PlanCache, Traits, choose};
-use super::{BotInfo, ParamInfo, Strategy, param};
+use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::GameRng;
 use crate::round::MoveList;
 use crate::strategy::{SpecError, StrategySpec};
@@ -33,6 +33,7 @@ pub(super) const INFO: BotInfo = BotInfo {
             help: "non-negative integer: play doubles freely once the hand holds at most this many tiles",
         },
     ],
+    build: |spec| Ok(Bot::Hoarder(Hoarder::from_spec(spec)?)),
 };
 
 /// Double-hoarding planner.
@@ -65,5 +66,13 @@ impl Strategy for Hoarder {
 
     fn round_start(&mut self, _view: &View<'_>) {
         self.cache.reset();
+    }
+
+    fn uses_voids(&self) -> bool {
+        false
+    }
+
+    fn uses_rng(&self) -> bool {
+        false
     }
 }

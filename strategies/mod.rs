@@ -1,7 +1,8 @@
 //! The built-in bots and their registry (name → constructor).
 //!
 //! Built-in bots are dispatched through the [`Bot`] enum, so the hot loop calls them without a
-//! virtual call or a box; the [`Strategy`] trait stays the extension point.
+//! virtual call or a box. Any other [`Strategy`] enters as [`Bot::Custom`], by name through a
+//! [`Registry`].
 
 mod cutthroat;
 mod greedy;
@@ -20,11 +21,14 @@ pub use planner::Planner;
 pub use random::Random;
 
 use crate::rng::GameRng;
-use crate::round::MoveList;
-use crate::strategy::{SpecError, Strategy, StrategySpec};
+use crate::round::{Event, MoveList};
+use crate::strategy::{MatchStart, SpecError, Strategy, StrategySpec};
 use crate::view::View;
+use std::fmt;
+use std::sync::Arc;
 
 /// One parameter of a bot.
+#[derive(Clone, Copy, Debug)]
 pub struct ParamInfo {
     /// Key in the spec.
     pub key: &'static str,
@@ -34,7 +38,7 @@ pub struct ParamInfo {
     pub help: &'static str,
 }
 
-/// A registered bot.
+/// A built-in bot: its entry in the table below.
 pub struct BotInfo {
     /// Registry name.
     pub name: &'static str,
@@ -45,58 +49,164 @@ pub struct BotInfo {
     pub about: &'static str,
     /// Its parameters.
     pub params: &'static [ParamInfo],
+    /// Builds it from a spec whose parameter keys are among `params`.
+    pub build: fn(&StrategySpec) -> Result<Bot, SpecError>,
 }
 
-/// Every built-in bot.
-pub const BOTS: &[BotInfo] =
-    &[random::INFO, greedy::INFO, planner::INFO, hoarder::INFO, cutthroat::INFO, montecarlo::INFO];
+/// A strategy from outside the built-in table: any [`Strategy`] that can be cloned and shared
+/// between threads. Implemented for every such type; [`Bot::custom`] wraps one.
+pub trait CustomStrategy: Strategy + Send + Sync {
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn CustomStrategy>;
+}
 
-/// Comma-separated registry names.
+impl<T: Strategy + Clone + Send + Sync + 'static> CustomStrategy for T {
+    fn clone_box(&self) -> Box<dyn CustomStrategy> {
+        Box::new(self.clone())
+    }
+}
+
+/// Declares the built-in bots, one table entry each (`Variant(Type): module`, the module
+/// holding its `INFO`): the [`Bot`] enum, its dispatch and the [`BOTS`] table all come from
+/// this list, so registering a built-in is one line. Built-ins are dispatched through the
+/// enum, so the hot loop calls them without a virtual call or a box; a [`Bot::Custom`] bot
+/// costs one virtual call per decision.
+macro_rules! builtin_bots {
+    ($($variant:ident($ty:ty): $module:ident),+ $(,)?) => {
+        /// A bot: one of the built-ins, or a custom [`Strategy`] (a user's Rust bot, an
+        /// external program).
+        pub enum Bot {
+            $(
+                #[doc = concat!("The built-in `", stringify!($module), "`.")]
+                $variant($ty),
+            )+
+            /// A strategy from outside the table.
+            Custom(Box<dyn CustomStrategy>),
+        }
+
+        /// Every built-in bot.
+        pub const BOTS: &[BotInfo] = &[$($module::INFO),+];
+
+        impl Clone for Bot {
+            fn clone(&self) -> Bot {
+                match self {
+                    $(Bot::$variant(b) => Bot::$variant(b.clone()),)+
+                    Bot::Custom(b) => Bot::Custom(b.clone_box()),
+                }
+            }
+
+            /// Reuses the buffers of a bot of the same kind (the tournament resets its seats
+            /// with this between games, so a search bot allocates once per seat, not once per
+            /// game).
+            fn clone_from(&mut self, source: &Bot) {
+                match (self, source) {
+                    $((Bot::$variant(a), Bot::$variant(b)) => a.clone_from(b),)+
+                    (this, _) => *this = source.clone(),
+                }
+            }
+        }
+
+        impl fmt::Debug for Bot {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $(Bot::$variant(b) => f.debug_tuple(stringify!($variant)).field(b).finish(),)+
+                    Bot::Custom(_) => f.write_str("Custom(..)"),
+                }
+            }
+        }
+
+        impl Strategy for Bot {
+            #[inline]
+            fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+                match self {
+                    $(Bot::$variant(b) => b.choose(view, moves, rng),)+
+                    Bot::Custom(b) => b.choose(view, moves, rng),
+                }
+            }
+
+            fn round_start(&mut self, view: &View<'_>) {
+                match self {
+                    $(Bot::$variant(b) => b.round_start(view),)+
+                    Bot::Custom(b) => b.round_start(view),
+                }
+            }
+
+            fn uses_voids(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.uses_voids(),)+
+                    Bot::Custom(b) => b.uses_voids(),
+                }
+            }
+
+            fn uses_rng(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.uses_rng(),)+
+                    Bot::Custom(b) => b.uses_rng(),
+                }
+            }
+
+            fn match_start(&mut self, start: &MatchStart<'_>) {
+                match self {
+                    $(Bot::$variant(b) => b.match_start(start),)+
+                    Bot::Custom(b) => b.match_start(start),
+                }
+            }
+
+            fn wants_events(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.wants_events(),)+
+                    Bot::Custom(b) => b.wants_events(),
+                }
+            }
+
+            fn observe(&mut self, events: &[Event]) {
+                match self {
+                    $(Bot::$variant(b) => b.observe(events),)+
+                    Bot::Custom(b) => b.observe(events),
+                }
+            }
+
+            fn has_failed(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.has_failed(),)+
+                    Bot::Custom(b) => b.has_failed(),
+                }
+            }
+        }
+    };
+}
+
+builtin_bots! {
+    Random(Random): random,
+    Greedy(Greedy): greedy,
+    Planner(Planner): planner,
+    Hoarder(Hoarder): hoarder,
+    Cutthroat(Cutthroat): cutthroat,
+    MonteCarlo(MonteCarlo): montecarlo,
+}
+
+/// Comma-separated names of the built-in bots.
 pub fn bot_names() -> String {
     BOTS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
-/// A built-in bot.
-#[derive(Debug)]
-pub enum Bot {
-    /// Uniform over legal moves.
-    Random(Random),
-    /// Highest pip count first.
-    Greedy(Greedy),
-    /// Longest own-train plan, extras elsewhere.
-    Planner(Planner),
-    /// The planner, hoarding doubles.
-    Hoarder(Hoarder),
-    /// The planner, leaving doubles open and steering ends into known voids.
-    Cutthroat(Cutthroat),
-    /// Determinized search with rollouts.
-    MonteCarlo(MonteCarlo),
-}
-
-impl Clone for Bot {
-    fn clone(&self) -> Bot {
-        match self {
-            Bot::Random(b) => Bot::Random(b.clone()),
-            Bot::Greedy(b) => Bot::Greedy(b.clone()),
-            Bot::Planner(b) => Bot::Planner(b.clone()),
-            Bot::Hoarder(b) => Bot::Hoarder(b.clone()),
-            Bot::Cutthroat(b) => Bot::Cutthroat(b.clone()),
-            Bot::MonteCarlo(b) => Bot::MonteCarlo(b.clone()),
+/// Refuses parameter keys a bot does not list, naming the valid ones.
+fn check_keys(spec: &StrategySpec, params: &[ParamInfo]) -> Result<(), SpecError> {
+    for (k, _) in &spec.params {
+        if !params.iter().any(|p| p.key == k) {
+            let valid = if params.is_empty() {
+                "none: this bot takes no parameters".to_string()
+            } else {
+                params.iter().map(|p| p.key).collect::<Vec<_>>().join(", ")
+            };
+            return Err(SpecError::UnknownParam { bot: spec.name.clone(), key: k.clone(), valid });
         }
     }
-
-    /// Reuses the buffers of a bot of the same kind (the tournament resets its seats with this
-    /// between games, so a search bot allocates once per seat, not once per game).
-    fn clone_from(&mut self, source: &Bot) {
-        match (self, source) {
-            (Bot::MonteCarlo(a), Bot::MonteCarlo(b)) => a.clone_from(b),
-            (this, _) => *this = source.clone(),
-        }
-    }
+    Ok(())
 }
 
 impl Bot {
-    /// Builds a bot from its spec.
+    /// Builds a built-in bot from its spec.
     ///
     /// # Errors
     /// Unknown name, unknown parameter or bad value, each naming the valid choices.
@@ -105,78 +215,302 @@ impl Bot {
             .iter()
             .find(|b| b.name == spec.name)
             .ok_or_else(|| SpecError::UnknownBot { name: spec.name.clone(), valid: bot_names() })?;
-        for (k, _) in &spec.params {
-            if !info.params.iter().any(|p| p.key == k) {
-                let valid = if info.params.is_empty() {
-                    "none: this bot takes no parameters".to_string()
-                } else {
-                    info.params.iter().map(|p| p.key).collect::<Vec<_>>().join(", ")
-                };
-                return Err(SpecError::UnknownParam { bot: spec.name.clone(), key: k.clone(), valid });
-            }
-        }
-        Ok(match info.name {
-            "random" => Bot::Random(Random),
-            "greedy" => Bot::Greedy(Greedy::from_spec(spec)?),
-            "planner" => Bot::Planner(Planner::default()),
-            "hoarder" => Bot::Hoarder(Hoarder::from_spec(spec)?),
-            "cutthroat" => Bot::Cutthroat(Cutthroat::default()),
-            "montecarlo" => Bot::MonteCarlo(MonteCarlo::from_spec(spec)?),
-            _ => unreachable!("registry and constructor list disagree"),
-        })
+        check_keys(spec, info.params)?;
+        (info.build)(spec)
     }
 
-    /// Parses and builds in one step.
+    /// Parses and builds a built-in bot in one step.
     ///
     /// # Errors
     /// As [`StrategySpec::from_str`] and [`Bot::from_spec`].
     pub fn parse(s: &str) -> Result<Bot, SpecError> {
         Bot::from_spec(&s.parse()?)
     }
-}
 
-impl Strategy for Bot {
-    #[inline]
-    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
-        match self {
-            Bot::Random(b) => b.choose(view, moves, rng),
-            Bot::Greedy(b) => b.choose(view, moves, rng),
-            Bot::Planner(b) => b.choose(view, moves, rng),
-            Bot::Hoarder(b) => b.choose(view, moves, rng),
-            Bot::Cutthroat(b) => b.choose(view, moves, rng),
-            Bot::MonteCarlo(b) => b.choose(view, moves, rng),
-        }
-    }
-
-    fn uses_voids(&self) -> bool {
-        // Only cutthroat reads voids, and montecarlo samples worlds that respect them.
-        matches!(self, Bot::Cutthroat(_) | Bot::MonteCarlo(_))
-    }
-
-    fn uses_rng(&self) -> bool {
-        match self {
-            Bot::Random(_) | Bot::MonteCarlo(_) => true,
-            Bot::Greedy(b) => b.random_ties(),
-            Bot::Planner(_) | Bot::Hoarder(_) | Bot::Cutthroat(_) => false,
-        }
-    }
-
-    fn round_start(&mut self, view: &View<'_>) {
-        match self {
-            Bot::Random(b) => b.round_start(view),
-            Bot::Greedy(b) => b.round_start(view),
-            Bot::Planner(b) => b.round_start(view),
-            Bot::Hoarder(b) => b.round_start(view),
-            Bot::Cutthroat(b) => b.round_start(view),
-            Bot::MonteCarlo(b) => b.round_start(view),
-        }
+    /// Wraps any strategy that can be cloned and shared between threads.
+    pub fn custom<S: Strategy + Clone + Send + Sync + 'static>(strategy: S) -> Bot {
+        Bot::Custom(Box::new(strategy))
     }
 }
 
-/// Whether every bot of `specs` plays the same move from the same view (never draws on its
-/// random stream); unknown specs count as not.
+/// Builds a bot of a registry entry.
+type Builder = Arc<dyn Fn(&StrategySpec) -> Result<Bot, SpecError> + Send + Sync>;
+
+/// Where a registered bot comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// One of mtrain's own bots.
+    BuiltIn,
+    /// A Rust [`Strategy`] added with [`Registry::add`].
+    Rust,
+    /// An external program (`--ext-bot NAME=COMMAND`), run as written here.
+    External(String),
+}
+
+/// One bot in a [`Registry`].
+#[derive(Clone)]
+pub struct Entry {
+    /// The name used in `--bots`.
+    pub name: String,
+    /// The idea in one line.
+    pub about: String,
+    /// Whether `mtrain tournament` without `--bots` fields it.
+    pub default_field: bool,
+    /// Its parameters, checked and defaulted by the registry; `None` when any `key=value` is
+    /// passed through unchecked (an external program checks its own).
+    pub params: Option<Vec<ParamInfo>>,
+    /// Where it comes from.
+    pub origin: Origin,
+    build: Builder,
+}
+
+/// The bots a command line knows, by name: the built-ins, plus whatever a user adds. Every
+/// subcommand takes its bots from here, so a bot added to a registry handed to
+/// [`crate::cli::run_with`] plays in `play`, `tournament`, `balance` and `bench` exactly as a
+/// built-in does.
+///
+/// # Examples
+///
+/// ```
+/// use mexican_train::strategies::{ParamInfo, Registry};
+/// use mexican_train::{GameRng, MoveList, Strategy, View};
+///
+/// #[derive(Clone)]
+/// struct Nth(usize);
+///
+/// impl Strategy for Nth {
+///     fn choose(&mut self, _view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
+///         self.0.min(moves.len() - 1)
+///     }
+/// }
+///
+/// let mut registry = Registry::builtin();
+/// const PARAMS: &[ParamInfo] = &[ParamInfo { key: "n", default: "0", help: "which legal move to play" }];
+/// registry.add("nth", "plays the n-th legal move", PARAMS, |spec| {
+///     // Every listed parameter is present: as given, or at its default.
+///     let n = spec.get("n").unwrap_or("0");
+///     n.parse().map(Nth).map_err(|_| spec.bad_value("n", "a non-negative integer"))
+/// });
+/// let field = registry.field("nth:n=1,greedy").unwrap();
+/// assert_eq!(field.bots[0].to_string(), "nth:n=1");
+/// assert!(registry.field("nth:n=x").unwrap_err().to_string().contains("invalid value 'x'"));
+/// // `mexican_train::cli::run_with(registry, std::env::args_os())` runs mtrain with it.
+/// ```
+#[derive(Clone)]
+pub struct Registry {
+    entries: Vec<Entry>,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::builtin()
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.entries.iter().map(|e| &e.name)).finish()
+    }
+}
+
+impl Registry {
+    /// The built-in bots.
+    pub fn builtin() -> Registry {
+        let entries = BOTS
+            .iter()
+            .map(|info| {
+                let build = info.build;
+                Entry {
+                    name: info.name.to_string(),
+                    about: info.about.to_string(),
+                    default_field: info.default_field,
+                    params: Some(info.params.to_vec()),
+                    origin: Origin::BuiltIn,
+                    build: Arc::new(build),
+                }
+            })
+            .collect();
+        Registry { entries }
+    }
+
+    /// No bots at all.
+    pub fn empty() -> Registry {
+        Registry { entries: Vec::new() }
+    }
+
+    /// Adds a Rust strategy under `name`, with its parameters. `build` makes one from a spec
+    /// whose parameters the registry has checked (unknown keys and repeats are refused) and
+    /// completed (every listed key present, at its default when not given). Not in the default
+    /// tournament field.
+    ///
+    /// # Panics
+    /// If `name` is taken or is not a valid bot name (letters, digits, `_` and `-`): a mistake
+    /// in the program that builds the registry.
+    pub fn add<S, F>(&mut self, name: &str, about: &str, params: &[ParamInfo], build: F) -> &mut Registry
+    where
+        S: Strategy + Clone + Send + Sync + 'static,
+        F: Fn(&StrategySpec) -> Result<S, SpecError> + Send + Sync + 'static,
+    {
+        if let Err(e) = self.check_name(name) {
+            panic!("Registry::add: {e}");
+        }
+        self.entries.push(Entry {
+            name: name.to_string(),
+            about: about.to_string(),
+            default_field: false,
+            params: Some(params.to_vec()),
+            origin: Origin::Rust,
+            build: Arc::new(move |spec| build(spec).map(Bot::custom)),
+        });
+        self
+    }
+
+    /// Adds an entry made elsewhere (external programs: [`crate::external`]).
+    ///
+    /// # Errors
+    /// A taken or invalid name, as one line.
+    pub fn add_entry(
+        &mut self,
+        name: &str,
+        about: &str,
+        origin: Origin,
+        build: impl Fn(&StrategySpec) -> Result<Bot, SpecError> + Send + Sync + 'static,
+    ) -> Result<(), String> {
+        self.check_name(name)?;
+        self.entries.push(Entry {
+            name: name.to_string(),
+            about: about.to_string(),
+            default_field: false,
+            params: None,
+            origin,
+            build: Arc::new(build),
+        });
+        Ok(())
+    }
+
+    fn check_name(&self, name: &str) -> Result<(), String> {
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err(format!("invalid bot name '{name}': use letters, digits, '_' and '-'"));
+        }
+        if self.get(name).is_some() {
+            return Err(format!("a bot named '{name}' already exists (taken: {})", self.names()));
+        }
+        Ok(())
+    }
+
+    /// Every entry, in the order added.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entry of `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Comma-separated names.
+    pub fn names(&self) -> String {
+        self.entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The entry of a spec, its keys checked.
+    fn entry(&self, spec: &StrategySpec) -> Result<&Entry, SpecError> {
+        let e = self
+            .get(&spec.name)
+            .ok_or_else(|| SpecError::UnknownBot { name: spec.name.clone(), valid: self.names() })?;
+        if let Some(params) = &e.params {
+            check_keys(spec, params)?;
+        }
+        for (i, (k, _)) in spec.params.iter().enumerate() {
+            if spec.params[..i].iter().any(|(j, _)| j == k) {
+                return Err(SpecError::BadValue {
+                    bot: spec.name.clone(),
+                    key: k.clone(),
+                    value: "given twice".into(),
+                    valid: "each parameter once".into(),
+                });
+            }
+        }
+        Ok(e)
+    }
+
+    /// Builds the bot of a spec.
+    ///
+    /// # Errors
+    /// An unknown bot or parameter, a parameter given twice, or a bad value, each naming the
+    /// valid choices.
+    pub fn build(&self, spec: &StrategySpec) -> Result<Bot, SpecError> {
+        let e = self.entry(spec)?;
+        match (&e.origin, &e.params) {
+            (Origin::Rust, Some(params)) => {
+                let mut full = spec.clone();
+                for p in params {
+                    if full.get(p.key).is_none() {
+                        full.params.push((p.key.to_string(), p.default.to_string()));
+                    }
+                }
+                (e.build)(&full)
+            }
+            _ => (e.build)(spec),
+        }
+    }
+
+    /// A spec in its one canonical form: parameters equal to their defaults dropped, the rest
+    /// in the bot's parameter order, so that two specs of the same bot compare equal (`greedy`
+    /// and `greedy:ties=first` are one bot). An external program's parameters stay as given.
+    ///
+    /// # Errors
+    /// As [`Registry::build`].
+    pub fn canonical(&self, spec: &StrategySpec) -> Result<StrategySpec, SpecError> {
+        self.build(spec)?;
+        let e = self.entry(spec)?;
+        let Some(params) = &e.params else { return Ok(spec.clone()) };
+        let params = params
+            .iter()
+            .filter_map(|p| {
+                let v = spec.get(p.key).unwrap_or(p.default);
+                (v != p.default).then(|| (p.key.to_string(), v.to_string()))
+            })
+            .collect();
+        Ok(StrategySpec { name: spec.name.clone(), params })
+    }
+
+    /// Whether every bot of `specs` plays the same move from the same view (never draws on its
+    /// random stream); unknown specs count as not.
+    pub fn deterministic(&self, specs: &[StrategySpec]) -> bool {
+        specs.iter().all(|s| self.build(s).is_ok_and(|b| !b.uses_rng()))
+    }
+
+    /// Parses and checks a `--bots` list (see [`Field`]).
+    ///
+    /// # Errors
+    /// Malformed text, an unknown bot or parameter, or a bad value.
+    pub fn field(&self, list: &str) -> Result<Field, SpecError> {
+        let mut field = Field { bots: Vec::new(), entries: Vec::new() };
+        for spec in crate::strategy::parse_bot_list(list)? {
+            let c = self.canonical(&spec)?;
+            let i = match field.bots.iter().position(|b| *b == c) {
+                Some(i) => i,
+                None => {
+                    field.bots.push(c);
+                    field.bots.len() - 1
+                }
+            };
+            field.entries.push(i as u16);
+        }
+        Ok(field)
+    }
+
+    /// The default tournament field, as a `--bots` list.
+    pub fn default_field(&self) -> String {
+        self.entries.iter().filter(|e| e.default_field).map(|e| e.name.as_str()).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// Whether every built-in bot of `specs` plays the same move from the same view; unknown specs
+/// count as not. See [`Registry::deterministic`].
 pub fn deterministic(specs: &[StrategySpec]) -> bool {
-    specs.iter().all(|s| Bot::from_spec(s).is_ok_and(|b| !b.uses_rng()))
+    Registry::builtin().deterministic(specs)
 }
 
 /// Looks up a parameter value in a spec, or the default.
@@ -187,37 +521,6 @@ pub(crate) fn param<'a>(spec: &'a StrategySpec, info: &'static BotInfo, key: &st
         .find(|(k, _)| k == key)
         .map(|(_, v)| v.as_str())
         .unwrap_or_else(|| info.params.iter().find(|p| p.key == key).map(|p| p.default).expect("parameter registered"))
-}
-
-/// A spec in its one canonical form: parameters equal to their defaults dropped, the rest in
-/// the bot's parameter order, so that two specs of the same bot compare equal (`greedy` and
-/// `greedy:ties=first` are one bot).
-///
-/// # Errors
-/// An unknown bot or parameter, a parameter given twice, or a bad value, each naming the valid
-/// choices.
-pub fn canonical(spec: &StrategySpec) -> Result<StrategySpec, SpecError> {
-    Bot::from_spec(spec)?;
-    let info = BOTS.iter().find(|b| b.name == spec.name).expect("checked by from_spec");
-    for (i, (k, _)) in spec.params.iter().enumerate() {
-        if spec.params[..i].iter().any(|(j, _)| j == k) {
-            return Err(SpecError::BadValue {
-                bot: spec.name.clone(),
-                key: k.clone(),
-                value: "given twice".into(),
-                valid: "each parameter once".into(),
-            });
-        }
-    }
-    let params = info
-        .params
-        .iter()
-        .filter_map(|p| {
-            let v = param(spec, info, p.key);
-            (v != p.default).then(|| (p.key.to_string(), v.to_string()))
-        })
-        .collect();
-    Ok(StrategySpec { name: spec.name.clone(), params })
 }
 
 /// A `--bots` list, the grammar every subcommand shares: its distinct bots and, for each entry
@@ -236,24 +539,12 @@ pub struct Field {
 }
 
 impl Field {
-    /// Parses and checks a comma-separated list of bot specs.
+    /// Parses and checks a list of built-in bots; [`Registry::field`] for any registry.
     ///
     /// # Errors
     /// Malformed text, an unknown bot or parameter, or a bad value.
     pub fn parse(list: &str) -> Result<Field, SpecError> {
-        let mut field = Field { bots: Vec::new(), entries: Vec::new() };
-        for spec in crate::strategy::parse_bot_list(list)? {
-            let c = canonical(&spec)?;
-            let i = match field.bots.iter().position(|b| *b == c) {
-                Some(i) => i,
-                None => {
-                    field.bots.push(c);
-                    field.bots.len() - 1
-                }
-            };
-            field.entries.push(i as u16);
-        }
-        Ok(field)
+        Registry::builtin().field(list)
     }
 
     /// The bot of each of `players` seats when the list is no longer than the table: the
@@ -278,7 +569,7 @@ mod field_tests {
         let f = Field::parse("greedy,random").unwrap();
         assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 1, 0, 1]);
         assert_eq!(f.lineup(3).collect::<Vec<_>>(), [0, 1, 0]);
-        let c = canonical(&"montecarlo:rollout=greedy,samples=16".parse().unwrap()).unwrap();
+        let c = Registry::builtin().canonical(&"montecarlo:rollout=greedy,samples=16".parse().unwrap()).unwrap();
         assert_eq!(c.to_string(), "montecarlo:samples=16");
         assert!(Field::parse("greedy:ties=first,ties=random").unwrap_err().to_string().contains("given twice"));
         assert!(Field::parse("alien").unwrap_err().to_string().contains("unknown bot 'alien'"));

@@ -74,6 +74,7 @@ pub(super) const INFO: BotInfo = BotInfo {
             help: "margin|own: maximise others' mean round score minus one's own, or minimise one's own",
         },
     ],
+    build: |spec| Ok(Bot::MonteCarlo(MonteCarlo::from_spec(spec)?)),
 };
 
 /// Largest accepted `samples`.
@@ -237,5 +238,10 @@ impl Strategy for MonteCarlo {
             }
         }
         best
+    }
+
+    /// The sampled worlds respect the voids the table has revealed.
+    fn uses_voids(&self) -> bool {
+        true
     }
 }

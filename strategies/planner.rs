@@ -12,7 +12,7 @@
 //! train's end.
 
 use super::plan::{PlanCache, Traits, choose};
-use super::{BotInfo, Strategy};
+use super::{Bot, BotInfo, Strategy};
 use crate::rng::GameRng;
 use crate::round::MoveList;
 use crate::view::View;
@@ -22,6 +22,7 @@ pub(super) const INFO: BotInfo = BotInfo {
     default_field: true,
     about: "plays its longest own-train plan and dumps the other tiles on public trains",
     params: &[],
+    build: |_| Ok(Bot::Planner(Planner::default())),
 };
 
 /// Longest-train planner.
@@ -44,5 +45,13 @@ impl Strategy for Planner {
 
     fn round_start(&mut self, _view: &View<'_>) {
         self.cache.reset();
+    }
+
+    fn uses_voids(&self) -> bool {
+        false
+    }
+
+    fn uses_rng(&self) -> bool {
+        false
     }
 }

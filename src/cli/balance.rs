@@ -6,10 +6,11 @@
 
 use super::tournament::check_out_dir;
 use super::values::{self, Hands, Span};
-use super::{CliError, all_cores, changes_text, preset_rules, write_atomic};
+use super::{BotArgs, CliError, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
+use crate::external::StderrTo;
 use crate::rules::Rules;
-use crate::strategies::Field;
+use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Tally, Tournament};
 use clap::Args;
@@ -67,6 +68,8 @@ pub(crate) struct BalanceArgs {
     /// No progress bar and no timing line on stderr
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    bot_args: BotArgs,
 }
 
 /// The default population: a realistic mix of a careful player, an aggressive one and a
@@ -94,9 +97,11 @@ struct Plan {
     seed: u64,
     objective: Objective,
     metrics: Vec<&'static bal::Metric>,
+    /// Whether every bot of the field is deterministic.
+    deterministic: bool,
 }
 
-fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
+fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
     let (mut base, overrides) = preset_rules(&a.rules, &a.rule, a.set)?;
     let set = a.set;
     base.rounds = a.rounds;
@@ -120,9 +125,10 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
             cells.push((players, hand));
         }
     }
-    let field = Field::parse(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
+    let field = registry.field(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
+    let deterministic = registry.deterministic(&field.bots);
     for &(players, _) in &cells {
-        Schedule::with_seating(&field.entries, players, seating(&field.bots), a.games, 0)
+        Schedule::with_seating(&field.entries, players, seating(deterministic), a.games, 0)
             .map_err(|e| CliError::usage(e.to_string()))?;
     }
     let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
@@ -141,21 +147,24 @@ fn plan(a: &BalanceArgs) -> Result<Plan, CliError> {
         seed: a.seed,
         objective,
         metrics,
+        deterministic,
     })
 }
 
 /// Every rotation and seating order; one game per deal for one deterministic bot everywhere.
-fn seating(specs: &[StrategySpec]) -> Seating {
-    Seating { deterministic: crate::strategies::deterministic(specs), ..Seating::default() }
+fn seating(deterministic: bool) -> Seating {
+    Seating { deterministic, ..Seating::default() }
 }
 
 fn span_text(s: Span) -> String {
     if s.0 == s.1 { s.0.to_string() } else { format!("{}-{}", s.0, s.1) }
 }
 
-pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
+pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
     let threads = a.threads.unwrap_or_else(all_cores);
-    let p = plan(a)?;
+    let logs = a.out.as_ref().map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
+    let (registry, ext) = a.bot_args.registry(base, logs)?;
+    let p = plan(a, &registry)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;
     }
@@ -163,7 +172,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
         .cells
         .iter()
         .map(|&(players, _)| {
-            Schedule::with_seating(&p.entries, players, seating(&p.specs), p.games, 0).map_or(0, |s| s.games())
+            Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, 0).map_or(0, |s| s.games())
         })
         .sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
@@ -185,9 +194,10 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
         progress.set_message(format!("{players} players, {hand} tiles"));
         let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
         let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
-        let schedule =
-            Schedule::with_seating(&p.entries, players, seating(&p.specs), p.games, seed).expect("checked in plan");
-        let t = Tournament::new(rules, p.specs.clone(), schedule);
+        let schedule = Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, seed)
+            .expect("checked in plan");
+        let t = Tournament::with_registry(rules, p.specs.clone(), schedule, &registry)
+            .map_err(|e| CliError::usage(e.to_string()))?;
         let todo: Vec<u64> = (0..t.chunk_count()).collect();
         let opts = RunOptions {
             threads,
@@ -199,6 +209,11 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String]) -> Result<i32, CliError> {
         let result = t
             .run(&todo, Tally::new(t.layout()), ChunkSet::default(), &opts, |_| Ok::<(), CliError>(()))
             .map_err(|e| CliError::failure(e.message))?;
+        if let Some(e) = bot_failure(&ext) {
+            // A sweep is not resumable: nothing is written.
+            progress.finish_and_clear();
+            return Err(e);
+        }
         cells.push(Cell { players, hand, tally: result.tally });
     }
     progress.finish_and_clear();

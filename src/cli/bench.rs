@@ -7,14 +7,15 @@
 //! `--deal-only` times just the seeded shuffle and deal of a round (the floor under a round).
 
 use super::values::{self, ThreadList};
-use super::{CliError, TableArgs, changes_text, check_out_file, write_atomic};
+use super::{BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, write_atomic};
 use crate::deal::deal_round;
+use crate::external::StderrTo;
 use crate::game::play_match;
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::MoveList;
+use crate::round::{Event, MoveList};
 use crate::rules::Rules;
-use crate::strategies::Bot;
-use crate::strategy::Strategy;
+use crate::strategies::{Bot, Registry};
+use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
 use clap::Args;
 use std::hint::black_box;
@@ -45,6 +46,8 @@ pub(crate) struct BenchArgs {
     /// Also write the table as CSV to FILE
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    bot_args: BotArgs,
 }
 
 /// A bot that counts its decisions.
@@ -66,6 +69,26 @@ impl Strategy for Counted {
 
     fn uses_voids(&self) -> bool {
         self.bot.uses_voids()
+    }
+
+    fn uses_rng(&self) -> bool {
+        self.bot.uses_rng()
+    }
+
+    fn match_start(&mut self, start: &MatchStart<'_>) {
+        self.bot.match_start(start);
+    }
+
+    fn wants_events(&self) -> bool {
+        self.bot.wants_events()
+    }
+
+    fn observe(&mut self, events: &[Event]) {
+        self.bot.observe(events);
+    }
+
+    fn has_failed(&self) -> bool {
+        self.bot.has_failed()
     }
 }
 
@@ -90,7 +113,7 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                         bots.iter().map(|b| Counted { bot: b.clone(), decisions: 0 }).collect();
                     let base = mix(run, t as u64);
                     let mut i = 0u64;
-                    while Instant::now() < deadline {
+                    while Instant::now() < deadline && !seats.iter().any(Strategy::has_failed) {
                         if deal_only {
                             // A batch between clock reads, so the clock does not dominate.
                             for _ in 0..64 {
@@ -152,12 +175,13 @@ fn group(n: f64) -> String {
     out
 }
 
-pub(crate) fn run(a: &BenchArgs) -> Result<(), CliError> {
+pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
     let rules = a.table.rules()?;
+    let (registry, ext) = a.bot_args.registry(base, StderrTo::Forward)?;
     if let Some(out) = &a.out {
         check_out_file("--out", out)?;
     }
-    let (specs, bots) = super::play::seat_bots(&a.bots, rules.players)?;
+    let (specs, bots) = super::play::seat_bots(&a.bots, rules.players, &registry)?;
     let threads = a.threads.0.clone();
     let (seconds, runs) = (a.seconds, a.runs);
     let bot_names = specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
@@ -174,6 +198,9 @@ pub(crate) fn run(a: &BenchArgs) -> Result<(), CliError> {
     let dur = Duration::from_secs_f64(seconds / runs as f64);
     // Warm-up: caches, page faults, thread start-up.
     let _ = timed_run(&rules, &bots, threads[0], Duration::from_millis(200), a.deal_only, u64::MAX);
+    if let Some(e) = bot_failure(&ext) {
+        return Err(e);
+    }
     let mut rows = Vec::new();
     for &t in &threads {
         let mut rr = Vec::new();
@@ -183,6 +210,9 @@ pub(crate) fn run(a: &BenchArgs) -> Result<(), CliError> {
         let mut nsr = Vec::new();
         for r in 0..runs {
             let (w, secs) = timed_run(&rules, &bots, t, dur, a.deal_only, r as u64);
+            if let Some(e) = bot_failure(&ext) {
+                return Err(e);
+            }
             rr.push(w.rounds as f64 / secs);
             mr.push(w.matches as f64 / secs);
             dr.push(w.decisions as f64 / secs);

@@ -24,7 +24,7 @@ pub(crate) struct MergeArgs {
     out: PathBuf,
 }
 
-pub(crate) fn run(a: &MergeArgs, raw_all: &[String]) -> Result<i32, CliError> {
+pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategies::Registry) -> Result<i32, CliError> {
     let mut states = Vec::new();
     for d in &a.dirs {
         let text = std::fs::read_to_string(d.join("tally.json"))
@@ -59,7 +59,13 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String]) -> Result<i32, CliError> {
     }
     let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
     argv.extend(first.args.iter().cloned());
-    let mut config = stored_config(&argv)?;
+    // Nothing is played: external bots are named, never started.
+    let mut config = stored_config(
+        &argv,
+        registry,
+        crate::external::StderrTo::Discard,
+        crate::external::DEFAULT_TIMEOUT.as_secs_f64(),
+    )?;
     config.shard = None;
     if fingerprint(&config) != first.fingerprint {
         return Err(CliError::usage("cannot merge: the stored run arguments no longer describe these shards"));

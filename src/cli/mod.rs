@@ -13,7 +13,9 @@ mod strategies;
 mod tournament;
 pub(crate) mod values;
 
+use crate::external::{ExternalBots, ExternalSpec, Settings, StderrTo};
 use crate::rules::{RuleErrors, Rules};
+use crate::strategies::Registry;
 use crate::tile::Pip;
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
@@ -51,10 +53,63 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// Exit code of a run stopped by a failing bot (an external program that could not start,
+/// crashed, timed out, broke the protocol or chose a move it was not offered).
+pub const EXIT_BOT_FAILED: i32 = 3;
+
+/// Exit code of a run stopped by Ctrl-C (or SIGTERM) after saving its work.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The options that bring external bots in, shared by every command that plays.
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct BotArgs {
+    /// Define bot NAME as an external program speaking the bot protocol (docs/bot-protocol.md),
+    /// usable in --bots like any other, with parameters (NAME:key=value) passed on to it.
+    /// COMMAND is split into words as a shell would (quotes, backslashes) but run without a
+    /// shell, e.g. --ext-bot mine='python3 my_bot.py' (repeatable)
+    #[arg(long = "ext-bot", value_name = "NAME=COMMAND", value_parser = ext_spec)]
+    ext_bot: Vec<ExternalSpec>,
+    /// Seconds an external bot may take to start and to answer each request before the run
+    /// stops with that bot's failure
+    #[arg(long, default_value = "10", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
+    bot_timeout: f64,
+}
+
+fn ext_spec(s: &str) -> Result<ExternalSpec, String> {
+    s.parse()
+}
+
+impl BotArgs {
+    /// `base` with the external bots added; their stderr goes to `stderr`.
+    pub(crate) fn registry(&self, base: &Registry, stderr: StderrTo) -> Result<(Registry, ExternalBots), CliError> {
+        self.registry_with(base, stderr, self.bot_timeout)
+    }
+
+    /// As [`BotArgs::registry`], with `timeout` seconds in place of `--bot-timeout`.
+    pub(crate) fn registry_with(
+        &self,
+        base: &Registry,
+        stderr: StderrTo,
+        timeout: f64,
+    ) -> Result<(Registry, ExternalBots), CliError> {
+        let mut registry = base.clone();
+        let settings = Settings { timeout: std::time::Duration::from_secs_f64(timeout), stderr };
+        let ext = ExternalBots::register(&self.ext_bot, &settings, &mut registry)
+            .map_err(|e| CliError::usage(format!("--ext-bot: {e}")))?;
+        Ok((registry, ext))
+    }
+}
+
+/// The failure of an external bot, if one stopped the run, as the error to report.
+pub(crate) fn bot_failure(ext: &ExternalBots) -> Option<CliError> {
+    ext.failure().map(|f| CliError { code: EXIT_BOT_FAILED, message: f.to_string() })
+}
+
 /// A failure to report: the message (one line) and the exit code.
 #[derive(Debug)]
 pub struct CliError {
-    /// Exit code: 2 for bad input, 1 for other failures.
+    /// Exit code: 2 for bad input, 1 for other failures, [`EXIT_BOT_FAILED`] for a failing
+    /// bot.
     pub code: i32,
     /// One line.
     pub message: String,
@@ -162,8 +217,35 @@ pub(crate) fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Runs the command line `args` (program name first); returns the exit code.
+/// Runs the command line `args` (program name first) with the built-in bots; returns the exit
+/// code.
 pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString>,
+{
+    run_with(&Registry::builtin(), args)
+}
+
+/// Runs the command line `args` (program name first) with the bots of `registry`: the whole
+/// `mtrain` command line, every subcommand, with a user's own bots in it. Returns the exit
+/// code (0 done, 2 bad input, 1 other failure, [`EXIT_BOT_FAILED`], [`EXIT_INTERRUPTED`]).
+///
+/// # Examples
+///
+/// A program of one's own that is `mtrain` plus a bot (`examples/custom_bot.rs` in full):
+///
+/// ```no_run
+/// use mexican_train::strategies::Registry;
+/// # #[derive(Clone)] struct Mine;
+/// # impl mexican_train::Strategy for Mine {
+/// #     fn choose(&mut self, _: &mexican_train::View<'_>, _: &mexican_train::MoveList, _: &mut mexican_train::GameRng) -> usize { 0 }
+/// # }
+/// let mut registry = Registry::builtin();
+/// registry.add("mine", "my own way of playing", &[], |_spec| Ok(Mine));
+/// std::process::exit(mexican_train::cli::run_with(&registry, std::env::args_os()));
+/// ```
+pub fn run_with<I, T>(registry: &Registry, args: I) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString>,
@@ -196,14 +278,14 @@ where
         }
     };
     let result = match cli.command {
-        Command::Play(a) => play::run(&a).map(|()| 0),
-        Command::Tournament(a) => tournament::run(&a, &raw),
-        Command::Merge(a) => merge::run(&a, &raw),
+        Command::Play(a) => play::run(&a, registry).map(|()| 0),
+        Command::Tournament(a) => tournament::run(&a, &raw, registry),
+        Command::Merge(a) => merge::run(&a, &raw, registry),
         Command::Rules(a) => rules::run(&a).map(|()| 0),
-        Command::Balance(a) => balance::run(&a, &raw),
-        Command::Strategies(a) => strategies::run(&a).map(|()| 0),
+        Command::Balance(a) => balance::run(&a, &raw, registry),
+        Command::Strategies(a) => strategies::run(&a, registry).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
-        Command::Bench(a) => bench::run(&a).map(|()| 0),
+        Command::Bench(a) => bench::run(&a, registry).map(|()| 0),
     };
     match result {
         Ok(code) => code,

@@ -1,12 +1,13 @@
 //! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
 
-use super::{AtomicFile, CliError, TableArgs, changes_text, check_out_file, values};
+use super::{AtomicFile, BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, values};
+use crate::external::StderrTo;
 use crate::game::{MatchObserver, MatchResult, play_match};
 use crate::report::jsonl::JsonLog;
 use crate::report::transcript::Transcript;
 use crate::round::{Event, Observer, RoundState};
 use crate::rules::Rules;
-use crate::strategies::{Bot, Field};
+use crate::strategies::{Bot, Registry};
 use crate::strategy::StrategySpec;
 use clap::Args;
 use std::io::BufWriter;
@@ -29,12 +30,18 @@ pub(crate) struct PlayArgs {
     /// Also write the full-information JSONL game log to FILE
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    #[command(flatten)]
+    bot_args: BotArgs,
 }
 
 /// Builds one bot per seat from a `--bots` list: as many as seats, or fewer, repeated to fill the
 /// table (the grammar every subcommand shares; see [`Field`]).
-pub(crate) fn seat_bots(list: &str, players: u8) -> Result<(Vec<StrategySpec>, Vec<Bot>), CliError> {
-    let field = Field::parse(list).map_err(|e| CliError::usage(e.to_string()))?;
+pub(crate) fn seat_bots(
+    list: &str,
+    players: u8,
+    registry: &Registry,
+) -> Result<(Vec<StrategySpec>, Vec<Bot>), CliError> {
+    let field = registry.field(list).map_err(|e| CliError::usage(e.to_string()))?;
     let n = players as usize;
     if field.entries.len() > n {
         return Err(CliError::usage(format!(
@@ -43,8 +50,11 @@ pub(crate) fn seat_bots(list: &str, players: u8) -> Result<(Vec<StrategySpec>, V
         )));
     }
     let specs: Vec<StrategySpec> = field.lineup(n).map(|b| field.bots[b].clone()).collect();
-    let bots =
-        specs.iter().map(Bot::from_spec).collect::<Result<Vec<_>, _>>().map_err(|e| CliError::usage(e.to_string()))?;
+    let bots = specs
+        .iter()
+        .map(|s| registry.build(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::usage(e.to_string()))?;
     Ok((specs, bots))
 }
 
@@ -81,13 +91,15 @@ impl<A: MatchObserver, B: MatchObserver> MatchObserver for Both<'_, A, B> {
     }
 }
 
-pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
     let rules = args.table.rules()?;
+    // No progress bar here: a bot's stderr goes to ours, each line marked with its name.
+    let (registry, ext) = args.bot_args.registry(base, StderrTo::Forward)?;
     let seed = args.seed;
     let list = args.bots.clone().unwrap_or_else(|| {
         (0..rules.players).map(|s| if s % 2 == 0 { "greedy" } else { "random" }).collect::<Vec<_>>().join(",")
     });
-    let (specs, mut bots) = seat_bots(&list, rules.players)?;
+    let (specs, mut bots) = seat_bots(&list, rules.players, &registry)?;
     let names: Vec<String> = specs.iter().map(StrategySpec::to_string).collect();
     if let Some(log) = &args.log {
         check_out_file("--log", log)?;
@@ -101,6 +113,10 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
         Some(f) => {
             let mut log = JsonLog::new(f.writer(), names).with_options(args.table.overrides());
             let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log)));
+            if let Some(e) = bot_failure(&ext) {
+                // The match is not what the bots would have played: no log is kept.
+                return Err(e);
+            }
             if let Some(e) = log.out.error {
                 return Err(CliError::failure(format!("cannot write the log: {e}")));
             }
@@ -109,6 +125,9 @@ pub(crate) fn run(args: &PlayArgs) -> Result<(), CliError> {
         None => play_match(&rules, seed, &mut bots, &mut Both::<_, JsonLog<std::io::Sink>>(&mut transcript, None)),
     };
     let _ = result;
+    if let Some(e) = bot_failure(&ext) {
+        return Err(e);
+    }
     if let Some(f) = log_file {
         f.commit()?;
     }

@@ -1,9 +1,13 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
-use super::{AtomicFile, CliError, TableArgs, all_cores, changes_text, values, write_atomic};
+use super::{
+    AtomicFile, BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, changes_text, values,
+    write_atomic,
+};
+use crate::external::{ExternalBots, StderrTo};
 use crate::report::tournament as rep;
-use crate::strategies::{BOTS, Field};
+use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule, Seating, Sprt,
@@ -67,6 +71,8 @@ pub(crate) struct TournamentArgs {
     /// Continue the interrupted run whose output is in DIR (its settings are reused)
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
+    #[command(flatten)]
+    bot_args: BotArgs,
 }
 
 /// A fully checked run configuration.
@@ -79,6 +85,8 @@ pub(crate) struct Config {
     overrides: Vec<(String, String)>,
     /// Arguments that reproduce the results (stored for --resume).
     args: Vec<String>,
+    /// The external bots, for their failure.
+    pub(crate) ext: ExternalBots,
 }
 
 /// The shard from SLURM job-array variables, if they are set.
@@ -112,25 +120,31 @@ fn result_args(raw: &[String]) -> Vec<String> {
         }
         let name = a.split('=').next().unwrap_or("");
         match name {
-            "--threads" | "--out" | "--resume" if !a.contains('=') => skip = true,
-            "--threads" | "--out" | "--resume" | "--quiet" => {}
+            "--threads" | "--out" | "--resume" | "--bot-timeout" if !a.contains('=') => skip = true,
+            "--threads" | "--out" | "--resume" | "--bot-timeout" | "--quiet" => {}
             _ => out.push(a.clone()),
         }
     }
     out
 }
 
-pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliError> {
+/// Checks the arguments and sets the run up; external bots run with `timeout` seconds and
+/// their stderr to `stderr`.
+pub(crate) fn build(
+    a: &TournamentArgs,
+    raw: &[String],
+    base: &Registry,
+    stderr: StderrTo,
+    timeout: f64,
+) -> Result<Config, CliError> {
     let rules = a.table.rules()?;
-    let list = a
-        .bots
-        .clone()
-        .unwrap_or_else(|| BOTS.iter().filter(|b| b.default_field).map(|b| b.name).collect::<Vec<_>>().join(","));
-    let field = Field::parse(&list).map_err(|e| CliError::usage(e.to_string()))?;
+    let (registry, ext) = a.bot_args.registry_with(base, stderr, timeout)?;
+    let list = a.bots.clone().unwrap_or_else(|| registry.default_field());
+    let field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
     let seating = Seating {
         rotate: !a.no_rotate,
         vary_order: !a.fixed_seating,
-        deterministic: crate::strategies::deterministic(&field.bots),
+        deterministic: registry.deterministic(&field.bots),
     };
     let schedule = Schedule::with_seating(&field.entries, rules.players, seating, a.games, a.seed)
         .map_err(|e| CliError::usage(e.to_string()))?;
@@ -157,14 +171,9 @@ pub(crate) fn build(a: &TournamentArgs, raw: &[String]) -> Result<Config, CliErr
     if sprt.is_some() && shard.is_some() {
         return Err(CliError::usage("--sprt decides on the whole run in order, so it cannot be combined with --shard"));
     }
-    Ok(Config {
-        tournament: Tournament::new(rules, field.bots, schedule),
-        sprt,
-        shard,
-        per_game: a.per_game,
-        overrides: a.table.overrides(),
-        args,
-    })
+    let tournament = Tournament::with_registry(rules, field.bots, schedule, &registry)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    Ok(Config { tournament, sprt, shard, per_game: a.per_game, overrides: a.table.overrides(), args, ext })
 }
 
 pub(crate) fn fingerprint(c: &Config) -> String {
@@ -329,7 +338,12 @@ pub(crate) fn merge_rows(old: &str, new: &[u8], keys: usize) -> Vec<u8> {
     out
 }
 
-pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliError> {
+/// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.
+fn bot_logs(out: Option<&Path>) -> StderrTo {
+    out.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")))
+}
+
+pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Result<i32, CliError> {
     // Everything is checked before anything is written.
     let threads = a.threads.unwrap_or_else(all_cores);
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
@@ -338,7 +352,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
             let extra = result_args(&raw_sub);
             if !extra.is_empty() {
                 return Err(CliError::usage(format!(
-                    "--resume takes every setting from the run it continues; drop {} (only --threads and --quiet may be given)",
+                    "--resume takes every setting from the run it continues; drop {} (only --threads, --bot-timeout and --quiet may be given)",
                     extra.join(" ")
                 )));
             }
@@ -349,7 +363,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
             argv.extend(st.args.iter().cloned());
-            let c = stored_config(&argv)?;
+            let c = stored_config(&argv, base, bot_logs(Some(dir)), a.bot_args.bot_timeout)?;
             if fingerprint(&c) != st.fingerprint {
                 return Err(CliError::usage(format!(
                     "cannot resume from '{}': its tally.json belongs to a different run",
@@ -358,7 +372,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
             }
             (c, Some(dir.clone()), Some(st))
         }
-        None => (build(a, &raw_sub)?, a.out.clone(), None),
+        None => (build(a, &raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?, a.out.clone(), None),
     };
     if let Some(dir) = &out {
         check_out_dir(dir)?;
@@ -447,18 +461,16 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
         report.push('\n');
         report.push_str(&sprt_text(p, s));
     }
+    let failed = bot_failure(&config.ext);
     if result.interrupted {
+        let why = if failed.is_some() { "Stopped by a failing bot" } else { "Interrupted" };
         let how = match &out {
             Some(dir) => {
                 format!("continue with: mtrain tournament --resume {}", shell_word(&dir.display().to_string()))
             }
             None => "without --out nothing was saved to resume from".to_string(),
         };
-        report.push_str(&format!(
-            "\nInterrupted: {} of {} games played; {how}\n",
-            result.tally.games,
-            t.schedule.games()
-        ));
+        report.push_str(&format!("\n{why}: {} of {} games played; {how}\n", result.tally.games, t.schedule.games()));
     }
     if let Some(dir) = &out {
         if let Some((g, r)) = game_files.take() {
@@ -492,7 +504,10 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String]) -> Result<i32, CliErro
             if threads == 1 { "" } else { "s" }
         );
     }
-    Ok(if result.interrupted { 130 } else { 0 })
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
 }
 
 /// `w` as one shell word: as is when it holds only safe characters, else in single quotes.
@@ -505,14 +520,19 @@ fn shell_word(w: &str) -> String {
 }
 
 /// Rebuilds the configuration of a run from its stored arguments (`mtrain tournament ...`).
-pub(crate) fn stored_config(argv: &[String]) -> Result<Config, CliError> {
+pub(crate) fn stored_config(
+    argv: &[String],
+    base: &Registry,
+    stderr: StderrTo,
+    timeout: f64,
+) -> Result<Config, CliError> {
     use clap::Parser;
     let cli = super::Cli::try_parse_from(argv)
         .map_err(|e| CliError::usage(format!("the stored run arguments no longer parse: {}", e.kind())))?;
     let super::Command::Tournament(stored) = cli.command else {
         return Err(CliError::usage("the stored run arguments are not a tournament"));
     };
-    build(&stored, &argv[2..])
+    build(&stored, &argv[2..], base, stderr, timeout)
 }
 
 /// Writes the CSV reports of a tally into `dir`.

@@ -49,6 +49,14 @@ pub(crate) fn rounds(s: &str) -> Result<u8, String> {
     whole(s, "a whole number of rounds")
 }
 
+/// A timeout in seconds: more than 0, at most a day.
+pub(crate) fn timeout(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err("expected a number of seconds above 0 and at most 86400, e.g. 10 or 0.5".into()),
+    }
+}
+
 /// Worker threads, 1 or more.
 pub(crate) fn threads(s: &str) -> Result<usize, String> {
     match whole::<usize>(s, "a whole number of threads, 1 or more")? {

@@ -11,8 +11,8 @@ use crate::game::{MatchSeeds, play_match_seeded};
 use crate::rng::{mix, stream};
 use crate::round::{EndReason, NoObserver};
 use crate::rules::{MAX_PLAYERS, Rules};
-use crate::strategies::Bot;
-use crate::strategy::StrategySpec;
+use crate::strategies::{Bot, Registry};
+use crate::strategy::{SpecError, Strategy, StrategySpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -42,6 +42,9 @@ pub struct ChunkOutput {
     pub games_csv: Vec<u8>,
     /// `rounds.csv` rows (empty unless per-game output is on).
     pub rounds_csv: Vec<u8>,
+    /// Whether the chunk was cut short because a bot failed (here, or in another chunk of the
+    /// run): its statistics are partial and must not be counted.
+    pub failed: bool,
 }
 
 /// A set of chunk indices as sorted, disjoint, non-adjacent half-open ranges.
@@ -124,6 +127,9 @@ pub struct RunResult {
     pub sprt: Option<SprtState>,
     /// Whether the run stopped before its chunks were all played (interrupted).
     pub interrupted: bool,
+    /// Whether it stopped because a bot failed ([`Strategy::has_failed`]); the chunks it cut
+    /// short are not counted.
+    pub bot_failed: bool,
 }
 
 impl Tournament {
@@ -134,6 +140,20 @@ impl Tournament {
     pub fn new(rules: Rules, specs: Vec<StrategySpec>, schedule: Schedule) -> Tournament {
         let protos = specs.iter().map(|s| Bot::from_spec(s).expect("validated bot spec")).collect();
         Tournament { rules, specs, schedule, protos }
+    }
+
+    /// A tournament whose bots come from `registry` (custom and external bots included).
+    ///
+    /// # Errors
+    /// A spec the registry cannot build.
+    pub fn with_registry(
+        rules: Rules,
+        specs: Vec<StrategySpec>,
+        schedule: Schedule,
+        registry: &Registry,
+    ) -> Result<Tournament, SpecError> {
+        let protos = specs.iter().map(|s| registry.build(s)).collect::<Result<_, _>>()?;
+        Ok(Tournament { rules, specs, schedule, protos })
     }
 
     /// The statistics layout.
@@ -159,6 +179,13 @@ impl Tournament {
 
     /// Plays chunk `c`. No heap allocation per game, except the per-game rows when asked.
     pub fn play_chunk(&self, c: u64, per_game: bool) -> ChunkOutput {
+        self.play_chunk_until(c, per_game, &AtomicBool::new(false))
+    }
+
+    /// Plays chunk `c` unless `abandon` is set: it is checked after every game, and the chunk
+    /// is cut short (marked [`ChunkOutput::failed`]) when it is set or a bot of this chunk
+    /// fails.
+    fn play_chunk_until(&self, c: u64, per_game: bool, abandon: &AtomicBool) -> ChunkOutput {
         let layout = self.layout();
         let n = self.rules.players as usize;
         let mut tally = Tally::new(layout);
@@ -187,11 +214,16 @@ impl Tournament {
                     seed: g.deal_seed,
                     deal: mix(g.deal_seed, stream::DEAL),
                     bots: std::array::from_fn(|s| g.bot_seed(s)),
+                    game: g.game,
                 };
                 let r = play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver);
+                let failed = seats.iter().any(Strategy::has_failed);
                 for (s, bot) in seats.iter_mut().enumerate() {
                     let (b, k) = taken[s];
                     std::mem::swap(bot, &mut pool[b as usize][k as usize]);
+                }
+                if failed || abandon.load(Ordering::Relaxed) {
+                    return ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: true };
                 }
                 acc.add_game(&g, &r);
                 if per_game {
@@ -200,7 +232,7 @@ impl Tournament {
             }
             tally.fold(&mut acc);
         }
-        ChunkOutput { chunk: c, tally, games_csv, rounds_csv }
+        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: false }
     }
 
     /// Plays the chunks `todo` (ascending) on `opts.threads` threads, starting from `start` and
@@ -219,12 +251,14 @@ impl Tournament {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().expect("thread pool");
         let next = AtomicUsize::new(0);
         let (tx, rx) = std::sync::mpsc::channel::<ChunkOutput>();
-        let mut result = RunResult { tally: start, done, sprt: None, interrupted: false };
+        let mut result = RunResult { tally: start, done, sprt: None, interrupted: false, bot_failed: false };
+        let abandon = AtomicBool::new(false);
         let mut error = None;
         let mut decided = false;
         std::thread::scope(|scope| {
             let next = &next;
             let stop = &opts.stop;
+            let abandon = &abandon;
             scope.spawn(move || {
                 pool.scope(|s| {
                     for _ in 0..opts.threads.max(1) {
@@ -236,7 +270,14 @@ impl Tournament {
                                 }
                                 let i = next.fetch_add(1, Ordering::SeqCst);
                                 let Some(&c) = todo.get(i) else { return };
-                                if tx.send(self.play_chunk(c, opts.per_game)).is_err() {
+                                let out = self.play_chunk_until(c, opts.per_game, abandon);
+                                if out.failed {
+                                    // A bot failed: stop scheduling, and cut short the chunks
+                                    // in flight (their games are replayed on resume).
+                                    abandon.store(true, Ordering::SeqCst);
+                                    stop.store(true, Ordering::SeqCst);
+                                }
+                                if tx.send(out).is_err() {
                                     return;
                                 }
                             }
@@ -271,6 +312,10 @@ impl Tournament {
                 true
             };
             for out in rx.iter() {
+                if out.failed {
+                    result.bot_failed = true;
+                    continue;
+                }
                 buffer.insert(out.chunk, out);
                 while let Some(&c) = todo.get(pos) {
                     let Some(out) = buffer.remove(&c) else { break };

@@ -1,0 +1,482 @@
+//! The messages of the bot protocol (`docs/bot-protocol.md`), written with serde: one JSON object
+//! per line. Everything a message says comes from one seat's [`View`] and the public events, and
+//! an event hides the tiles another seat drew.
+
+use crate::round::{EndReason, Event, Move, MoveList, Seat, TrainId};
+use crate::rules::{PARAMS, Rules};
+use crate::strategy::MatchStart;
+use crate::tile::{Pip, Tile};
+use crate::view::View;
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+/// The protocol version this build speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A tile as text, low half first: `3-12`.
+struct TileText(Tile);
+
+impl Serialize for TileText {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+/// A tile as laid: the half joined to the train first, `12-5` with the new end 5.
+struct Laid(Tile, Pip);
+
+impl Serialize for Laid {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{}-{}", self.0.other(self.1), self.1))
+    }
+}
+
+/// A train: a seat number for a personal train, otherwise its name (`mexican`, `mexican2`,
+/// `branch1`, ...), as in the game log.
+struct TrainRef(TrainId);
+
+impl Serialize for TrainRef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.base().owner() {
+            Some(seat) => s.serialize_u8(seat.index() as u8),
+            None => s.collect_str(&self.0.base()),
+        }
+    }
+}
+
+/// A hand or any tile set as a list of tiles.
+struct Tiles<I>(I);
+
+impl<I: Iterator<Item = Tile> + Clone> Serialize for Tiles<I> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        for t in self.0.clone() {
+            seq.serialize_element(&TileText(t))?;
+        }
+        seq.end()
+    }
+}
+
+/// A `key=value` list as a JSON object, in the order given.
+struct Pairs<'a>(&'a [(String, String)]);
+
+impl Serialize for Pairs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// Writes one message and its newline into `out` (cleared first).
+fn line<T: Serialize>(out: &mut Vec<u8>, msg: &T) {
+    out.clear();
+    serde_json::to_writer(&mut *out, msg).expect("protocol messages serialize");
+    out.push(b'\n');
+}
+
+#[derive(Serialize)]
+struct Hello<'a> {
+    r#type: &'static str,
+    protocol: u32,
+    name: &'a str,
+    params: Pairs<'a>,
+}
+
+/// `hello`: the first message; the bot answers `ready`.
+pub(crate) fn hello(out: &mut Vec<u8>, name: &str, params: &[(String, String)]) {
+    line(out, &Hello { r#type: "hello", protocol: PROTOCOL_VERSION, name, params: Pairs(params) });
+}
+
+/// Every rule of a match: the table and each parameter `mtrain rules` lists, as text.
+struct RulesJson<'a>(&'a Rules);
+
+impl Serialize for RulesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("preset", r.preset.name())?;
+        m.serialize_entry("set", &r.set.get())?;
+        m.serialize_entry("players", &r.players)?;
+        m.serialize_entry("hand", &r.hand().unwrap_or(0))?;
+        m.serialize_entry("rounds", &r.round_count())?;
+        m.serialize_entry("options", &Options(r))?;
+        m.end()
+    }
+}
+
+struct Options<'a>(&'a Rules);
+
+impl Serialize for Options<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(PARAMS.len()))?;
+        for p in PARAMS {
+            m.serialize_entry(p.key, &p.value(self.0))?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Serialize)]
+struct MatchMsg<'a> {
+    r#type: &'static str,
+    game: u64,
+    seat: usize,
+    players: u8,
+    seed: u64,
+    rules: RulesJson<'a>,
+}
+
+/// `match`: a match begins for one seat.
+pub(crate) fn match_start(out: &mut Vec<u8>, m: &MatchStart<'_>) {
+    line(
+        out,
+        &MatchMsg {
+            r#type: "match",
+            game: m.game,
+            seat: m.seat.index(),
+            players: m.rules.players,
+            seed: m.seed,
+            rules: RulesJson(m.rules),
+        },
+    );
+}
+
+/// Every seat's count of something, as a list.
+struct PerSeat<F>(usize, F);
+
+impl<F: Fn(Seat) -> u64> Serialize for PerSeat<F> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0))?;
+        for i in 0..self.0 {
+            seq.serialize_element(&(self.1)(Seat::from_index(i)))?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct RoundMsg<I: Iterator<Item = Tile> + Clone, F: Fn(Seat) -> u64> {
+    r#type: &'static str,
+    seat: usize,
+    round: u8,
+    engine: u8,
+    hand: Tiles<I>,
+    hands: PerSeat<F>,
+    boneyard: usize,
+}
+
+/// `round`: a round begins; the seat's hand as dealt.
+pub(crate) fn round_start(out: &mut Vec<u8>, round: u8, view: &View<'_>) {
+    let n = view.players() as usize;
+    line(
+        out,
+        &RoundMsg {
+            r#type: "round",
+            seat: view.seat().index(),
+            round,
+            engine: view.engine().1.get(),
+            hand: Tiles(view.hand().iter()),
+            hands: PerSeat(n, |s| view.hand_size(s) as u64),
+            boneyard: view.boneyard_len(),
+        },
+    );
+}
+
+/// One event as `seat` may see it: another seat's drawn tiles are left out.
+struct PublicEvent<'a> {
+    ev: &'a Event,
+    viewer: Seat,
+    engine: Pip,
+    players: usize,
+}
+
+impl Serialize for PublicEvent<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        match *self.ev {
+            Event::Play { seat, tile, train, end } => {
+                m.serialize_entry("event", "play")?;
+                m.serialize_entry("seat", &seat.index())?;
+                m.serialize_entry("tile", &Laid(tile, end))?;
+                m.serialize_entry("train", &TrainRef(train))?;
+                m.serialize_entry("end", &end.get())?;
+            }
+            Event::Draw { seat, tile } => {
+                m.serialize_entry("event", "draw")?;
+                m.serialize_entry("seat", &seat.index())?;
+                if seat == self.viewer {
+                    m.serialize_entry("tile", &TileText(tile))?;
+                }
+            }
+            Event::Branch { train, value, first, root } => {
+                m.serialize_entry("event", "branch")?;
+                m.serialize_entry("train", &TrainRef(train))?;
+                m.serialize_entry("value", &value.get())?;
+                let second = TrainId::branch(first.branch_index().unwrap_or(0) + 1);
+                m.serialize_entry("branches", &[TrainRef(first), TrainRef(second)])?;
+                m.serialize_entry("root", &TrainRef(root))?;
+            }
+            Event::Engine { seat, tile } => {
+                m.serialize_entry("event", "engine")?;
+                m.serialize_entry("seat", &seat.index())?;
+                let e = if tile.contains(self.engine) { self.engine } else { tile.low() };
+                m.serialize_entry("tile", &format_args!("{e}-{}", tile.other(e)).to_string())?;
+            }
+            Event::Mark { seat } => {
+                m.serialize_entry("event", "mark")?;
+                m.serialize_entry("seat", &seat.index())?;
+            }
+            Event::Unmark { seat } => {
+                m.serialize_entry("event", "unmark")?;
+                m.serialize_entry("seat", &seat.index())?;
+            }
+            Event::Pass { seat } => {
+                m.serialize_entry("event", "pass")?;
+                m.serialize_entry("seat", &seat.index())?;
+            }
+            Event::Skip { seat } => {
+                m.serialize_entry("event", "skip")?;
+                m.serialize_entry("seat", &seat.index())?;
+            }
+            Event::Penalty { seat, tiles } => {
+                m.serialize_entry("event", "penalty")?;
+                m.serialize_entry("seat", &seat.index())?;
+                m.serialize_entry("count", &tiles.iter().flatten().count())?;
+                if seat == self.viewer {
+                    m.serialize_entry("tiles", &Tiles(tiles.iter().flatten().copied()))?;
+                }
+            }
+            Event::RoundEnd { reason, scores } => {
+                m.serialize_entry("event", "round_end")?;
+                m.serialize_entry("reason", reason.name())?;
+                if let EndReason::Out(s) = reason {
+                    m.serialize_entry("out", &s.index())?;
+                }
+                m.serialize_entry("scores", &scores[..self.players])?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// The events since a seat's last message.
+struct Events<'a> {
+    events: &'a [Event],
+    viewer: Seat,
+    engine: Pip,
+    players: usize,
+}
+
+impl Serialize for Events<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.events.len()))?;
+        for ev in self.events {
+            seq.serialize_element(&PublicEvent {
+                ev,
+                viewer: self.viewer,
+                engine: self.engine,
+                players: self.players,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct RoundEndMsg<'a> {
+    r#type: &'static str,
+    seat: usize,
+    round: u8,
+    events: Events<'a>,
+}
+
+/// `round_end`: the events after the seat's last decision, the round's end among them.
+pub(crate) fn round_end(out: &mut Vec<u8>, seat: Seat, round: u8, engine: Pip, players: usize, events: &[Event]) {
+    line(
+        out,
+        &RoundEndMsg {
+            r#type: "round_end",
+            seat: seat.index(),
+            round,
+            events: Events { events, viewer: seat, engine, players },
+        },
+    );
+}
+
+/// The public state of every train.
+struct TrainsJson<'a, 'v>(&'a View<'v>);
+
+impl Serialize for TrainsJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        let mut seq = s.serialize_seq(None)?;
+        for id in v.train_ids() {
+            let t = v.train(id);
+            let root = v.root_of(id);
+            let owner = root.owner();
+            seq.serialize_element(&TrainJson {
+                train: TrainRef(id),
+                root: (root != id).then_some(TrainRef(root)),
+                end: t.end.get(),
+                tiles: t.len,
+                open_double: t.open_double,
+                marked: owner.is_some_and(|o| v.is_marked(o)),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct TrainJson {
+    train: TrainRef,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    root: Option<TrainRef>,
+    end: u8,
+    tiles: u8,
+    open_double: bool,
+    marked: bool,
+}
+
+#[derive(Serialize)]
+struct Owed {
+    train: TrainRef,
+    value: u8,
+    placer: usize,
+}
+
+struct OwedList<'a>(&'a [crate::round::Obligation]);
+
+impl Serialize for OwedList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for o in self.0 {
+            seq.serialize_element(&Owed { train: TrainRef(o.train), value: o.value.get(), placer: o.placer.index() })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct FollowUp {
+    train: TrainRef,
+    value: u8,
+}
+
+/// The values each seat is publicly known to hold no tile for.
+struct Voids<'a, 'v>(&'a View<'v>);
+
+impl Serialize for Voids<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let n = self.0.players() as usize;
+        let mut seq = s.serialize_seq(Some(n))?;
+        for i in 0..n {
+            let mask = self.0.known_voids(Seat::from_index(i));
+            let values: Vec<u32> = (0..32).filter(|b| mask >> b & 1 == 1).collect();
+            seq.serialize_element(&values)?;
+        }
+        seq.end()
+    }
+}
+
+/// One legal move.
+struct MoveJson(Move);
+
+impl Serialize for MoveJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.0;
+        let mut map = s.serialize_map(None)?;
+        match m.train {
+            TrainId::STOP => map.serialize_entry("action", "stop")?,
+            TrainId::BULLET => map.serialize_entry("action", "bullet")?,
+            TrainId::SKIP => map.serialize_entry("action", "skip")?,
+            t => {
+                map.serialize_entry("action", "play")?;
+                map.serialize_entry("tile", &TileText(m.tile))?;
+                map.serialize_entry("train", &TrainRef(t))?;
+                if t.is_turned() {
+                    map.serialize_entry("turned", &true)?;
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+struct Moves<'a>(&'a MoveList);
+
+impl Serialize for Moves<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for &m in self.0.iter() {
+            seq.serialize_element(&MoveJson(m))?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct Decide<'a, 'v, I: Iterator<Item = Tile> + Clone, F: Fn(Seat) -> u64, G: Fn(Seat) -> u64> {
+    r#type: &'static str,
+    seat: usize,
+    round: u8,
+    decision: &'static str,
+    hand: Tiles<I>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    drawn: Option<TileText>,
+    trains: TrainsJson<'a, 'v>,
+    owed: OwedList<'v>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    follow_up: Option<FollowUp>,
+    boneyard: usize,
+    hands: PerSeat<F>,
+    draws: PerSeat<G>,
+    voids: Voids<'a, 'v>,
+    events: Events<'a>,
+    moves: Moves<'a>,
+}
+
+/// `decide`: the seat must choose; the bot answers `{"move": index}`.
+pub(crate) fn decide(out: &mut Vec<u8>, round: u8, view: &View<'_>, events: &[Event], moves: &MoveList) {
+    use crate::round::Decision;
+    let n = view.players() as usize;
+    let seat = view.seat();
+    let decision = match view.decision() {
+        Some(Decision::Normal) | None => "normal",
+        Some(Decision::Cover) => "cover",
+        Some(Decision::FollowUp) => "follow_up",
+        Some(Decision::Build) => "build",
+        Some(Decision::Swan) => "swan",
+    };
+    line(
+        out,
+        &Decide {
+            r#type: "decide",
+            seat: seat.index(),
+            round,
+            decision,
+            hand: Tiles(view.hand().iter()),
+            drawn: view.drawn().map(TileText),
+            trains: TrainsJson(view),
+            owed: OwedList(view.pending()),
+            follow_up: view.follow_up_double().map(|(t, v)| FollowUp { train: TrainRef(t), value: v.get() }),
+            boneyard: view.boneyard_len(),
+            hands: PerSeat(n, |s| view.hand_size(s) as u64),
+            draws: PerSeat(n, |s| u64::from(view.draws(s))),
+            voids: Voids(view),
+            events: Events { events, viewer: seat, engine: view.engine().1, players: n },
+            moves: Moves(moves),
+        },
+    );
+}
+
+/// `quit`: the run is over; the bot should exit.
+pub(crate) fn quit(out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(b"{\"type\":\"quit\"}\n");
+}
