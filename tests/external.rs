@@ -1,0 +1,479 @@
+//! Bots from outside the crate: external programs over the line protocol (docs/bot-protocol.md)
+//! and Rust strategies added to a registry (examples/custom_bot.rs), run as a user runs them.
+//!
+//! The bot programs are in Python with the standard library only (`python3` on the PATH), and
+//! the compiled examples are the ones `cargo test` builds.
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn mtrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A file in the repository, as an argument.
+fn repo(path: &str) -> String {
+    root().join(path).display().to_string()
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-ext-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A binary of this package's examples, built by `cargo test` next to the test binaries.
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} is not built (cargo test builds the examples)", path.display());
+    path
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn ok(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {err}");
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+const RESULT_FILES: &[&str] =
+    &["summary.csv", "seats.csv", "pairs.csv", "round_stats.csv", "games.csv", "rounds.csv", "tally.json"];
+
+#[test]
+fn python_greedy_plays_exactly_as_the_built_in_greedy() {
+    let dir = scratch("pygreedy");
+    let ext = format!("pygreedy=python3 {}", repo("examples/bots/greedy.py"));
+    for (players, games) in [("2", "600"), ("4", "400")] {
+        let (a, b) = (dir.join(format!("py{players}")), dir.join(format!("builtin{players}")));
+        let common = ["tournament", "--players", players, "--games", games, "--seed", "11", "--per-game", "--quiet"];
+        let mut args: Vec<&str> = common.to_vec();
+        let a_s = a.display().to_string();
+        args.extend(["--ext-bot", &ext, "--bots", "pygreedy,random", "--out", &a_s]);
+        let out_a = ok(&mtrain(&args));
+        let mut args: Vec<&str> = common.to_vec();
+        let b_s = b.display().to_string();
+        args.extend(["--bots", "greedy,random", "--out", &b_s]);
+        let out_b = ok(&mtrain(&args));
+        // The console pads columns to the longest name: compare it word by word.
+        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&out_a.replace("pygreedy", "greedy")), words(&out_b));
+        for f in RESULT_FILES {
+            if *f == "tally.json" {
+                continue; // it stores the command line, which names the bots differently
+            }
+            assert_eq!(read(&a.join(f)).replace("pygreedy", "greedy"), read(&b.join(f)), "{players} players: {f}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_seeded_external_bot_gives_the_same_files_at_any_thread_count() {
+    let dir = scratch("threads");
+    let ext = format!("rec=python3 {} {}", repo("tests/bots/recorder.py"), dir.join("messages.jsonl").display());
+    let mut outputs = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let out = dir.join(format!("t{threads}"));
+        let o = out.display().to_string();
+        let args = [
+            "tournament",
+            "--players",
+            "3",
+            "--games",
+            "300",
+            "--ext-bot",
+            &ext,
+            "--bots",
+            "rec,greedy,random",
+            "--threads",
+            threads,
+            "--per-game",
+            "--quiet",
+            "--out",
+            &o,
+        ];
+        let stdout = ok(&mtrain(&args));
+        let files: Vec<String> =
+            RESULT_FILES.iter().filter(|f| **f != "tally.json").map(|f| read(&out.join(f))).collect();
+        outputs.push((stdout, files));
+    }
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]), "results differ between thread counts");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The tiles named in a JSON value (`"3-12"`, `"12-5"`), as (low, high).
+fn tiles_in(v: &Value, out: &mut Vec<(u8, u8)>) {
+    match v {
+        Value::String(s) => {
+            if let Some((a, b)) = s.split_once('-')
+                && let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>())
+            {
+                out.push((a.min(b), a.max(b)));
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| tiles_in(x, out)),
+        Value::Object(m) => m.values().for_each(|x| tiles_in(x, out)),
+        _ => {}
+    }
+}
+
+fn tile(v: &Value) -> (u8, u8) {
+    let mut t = Vec::new();
+    tiles_in(v, &mut t);
+    assert_eq!(t.len(), 1, "{v}");
+    t[0]
+}
+
+/// One round of the full-information log: the hands dealt and the events in order.
+struct LoggedRound {
+    hands: Vec<BTreeSet<(u8, u8)>>,
+    events: Vec<Value>,
+}
+
+fn parse_log(text: &str) -> BTreeMap<u64, LoggedRound> {
+    let mut rounds = BTreeMap::new();
+    let mut current = None;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        match v["event"].as_str().unwrap() {
+            "match" | "match_end" => {}
+            "round" => {
+                // A redealt deal is repeated under the same number: the last one is played.
+                let r = v["round"].as_u64().unwrap();
+                let hands = v["hands"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| h.as_array().unwrap().iter().map(tile).collect())
+                    .collect();
+                rounds.insert(r, LoggedRound { hands, events: Vec::new() });
+                current = Some(r);
+            }
+            _ => rounds.get_mut(&current.unwrap()).unwrap().events.push(v),
+        }
+    }
+    rounds
+}
+
+/// Checks every message to every seat against the full-information log of the same match: a
+/// message names no tile its seat could not know at that moment (its own deal and draws, and
+/// tiles on the table), and its events are the log's, in order, with other seats' draws hidden.
+fn check_messages(log: &str, messages: &str) -> usize {
+    let rounds = parse_log(log);
+    // Where each seat has got to in each round's events.
+    let mut pos: BTreeMap<(u64, u64), usize> = BTreeMap::new();
+    let mut checked = 0;
+    for line in messages.lines() {
+        let m: Value = serde_json::from_str(line).unwrap();
+        let kind = m["type"].as_str().unwrap();
+        if !matches!(kind, "round" | "decide" | "round_end") {
+            let mut t = Vec::new();
+            tiles_in(&m, &mut t);
+            assert!(t.is_empty(), "{kind} names tiles: {line}");
+            continue;
+        }
+        let seat = m["seat"].as_u64().unwrap();
+        let r = m["round"].as_u64().unwrap();
+        let round = &rounds[&r];
+        let p = pos.entry((r, seat)).or_insert(0);
+        let empty = Vec::new();
+        let events = m.get("events").and_then(Value::as_array).unwrap_or(&empty);
+        let end = *p + events.len();
+        assert!(end <= round.events.len(), "more events than the log has: {line}");
+        let mut known: BTreeSet<(u8, u8)> = round.hands[seat as usize].clone();
+        for (i, logged) in round.events[..end].iter().enumerate() {
+            let own = logged["seat"].as_u64() == Some(seat);
+            let name = logged["event"].as_str().unwrap();
+            match name {
+                "play" | "engine" => {
+                    known.insert(tile(&logged["tile"]));
+                }
+                "draw" if own => {
+                    known.insert(tile(&logged["tile"]));
+                }
+                "penalty" if own => {
+                    let mut t = Vec::new();
+                    tiles_in(&logged["tiles"], &mut t);
+                    known.extend(t);
+                }
+                _ => {}
+            }
+            if i >= *p {
+                // The event as the seat got it: the log's, less what the seat cannot see.
+                let mut expect = logged.clone();
+                let obj = expect.as_object_mut().unwrap();
+                match name {
+                    "draw" if !own => {
+                        obj.remove("tile");
+                    }
+                    "penalty" => {
+                        let n = logged["tiles"].as_array().unwrap().len();
+                        obj.insert("count".into(), n.into());
+                        if !own {
+                            obj.remove("tiles");
+                        }
+                    }
+                    _ => {}
+                }
+                assert_eq!(events[i - *p], expect, "seat {seat}, round {r}: event {i} differs");
+            }
+        }
+        let mut named = Vec::new();
+        tiles_in(&m, &mut named);
+        for t in named {
+            assert!(known.contains(&t), "seat {seat}, round {r}: {kind} names {}-{} it cannot know: {line}", t.0, t.1);
+        }
+        *p = end;
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn nothing_hidden_reaches_an_external_bot() {
+    let dir = scratch("hidden");
+    let presets = ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"];
+    let variations: &[&[&str]] = &[
+        &[],
+        &["--rule", "blanks_wild=true"],
+        &["--rule", "branching_doubles=four_way"],
+        &["--rule", "tap=draw_two"],
+        &["--rule", "swan_drive=true", "--rule", "bullet_train=true"],
+    ];
+    let mut messages_checked = 0;
+    let mut matches = 0;
+    for (i, preset) in presets.iter().enumerate() {
+        for (j, rules) in variations.iter().enumerate() {
+            let players = ["2", "3", "4", "6"][(i + j) % 4];
+            let seed = (100 + i * 10 + j).to_string();
+            let msgs = dir.join(format!("{preset}-{j}.jsonl"));
+            let log = dir.join(format!("{preset}-{j}.log"));
+            let ext = format!("rec=python3 {} {}", repo("tests/bots/recorder.py"), msgs.display());
+            let l = log.display().to_string();
+            let mut args =
+                vec!["play", "--rules", preset, "--players", players, "--seed", &seed, "--log", &l, "--ext-bot", &ext];
+            args.extend_from_slice(rules);
+            // Every seat the recorder, but one random seat (its draws must stay hidden too).
+            args.extend(["--bots", if players == "2" { "rec,random" } else { "rec,rec,random" }]);
+            let out = mtrain(&args);
+            if out.status.code() == Some(2) {
+                // A variation this preset refuses (it says why); the others cover it.
+                continue;
+            }
+            ok(&out);
+            messages_checked += check_messages(&read(&log), &read(&msgs));
+            matches += 1;
+        }
+    }
+    assert!(matches >= 23, "only {matches} matches ran");
+    assert!(messages_checked > 5_000, "only {messages_checked} messages checked");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs a tournament with a misbehaving bot; returns the exit code, stdout, the stderr lines
+/// and the seconds it took.
+fn bad_run(mode: &str, out: &Path, extra: &[&str]) -> (Option<i32>, String, Vec<String>, f64) {
+    let ext = format!("bad=python3 {} {mode}", repo("tests/bots/bad.py"));
+    let o = out.display().to_string();
+    let mut args = vec!["tournament", "--players", "2", "--games", "200", "--ext-bot", &ext, "--bots", "bad,greedy"];
+    args.extend(["--quiet", "--out", &o, "--bot-timeout", "1"]);
+    args.extend_from_slice(extra);
+    let t = Instant::now();
+    let r = mtrain(&args);
+    let secs = t.elapsed().as_secs_f64();
+    let err: Vec<String> = String::from_utf8(r.stderr).unwrap().lines().map(str::to_string).collect();
+    (r.status.code(), String::from_utf8(r.stdout).unwrap(), err, secs)
+}
+
+#[test]
+fn a_bad_bot_stops_the_run_with_one_line_and_exit_code_3() {
+    let dir = scratch("bad");
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "crash",
+            &[
+                "exited with status 7",
+                "last stderr line: bad.py: crashing on purpose",
+                "last request: {\"type\":\"decide\"",
+            ],
+        ),
+        ("hang", &["no reply within 1 s", "last request: {\"type\":\"decide\"", "no reply"]),
+        ("garbage", &["malformed JSON", "reply: this is not json"]),
+        ("illegal", &["chose move", "were offered", "reply: {\"move\":"]),
+        ("noreply-hello", &["no handshake reply within 1 s"]),
+        ("old", &["speaks protocol version 0", "this mtrain speaks version 1"]),
+    ];
+    for (mode, needles) in cases {
+        let out = dir.join(mode);
+        let (code, stdout, err, secs) = bad_run(mode, &out, &[]);
+        assert_eq!(code, Some(3), "{mode}: {err:?}");
+        assert_eq!(err.len(), 1, "{mode}: expected one line, got {err:?}");
+        let line = &err[0];
+        assert!(line.starts_with("mtrain: bot 'bad' (python3 "), "{mode}: {line}");
+        assert!(line.contains("failed in game ") && line.contains(", seat "), "{mode}: {line}");
+        for n in *needles {
+            assert!(line.contains(n), "{mode}: '{line}' lacks '{n}'");
+        }
+        // Within the timeout: nothing waits on the bot longer than --bot-timeout and the
+        // two-second shutdown.
+        assert!(secs < 30.0, "{mode}: took {secs:.1} s");
+        assert!(stdout.contains("Stopped by a failing bot"), "{mode}: {stdout}");
+        assert!(stdout.contains("continue with: mtrain tournament --resume"), "{mode}: {stdout}");
+        // Saved as after Ctrl-C: resumable, marked interrupted.
+        let manifest: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+        assert_eq!(manifest["stopped"], "interrupted", "{mode}");
+        assert!(out.join("tally.json").exists());
+        // The bot's stderr went to a file, not over the terminal.
+        if *mode == "crash" {
+            let logs: String =
+                std::fs::read_dir(out.join("bot-logs")).unwrap().map(|e| read(&e.unwrap().path())).collect();
+            assert!(logs.contains("bad.py: crashing on purpose"), "{logs}");
+        }
+    }
+    // A program that does not exist.
+    let o = dir.join("ghost").display().to_string();
+    let r = mtrain(&[
+        "tournament",
+        "--players",
+        "2",
+        "--games",
+        "50",
+        "--ext-bot",
+        "ghost=/nonexistent/bot --fast",
+        "--bots",
+        "ghost,greedy",
+        "--quiet",
+        "--out",
+        &o,
+    ]);
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(3), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("bot 'ghost' (/nonexistent/bot --fast) failed in game 0, seat"), "{err}");
+    assert!(err.contains("cannot start '/nonexistent/bot'"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_stopped_by_a_bot_resumes_to_the_results_of_an_unbroken_run() {
+    let dir = scratch("resume");
+    let marker = dir.join("crashed-once");
+    let broken = dir.join("broken");
+    // Crashes at its third decision the first time only (the marker records it).
+    let mode = format!("crash-once={}", marker.display());
+    let (code, _, err, _) = bad_run(&mode, &broken, &["--threads", "2", "--per-game"]);
+    assert_eq!(code, Some(3), "{err:?}");
+    let b = broken.display().to_string();
+    let r = mtrain(&["tournament", "--resume", &b, "--quiet"]);
+    ok(&r);
+    let clean = dir.join("clean");
+    let (code, _, err, _) = bad_run("none", &clean, &["--threads", "2", "--per-game"]);
+    assert_eq!(code, Some(0), "{err:?}");
+    for f in RESULT_FILES {
+        if *f == "tally.json" {
+            continue;
+        }
+        assert_eq!(read(&broken.join(f)), read(&clean.join(f)), "{f}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ext_bot_options_refuse_bad_input_with_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["play", "--ext-bot", "mine"], "expected NAME=COMMAND"),
+        (&["play", "--ext-bot", "mine='python3 x.py"], "unbalanced quotes"),
+        (&["play", "--ext-bot", "mine="], "the command is empty"),
+        (&["play", "--ext-bot", "my bot=x"], "invalid --ext-bot name 'my bot'"),
+        (&["play", "--ext-bot", "greedy=python3 x.py"], "a bot named 'greedy' already exists"),
+        (&["play", "--ext-bot", "a=x", "--ext-bot", "a=y"], "a bot named 'a' already exists"),
+        (&["tournament", "--ext-bot", "a=x", "--bot-timeout", "0"], "above 0"),
+        (&["tournament", "--bots", "mine,greedy"], "unknown bot 'mine'"),
+    ];
+    for (args, needle) in cases {
+        let out = mtrain(args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    }
+}
+
+#[test]
+fn external_bots_play_in_balance_and_bench_and_are_listed() {
+    let minimal = example("minimal_bot").display().to_string();
+    let ext = format!("first={minimal}");
+    let out = ok(&mtrain(&[
+        "bench",
+        "--ext-bot",
+        &ext,
+        "--bots",
+        "first,greedy",
+        "--threads",
+        "1",
+        "--seconds",
+        "0.4",
+        "--runs",
+        "2",
+    ]));
+    let row = out.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap_or_else(|| panic!("{out}"));
+    let decisions: f64 = row.split_whitespace().nth(3).unwrap().replace(',', "").parse().unwrap();
+    assert!(decisions > 0.0, "{out}");
+    let py = format!("pygreedy=python3 {}", repo("examples/bots/greedy.py"));
+    let out = ok(&mtrain(&[
+        "balance",
+        "--ext-bot",
+        &py,
+        "--bots",
+        "pygreedy,planner",
+        "--players",
+        "2-3",
+        "--hands",
+        "8-9",
+        "--games",
+        "40",
+        "--quiet",
+    ]));
+    assert!(out.contains("pygreedy"), "{out}");
+    let out = ok(&mtrain(&["strategies", "--ext-bot", &py]));
+    assert!(out.contains("pygreedy") && out.contains("[external]"), "{out}");
+    // A parameter the program refuses: it says so on stderr and exits, and that is the report.
+    let r = mtrain(&["play", "--ext-bot", &py, "--bots", "pygreedy:depth=2,random", "--players", "2"]);
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(3), "{err}");
+    assert!(err.contains("greedy.py takes no parameters"), "{err}");
+}
+
+#[test]
+fn the_custom_bot_example_runs_the_whole_command_line() {
+    let exe = example("custom_bot");
+    let run = |args: &[&str]| Command::new(&exe).args(args).output().unwrap();
+    let out = ok(&run(&["strategies"]));
+    assert!(out.contains("lightest") && out.contains("late=0"), "{out}");
+    let out = ok(&run(&["tournament", "--bots", "lightest,greedy", "--players", "2", "--games", "200", "--quiet"]));
+    // Shedding the lightest tiles first loses to shedding the heaviest.
+    let line = out.lines().find(|l| l.contains("lightest vs greedy")).unwrap_or_else(|| panic!("{out}"));
+    let score: f64 = line.split("A's score").nth(1).unwrap().trim().split('%').next().unwrap().trim().parse().unwrap();
+    assert!(score < 30.0, "{line}");
+    let out = ok(&run(&["play", "--bots", "lightest:late=3,random", "--players", "2"]));
+    assert!(out.contains("lightest:late=3"), "{out}");
+    let r = run(&["play", "--bots", "lightest:late=x"]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        String::from_utf8(r.stderr).unwrap().contains("invalid value 'x' for lightest:late (valid: a whole number)")
+    );
+}
