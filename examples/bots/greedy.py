@@ -35,7 +35,7 @@ def choose(moves):
 
 
 def send(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
     sys.stdout.flush()
 
 
