@@ -1,7 +1,7 @@
 //! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
 
 use super::{AtomicFile, BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, values};
-use crate::external::StderrTo;
+use crate::external::{ExternalBots, StderrTo};
 use crate::game::{MatchObserver, MatchResult, play_match};
 use crate::report::jsonl::JsonLog;
 use crate::report::transcript::Transcript;
@@ -58,11 +58,15 @@ pub(crate) fn seat_bots(
     Ok((specs, bots))
 }
 
-/// Sends events to both the transcript and, when asked, the log.
-struct Both<'a, A: MatchObserver, B: MatchObserver>(&'a mut A, Option<&'a mut B>);
+/// Sends events to both the transcript and, when asked, the log, until an external bot fails
+/// (what follows is not the bots' game: the transcript ends where the failure happened).
+struct Both<'a, A: MatchObserver, B: MatchObserver>(&'a mut A, Option<&'a mut B>, &'a ExternalBots);
 
 impl<A: MatchObserver, B: MatchObserver> Observer for Both<'_, A, B> {
     fn event(&mut self, ev: &Event) {
+        if self.2.failed() {
+            return;
+        }
         self.0.event(ev);
         if let Some(b) = self.1.as_mut() {
             b.event(ev);
@@ -78,12 +82,18 @@ impl<A: MatchObserver, B: MatchObserver> MatchObserver for Both<'_, A, B> {
         }
     }
     fn round_start(&mut self, round: u8, state: &RoundState) {
+        if self.2.failed() {
+            return;
+        }
         self.0.round_start(round, state);
         if let Some(b) = self.1.as_mut() {
             b.round_start(round, state);
         }
     }
     fn match_end(&mut self, result: &MatchResult) {
+        if self.2.failed() {
+            return;
+        }
         self.0.match_end(result);
         if let Some(b) = self.1.as_mut() {
             b.match_end(result);
@@ -112,7 +122,7 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
     let result = match log_file.as_mut() {
         Some(f) => {
             let mut log = JsonLog::new(f.writer(), names).with_options(args.table.overrides());
-            let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log)));
+            let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log), &ext));
             if let Some(e) = bot_failure(&ext) {
                 // The match is not what the bots would have played: no log is kept.
                 return Err(e);
@@ -122,7 +132,9 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
             }
             r
         }
-        None => play_match(&rules, seed, &mut bots, &mut Both::<_, JsonLog<std::io::Sink>>(&mut transcript, None)),
+        None => {
+            play_match(&rules, seed, &mut bots, &mut Both::<_, JsonLog<std::io::Sink>>(&mut transcript, None, &ext))
+        }
     };
     let _ = result;
     if let Some(e) = bot_failure(&ext) {

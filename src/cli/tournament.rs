@@ -497,15 +497,15 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let mut lock = stdout.lock();
     let _ = lock.write_all(report.as_bytes());
     let _ = lock.flush();
+    if let Some(e) = failed {
+        return Err(e);
+    }
     if !a.quiet {
         eprintln!(
             "played {played} games in {elapsed:.2} s: {:.0} games/s on {threads} thread{}",
             played as f64 / elapsed.max(1e-9),
             if threads == 1 { "" } else { "s" }
         );
-    }
-    if let Some(e) = failed {
-        return Err(e);
     }
     Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
 }

@@ -13,6 +13,10 @@
 //! answers every later question with a placeholder and reports [`Strategy::has_failed`], and
 //! the run stops and discards the games it touched. Only the first failure is kept.
 //!
+//! On Linux, a thread that talks to an external bot is pinned to one CPU, together with the
+//! processes it talks to (see `affinity` below): a library user who plays such bots on a thread
+//! of their own should know that the thread stays pinned.
+//!
 //! The processes run in a process group of their own, so that Ctrl-C in a terminal reaches
 //! mtrain (which then saves its work) and not the bots; when the run ends each is sent `quit`,
 //! its input is closed, and it is killed if it has not exited within two seconds.
@@ -199,6 +203,11 @@ impl ExternalBots {
     /// The first failure, if a bot failed.
     pub fn failure(&self) -> Option<BotFailure> {
         lock(&self.failure).clone()
+    }
+
+    /// Whether a bot has failed.
+    pub fn failed(&self) -> bool {
+        lock(&self.failure).is_some()
     }
 }
 
