@@ -389,6 +389,26 @@ fn a_run_stopped_by_a_bot_resumes_to_the_results_of_an_unbroken_run() {
         }
         assert_eq!(read(&broken.join(f)), read(&clean.join(f)), "{f}");
     }
+    // A bot that fails every time: fixed, and given its new command on resume under its name.
+    let fixed = dir.join("fixed");
+    let (code, _, err, _) = bad_run("crash", &fixed, &["--threads", "2", "--per-game"]);
+    assert_eq!(code, Some(3), "{err:?}");
+    let f = fixed.display().to_string();
+    let r = mtrain(&["tournament", "--resume", &f, "--ext-bot", "ghost=python3 x.py", "--quiet"]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        String::from_utf8(r.stderr)
+            .unwrap()
+            .contains("the run has no external bot 'ghost' to give a new command (its external bots: bad)")
+    );
+    let cured = format!("bad=python3 {} none", repo("tests/bots/bad.py"));
+    ok(&mtrain(&["tournament", "--resume", &f, "--ext-bot", &cured, "--quiet"]));
+    for f in RESULT_FILES {
+        if *f == "tally.json" {
+            continue;
+        }
+        assert_eq!(read(&fixed.join(f)), read(&clean.join(f)), "{f}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

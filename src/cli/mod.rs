@@ -80,6 +80,11 @@ fn ext_spec(s: &str) -> Result<ExternalSpec, String> {
 }
 
 impl BotArgs {
+    /// The `--ext-bot` definitions.
+    pub(crate) fn ext_bots(&self) -> &[ExternalSpec] {
+        &self.ext_bot
+    }
+
     /// `base` with the external bots added; their stderr goes to `stderr`.
     pub(crate) fn registry(&self, base: &Registry, stderr: StderrTo) -> Result<(Registry, ExternalBots), CliError> {
         self.registry_with(base, stderr, self.bot_timeout)
@@ -270,10 +275,11 @@ where
             let head = para.next().unwrap_or("").trim_start_matches("error: ").trim_end_matches(':');
             let list: Vec<&str> = para.collect();
             let first = if list.is_empty() { head.to_string() } else { format!("{head}: {}", list.join(", ")) };
-            eprintln!(
-                "mtrain: {} (see mtrain --help)",
-                if first.is_empty() { "invalid arguments" } else { first.as_str() }
-            );
+            // Point at the help that describes the option: the subcommand's, when there is one.
+            use clap::CommandFactory;
+            let sub = raw.get(1).filter(|w| Cli::command().get_subcommands().any(|c| c.get_name() == w.as_str()));
+            let help = sub.map_or("mtrain --help".to_string(), |s| format!("mtrain {s} --help"));
+            eprintln!("mtrain: {} (see {help})", if first.is_empty() { "invalid arguments" } else { first.as_str() });
             return 2;
         }
     };

@@ -284,6 +284,7 @@ pub(crate) fn manifest(
     };
     let m = serde_json::json!({
         "command": raw_all,
+        "args": c.args,
         "version": env!("CARGO_PKG_VERSION"),
         "rules": {
             "preset": r.preset.name(), "set": r.set.get(), "players": r.players,
@@ -349,10 +350,10 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
-            let extra = result_args(&raw_sub);
+            let extra = without_ext_bots(&result_args(&raw_sub));
             if !extra.is_empty() {
                 return Err(CliError::usage(format!(
-                    "--resume takes every setting from the run it continues; drop {} (only --threads, --bot-timeout and --quiet may be given)",
+                    "--resume takes every setting from the run it continues; drop {} (only --threads, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
                     extra.join(" ")
                 )));
             }
@@ -362,7 +363,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
             let st = RunState::from_json(&text)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
-            argv.extend(st.args.iter().cloned());
+            argv.extend(replace_ext_bots(&st.args, a.bot_args.ext_bots())?);
             let c = stored_config(&argv, base, bot_logs(Some(dir)), a.bot_args.bot_timeout)?;
             if fingerprint(&c) != st.fingerprint {
                 return Err(CliError::usage(format!(
@@ -508,6 +509,58 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
     }
     Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+}
+
+/// `args` without its `--ext-bot` options.
+fn without_ext_bots(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--ext-bot" {
+            it.next();
+        } else if !a.starts_with("--ext-bot=") {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// The stored arguments of a run with the command of each external bot in `new` replaced (a
+/// bot fixed after it stopped the run keeps its name, so the run is the same run). A name the
+/// run does not define is refused.
+fn replace_ext_bots(stored: &[String], new: &[crate::external::ExternalSpec]) -> Result<Vec<String>, CliError> {
+    let mut out = Vec::new();
+    let mut names = Vec::new();
+    let mut it = stored.iter();
+    while let Some(a) = it.next() {
+        let (value, joined) = if a == "--ext-bot" {
+            (it.next().cloned().unwrap_or_default(), false)
+        } else if let Some(v) = a.strip_prefix("--ext-bot=") {
+            (v.to_string(), true)
+        } else {
+            out.push(a.clone());
+            continue;
+        };
+        let name = value.split_once('=').map_or(value.as_str(), |(n, _)| n.trim()).to_string();
+        let value = match new.iter().find(|n| n.name == name) {
+            Some(n) => format!("{}={}", n.name, n.command),
+            None => value,
+        };
+        names.push(name);
+        if joined {
+            out.push(format!("--ext-bot={value}"));
+        } else {
+            out.extend(["--ext-bot".to_string(), value]);
+        }
+    }
+    if let Some(n) = new.iter().find(|n| !names.contains(&n.name)) {
+        let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+        return Err(CliError::usage(format!(
+            "--resume: the run has no external bot '{}' to give a new command (its external bots: {known})",
+            n.name
+        )));
+    }
+    Ok(out)
 }
 
 /// `w` as one shell word: as is when it holds only safe characters, else in single quotes.

@@ -335,15 +335,7 @@ impl Proc {
         let stderr = child.stderr.take().expect("piped");
         let last_err = Arc::new(Mutex::new(None));
         let mut sink: Box<dyn Write + Send> = match &info.settings.stderr {
-            StderrTo::Dir(dir) => {
-                let path = dir.join(format!("{}-{k}.log", info.name));
-                let file = std::fs::create_dir_all(dir)
-                    .and_then(|()| std::fs::OpenOptions::new().create(true).append(true).open(&path));
-                match file {
-                    Ok(f) => Box::new(f),
-                    Err(_) => Box::new(std::io::sink()),
-                }
-            }
+            StderrTo::Dir(dir) => Box::new(LazyFile { path: dir.join(format!("{}-{k}.log", info.name)), file: None }),
             StderrTo::Forward => Box::new(Prefixed { prefix: format!("[{}] ", info.name) }),
             StderrTo::Discard => Box::new(std::io::sink()),
         };
@@ -469,6 +461,28 @@ impl Proc {
         {
             let _ = t.join();
         }
+    }
+}
+
+/// A log file created (with its folder) at the first line, so that a quiet bot leaves none.
+struct LazyFile {
+    path: PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl Write for LazyFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.file.is_none() {
+            if let Some(dir) = self.path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            self.file = Some(std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?);
+        }
+        self.file.as_mut().expect("opened").write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), Write::flush)
     }
 }
 
