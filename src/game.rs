@@ -2,7 +2,9 @@
 
 use crate::deal::deal;
 use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
-use crate::round::{EndReason, Event, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step};
+use crate::round::{
+    EndReason, Event, Move, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step,
+};
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::{MatchStart, Strategy};
 use crate::tile::{PIP_COUNT, Pip, Tile};
@@ -114,13 +116,18 @@ fn play_round_with<S: Strategy, O: Observer>(
             }
             Some(Step::Over) => return *state.outcome().expect("over"),
             Some(Step::Choice(seat, _)) => {
-                let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
-                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
-                let m = moves[i];
+                let m = ask(state, bots, rngs, moves, seat);
                 state.play_unchecked(m, obs);
             }
         }
     }
+}
+
+/// The move `seat`'s strategy picks from `moves`.
+fn ask<S: Strategy>(state: &RoundState, bots: &mut [S], rngs: &mut [GameRng], moves: &MoveList, seat: Seat) -> Move {
+    let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
+    assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
+    moves[i]
 }
 
 /// The round for strategies that observe events: the general turn machine, every event logged
@@ -147,9 +154,7 @@ fn play_round_observed<S: Strategy, O: Observer>(
             }
             Some(Step::Choice(seat, _)) => {
                 deliver(bots, &mut tee.log);
-                let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
-                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
-                let m = moves[i];
+                let m = ask(state, bots, rngs, moves, seat);
                 state.play_unchecked(m, &mut tee);
             }
         }
