@@ -16,8 +16,6 @@ use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Tally, Tourname
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Options of `mtrain balance`.
@@ -199,15 +197,9 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         let t = Tournament::with_registry(rules, p.specs.clone(), schedule, &registry)
             .map_err(|e| CliError::usage(e.to_string()))?;
         let todo: Vec<u64> = (0..t.chunk_count()).collect();
-        let opts = RunOptions {
-            threads,
-            per_game: false,
-            sprt: None,
-            stop: Arc::new(AtomicBool::new(false)),
-            progress: progress.clone(),
-        };
+        let opts = RunOptions { progress: progress.clone(), ..RunOptions::new(threads) };
         let result = t
-            .run(&todo, Tally::new(t.layout()), ChunkSet::default(), &opts, |_| Ok::<(), CliError>(()))
+            .run(&todo, Tally::new(t.layout()), ChunkSet::default(), &opts, |_| Ok::<(), CliError>(()), |_| Ok(()))
             .map_err(|e| CliError::failure(e.message))?;
         if let Some(e) = bot_failure(&ext) {
             // A sweep is not resumable: nothing is written.

@@ -3,12 +3,11 @@
 //! The merged `summary.csv`, `seats.csv`, `pairs.csv` and `round_stats.csv` are byte-identical
 //! to those of a single run of the same games, because every statistic is an exact integer sum.
 
-use super::tournament::{
-    GAMES_HEADER, fingerprint, header, manifest, merge_rows, rounds_header, stored_config, write_outputs,
-};
-use super::{CliError, write_atomic};
+use super::tournament::{fingerprint, header, manifest, stored_config, write_outputs};
+use super::{AtomicFile, CliError, write_atomic};
 use crate::report::tournament as rep;
-use crate::tournament::{ChunkSet, RunState, STORE_FORMAT};
+use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, concatenate};
+use crate::tournament::{ChunkSet, PerGameMarks, RunState, STORE_FORMAT};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,6 +31,31 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         let st =
             RunState::from_json(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?;
         states.push(st);
+    }
+    // The output may not be an input: merging would read the files it replaces.
+    let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+    if let Some(out) = canon(&a.out)
+        && let Some(d) = a.dirs.iter().find(|d| canon(d).as_ref() == Some(&out))
+    {
+        return Err(CliError::usage(format!(
+            "merge --out '{}' is one of the folders to merge: give a new folder",
+            d.display()
+        )));
+    }
+    let with_rows = states.iter().filter(|st| st.per_game.is_some()).count();
+    if with_rows != 0 && with_rows != states.len() {
+        let lacking: Vec<String> = a
+            .dirs
+            .iter()
+            .zip(&states)
+            .filter(|(_, st)| st.per_game.is_none())
+            .map(|(d, _)| d.display().to_string())
+            .collect();
+        return Err(CliError::usage(format!(
+            "cannot merge: some shards have per-game files and {} do{} not (run them with --per-game, or merge only the tallies of shards without)",
+            lacking.join(", "),
+            if lacking.len() == 1 { "es" } else { "" }
+        )));
     }
     let first = &states[0];
     for (d, st) in a.dirs.iter().zip(&states).skip(1) {
@@ -85,7 +109,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     // `mtrain tournament --resume` on the merged directory plays what is missing.
     let mut plan = ChunkSet::default();
     plan.insert_range(0, first.chunks_total);
-    let state = RunState {
+    let mut state = RunState {
         format: STORE_FORMAT,
         fingerprint: first.fingerprint.clone(),
         args,
@@ -93,24 +117,47 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         chunks_planned: plan,
         done,
         tally,
+        per_game: None,
+        check: 0,
     };
     let t = &config.tournament;
-    if a.dirs.iter().all(|d| d.join("games.csv").is_file() && d.join("rounds.csv").is_file()) {
-        let read = |p: PathBuf| {
-            std::fs::read_to_string(&p).map_err(|e| CliError::usage(format!("cannot read '{}': {e}", p.display())))
-        };
-        let mut g_old = String::from(GAMES_HEADER);
-        let mut r_old = rounds_header(t.rules.players as usize);
-        for d in &a.dirs {
-            g_old.extend(read(d.join("games.csv"))?.lines().skip(1).map(|l| format!("{l}\n")));
-            r_old.extend(read(d.join("rounds.csv"))?.lines().skip(1).map(|l| format!("{l}\n")));
+    if with_rows > 0 {
+        // Each shard's rows are its chunks in order, and the shards' chunks do not interleave:
+        // the shards in chunk order, one after the other, are the whole run in game order.
+        let mut order: Vec<usize> = (0..states.len()).filter(|&i| !states[i].done.is_empty()).collect();
+        order.sort_by_key(|&i| states[i].done.0[0].0);
+        for w in order.windows(2) {
+            let (x, y) = (&states[w[0]].done.0, &states[w[1]].done.0);
+            if x.last().map_or(0, |r| r.1) > y[0].0 {
+                return Err(CliError::usage(format!(
+                    "cannot merge the per-game files of '{}' and '{}': their games interleave (merge shards of one run, each played or resumed on its own)",
+                    a.dirs[w[0]].display(),
+                    a.dirs[w[1]].display()
+                )));
+            }
         }
-        let mut g = GAMES_HEADER.as_bytes().to_vec();
-        g.extend(merge_rows(&g_old, &[], 3));
-        let mut r = rounds_header(t.rules.players as usize).into_bytes();
-        r.extend(merge_rows(&r_old, &[], 2));
-        write_atomic(&a.out.join("games.csv"), &g)?;
-        write_atomic(&a.out.join("rounds.csv"), &r)?;
+        if order.is_empty() {
+            order.push(0);
+        }
+        let mut marks = PerGameMarks::default();
+        for (name, pick) in [(GAMES_FILE, 0), (ROUNDS_FILE, 1)] {
+            let parts: Vec<(&std::path::Path, _)> = order
+                .iter()
+                .map(|&i| {
+                    let m = states[i].per_game.expect("checked");
+                    (a.dirs[i].as_path(), if pick == 0 { m.games } else { m.rounds })
+                })
+                .collect();
+            let mut f = AtomicFile::create(&a.out.join(name))?;
+            let mark = concatenate(name, &parts, f.writer()).map_err(CliError::usage)?;
+            f.commit()?;
+            if pick == 0 {
+                marks.games = mark;
+            } else {
+                marks.rounds = mark;
+            }
+        }
+        state.per_game = Some(marks);
     }
     write_outputs(&a.out, &t.specs, &state.tally)?;
     write_atomic(&a.out.join("tally.json"), state.to_json().as_bytes())?;

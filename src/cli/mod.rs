@@ -9,6 +9,7 @@ mod merge;
 mod play;
 mod plot;
 mod rules;
+mod signals;
 mod strategies;
 mod tournament;
 pub(crate) mod values;

@@ -1,24 +1,23 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
+use super::signals::Stop;
 use super::{
-    AtomicFile, BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, changes_text, values,
-    write_atomic,
+    BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, changes_text, values, write_atomic,
 };
 use crate::external::{ExternalBots, StderrTo};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
+use crate::tournament::record::remove_stale_temporaries;
 use crate::tournament::{
-    ChunkOutput, ChunkSet, Hypothesis, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule, Seating, Sprt,
-    SprtState, Tally, Tournament,
+    ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
+    Seating, Sprt, SprtState, Tally, Tournament,
 };
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Options of `mtrain tournament`.
 #[derive(Args, Debug, Clone)]
@@ -71,6 +70,14 @@ pub(crate) struct TournamentArgs {
     /// Continue the interrupted run whose output is in DIR (its settings are reused)
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
+    /// Save the run's exact state to --out every S seconds (and on Ctrl-C, SIGTERM or SIGHUP):
+    /// after any interruption, even SIGKILL, --resume loses at most the games since
+    #[arg(long, default_value = "60", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
+    checkpoint: f64,
+    /// Write into a --out folder that already holds other files (mtrain's own output files in it
+    /// are replaced; other files are left alone)
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     bot_args: BotArgs,
 }
@@ -120,8 +127,8 @@ fn result_args(raw: &[String]) -> Vec<String> {
         }
         let name = a.split('=').next().unwrap_or("");
         match name {
-            "--threads" | "--out" | "--resume" | "--bot-timeout" if !a.contains('=') => skip = true,
-            "--threads" | "--out" | "--resume" | "--bot-timeout" | "--quiet" => {}
+            "--threads" | "--out" | "--resume" | "--bot-timeout" | "--checkpoint" if !a.contains('=') => skip = true,
+            "--threads" | "--out" | "--resume" | "--bot-timeout" | "--checkpoint" | "--quiet" | "--force" => {}
             _ => out.push(a.clone()),
         }
     }
@@ -325,20 +332,6 @@ pub(crate) fn rounds_header(players: usize) -> String {
     h
 }
 
-/// Per-game CSV rows sorted by their leading numeric key(s).
-pub(crate) fn merge_rows(old: &str, new: &[u8], keys: usize) -> Vec<u8> {
-    let key = |l: &str| -> Vec<u64> { l.split(',').take(keys).map(|f| f.parse().unwrap_or(u64::MAX)).collect() };
-    let new = String::from_utf8_lossy(new);
-    let mut lines: Vec<&str> = old.lines().skip(1).chain(new.lines()).filter(|l| !l.is_empty()).collect();
-    lines.sort_by_cached_key(|l| key(l));
-    let mut out = Vec::new();
-    for l in lines {
-        out.extend_from_slice(l.as_bytes());
-        out.push(b'\n');
-    }
-    out
-}
-
 /// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.
 fn bot_logs(out: Option<&Path>) -> StderrTo {
     out.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")))
@@ -353,7 +346,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
             let extra = without_ext_bots(&result_args(&raw_sub));
             if !extra.is_empty() {
                 return Err(CliError::usage(format!(
-                    "--resume takes every setting from the run it continues; drop {} (only --threads, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
+                    "--resume takes every setting from the run it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
                     extra.join(" ")
                 )));
             }
@@ -375,42 +368,84 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         }
         None => (build(a, &raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?, a.out.clone(), None),
     };
-    if let Some(dir) = &out {
-        check_out_dir(dir)?;
-    }
     let t = &config.tournament;
     let total = t.chunk_count();
     let plan = planned(total, config.shard);
+    if let Some(dir) = &out {
+        check_out_dir(dir)?;
+        match &previous {
+            Some(st) => check_state(dir, t, &plan, st)?,
+            None => prepare_new_dir(dir, &fingerprint(&config), a.force)?,
+        }
+        remove_stale_temporaries(dir, OUTPUT_FILES);
+    }
     let (start, done) = match &previous {
         Some(st) => (st.tally.clone(), st.done.clone()),
         None => (Tally::new(t.layout()), ChunkSet::default()),
     };
     let todo: Vec<u64> = plan.0.iter().flat_map(|&(x, y)| x..y).filter(|&c| !done.contains(c)).collect();
 
-    // Per-game rows stream to temporary files; a resumed run merges them with the old rows.
-    let resuming_rows = config.per_game && previous.is_some();
-    let mut game_files = match (&out, config.per_game && !resuming_rows) {
-        (Some(dir), true) => {
-            let mut g = AtomicFile::create(&dir.join("games.csv"))?;
-            let mut r = AtomicFile::create(&dir.join("rounds.csv"))?;
-            let w = |e: std::io::Error| CliError::failure(format!("cannot write per-game output: {e}"));
-            g.writer().write_all(GAMES_HEADER.as_bytes()).map_err(w)?;
-            r.writer().write_all(rounds_header(t.rules.players as usize).as_bytes()).map_err(w)?;
-            Some((g, r))
-        }
-        _ => None,
-    };
-    let mut new_games = Vec::new();
-    let mut new_rounds = Vec::new();
-
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
+    // Per-game rows are appended chunk by chunk in game order; a checkpoint records how much of
+    // them is good, and a resume cuts off what came after it.
+    let record = match (&out, &previous) {
+        (Some(dir), _) if !config.per_game => Some(Record::without_games(dir)),
+        (Some(dir), None) => Some(
+            Record::create(dir, GAMES_HEADER, &rounds_header(t.rules.players as usize)).map_err(CliError::failure)?,
+        ),
+        (Some(dir), Some(st)) => {
+            let last = st.done.0.last().map_or(0, |r| r.1);
+            if todo.first().is_some_and(|&c| c < last) {
+                return Err(CliError::usage(format!(
+                    "cannot resume the per-game files of '{}': games are missing before its last ones (a merge without one of its shards); play the missing shard and merge again",
+                    dir.display()
+                )));
             }
-        });
+            let marks = st.per_game.as_ref().ok_or_else(|| {
+                CliError::usage(format!(
+                    "cannot resume from '{}': its tally.json records no per-game files",
+                    dir.display()
+                ))
+            })?;
+            Some(Record::reopen(dir, marks).map_err(CliError::usage)?)
+        }
+        (None, _) => None,
+    };
+    let record = std::cell::RefCell::new(record);
+    let state_of = |r: &RunResult, marks: Option<PerGameMarks>| RunState {
+        format: STORE_FORMAT,
+        fingerprint: fingerprint(&config),
+        args: config.args.clone(),
+        chunks_total: total,
+        chunks_planned: plan.clone(),
+        done: r.done.clone(),
+        tally: r.tally.clone(),
+        per_game: marks,
+        check: 0,
+    };
+    // A checkpoint: the per-game files synced, the reports, the manifest, and tally.json last
+    // (the commit point: until it is replaced, the previous checkpoint stands).
+    let save = |r: &RunResult| -> Result<RunState, CliError> {
+        let marks = match record.borrow_mut().as_mut() {
+            Some(rec) => rec.sync().map_err(CliError::failure)?,
+            None => None,
+        };
+        let state = state_of(r, marks);
+        if let Some(dir) = &out {
+            write_outputs(dir, &t.specs, &r.tally)?;
+            write_atomic(
+                &dir.join("manifest.json"),
+                manifest(&config, raw_all, threads, &state, r.sprt.as_ref()).as_bytes(),
+            )?;
+            write_atomic(&dir.join("tally.json"), state.to_json().as_bytes())?;
+        }
+        Ok(state)
+    };
+    let stop = Stop::install();
+    if out.is_some() && previous.is_none() {
+        // Resumable from the first moment.
+        let empty =
+            RunResult { tally: start.clone(), done: done.clone(), sprt: None, interrupted: true, bot_failed: false };
+        save(&empty)?;
     }
     let todo_games: u64 = todo.iter().map(|&c| t.chunk_games(c)).sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
@@ -429,32 +464,32 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
         pb
     };
-    let opts = RunOptions { threads, per_game: config.per_game, sprt: config.sprt, stop: stop.clone(), progress };
+    let opts = RunOptions {
+        threads,
+        per_game: config.per_game,
+        sprt: config.sprt,
+        stop: stop.stop.clone(),
+        cut: stop.cut.clone(),
+        progress,
+        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
+    };
     let started = Instant::now();
-    let result: RunResult = t.run(&todo, start, done, &opts, |c: &ChunkOutput| -> Result<(), CliError> {
-        if let Some((g, r)) = game_files.as_mut() {
-            let w = |e: std::io::Error| CliError::failure(format!("cannot write per-game output: {e}"));
-            g.writer().write_all(&c.games_csv).map_err(w)?;
-            r.writer().write_all(&c.rounds_csv).map_err(w)?;
-        } else if resuming_rows {
-            new_games.extend_from_slice(&c.games_csv);
-            new_rounds.extend_from_slice(&c.rounds_csv);
-        }
-        Ok(())
-    })?;
+    let result: RunResult = t.run(
+        &todo,
+        start,
+        done,
+        &opts,
+        |c: &ChunkOutput| match record.borrow_mut().as_mut() {
+            Some(rec) => rec.append(c).map_err(CliError::failure),
+            None => Ok(()),
+        },
+        |r: &RunResult| save(r).map(|_| ()),
+    )?;
     opts.progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let played = result.tally.games - previous.as_ref().map_or(0, |p| p.tally.games);
+    save(&result)?;
 
-    let state = RunState {
-        format: STORE_FORMAT,
-        fingerprint: fingerprint(&config),
-        args: config.args.clone(),
-        chunks_total: total,
-        chunks_planned: plan,
-        done: result.done.clone(),
-        tally: result.tally.clone(),
-    };
     let mut report = header(&config);
     report.push('\n');
     report.push_str(&rep::console(&t.specs, &result.tally));
@@ -473,27 +508,6 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         };
         report.push_str(&format!("\n{why}: {} of {} games played; {how}\n", result.tally.games, t.schedule.games()));
     }
-    if let Some(dir) = &out {
-        if let Some((g, r)) = game_files.take() {
-            g.commit()?;
-            r.commit()?;
-        } else if resuming_rows {
-            let old_g = std::fs::read_to_string(dir.join("games.csv")).unwrap_or_default();
-            let old_r = std::fs::read_to_string(dir.join("rounds.csv")).unwrap_or_default();
-            let mut g = GAMES_HEADER.as_bytes().to_vec();
-            g.extend(merge_rows(&old_g, &new_games, 3));
-            let mut r = rounds_header(t.rules.players as usize).into_bytes();
-            r.extend(merge_rows(&old_r, &new_rounds, 2));
-            write_atomic(&dir.join("games.csv"), &g)?;
-            write_atomic(&dir.join("rounds.csv"), &r)?;
-        }
-        write_outputs(dir, &t.specs, &result.tally)?;
-        write_atomic(&dir.join("tally.json"), state.to_json().as_bytes())?;
-        write_atomic(
-            &dir.join("manifest.json"),
-            manifest(&config, raw_all, threads, &state, result.sprt.as_ref()).as_bytes(),
-        )?;
-    }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let _ = lock.write_all(report.as_bytes());
@@ -508,7 +522,78 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
             if threads == 1 { "" } else { "s" }
         );
     }
-    Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+    Ok(if result.interrupted { stop.exit_code().unwrap_or(EXIT_INTERRUPTED) } else { 0 })
+}
+
+/// Every file mtrain writes into an output folder (tournament, merge and balance), for
+/// `--force` and for the leftover temporaries of an interrupted write.
+pub(crate) const OUTPUT_FILES: &[&str] = &[
+    "summary.csv",
+    "seats.csv",
+    "pairs.csv",
+    "round_stats.csv",
+    "games.csv",
+    "rounds.csv",
+    "tally.json",
+    "manifest.json",
+    "balance.csv",
+    "recommendation.csv",
+];
+
+/// A new run's `--out`: empty, new, or holding this same run (which starts afresh); anything
+/// else only with `--force`, which replaces mtrain's own files and leaves the rest.
+fn prepare_new_dir(dir: &Path, fingerprint: &str, force: bool) -> Result<(), CliError> {
+    let entries: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| CliError::usage(format!("cannot read --out '{}': {e}", dir.display())))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let same_run = std::fs::read_to_string(dir.join("tally.json"))
+        .ok()
+        .and_then(|t| RunState::from_json(&t).ok())
+        .is_some_and(|st| st.fingerprint == fingerprint);
+    if !same_run && !force {
+        let mut shown: Vec<&str> = entries.iter().map(String::as_str).take(5).collect();
+        shown.sort_unstable();
+        let more = if entries.len() > 5 { ", ..." } else { "" };
+        return Err(CliError::usage(format!(
+            "--out '{}' is not empty and holds no run of this tournament (it has {}{more}): give a new or empty folder, --resume a run, or --force to replace mtrain's files in it",
+            dir.display(),
+            shown.join(", ")
+        )));
+    }
+    for name in OUTPUT_FILES {
+        let _ = std::fs::remove_file(dir.join(name));
+    }
+    let _ = std::fs::remove_dir_all(dir.join("bot-logs"));
+    for e in entries.iter().filter(|e| e.ends_with(".svg")) {
+        let _ = std::fs::remove_file(dir.join(e));
+    }
+    Ok(())
+}
+
+/// Checks a stored state against the run it claims to be: its chunks are the run's, and its
+/// counts are what those chunks hold.
+fn check_state(dir: &Path, t: &Tournament, plan: &ChunkSet, st: &RunState) -> Result<(), CliError> {
+    let bad = |why: String| CliError::usage(format!("cannot resume from '{}': {why}", dir.display()));
+    if st.chunks_total != t.chunk_count() {
+        return Err(bad(format!("its tally.json counts {} chunks, this run has {}", st.chunks_total, t.chunk_count())));
+    }
+    if st.done.0.iter().any(|&(a, b)| (a..b).any(|c| !plan.contains(c))) {
+        return Err(bad("its tally.json counts chunks outside this run".into()));
+    }
+    let games: u64 = st.done.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_games(c)).sum();
+    let deals: u64 = st.done.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_deals(c).count() as u64).sum();
+    if st.tally.games != games || st.tally.deals != deals {
+        return Err(bad(format!(
+            "its tally.json holds {} games of {} deals, but the chunks it lists hold {games} of {deals}",
+            st.tally.games, st.tally.deals
+        )));
+    }
+    Ok(())
 }
 
 /// `args` without its `--ext-bot` options.

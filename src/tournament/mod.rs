@@ -11,6 +11,8 @@ mod sprt;
 mod store;
 mod tally;
 
+pub mod record;
+pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament, csv_quote};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};

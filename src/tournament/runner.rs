@@ -18,6 +18,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 /// A tournament: rules, the field and the schedule.
 #[derive(Clone, Debug)]
@@ -42,9 +44,11 @@ pub struct ChunkOutput {
     pub games_csv: Vec<u8>,
     /// `rounds.csv` rows (empty unless per-game output is on).
     pub rounds_csv: Vec<u8>,
-    /// Whether the chunk was cut short because a bot failed (here, or in another chunk of the
-    /// run): its statistics are partial and must not be counted.
+    /// Whether the chunk was cut short (a bot failed, here or in another chunk, or the run was
+    /// told to cut): its statistics are partial and must not be counted.
     pub failed: bool,
+    /// Whether a bot of this chunk failed.
+    pub bot_failed: bool,
 }
 
 /// A set of chunk indices as sorted, disjoint, non-adjacent half-open ranges.
@@ -110,10 +114,30 @@ pub struct RunOptions {
     pub per_game: bool,
     /// Early stopping for a two-bot field.
     pub sprt: Option<Sprt>,
-    /// Set to stop scheduling (Ctrl-C); chunks in flight finish.
+    /// Set to stop scheduling (a signal); chunks in flight finish.
     pub stop: Arc<AtomicBool>,
+    /// Set to cut the chunks in flight short as well (a second signal): they are discarded.
+    pub cut: Arc<AtomicBool>,
     /// Progress bar (hidden when not wanted).
     pub progress: indicatif::ProgressBar,
+    /// How often the run hands its state to the checkpoint callback (`None`: never).
+    pub checkpoint: Option<Duration>,
+}
+
+impl RunOptions {
+    /// Options with nothing to stop or save: no SPRT, no per-game rows, no checkpoints, no
+    /// progress bar.
+    pub fn new(threads: usize) -> RunOptions {
+        RunOptions {
+            threads,
+            per_game: false,
+            sprt: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            cut: Arc::new(AtomicBool::new(false)),
+            progress: indicatif::ProgressBar::hidden(),
+            checkpoint: None,
+        }
+    }
 }
 
 /// What a run produced.
@@ -131,7 +155,6 @@ pub struct RunResult {
     /// short are not counted.
     pub bot_failed: bool,
 }
-
 impl Tournament {
     /// A tournament; the specs must be valid bot specs (checked by the caller).
     ///
@@ -217,13 +240,13 @@ impl Tournament {
                     game: g.game,
                 };
                 let r = play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver);
-                let failed = seats.iter().any(Strategy::has_failed);
+                let bot_failed = seats.iter().any(Strategy::has_failed);
                 for (s, bot) in seats.iter_mut().enumerate() {
                     let (b, k) = taken[s];
                     std::mem::swap(bot, &mut pool[b as usize][k as usize]);
                 }
-                if failed || abandon.load(Ordering::Relaxed) {
-                    return ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: true };
+                if bot_failed || abandon.load(Ordering::Relaxed) {
+                    return ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: true, bot_failed };
                 }
                 acc.add_game(&g, &r);
                 if per_game {
@@ -232,14 +255,18 @@ impl Tournament {
             }
             tally.fold(&mut acc);
         }
-        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: false }
+        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: false, bot_failed: false }
     }
 
     /// Plays the chunks `todo` (ascending) on `opts.threads` threads, starting from `start` and
-    /// `done`. `on_chunk` sees every folded chunk in index order (for per-game output).
+    /// `done`. Chunks are counted strictly in `todo` order: `on_chunk` sees each folded chunk in
+    /// that order (for per-game output), and a run that stops early keeps only the chunks before
+    /// the first one unfinished, so that what it saved is always `done` plus a prefix of `todo`
+    /// (a resumed run then appends, and tests the SPRT at the same points). Every
+    /// `opts.checkpoint`, and not in between, `on_checkpoint` sees the state so far.
     ///
     /// # Errors
-    /// The first error `on_chunk` returns (the run stops scheduling).
+    /// The first error a callback returns (the run stops scheduling).
     pub fn run<E>(
         &self,
         todo: &[u64],
@@ -247,18 +274,18 @@ impl Tournament {
         done: ChunkSet,
         opts: &RunOptions,
         mut on_chunk: impl FnMut(&ChunkOutput) -> Result<(), E>,
+        mut on_checkpoint: impl FnMut(&RunResult) -> Result<(), E>,
     ) -> Result<RunResult, E> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().expect("thread pool");
         let next = AtomicUsize::new(0);
         let (tx, rx) = std::sync::mpsc::channel::<ChunkOutput>();
         let mut result = RunResult { tally: start, done, sprt: None, interrupted: false, bot_failed: false };
-        let abandon = AtomicBool::new(false);
         let mut error = None;
         let mut decided = false;
         std::thread::scope(|scope| {
             let next = &next;
             let stop = &opts.stop;
-            let abandon = &abandon;
+            let cut = &opts.cut;
             scope.spawn(move || {
                 pool.scope(|s| {
                     for _ in 0..opts.threads.max(1) {
@@ -270,11 +297,11 @@ impl Tournament {
                                 }
                                 let i = next.fetch_add(1, Ordering::SeqCst);
                                 let Some(&c) = todo.get(i) else { return };
-                                let out = self.play_chunk_until(c, opts.per_game, abandon);
-                                if out.failed {
+                                let out = self.play_chunk_until(c, opts.per_game, cut);
+                                if out.bot_failed {
                                     // A bot failed: stop scheduling, and cut short the chunks
                                     // in flight (their games are replayed on resume).
-                                    abandon.store(true, Ordering::SeqCst);
+                                    cut.store(true, Ordering::SeqCst);
                                     stop.store(true, Ordering::SeqCst);
                                 }
                                 if tx.send(out).is_err() {
@@ -289,47 +316,64 @@ impl Tournament {
             // Collector: fold strictly in `todo` order.
             let mut buffer: BTreeMap<u64, ChunkOutput> = BTreeMap::new();
             let mut pos = 0usize;
-            let mut fold = |out: ChunkOutput, result: &mut RunResult| -> bool {
-                if decided || error.is_some() {
-                    return false;
-                }
-                result.tally.merge(&out.tally);
-                result.done.insert(out.chunk);
-                opts.progress.inc(self.chunk_games(out.chunk));
-                if let Err(e) = on_chunk(&out) {
-                    error = Some(e);
-                    opts.stop.store(true, Ordering::SeqCst);
-                    return false;
-                }
-                if let Some(t) = &opts.sprt {
-                    let st = t.state(result.tally.pair_score(0, 1));
-                    result.sprt = Some(st);
-                    if st.decision.is_some() {
-                        decided = true;
-                        opts.stop.store(true, Ordering::SeqCst);
+            let mut last_checkpoint = Instant::now();
+            loop {
+                let received = match opts.checkpoint {
+                    Some(every) => {
+                        let wait = (last_checkpoint + every).saturating_duration_since(Instant::now());
+                        match rx.recv_timeout(wait) {
+                            Ok(out) => Some(out),
+                            Err(RecvTimeoutError::Timeout) => None,
+                            Err(RecvTimeoutError::Disconnected) => break,
+                        }
+                    }
+                    None => match rx.recv() {
+                        Ok(out) => Some(out),
+                        Err(_) => break,
+                    },
+                };
+                if let Some(out) = received {
+                    if out.failed {
+                        result.bot_failed |= out.bot_failed;
+                        continue;
+                    }
+                    buffer.insert(out.chunk, out);
+                    while let Some(&c) = todo.get(pos) {
+                        let Some(out) = buffer.remove(&c) else { break };
+                        pos += 1;
+                        if decided || error.is_some() {
+                            continue;
+                        }
+                        result.tally.merge(&out.tally);
+                        result.done.insert(out.chunk);
+                        opts.progress.inc(self.chunk_games(out.chunk));
+                        if let Err(e) = on_chunk(&out) {
+                            error = Some(e);
+                            opts.stop.store(true, Ordering::SeqCst);
+                            continue;
+                        }
+                        if let Some(t) = &opts.sprt {
+                            let st = t.state(result.tally.pair_score(0, 1));
+                            result.sprt = Some(st);
+                            if st.decision.is_some() {
+                                decided = true;
+                                opts.stop.store(true, Ordering::SeqCst);
+                            }
+                        }
                     }
                 }
-                true
-            };
-            for out in rx.iter() {
-                if out.failed {
-                    result.bot_failed = true;
-                    continue;
-                }
-                buffer.insert(out.chunk, out);
-                while let Some(&c) = todo.get(pos) {
-                    let Some(out) = buffer.remove(&c) else { break };
-                    fold(out, &mut result);
-                    pos += 1;
+                if let Some(every) = opts.checkpoint
+                    && error.is_none()
+                    && last_checkpoint.elapsed() >= every
+                {
+                    if let Err(e) = on_checkpoint(&result) {
+                        error = Some(e);
+                        opts.stop.store(true, Ordering::SeqCst);
+                    }
+                    last_checkpoint = Instant::now();
                 }
             }
-            // Stopped early: fold what finished, in order, leaving gaps for a resume. Under the
-            // SPRT only the contiguous prefix counts, so a resumed run tests at the same points.
-            if opts.sprt.is_none() {
-                for (_, out) in std::mem::take(&mut buffer) {
-                    fold(out, &mut result);
-                }
-            }
+            // Chunks finished after a gap are dropped: they are played again on resume.
         });
         if let Some(e) = error {
             return Err(e);

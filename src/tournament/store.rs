@@ -1,11 +1,16 @@
-//! The run-state file `tally.json`: exact statistics, which chunks they cover, and what run
-//! they belong to. `mtrain merge` adds the tallies of shards; `--resume` continues a run.
+//! The run-state file `tally.json`: exact statistics, which chunks they cover, what run they
+//! belong to, and how much of the per-game files they vouch for. `mtrain merge` adds the tallies
+//! of shards; `--resume` continues a run from its last checkpoint.
+//!
+//! The file carries a CRC-32 of its own content (`check`): a file edited by hand, truncated or
+//! damaged is refused rather than trusted.
 
+use super::record::PerGameMarks;
 use super::{ChunkSet, Tally};
 use serde::{Deserialize, Serialize};
 
 /// Format version of `tally.json`.
-pub const STORE_FORMAT: u32 = 2;
+pub const STORE_FORMAT: u32 = 3;
 
 /// Everything needed to merge or resume a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,12 +31,27 @@ pub struct RunState {
     pub done: ChunkSet,
     /// The statistics.
     pub tally: Tally,
+    /// How much of `games.csv` and `rounds.csv` belongs to `done` (per-game runs only).
+    #[serde(default)]
+    pub per_game: Option<PerGameMarks>,
+    /// CRC-32 of the file's content with this field 0.
+    #[serde(default)]
+    pub check: u32,
 }
 
 impl RunState {
-    /// Serialises to pretty JSON.
+    /// The CRC-32 of the state with `check` 0, in its compact JSON form.
+    fn content_check(&self) -> u32 {
+        let mut plain = self.clone();
+        plain.check = 0;
+        crc32fast::hash(serde_json::to_string(&plain).expect("serialisable").as_bytes())
+    }
+
+    /// Serialises to pretty JSON, with its check.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("serialisable") + "\n"
+        let mut st = self.clone();
+        st.check = st.content_check();
+        serde_json::to_string_pretty(&st).expect("serialisable") + "\n"
     }
 
     /// Parses `tally.json`.
@@ -45,6 +65,9 @@ impl RunState {
         }
         if st.tally.clusters.len() != st.tally.layout.len() {
             return Err("tally.json is damaged: cluster count does not match its layout".into());
+        }
+        if st.check != st.content_check() {
+            return Err("tally.json was changed after mtrain wrote it (its check does not match its content)".into());
         }
         Ok(st)
     }

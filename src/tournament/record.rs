@@ -1,0 +1,308 @@
+//! The output folder of a tournament as a durable record: per-game files appended chunk by chunk
+//! in game order, and checkpoints that say exactly how much of them is good.
+//!
+//! A checkpoint flushes and syncs `games.csv` and `rounds.csv`, and records in `tally.json`
+//! their length and CRC-32 at that moment ([`FileMark`]); `tally.json` itself is replaced
+//! atomically, last. Whatever happens after (more rows, a `SIGKILL` in the middle of a line, a
+//! half-written temporary file), [`Record::reopen`] restores the folder to its last checkpoint:
+//! rows past the mark are cut off, a file shorter than its mark or whose bytes do not match is
+//! refused (rows were lost or changed), and leftover temporary files are removed. Resume then
+//! appends, so the files stay in game order and nothing is ever held in memory.
+
+use super::ChunkOutput;
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// How much of a per-game file a checkpoint vouches for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileMark {
+    /// Bytes, header included.
+    pub bytes: u64,
+    /// CRC-32 of those bytes.
+    pub crc32: u32,
+}
+
+/// The marks of both per-game files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerGameMarks {
+    /// `games.csv`.
+    pub games: FileMark,
+    /// `rounds.csv`.
+    pub rounds: FileMark,
+}
+
+/// The per-game file names.
+pub const GAMES_FILE: &str = "games.csv";
+/// See [`GAMES_FILE`].
+pub const ROUNDS_FILE: &str = "rounds.csv";
+
+/// One per-game file open for appending, with its running length and CRC.
+struct Appender {
+    out: BufWriter<File>,
+    mark: FileMark,
+    crc: crc32fast::Hasher,
+}
+
+impl Appender {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.crc.update(bytes);
+        self.mark.bytes += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Flushes and syncs; the mark of everything written.
+    fn sync(&mut self) -> std::io::Result<FileMark> {
+        self.out.flush()?;
+        self.out.get_ref().sync_data()?;
+        Ok(FileMark { bytes: self.mark.bytes, crc32: self.crc.clone().finalize() })
+    }
+}
+
+/// The per-game files of a run folder.
+pub struct Record {
+    dir: PathBuf,
+    files: Option<(Appender, Appender)>,
+}
+
+fn io_err(path: &Path, e: std::io::Error) -> String {
+    format!("cannot write '{}': {e}", path.display())
+}
+
+impl Record {
+    /// A record without per-game files.
+    pub fn without_games(dir: &Path) -> Record {
+        Record { dir: dir.to_path_buf(), files: None }
+    }
+
+    /// Starts the per-game files afresh in `dir` with their headers.
+    ///
+    /// # Errors
+    /// A file that cannot be written, as one line.
+    pub fn create(dir: &Path, games_header: &str, rounds_header: &str) -> Result<Record, String> {
+        let open = |name: &str, header: &str| -> Result<Appender, String> {
+            let path = dir.join(name);
+            let f = File::create(&path).map_err(|e| io_err(&path, e))?;
+            let mut a = Appender { out: BufWriter::new(f), mark: FileMark::default(), crc: crc32fast::Hasher::new() };
+            a.write(header.as_bytes()).map_err(|e| io_err(&path, e))?;
+            Ok(a)
+        };
+        let files = (open(GAMES_FILE, games_header)?, open(ROUNDS_FILE, rounds_header)?);
+        Ok(Record { dir: dir.to_path_buf(), files: Some(files) })
+    }
+
+    /// Reopens the per-game files of `dir` at their checkpoint `marks`: each file must hold at
+    /// least the bytes the mark records, with the same CRC; anything after is cut off.
+    ///
+    /// # Errors
+    /// A missing, short or changed file, as one line naming it.
+    pub fn reopen(dir: &Path, marks: &PerGameMarks) -> Result<Record, String> {
+        let open = |name: &str, mark: &FileMark| -> Result<Appender, String> {
+            let path = dir.join(name);
+            let mut f = OpenOptions::new().read(true).write(true).open(&path).map_err(|e| {
+                format!("cannot resume from '{}': {name} is missing or unreadable ({e})", dir.display())
+            })?;
+            let len = f.metadata().map_err(|e| io_err(&path, e))?.len();
+            if len < mark.bytes {
+                return Err(format!(
+                    "cannot resume from '{}': {name} has {len} bytes, fewer than the {} its last checkpoint recorded: rows are missing",
+                    dir.display(),
+                    mark.bytes
+                ));
+            }
+            let mut crc = crc32fast::Hasher::new();
+            let mut left = mark.bytes;
+            let mut buf = vec![0u8; 1 << 16];
+            while left > 0 {
+                let n = (left as usize).min(buf.len());
+                f.read_exact(&mut buf[..n]).map_err(|e| io_err(&path, e))?;
+                crc.update(&buf[..n]);
+                left -= n as u64;
+            }
+            if crc.clone().finalize() != mark.crc32 {
+                return Err(format!(
+                    "cannot resume from '{}': {name} was changed since its last checkpoint (its first {} bytes do not match)",
+                    dir.display(),
+                    mark.bytes
+                ));
+            }
+            // Rows written after the checkpoint are played again.
+            f.set_len(mark.bytes).map_err(|e| io_err(&path, e))?;
+            f.seek(SeekFrom::Start(mark.bytes)).map_err(|e| io_err(&path, e))?;
+            Ok(Appender { out: BufWriter::new(f), mark: *mark, crc })
+        };
+        let files = (open(GAMES_FILE, &marks.games)?, open(ROUNDS_FILE, &marks.rounds)?);
+        Ok(Record { dir: dir.to_path_buf(), files: Some(files) })
+    }
+
+    /// Appends a chunk's rows.
+    ///
+    /// # Errors
+    /// A write error, as one line.
+    pub fn append(&mut self, out: &ChunkOutput) -> Result<(), String> {
+        if let Some((g, r)) = self.files.as_mut() {
+            g.write(&out.games_csv).map_err(|e| io_err(&self.dir.join(GAMES_FILE), e))?;
+            r.write(&out.rounds_csv).map_err(|e| io_err(&self.dir.join(ROUNDS_FILE), e))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and syncs the per-game files; their marks, for the checkpoint.
+    ///
+    /// # Errors
+    /// A write error, as one line.
+    pub fn sync(&mut self) -> Result<Option<PerGameMarks>, String> {
+        match self.files.as_mut() {
+            None => Ok(None),
+            Some((g, r)) => Ok(Some(PerGameMarks {
+                games: g.sync().map_err(|e| io_err(&self.dir.join(GAMES_FILE), e))?,
+                rounds: r.sync().map_err(|e| io_err(&self.dir.join(ROUNDS_FILE), e))?,
+            })),
+        }
+    }
+}
+
+/// Concatenates the per-game file `name` of several run folders, in the order given, into
+/// `out`: the header once, then each folder's rows up to its mark, each checked against its
+/// mark on the way (length and CRC-32). Streams: memory does not grow with the files. Returns
+/// the mark of what was written.
+///
+/// # Errors
+/// A file that is missing, shorter than its mark or changed, or a write error, as one line.
+pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut W) -> Result<FileMark, String> {
+    let mut written = FileMark::default();
+    let mut crc = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 16];
+    for (i, (dir, mark)) in parts.iter().enumerate() {
+        let path = dir.join(name);
+        let f = File::open(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        let mut r = std::io::BufReader::new(f);
+        let mut check = crc32fast::Hasher::new();
+        let mut header = Vec::new();
+        std::io::BufRead::read_until(&mut r, b'\n', &mut header).map_err(|e| io_err(&path, e))?;
+        check.update(&header);
+        let mut left = mark.bytes.checked_sub(header.len() as u64).ok_or_else(|| {
+            format!("'{}' is shorter than the {} bytes its tally.json records", path.display(), mark.bytes)
+        })?;
+        let mut emit = |bytes: &[u8], out: &mut W| -> Result<(), String> {
+            out.write_all(bytes).map_err(|e| format!("cannot write the merged {name}: {e}"))?;
+            crc.update(bytes);
+            written.bytes += bytes.len() as u64;
+            Ok(())
+        };
+        if i == 0 {
+            emit(&header, out)?;
+        }
+        while left > 0 {
+            let n = (left as usize).min(buf.len());
+            r.read_exact(&mut buf[..n]).map_err(|_| {
+                format!("'{}' is shorter than the {} bytes its tally.json records", path.display(), mark.bytes)
+            })?;
+            check.update(&buf[..n]);
+            emit(&buf[..n], out)?;
+            left -= n as u64;
+        }
+        if check.finalize() != mark.crc32 {
+            return Err(format!(
+                "'{}' was changed after its run wrote it (its bytes do not match its tally.json)",
+                path.display()
+            ));
+        }
+    }
+    written.crc32 = crc.finalize();
+    Ok(written)
+}
+
+/// Removes the temporary files that an interrupted write of `names` left in `dir`
+/// (`NAME.PID.tmp`, written by a process that was killed before it could rename them).
+pub fn remove_stale_temporaries(dir: &Path, names: &[&str]) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let stale = names.iter().any(|n| {
+            file.strip_prefix(n)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .is_some_and(|pid| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()))
+        });
+        if stale {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::{Layout, Tally};
+
+    fn chunk(c: u64, games: &str, rounds: &str) -> ChunkOutput {
+        ChunkOutput {
+            chunk: c,
+            tally: Tally::new(Layout { bots: 1, players: 2 }),
+            games_csv: games.as_bytes().to_vec(),
+            rounds_csv: rounds.as_bytes().to_vec(),
+            failed: false,
+            bot_failed: false,
+        }
+    }
+
+    #[test]
+    fn reopen_cuts_rows_past_the_checkpoint_and_refuses_lost_or_changed_rows() {
+        let dir = std::env::temp_dir().join(format!("mtrain-record-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut r = Record::create(&dir, "g\n", "r\n").unwrap();
+        r.append(&chunk(0, "g0\n", "r0\n")).unwrap();
+        let marks = r.sync().unwrap().unwrap();
+        assert_eq!(marks.games.bytes, 5);
+        // Rows after the checkpoint, the last one cut in the middle by a kill.
+        r.append(&chunk(1, "g1\ng", "r1\n")).unwrap();
+        r.sync().unwrap();
+        drop(r);
+        let mut r = Record::reopen(&dir, &marks).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap(), "g\ng0\n");
+        r.append(&chunk(1, "g1\n", "r1\n")).unwrap();
+        let marks2 = r.sync().unwrap().unwrap();
+        drop(r);
+        assert_eq!(std::fs::read_to_string(dir.join(GAMES_FILE)).unwrap(), "g\ng0\ng1\n");
+        assert_eq!(std::fs::read_to_string(dir.join(ROUNDS_FILE)).unwrap(), "r\nr0\nr1\n");
+        // The same bytes give the same mark, however they were written.
+        let mut fresh = crc32fast::Hasher::new();
+        fresh.update(b"g\ng0\ng1\n");
+        assert_eq!(marks2.games, FileMark { bytes: 8, crc32: fresh.finalize() });
+        // Truncated below the mark: refused.
+        std::fs::write(dir.join(GAMES_FILE), "g\ng0").unwrap();
+        let e = Record::reopen(&dir, &marks2).err().unwrap();
+        assert!(e.contains("games.csv has 4 bytes, fewer than the 8"), "{e}");
+        // Same length, other bytes: refused.
+        std::fs::write(dir.join(GAMES_FILE), "g\ng0\ng2\n").unwrap();
+        let e = Record::reopen(&dir, &marks2).err().unwrap();
+        assert!(e.contains("games.csv was changed"), "{e}");
+        // Missing: refused.
+        std::fs::remove_file(dir.join(ROUNDS_FILE)).unwrap();
+        std::fs::write(dir.join(GAMES_FILE), "g\ng0\ng1\n").unwrap();
+        let e = Record::reopen(&dir, &marks2).err().unwrap();
+        assert!(e.contains("rounds.csv is missing"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stale_temporaries_of_known_files_go_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("mtrain-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in ["games.csv.1234.tmp", "tally.json.99.tmp", "games.csv.x.tmp", "notes.1.tmp", "games.csv"] {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        remove_stale_temporaries(&dir, &["games.csv", "tally.json"]);
+        let mut left: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, ["games.csv", "games.csv.x.tmp", "notes.1.tmp"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
