@@ -66,6 +66,10 @@ pub(crate) struct BalanceArgs {
     /// No progress bar and no timing line on stderr
     #[arg(long)]
     quiet: bool,
+    /// Write into a --out folder that holds files other than a balance sweep's (mtrain's own
+    /// output files in it are replaced; other files are left alone)
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     bot_args: BotArgs,
 }
@@ -165,6 +169,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     let p = plan(a, &registry)?;
     if let Some(dir) = &a.out {
         check_out_dir(dir)?;
+        prepare_dir(dir, a.force)?;
     }
     let total: u64 = p
         .cells
@@ -232,6 +237,39 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         }
     }
     Ok(0)
+}
+
+/// The files of a balance sweep.
+fn is_balance_file(name: &str) -> bool {
+    matches!(name, "balance.csv" | "recommendation.csv" | "manifest.json" | "bot-logs") || name.ends_with(".svg")
+}
+
+/// `--out` must be new, empty or a balance sweep's (whose files the new sweep replaces): never
+/// a tournament's or anything else, unless `--force`, which removes mtrain's own files first.
+fn prepare_dir(dir: &std::path::Path, force: bool) -> Result<(), CliError> {
+    let foreign: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| CliError::usage(format!("cannot read --out '{}': {e}", dir.display())))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !is_balance_file(n))
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        let mut shown: Vec<&str> = foreign.iter().map(String::as_str).take(5).collect();
+        shown.sort_unstable();
+        return Err(CliError::usage(format!(
+            "--out '{}' is not empty and holds more than a balance sweep (it has {}{}): give a new or empty folder, or --force to replace mtrain's files in it",
+            dir.display(),
+            shown.join(", "),
+            if foreign.len() > 5 { ", ..." } else { "" }
+        )));
+    }
+    for name in super::tournament::OUTPUT_FILES {
+        let _ = std::fs::remove_file(dir.join(name));
+    }
+    Ok(())
 }
 
 /// The field in words, and what skill expression compares.

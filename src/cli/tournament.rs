@@ -9,7 +9,7 @@ use crate::external::{ExternalBots, StderrTo};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::record::remove_stale_temporaries;
+use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, remove_stale_temporaries};
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
     Seating, Sprt, SprtState, Tally, Tournament,
@@ -579,6 +579,12 @@ fn prepare_new_dir(dir: &Path, fingerprint: &str, force: bool) -> Result<(), Cli
 /// counts are what those chunks hold.
 fn check_state(dir: &Path, t: &Tournament, plan: &ChunkSet, st: &RunState) -> Result<(), CliError> {
     let bad = |why: String| CliError::usage(format!("cannot resume from '{}': {why}", dir.display()));
+    if st.per_game.is_none() && (dir.join(GAMES_FILE).exists() || dir.join(ROUNDS_FILE).exists()) {
+        return Err(bad(
+            "its tally.json records no per-game files, but the folder has games.csv: the tally.json is another run's"
+                .into(),
+        ));
+    }
     if st.chunks_total != t.chunk_count() {
         return Err(bad(format!("its tally.json counts {} chunks, this run has {}", st.chunks_total, t.chunk_count())));
     }

@@ -1,0 +1,287 @@
+//! Long runs survive what shared machines and clusters do to them: SIGKILL and SIGTERM at any
+//! moment, two SIGINTs in a row, files damaged or deleted between a stop and a resume, output
+//! folders that hold something else.
+#![cfg(unix)]
+
+use mexican_train::tournament::{ChunkSet, RunState};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mtrain"))
+}
+
+fn mtrain(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-durable-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+const RESULTS: &[&str] = &["summary.csv", "seats.csv", "pairs.csv", "round_stats.csv"];
+const PER_GAME: &[&str] = &["games.csv", "rounds.csv"];
+
+/// The tournament every test here plays: a few seconds in the test build.
+fn args<'a>(out: &'a str, per_game: bool) -> Vec<&'a str> {
+    let mut a = vec!["tournament", "--bots", "greedy,random,planner", "--games", "50000", "--seed", "5", "--quiet"];
+    a.extend(["--checkpoint", "0.3", "--out", out]);
+    if per_game {
+        a.push("--per-game");
+    }
+    a
+}
+
+fn spawn(args: &[&str]) -> Child {
+    bin().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+fn signal(child: &Child, sig: i32) {
+    // SAFETY: kill(2) on the pid of a child this test started and has not yet waited for.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, sig);
+    }
+}
+
+/// Milliseconds from a fixed-seed generator: "random moments" that replay.
+fn moments(seed: u64, n: usize, lo: u64, hi: u64) -> Vec<u64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            lo + x % (hi - lo)
+        })
+        .collect()
+}
+
+fn same_files(a: &Path, b: &Path, per_game: bool) {
+    let names = RESULTS.iter().chain(if per_game { PER_GAME } else { &[] });
+    for f in names {
+        assert!(read(&a.join(f)) == read(&b.join(f)), "{f} differs between {} and {}", a.display(), b.display());
+    }
+    let leftovers: Vec<String> = std::fs::read_dir(a)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left in {}: {leftovers:?}", a.display());
+}
+
+#[test]
+fn killed_and_terminated_runs_resume_to_the_uninterrupted_files() {
+    let dir = scratch("kill");
+    let mut stopped = 0;
+    for per_game in [false, true] {
+        let reference = dir.join(format!("reference-{per_game}"));
+        let r = s(&reference);
+        assert_eq!(mtrain(&args(&r, per_game)).status.code(), Some(0));
+        for (i, (sig, wait)) in [libc::SIGKILL, libc::SIGTERM, libc::SIGKILL, libc::SIGTERM]
+            .into_iter()
+            .zip(moments(7 + u64::from(per_game), 4, 150, 3000))
+            .enumerate()
+        {
+            let out = dir.join(format!("run-{per_game}-{i}"));
+            let o = s(&out);
+            let mut child = spawn(&args(&o, per_game));
+            std::thread::sleep(Duration::from_millis(wait));
+            signal(&child, sig);
+            let status = child.wait().unwrap();
+            let finished = status.code() == Some(0);
+            if sig == libc::SIGTERM && !finished {
+                assert_eq!(status.code(), Some(143), "SIGTERM exits 143");
+                let m = read(&out.join("manifest.json"));
+                assert!(m.contains("\"stopped\": \"interrupted\""), "{m}");
+            }
+            if !finished {
+                stopped += 1;
+                // Killed again while resuming, then left to finish.
+                let mut again = spawn(&["tournament", "--resume", &o, "--quiet"]);
+                std::thread::sleep(Duration::from_millis(wait / 2));
+                signal(&again, libc::SIGKILL);
+                let _ = again.wait();
+                let r = mtrain(&["tournament", "--resume", &o, "--quiet"]);
+                assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+            }
+            same_files(&out, &reference, per_game);
+        }
+    }
+    assert!(stopped >= 6, "only {stopped} of 8 runs were stopped before they finished");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn two_interrupts_in_a_row_still_save() {
+    let dir = scratch("int2");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let o = s(&a);
+    let mut child = spawn(&args(&o, true));
+    std::thread::sleep(Duration::from_millis(900));
+    signal(&child, libc::SIGINT);
+    signal(&child, libc::SIGINT);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let r = mtrain(&["tournament", "--resume", &o, "--quiet"]);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(mtrain(&args(&s(&b), true)).status.code(), Some(0));
+    same_files(&a, &b, true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Expects exit code 2 and one line holding `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let r = mtrain(args);
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+}
+
+/// A stopped per-game run in `dir`, as after SIGTERM.
+fn stopped_run(dir: &Path) {
+    let o = s(dir);
+    let mut child = spawn(&args(&o, true));
+    std::thread::sleep(Duration::from_millis(900));
+    signal(&child, libc::SIGTERM);
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+}
+
+#[test]
+fn damaged_edited_or_foreign_state_is_refused_with_one_line() {
+    let dir = scratch("damage");
+    let run = dir.join("run");
+    stopped_run(&run);
+    let r = s(&run);
+    let tally = read(&run.join("tally.json"));
+    let resume = ["tournament", "--resume", r.as_str(), "--quiet"];
+    // Edited by hand: `done` claims every chunk (the check no longer matches).
+    let mut v: serde_json::Value = serde_json::from_str(&tally).unwrap();
+    v["done"] = serde_json::json!([[0, v["chunks_total"]]]);
+    std::fs::write(run.join("tally.json"), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    refused(&resume, "tally.json was changed after mtrain wrote it");
+    // The same edit with a matching check (a forgery): the counts give it away.
+    let mut st: RunState = serde_json::from_str(&tally).unwrap();
+    st.done = ChunkSet(vec![(0, st.chunks_total)]);
+    std::fs::write(run.join("tally.json"), st.to_json()).unwrap();
+    refused(&resume, "but the chunks it lists hold");
+    // Truncated.
+    std::fs::write(run.join("tally.json"), &tally[..tally.len() / 2]).unwrap();
+    refused(&resume, "not a valid tally.json");
+    // Another run's tally.json: its arguments describe another tournament, whose files these
+    // are not.
+    let other = dir.join("other");
+    let o = s(&other);
+    assert_eq!(mtrain(&["tournament", "--games", "100", "--quiet", "--out", &o]).status.code(), Some(0));
+    std::fs::copy(other.join("tally.json"), run.join("tally.json")).unwrap();
+    refused(&resume, "records no per-game files, but the folder has games.csv");
+    std::fs::write(run.join("tally.json"), &tally).unwrap();
+    // Per-game rows lost: truncated, then deleted.
+    let games = read(&run.join("games.csv"));
+    let cut = games.len() / 3;
+    std::fs::write(run.join("games.csv"), &games[..cut]).unwrap();
+    refused(&resume, &format!("games.csv has {cut} bytes, fewer than"));
+    std::fs::remove_file(run.join("games.csv")).unwrap();
+    refused(&resume, "games.csv is missing");
+    // Rows changed in place.
+    std::fs::write(run.join("games.csv"), games.replacen(",greedy,", ",random,", 1)).unwrap();
+    refused(&resume, "games.csv was changed since its last checkpoint");
+    // Restored: it resumes.
+    std::fs::write(run.join("games.csv"), &games).unwrap();
+    let r2 = mtrain(&resume);
+    assert_eq!(r2.status.code(), Some(0), "{}", String::from_utf8_lossy(&r2.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_folders_are_never_mixed_or_overwritten_by_accident() {
+    let dir = scratch("safe");
+    let run = dir.join("run");
+    let r = s(&run);
+    let small = |out: &str, extra: &[&str]| {
+        let mut a = vec!["tournament", "--games", "200", "--quiet", "--out", out];
+        a.extend_from_slice(extra);
+        mtrain(&a)
+    };
+    assert_eq!(small(&r, &[]).status.code(), Some(0));
+    // The same run again: allowed (it starts afresh and writes the same files).
+    assert_eq!(small(&r, &[]).status.code(), Some(0));
+    // Another run into it: refused, unless --force.
+    refused(
+        &["tournament", "--games", "300", "--quiet", "--out", &r],
+        "is not empty and holds no run of this tournament",
+    );
+    assert_eq!(small(&r, &["--seed", "9", "--force"]).status.code(), Some(0));
+    // A folder of other files: refused; --force leaves the other files alone.
+    let mine = dir.join("mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
+    let m = s(&mine);
+    refused(&["tournament", "--games", "200", "--quiet", "--out", &m], "(it has notes.txt)");
+    assert_eq!(small(&m, &["--force"]).status.code(), Some(0));
+    assert_eq!(read(&mine.join("notes.txt")), "keep me");
+    // balance into a tournament folder: refused.
+    refused(
+        &["balance", "--players", "2-2", "--hands", "7-7", "--games", "50", "--quiet", "--out", &r],
+        "is not empty",
+    );
+    // merge into one of its inputs: refused.
+    let (s1, s2) = (dir.join("s1"), dir.join("s2"));
+    for (i, d) in [(1, &s1), (2, &s2)] {
+        let shard = format!("{i}/2");
+        let extra: &[&str] = if i == 1 { &["--per-game"] } else { &[] };
+        let mut a = vec!["tournament", "--games", "400", "--quiet", "--shard", &shard];
+        let ds = s(d);
+        a.extend(["--out", &ds]);
+        a.extend_from_slice(extra);
+        assert_eq!(mtrain(&a).status.code(), Some(0));
+    }
+    let (a1, a2) = (s(&s1), s(&s2));
+    refused(&["merge", &a1, &a2, "--out", &a1], "is one of the folders to merge");
+    // Shards of which only some have per-game files: refused.
+    let merged = s(&dir.join("merged"));
+    refused(&["merge", &a1, &a2, "--out", &merged], "some shards have per-game files");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merged_per_game_files_equal_one_run() {
+    let dir = scratch("merge");
+    let whole = dir.join("whole");
+    let w = s(&whole);
+    let base = ["tournament", "--games", "3000", "--quiet", "--per-game"];
+    let mut a = base.to_vec();
+    a.extend(["--out", &w]);
+    assert_eq!(mtrain(&a).status.code(), Some(0));
+    let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("shard{i}"))).collect();
+    for (i, d) in shards.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let ds = s(d);
+        let mut a = base.to_vec();
+        a.extend(["--shard", &shard, "--out", &ds]);
+        assert_eq!(mtrain(&a).status.code(), Some(0));
+    }
+    let merged = dir.join("merged");
+    let m = s(&merged);
+    // Given in any order.
+    let names: Vec<String> = [2, 0, 1].iter().map(|&i| s(&shards[i])).collect();
+    let mut a = vec!["merge"];
+    a.extend(names.iter().map(String::as_str));
+    a.extend(["--out", &m]);
+    let r = mtrain(&a);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    same_files(&merged, &whole, true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
