@@ -35,7 +35,7 @@ const RESULTS: &[&str] = &["summary.csv", "seats.csv", "pairs.csv", "round_stats
 const PER_GAME: &[&str] = &["games.csv", "rounds.csv"];
 
 /// The tournament every test here plays: a few seconds in the test build.
-fn args<'a>(out: &'a str, per_game: bool) -> Vec<&'a str> {
+fn args(out: &str, per_game: bool) -> Vec<&str> {
     let mut a = vec!["tournament", "--bots", "greedy,random,planner", "--games", "50000", "--seed", "5", "--quiet"];
     a.extend(["--checkpoint", "0.3", "--out", out]);
     if per_game {
