@@ -16,7 +16,7 @@ pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament, csv_quote};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
-pub use store::{RunState, STORE_FORMAT};
+pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SweepState, kind_of};
 pub use tally::{DealAcc, Layout, Tally, WIN_UNIT};
 
 /// Deals per chunk: small enough for a live progress bar and fine-grained interruption, large
