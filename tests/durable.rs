@@ -285,3 +285,65 @@ fn merged_per_game_files_equal_one_run() {
     same_files(&merged, &whole, true);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sweep the balance tests play: a few seconds in the test build.
+fn sweep<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec!["balance", "--players", "2-4", "--hands", "7-9", "--games", "6000", "--quiet"];
+    a.extend(["--checkpoint", "0.3", "--out", out]);
+    a.extend_from_slice(extra);
+    a
+}
+
+const SWEEP_FILES: &[&str] = &["balance.csv", "recommendation.csv", "skill.svg", "blocked_rate.svg"];
+
+#[test]
+fn a_balance_sweep_survives_kill_term_and_shards() {
+    let dir = scratch("balance");
+    let reference = dir.join("reference");
+    let r = s(&reference);
+    let whole = mtrain(&sweep(&r, &[]));
+    assert_eq!(whole.status.code(), Some(0));
+    let mut stopped = 0;
+    for (i, (sig, wait)) in [libc::SIGKILL, libc::SIGTERM].into_iter().zip(moments(3, 2, 300, 2000)).enumerate() {
+        let out = dir.join(format!("run{i}"));
+        let o = s(&out);
+        let mut child = spawn(&sweep(&o, &[]));
+        std::thread::sleep(Duration::from_millis(wait));
+        signal(&child, sig);
+        let status = child.wait().unwrap();
+        if status.code() != Some(0) {
+            stopped += 1;
+            if sig == libc::SIGTERM {
+                assert_eq!(status.code(), Some(143));
+            }
+            let r = mtrain(&["balance", "--resume", &o, "--quiet"]);
+            assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+            assert_eq!(r.stdout, whole.stdout, "the resumed sweep prints what the whole one did");
+        }
+        for f in SWEEP_FILES {
+            assert!(read(&out.join(f)) == read(&reference.join(f)), "{f} differs after signal {sig}");
+        }
+    }
+    assert!(stopped >= 1, "no sweep was stopped before it finished");
+    // Three shards, merged in any order, give the whole sweep's files.
+    let shards: Vec<String> = (1..=3).map(|i| s(&dir.join(format!("shard{i}")))).collect();
+    for (i, d) in shards.iter().enumerate() {
+        let sh = format!("{}/3", i + 1);
+        assert_eq!(mtrain(&sweep(d, &["--shard", &sh])).status.code(), Some(0));
+        assert!(!Path::new(d).join("balance.csv").exists(), "a shard alone writes no results");
+    }
+    refused(&["merge", &shards[0], &shards[1], "--out", &shards[1]], "is one of the folders to merge");
+    let merged = dir.join("merged");
+    let m = s(&merged);
+    let r = mtrain(&["merge", &shards[2], &shards[0], &shards[1], "--out", &m]);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    for f in SWEEP_FILES {
+        assert!(read(&merged.join(f)) == read(&reference.join(f)), "merged {f} differs");
+    }
+    // A sweep's state is not a tournament's, and an edited one is refused.
+    refused(&["tournament", "--resume", &s(&reference)], "is a balance sweep's");
+    let tally = read(&reference.join("tally.json"));
+    std::fs::write(reference.join("tally.json"), tally.replacen("\"games\": ", "\"games\": 1", 1)).unwrap();
+    refused(&["balance", "--resume", &s(&reference)], "tally.json was changed after mtrain wrote it");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

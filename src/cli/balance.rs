@@ -1,22 +1,32 @@
 //! `mtrain balance`: sweep hand sizes for each player count, measure fairness and playability
 //! with intervals, recommend a hand size per player count, and plot every metric.
 //!
-//! Every input is checked before anything is played or written; the output files are written at
-//! the end, each atomically.
+//! Every input is checked before anything is played or written. A sweep is as durable as a
+//! tournament: with `--out` it saves its exact state (`tally.json`, one [`CellState`] per cell)
+//! every `--checkpoint` seconds and on SIGINT, SIGTERM and SIGHUP, resumes with `--resume`,
+//! plays a slice with `--shard` (or Slurm array variables), and `mtrain merge` combines the
+//! slices. The result files are written, each atomically, once every cell is complete.
 
-use super::tournament::check_out_dir;
+use super::signals::Stop;
+use super::tournament::{
+    OUTPUT_FILES, check_out_dir, replace_ext_bots, result_args, shell_word, slurm_shard, without_ext_bots,
+};
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
+use super::{BotArgs, CliError, EXIT_INTERRUPTED, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
 use crate::external::StderrTo;
 use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Tally, Tournament};
+use crate::tournament::record::remove_stale_temporaries;
+use crate::tournament::{
+    BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, RunOptions, RunResult, STORE_FORMAT, Schedule, Seating, SweepState,
+    Tally, Tournament, kind_of,
+};
 use clap::Args;
 use std::io::IsTerminal;
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Options of `mtrain balance`.
 #[derive(Args, Debug, Clone)]
@@ -70,6 +80,16 @@ pub(crate) struct BalanceArgs {
     /// output files in it are replaced; other files are left alone)
     #[arg(long)]
     force: bool,
+    /// Continue the interrupted sweep whose output is in DIR (its settings are reused)
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
+    /// Play only slice i of n (1 <= i <= n) of the sweep's games; merge slices with mtrain merge
+    /// [default: from SLURM_ARRAY_TASK_ID, _MIN and _COUNT when set]
+    #[arg(long, value_name = "I/N", value_parser = values::shard)]
+    shard: Option<(u64, u64)>,
+    /// Save the sweep's exact state to --out every S seconds (and on Ctrl-C, SIGTERM or SIGHUP)
+    #[arg(long, default_value = "60", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
+    checkpoint: f64,
     #[command(flatten)]
     bot_args: BotArgs,
 }
@@ -162,26 +182,206 @@ fn span_text(s: Span) -> String {
     if s.0 == s.1 { s.0.to_string() } else { format!("{}-{}", s.0, s.1) }
 }
 
-pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
-    let threads = a.threads.unwrap_or_else(all_cores);
-    let logs = a.out.as_ref().map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
-    let (registry, ext) = a.bot_args.registry(base, logs)?;
-    let p = plan(a, &registry)?;
-    if let Some(dir) = &a.out {
-        check_out_dir(dir)?;
-        prepare_dir(dir, a.force)?;
-    }
-    let total: u64 = p
-        .cells
+/// The identity of a sweep: what its results depend on.
+fn fingerprint(p: &Plan) -> String {
+    let specs: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
+    format!(
+        "rules={:?};cells={:?};bots={};entries={:?};games={};seed={};deterministic={}",
+        p.base,
+        p.cells,
+        specs.join("|"),
+        p.entries,
+        p.games,
+        p.seed,
+        p.deterministic
+    )
+}
+
+/// The tournament of one cell.
+fn cell_tournament(p: &Plan, players: u8, hand: u8, registry: &Registry) -> Result<Tournament, CliError> {
+    let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
+    let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
+    let schedule =
+        Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, seed).expect("checked in plan");
+    Tournament::with_registry(rules, p.specs.clone(), schedule, registry).map_err(|e| CliError::usage(e.to_string()))
+}
+
+/// Chunks of each cell's tournament.
+fn cell_chunks(p: &Plan) -> Vec<u64> {
+    p.cells
         .iter()
         .map(|&(players, _)| {
-            Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, 0).map_or(0, |s| s.games())
+            Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, 0)
+                .map_or(0, |s| s.deals.div_ceil(CHUNK_DEALS))
         })
-        .sum();
+        .collect()
+}
+
+/// The chunks of each cell that slice `i` of `n` plays: the sweep's chunks, cell after cell,
+/// cut into `n` contiguous slices.
+fn shard_plan(chunks: &[u64], shard: Option<(u64, u64)>) -> Vec<ChunkSet> {
+    let total: u64 = chunks.iter().sum();
+    let (i, n) = shard.unwrap_or((1, 1));
+    let (lo, hi) = ((i - 1) * total / n, i * total / n);
+    let mut start = 0;
+    chunks
+        .iter()
+        .map(|&c| {
+            let mut set = ChunkSet::default();
+            let (a, b) = (lo.max(start), hi.min(start + c));
+            if a < b {
+                set.insert_range(a - start, b - start);
+            }
+            start += c;
+            set
+        })
+        .collect()
+}
+
+/// The games of a cell's chunks.
+fn games_in(t: &Tournament, set: &ChunkSet) -> u64 {
+    set.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_games(c)).sum()
+}
+
+/// A sweep set up from its arguments: the plan, the arguments to store, and the shard.
+struct Setup {
+    plan: Plan,
+    args: Vec<String>,
+    shard: Option<(u64, u64)>,
+    bots: String,
+}
+
+fn setup(a: &BalanceArgs, raw_sub: &[String], registry: &Registry) -> Result<Setup, CliError> {
+    let plan = plan(a, registry)?;
+    let mut args = result_args(raw_sub);
+    let shard = match a.shard {
+        Some(s) => Some(s),
+        None => {
+            let s = slurm_shard()?;
+            if let Some((i, n)) = s {
+                args.extend(["--shard".to_string(), format!("{i}/{n}")]);
+            }
+            s
+        }
+    };
+    Ok(Setup { plan, args, shard, bots: a.bots.clone() })
+}
+
+pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
+    let threads = a.threads.unwrap_or_else(all_cores);
+    let raw_sub: Vec<String> = raw.iter().skip_while(|s| s.as_str() != "balance").skip(1).cloned().collect();
+    let logs = |d: Option<&Path>| d.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
+    let (stored_args, out, previous) = match &a.resume {
+        Some(dir) => {
+            let extra = without_ext_bots(&result_args(&raw_sub));
+            if !extra.is_empty() {
+                return Err(CliError::usage(format!(
+                    "--resume takes every setting from the sweep it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
+                    extra.join(" ")
+                )));
+            }
+            let text = std::fs::read_to_string(dir.join("tally.json")).map_err(|e| {
+                CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display()))
+            })?;
+            let st = SweepState::from_json(&text)
+                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
+            let args = replace_ext_bots(&st.args, a.bot_args.ext_bots())?;
+            (Some(args), Some(dir.clone()), Some(st))
+        }
+        None => (None, a.out.clone(), None),
+    };
+    let (eff, eff_raw) = match &stored_args {
+        Some(args) => (stored_balance_args(args)?, args.clone()),
+        None => (a.clone(), raw_sub.clone()),
+    };
+    let (registry, ext) = eff.bot_args.registry_with(base, logs(out.as_deref()), a.bot_args.bot_timeout)?;
+    let Setup { plan: p, args, shard, bots, .. } = setup(&eff, &eff_raw, &registry)?;
+    let chunks = cell_chunks(&p);
+    let planned = shard_plan(&chunks, shard);
+    let fp = fingerprint(&p);
+    let mut state = match previous {
+        Some(st) => {
+            let dir = out.as_deref().expect("resume has a folder");
+            let bad = |why: &str| CliError::usage(format!("cannot resume from '{}': {why}", dir.display()));
+            if st.fingerprint != fp {
+                return Err(bad("its tally.json belongs to a different sweep"));
+            }
+            let same_cells = st.cells.len() == p.cells.len()
+                && st
+                    .cells
+                    .iter()
+                    .zip(&p.cells)
+                    .zip(&chunks)
+                    .all(|((c, &(pl, h)), &n)| c.players == pl && c.hand == h && c.chunks_total == n);
+            if !same_cells {
+                return Err(bad("its tally.json describes other cells"));
+            }
+            for (c, &(players, hand)) in st.cells.iter().zip(&p.cells) {
+                let t = cell_tournament(&p, players, hand, &registry)?;
+                let outside = c.done.0.iter().any(|&(x, y)| (x..y).any(|k| !c.chunks_planned.contains(k)));
+                if outside || c.tally.games != games_in(&t, &c.done) {
+                    return Err(bad("its tally.json counts games its chunks do not hold"));
+                }
+            }
+            st
+        }
+        None => SweepState {
+            format: STORE_FORMAT,
+            kind: BALANCE_KIND.to_string(),
+            fingerprint: fp,
+            args,
+            cells: p
+                .cells
+                .iter()
+                .zip(&chunks)
+                .zip(&planned)
+                .map(|((&(players, hand), &n), plan)| CellState {
+                    players,
+                    hand,
+                    chunks_total: n,
+                    chunks_planned: plan.clone(),
+                    done: ChunkSet::default(),
+                    tally: Tally::new(crate::tournament::Layout { bots: p.specs.len(), players: players as usize }),
+                })
+                .collect(),
+            check: 0,
+        },
+    };
+    if let Some(dir) = &out {
+        check_out_dir(dir)?;
+        if a.resume.is_none() {
+            prepare_dir(dir, a.force)?;
+        }
+        remove_stale_temporaries(dir, OUTPUT_FILES);
+    }
+    let total_games: u64 = p
+        .cells
+        .iter()
+        .zip(&state.cells)
+        .map(|(&(players, hand), c)| {
+            cell_tournament(&p, players, hand, &registry).map(|t| games_in(&t, &c.chunks_planned))
+        })
+        .sum::<Result<u64, _>>()?;
+    let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
+        if let Some(dir) = &out {
+            let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
+            write_atomic(
+                &dir.join("manifest.json"),
+                manifest(&p, raw, total_games, &bots, threads, shard, played, complete, stopped).as_bytes(),
+            )?;
+            write_atomic(&dir.join("tally.json"), st.to_json().as_bytes())?;
+        }
+        Ok(())
+    };
+    let stop = Stop::install();
+    if out.is_some() && a.resume.is_none() {
+        save(&state, false, Some("interrupted"))?;
+    }
+    let done_games: u64 = state.cells.iter().map(|c| c.tally.games).sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
     } else {
-        let pb = indicatif::ProgressBar::new(total);
+        let pb = indicatif::ProgressBar::new(total_games.saturating_sub(done_games));
         pb.set_style(
             indicatif::ProgressStyle::with_template(
                 "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {msg}  ETA {eta}",
@@ -192,51 +392,213 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         pb
     };
     let started = Instant::now();
-    let mut cells = Vec::with_capacity(p.cells.len());
-    for &(players, hand) in &p.cells {
-        progress.set_message(format!("{players} players, {hand} tiles"));
-        let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
-        let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
-        let schedule = Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, seed)
-            .expect("checked in plan");
-        let t = Tournament::with_registry(rules, p.specs.clone(), schedule, &registry)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        let todo: Vec<u64> = (0..t.chunk_count()).collect();
-        let opts = RunOptions { progress: progress.clone(), ..RunOptions::new(threads) };
-        let result = t
-            .run(&todo, Tally::new(t.layout()), ChunkSet::default(), &opts, |_| Ok::<(), CliError>(()), |_| Ok(()))
-            .map_err(|e| CliError::failure(e.message))?;
-        if let Some(e) = bot_failure(&ext) {
-            // A sweep is not resumable: nothing is written.
-            progress.finish_and_clear();
-            return Err(e);
+    let mut interrupted = false;
+    for i in 0..state.cells.len() {
+        let (players, hand) = p.cells[i];
+        let todo: Vec<u64> = state.cells[i]
+            .chunks_planned
+            .0
+            .iter()
+            .flat_map(|&(x, y)| x..y)
+            .filter(|&c| !state.cells[i].done.contains(c))
+            .collect();
+        if todo.is_empty() {
+            continue;
         }
-        cells.push(Cell { players, hand, tally: result.tally });
+        progress.set_message(format!("{players} players, {hand} tiles"));
+        let t = cell_tournament(&p, players, hand, &registry)?;
+        let opts = RunOptions {
+            progress: progress.clone(),
+            stop: stop.stop.clone(),
+            cut: stop.cut.clone(),
+            checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
+            ..RunOptions::new(threads)
+        };
+        let start = state.cells[i].tally.clone();
+        let done = state.cells[i].done.clone();
+        let snapshot = |r: &RunResult| {
+            let mut st = state.clone();
+            st.cells[i].tally = r.tally.clone();
+            st.cells[i].done = r.done.clone();
+            st
+        };
+        let result = t.run(
+            &todo,
+            start,
+            done,
+            &opts,
+            |_| Ok::<(), CliError>(()),
+            |r| save(&snapshot(r), false, Some("interrupted")),
+        )?;
+        let next = snapshot(&result);
+        state = next;
+        if result.interrupted {
+            interrupted = true;
+            break;
+        }
     }
     progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let bots = a.bots.clone();
+    let failed = bot_failure(&ext);
+    let complete = state.cells.iter().all(|c| c.done.len() == c.chunks_total);
+    let shard_done = state.cells.iter().all(|c| c.done == c.chunks_planned);
+    save(&state, complete, if shard_done { None } else { Some("interrupted") })?;
+    if interrupted || !shard_done {
+        let how = match &out {
+            Some(dir) => format!("continue with: mtrain balance --resume {}", shell_word(&dir.display().to_string())),
+            None => "without --out nothing was saved to resume from".to_string(),
+        };
+        let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
+        let why = if failed.is_some() { "Stopped by a failing bot" } else { "Interrupted" };
+        println!("mtrain balance: {why}: {played} of {total_games} games played; {how}");
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        return Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED));
+    }
+    if !complete {
+        let (i, n) = shard.unwrap_or((1, 1));
+        let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
+        println!(
+            "mtrain balance: shard {i}/{n} complete: {played} games; combine the shards with mtrain merge DIR... --out DIR"
+        );
+        return Ok(0);
+    }
+    let cells: Vec<Cell> =
+        state.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect();
     print!("{}", crate::report::tournament::trim_lines(&console(&p, &cells, &bots)));
     if !a.quiet {
-        eprintln!("played {total} games in {elapsed:.1} s on {threads} thread{}", if threads == 1 { "" } else { "s" });
+        eprintln!(
+            "played {} games in {elapsed:.1} s on {threads} thread{}",
+            total_games - done_games,
+            if threads == 1 { "" } else { "s" }
+        );
     }
-    if let Some(dir) = &a.out {
-        // Render everything first, then write: a failure leaves no partial set of files.
-        let mut files: Vec<(String, String)> = vec![
-            ("balance.csv".into(), bal::balance_csv(&cells)),
-            ("recommendation.csv".into(), bal::recommendation_csv(&p.base, &cells, p.objective)),
-            ("manifest.json".into(), manifest(&p, raw, total, &bots, threads)),
-        ];
-        for m in &p.metrics {
-            let rules_name = format!("{}{}", p.base.preset, changes_text(&p.overrides));
-            let svg = bal::plot(&cells, m, p.set, &rules_name, &bots).map_err(CliError::failure)?;
-            files.push((format!("{}.svg", m.name), svg));
-        }
-        for (name, text) in &files {
-            write_atomic(&dir.join(name), text.as_bytes())?;
-        }
+    if let Some(dir) = &out {
+        write_results(dir, &p, &cells, &bots)?;
     }
     Ok(0)
+}
+
+/// The result files of a complete sweep: rendered first, then each written atomically.
+fn write_results(dir: &Path, p: &Plan, cells: &[Cell], bots: &str) -> Result<(), CliError> {
+    let mut files: Vec<(String, String)> = vec![
+        ("balance.csv".into(), bal::balance_csv(cells)),
+        ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective)),
+    ];
+    for m in &p.metrics {
+        let rules_name = format!("{}{}", p.base.preset, changes_text(&p.overrides));
+        let svg = bal::plot(cells, m, p.set, &rules_name, bots).map_err(CliError::failure)?;
+        files.push((format!("{}.svg", m.name), svg));
+    }
+    for (name, text) in &files {
+        write_atomic(&dir.join(name), text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Parses stored `mtrain balance` arguments.
+fn stored_balance_args(args: &[String]) -> Result<BalanceArgs, CliError> {
+    use clap::Parser;
+    let mut argv = vec!["mtrain".to_string(), "balance".to_string()];
+    argv.extend(args.iter().cloned());
+    let cli = super::Cli::try_parse_from(&argv)
+        .map_err(|e| CliError::usage(format!("the stored sweep arguments no longer parse: {}", e.kind())))?;
+    match cli.command {
+        super::Command::Balance(b) => Ok(b),
+        _ => Err(CliError::usage("the stored arguments are not a balance sweep")),
+    }
+}
+
+/// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell
+/// is complete.
+pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registry) -> Result<i32, CliError> {
+    let mut states = Vec::new();
+    for d in dirs {
+        let text = std::fs::read_to_string(d.join("tally.json"))
+            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
+        states.push(
+            SweepState::from_json(&text)
+                .map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?,
+        );
+    }
+    let first = &states[0];
+    let mut merged = first.clone();
+    for c in &mut merged.cells {
+        c.done = ChunkSet::default();
+        c.tally = Tally::new(c.tally.layout);
+        c.chunks_planned = ChunkSet(vec![(0, c.chunks_total)]);
+    }
+    for (d, st) in dirs.iter().zip(&states) {
+        if st.fingerprint != first.fingerprint || st.cells.len() != first.cells.len() {
+            return Err(CliError::usage(format!(
+                "cannot merge '{}' with '{}': they are shards of different sweeps",
+                d.display(),
+                dirs[0].display()
+            )));
+        }
+        for (m, c) in merged.cells.iter_mut().zip(&st.cells) {
+            if m.done.overlaps(&c.done) {
+                return Err(CliError::usage(format!(
+                    "cannot merge '{}': its games overlap another folder's (the same shard given twice?)",
+                    d.display()
+                )));
+            }
+            m.done.union(&c.done);
+            m.tally.merge(&c.tally);
+        }
+    }
+    // Arguments that reproduce the merged sweep: without the shard.
+    let mut args = Vec::new();
+    let mut it = first.args.iter();
+    while let Some(x) = it.next() {
+        if x == "--shard" {
+            it.next();
+        } else if !x.starts_with("--shard=") {
+            args.push(x.clone());
+        }
+    }
+    merged.args = args.clone();
+    let b = stored_balance_args(&args)?;
+    let (registry, _ext) = b.bot_args.registry(base, StderrTo::Discard)?;
+    let Setup { plan: p, bots, .. } = setup(&b, &args, &registry)?;
+    if fingerprint(&p) != merged.fingerprint {
+        return Err(CliError::usage("cannot merge: the stored sweep arguments no longer describe these shards"));
+    }
+    check_out_dir(out)?;
+    prepare_dir(out, false)?;
+    let complete = merged.cells.iter().all(|c| c.done.len() == c.chunks_total);
+    let played: u64 = merged.cells.iter().map(|c| c.tally.games).sum();
+    let total_games: u64 = p
+        .cells
+        .iter()
+        .zip(&merged.cells)
+        .map(|(&(players, hand), c)| {
+            cell_tournament(&p, players, hand, &registry).map(|t| games_in(&t, &c.chunks_planned))
+        })
+        .sum::<Result<u64, _>>()?;
+    write_atomic(
+        &out.join("manifest.json"),
+        manifest(&p, raw, total_games, &bots, 0, None, played, complete, (!complete).then_some("interrupted"))
+            .as_bytes(),
+    )?;
+    write_atomic(&out.join("tally.json"), merged.to_json().as_bytes())?;
+    if !complete {
+        println!(
+            "mtrain merge: {played} of {total_games} games of the sweep are in these folders; merge every shard for the results"
+        );
+        return Ok(0);
+    }
+    let cells: Vec<Cell> =
+        merged.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect();
+    print!("{}", crate::report::tournament::trim_lines(&console(&p, &cells, &bots)));
+    write_results(out, &p, &cells, &bots)?;
+    Ok(0)
+}
+
+/// Whether a folder's `tally.json` is a balance sweep's.
+pub(crate) fn is_sweep_dir(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("tally.json")).ok().and_then(|t| kind_of(&t)).as_deref() == Some(BALANCE_KIND)
 }
 
 /// The files of a balance sweep.
@@ -244,14 +606,19 @@ fn is_balance_file(name: &str) -> bool {
     matches!(name, "balance.csv" | "recommendation.csv" | "manifest.json" | "bot-logs") || name.ends_with(".svg")
 }
 
+/// Whether `name` in `dir` belongs to a balance sweep (its `tally.json` one of a sweep's).
+fn is_sweep_file(dir: &Path, name: &str) -> bool {
+    is_balance_file(name) || (name == "tally.json" && is_sweep_dir(dir)) || name.ends_with(".tmp")
+}
+
 /// `--out` must be new, empty or a balance sweep's (whose files the new sweep replaces): never
 /// a tournament's or anything else, unless `--force`, which removes mtrain's own files first.
-fn prepare_dir(dir: &std::path::Path, force: bool) -> Result<(), CliError> {
+fn prepare_dir(dir: &Path, force: bool) -> Result<(), CliError> {
     let foreign: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| CliError::usage(format!("cannot read --out '{}': {e}", dir.display())))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !is_balance_file(n))
+        .filter(|n| !is_sweep_file(dir, n))
         .collect();
     if foreign.is_empty() {
         return Ok(());
@@ -370,7 +737,18 @@ fn span_list(hands: &[u8]) -> String {
     if parts.is_empty() { "-".to_string() } else { parts.join(" ") }
 }
 
-fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str, threads: usize) -> String {
+#[allow(clippy::too_many_arguments)]
+fn manifest(
+    p: &Plan,
+    raw: &[String],
+    total: u64,
+    bots: &str,
+    threads: usize,
+    shard: Option<(u64, u64)>,
+    played: u64,
+    complete: bool,
+    stopped: Option<&str>,
+) -> String {
     let mut players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
     players.dedup();
     let m = serde_json::json!({
@@ -382,7 +760,8 @@ fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str, threads: usize) ->
         "players": players,
         "cells": p.cells.len(),
         "games_per_cell": p.games,
-        "games": total,
+        "games_planned": total,
+        "games": played,
         "bots": bots,
         "field": p.specs.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "seed": p.seed,
@@ -390,6 +769,9 @@ fn manifest(p: &Plan, raw: &[String], total: u64, bots: &str, threads: usize) ->
         "objective_description": p.objective.describe(),
         "population": population(p),
         "threads": threads,
+        "shard": shard.map(|(i, n)| format!("{i}/{n}")),
+        "complete": complete,
+        "stopped": stopped,
     });
     serde_json::to_string_pretty(&m).expect("json") + "\n"
 }

@@ -24,6 +24,18 @@ pub(crate) struct MergeArgs {
 }
 
 pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategies::Registry) -> Result<i32, CliError> {
+    if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
+        let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        if let Some(out) = canon(&a.out)
+            && let Some(d) = a.dirs.iter().find(|d| canon(d).as_ref() == Some(&out))
+        {
+            return Err(CliError::usage(format!(
+                "merge --out '{}' is one of the folders to merge: give a new folder",
+                d.display()
+            )));
+        }
+        return super::balance::merge(&a.dirs, &a.out, raw_all, registry);
+    }
     let mut states = Vec::new();
     for d in &a.dirs {
         let text = std::fs::read_to_string(d.join("tally.json"))

@@ -3,7 +3,7 @@
 //! Every error a user can cause is reported as one line naming the problem and the valid
 //! choices, with exit code 2; nothing half-written is left behind.
 
-mod balance;
+pub(crate) mod balance;
 mod bench;
 mod merge;
 mod play;

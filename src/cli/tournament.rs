@@ -97,7 +97,7 @@ pub(crate) struct Config {
 }
 
 /// The shard from SLURM job-array variables, if they are set.
-fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
+pub(crate) fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
     let var = |k: &str| std::env::var(k).ok();
     let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT")) else {
         return Ok(None);
@@ -117,7 +117,7 @@ fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
 }
 
 /// The arguments that determine results (for --resume): drops threads, output and progress.
-fn result_args(raw: &[String]) -> Vec<String> {
+pub(crate) fn result_args(raw: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut skip = false;
     for a in raw {
@@ -603,7 +603,7 @@ fn check_state(dir: &Path, t: &Tournament, plan: &ChunkSet, st: &RunState) -> Re
 }
 
 /// `args` without its `--ext-bot` options.
-fn without_ext_bots(args: &[String]) -> Vec<String> {
+pub(crate) fn without_ext_bots(args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -619,7 +619,10 @@ fn without_ext_bots(args: &[String]) -> Vec<String> {
 /// The stored arguments of a run with the command of each external bot in `new` replaced (a
 /// bot fixed after it stopped the run keeps its name, so the run is the same run). A name the
 /// run does not define is refused.
-fn replace_ext_bots(stored: &[String], new: &[crate::external::ExternalSpec]) -> Result<Vec<String>, CliError> {
+pub(crate) fn replace_ext_bots(
+    stored: &[String],
+    new: &[crate::external::ExternalSpec],
+) -> Result<Vec<String>, CliError> {
     let mut out = Vec::new();
     let mut names = Vec::new();
     let mut it = stored.iter();
@@ -655,7 +658,7 @@ fn replace_ext_bots(stored: &[String], new: &[crate::external::ExternalSpec]) ->
 }
 
 /// `w` as one shell word: as is when it holds only safe characters, else in single quotes.
-fn shell_word(w: &str) -> String {
+pub(crate) fn shell_word(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c)) {
         w.to_string()
     } else {

@@ -60,7 +60,10 @@ impl RunState {
     /// A message naming the problem.
     pub fn from_json(s: &str) -> Result<RunState, String> {
         if kind_of(s).is_some_and(|k| k == BALANCE_KIND) {
-            return Err("its tally.json is a balance sweep's, not a tournament's (resume it with mtrain balance --resume)".into());
+            return Err(
+                "its tally.json is a balance sweep's, not a tournament's (resume it with mtrain balance --resume)"
+                    .into(),
+            );
         }
         let st: RunState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
         if st.format != STORE_FORMAT {
@@ -139,7 +142,10 @@ impl SweepState {
     /// A message naming the problem.
     pub fn from_json(s: &str) -> Result<SweepState, String> {
         if kind_of(s).as_deref() != Some(BALANCE_KIND) {
-            return Err("its tally.json is a tournament's, not a balance sweep's (resume it with mtrain tournament --resume)".into());
+            return Err(
+                "its tally.json is a tournament's, not a balance sweep's (resume it with mtrain tournament --resume)"
+                    .into(),
+            );
         }
         let st: SweepState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
         if st.format != STORE_FORMAT {
