@@ -3,6 +3,9 @@
 
 Usage: scripts/referee.py LOG.jsonl
 
+LOG.jsonl holds one match (`mtrain play --log`) or several one after another (the files of
+`mtrain tournament --log-games`); each is refereed in turn.
+
 Replays a match from its full-information log (format: docs/log-format.md) and checks every event
 against the rules of the `wikipedia` preset (docs/rules.md). Written from the rules text alone, not from the engine's
 source, so that the two implementations check each other.
@@ -578,7 +581,20 @@ def referee(path):
             raise Illegal(i, "not a JSON object with an 'event' field")
         events.append((i, ev))
     st = Stream(events, len(raw) + 1)
+    # A tournament's log (`mtrain tournament --log-games`) holds its games one after another.
+    matches = rounds = count = 0
+    while True:
+        k, c = one_match(st)
+        matches, rounds, count = matches + 1, rounds + k, count + c
+        line, ev = st.peek()
+        if ev is None:
+            return matches, rounds, count
+        if ev.get("event") != "match":
+            raise Illegal(line, f"{describe(ev)} after match_end")
 
+
+def one_match(st):
+    """Referees one match from its `match` event to its `match_end`."""
     line, ev = st.take("the match event")
     if ev.get("event") != "match":
         raise Illegal(line, f"the log must start with a 'match' event, got {describe(ev)}")
@@ -671,9 +687,6 @@ def referee(path):
     if sorted(winners) != want_w:
         tie = "ties are shared" if hc else "ties: most zero rounds, then lowest non-zero round"
         raise Illegal(line, f"winners {winners}, expected {want_w} (lowest total; {tie})")
-    line, ev = st.peek()
-    if ev is not None:
-        raise Illegal(line, f"{describe(ev)} after match_end")
     return k_rounds, count
 
 
@@ -682,14 +695,17 @@ def main(argv):
         print("usage: referee.py LOG.jsonl", file=sys.stderr)
         return 2
     try:
-        rounds, events = referee(argv[1])
+        matches, rounds, events = referee(argv[1])
     except CannotRead as err:
         print(f"referee.py: {err}", file=sys.stderr)
         return 2
     except Illegal as err:
         print(f"ILLEGAL line {err.line}: {err.reason}")
         return 1
-    print(f"OK: {rounds} rounds, {events} events refereed")
+    if matches == 1:
+        print(f"OK: {rounds} rounds, {events} events refereed")
+    else:
+        print(f"OK: {matches} matches, {rounds} rounds, {events} events refereed")
     return 0
 
 

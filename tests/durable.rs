@@ -347,3 +347,53 @@ fn a_balance_sweep_survives_kill_term_and_shards() {
     refused(&["balance", "--resume", &s(&reference)], "tally.json was changed after mtrain wrote it");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The files of a folder, by name.
+fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn game_logs_resume_to_the_uninterrupted_logs() {
+    let dir = scratch("logs");
+    let log_args = |out: &Path, logs: &Path| -> Vec<String> {
+        ["tournament", "--players", "2", "--games", "1600", "--quiet", "--checkpoint", "0.1", "--out"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([s(out), "--log-games".into(), s(logs)])
+            .collect()
+    };
+    let (ref_out, ref_logs) = (dir.join("ref"), dir.join("ref-logs"));
+    let started = std::time::Instant::now();
+    let a = log_args(&ref_out, &ref_logs);
+    assert_eq!(bin().args(&a).output().unwrap().status.code(), Some(0));
+    let took = started.elapsed();
+    let (out, logs) = (dir.join("run"), dir.join("run-logs"));
+    let a = log_args(&out, &logs);
+    let mut child = bin().args(&a).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    std::thread::sleep(took / 2);
+    signal(&child, libc::SIGKILL);
+    let status = child.wait().unwrap();
+    assert_ne!(status.code(), Some(0), "the run finished before it was killed");
+    let o = s(&out);
+    let r = mtrain(&["tournament", "--resume", &o, "--quiet"]);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let (x, y) = (files_of(&logs), files_of(&ref_logs));
+    assert_eq!(x.len(), y.len(), "log files differ in number");
+    for ((na, a), (nb, b)) in x.iter().zip(&y) {
+        assert_eq!(na, nb);
+        assert!(a == b, "{na} differs from the uninterrupted run's");
+    }
+    // Each file is a run of whole matches, numbered in order.
+    let first = String::from_utf8(x[0].1.clone()).unwrap();
+    assert!(first.starts_with("{\"event\":\"match\",\"game\":0,"), "{}", &first[..80]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -248,3 +248,30 @@ fn corrupted_harbour_cay_logs_are_rejected() {
 
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tournament_game_logs_are_legal() {
+    let dir = scratch("tournament-logs");
+    let (out, logs) = (dir.join("out"), dir.join("logs"));
+    for rules in ["wikipedia", "harbour_cay"] {
+        let _ = std::fs::remove_dir_all(&logs);
+        let run = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+            .args(["tournament", "--rules", rules, "--games", "256", "--quiet", "--force", "--out"])
+            .arg(&out)
+            .arg("--log-games")
+            .arg(&logs)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        assert_eq!(files.len(), 4, "{rules}: 256 games of 4 rotations in chunks of 16 deals");
+        for f in &files {
+            let r = referee(f);
+            let text = String::from_utf8_lossy(&r.stdout);
+            assert!(r.status.success(), "{rules}: {}: {text}", f.display());
+            assert!(text.starts_with("OK: 64 matches"), "{text}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use crate::external::{ExternalBots, StderrTo};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, remove_stale_temporaries};
+use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, log_file_name, prune_game_logs, remove_stale_temporaries};
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
     Seating, Sprt, SprtState, Tally, Tournament,
@@ -74,6 +74,11 @@ pub(crate) struct TournamentArgs {
     /// after any interruption, even SIGKILL, --resume loses at most the games since
     #[arg(long, default_value = "60", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
     checkpoint: f64,
+    /// Also write the full-information JSONL log of every game (the format of `mtrain play
+    /// --log`, refereeable by scripts/referee.py) into DIR, one file per chunk of 16 deals
+    /// (games-NNNNNN.jsonl), the games in order
+    #[arg(long, value_name = "DIR")]
+    log_games: Option<PathBuf>,
     /// Write into a --out folder that already holds other files (mtrain's own output files in it
     /// are replaced; other files are left alone)
     #[arg(long)]
@@ -94,6 +99,8 @@ pub(crate) struct Config {
     args: Vec<String>,
     /// The external bots, for their failure.
     pub(crate) ext: ExternalBots,
+    /// Where game logs go, if anywhere.
+    log_games: Option<PathBuf>,
 }
 
 /// The shard from SLURM job-array variables, if they are set.
@@ -180,7 +187,16 @@ pub(crate) fn build(
     }
     let tournament = Tournament::with_registry(rules, field.bots, schedule, &registry)
         .map_err(|e| CliError::usage(e.to_string()))?;
-    Ok(Config { tournament, sprt, shard, per_game: a.per_game, overrides: a.table.overrides(), args, ext })
+    Ok(Config {
+        tournament,
+        sprt,
+        shard,
+        per_game: a.per_game,
+        overrides: a.table.overrides(),
+        args,
+        ext,
+        log_games: a.log_games.clone(),
+    })
 }
 
 pub(crate) fn fingerprint(c: &Config) -> String {
@@ -384,6 +400,14 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         None => (Tally::new(t.layout()), ChunkSet::default()),
     };
     let todo: Vec<u64> = plan.0.iter().flat_map(|&(x, y)| x..y).filter(|&c| !done.contains(c)).collect();
+    // Game logs: a file per chunk, written whole when the chunk is counted; those of chunks the
+    // state does not count (written after its checkpoint) go.
+    let log_dir = config.log_games.clone();
+    if let Some(dir) = &log_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::usage(format!("cannot write --log-games '{}': {e}", dir.display())))?;
+        prune_game_logs(dir, |c| done.contains(c));
+    }
 
     // Per-game rows are appended chunk by chunk in game order; a checkpoint records how much of
     // them is good, and a resume cuts off what came after it.
@@ -472,6 +496,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         cut: stop.cut.clone(),
         progress,
         checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
+        log_games: log_dir.as_ref().map(|_| config.overrides.clone()),
     };
     let started = Instant::now();
     let result: RunResult = t.run(
@@ -479,9 +504,14 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         start,
         done,
         &opts,
-        |c: &ChunkOutput| match record.borrow_mut().as_mut() {
-            Some(rec) => rec.append(c).map_err(CliError::failure),
-            None => Ok(()),
+        |c: &ChunkOutput| {
+            if let Some(dir) = &log_dir {
+                write_atomic(&dir.join(log_file_name(c.chunk)), &c.games_jsonl)?;
+            }
+            match record.borrow_mut().as_mut() {
+                Some(rec) => rec.append(c).map_err(CliError::failure),
+                None => Ok(()),
+            }
         },
         |r: &RunResult| save(r).map(|_| ()),
     )?;

@@ -28,6 +28,7 @@ pub struct JsonLog<W: Write> {
     players: usize,
     engine_number: Option<crate::tile::Pip>,
     options: Vec<(String, String)>,
+    game: Option<u64>,
 }
 
 fn quote(s: &str) -> String {
@@ -62,13 +63,27 @@ fn train_json(t: TrainId) -> String {
 impl<W: Write> JsonLog<W> {
     /// A log for a match between `bots` (one spec per seat).
     pub fn new(out: W, bots: Vec<String>) -> JsonLog<W> {
-        JsonLog { out: Lines::new(out), players: bots.len(), bots, engine_number: None, options: Vec::new() }
+        JsonLog {
+            out: Lines::new(out),
+            players: bots.len(),
+            bots,
+            engine_number: None,
+            options: Vec::new(),
+            game: None,
+        }
     }
 
     /// Records the `--rule` overrides (key, value) in the `match` event's `options`.
     #[must_use]
     pub fn with_options(mut self, options: Vec<(String, String)>) -> JsonLog<W> {
         self.options = options;
+        self
+    }
+
+    /// Records the game's number in its tournament in the `match` event (`"game":N`).
+    #[must_use]
+    pub fn with_game(mut self, game: u64) -> JsonLog<W> {
+        self.game = Some(game);
         self
     }
 
@@ -126,8 +141,9 @@ impl<W: Write> Observer for JsonLog<W> {
 
 impl<W: Write> MatchObserver for JsonLog<W> {
     fn match_start(&mut self, rules: &Rules, seed: u64) {
+        let game = self.game.map_or(String::new(), |g| format!(r#","game":{g}"#));
         let s = format!(
-            r#"{{"event":"match","rules":"{}","set":{},"players":{},"hand":{},"rounds":{},"seed":{seed},"bots":{},"options":{{{}}}}}"#,
+            r#"{{"event":"match"{game},"rules":"{}","set":{},"players":{},"hand":{},"rounds":{},"seed":{seed},"bots":{},"options":{{{}}}}}"#,
             rules.preset,
             rules.set,
             rules.players,

@@ -215,6 +215,30 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
     Ok(written)
 }
 
+/// The file of chunk `c`'s game logs in a `--log-games` folder.
+pub fn log_file_name(c: u64) -> String {
+    format!("games-{c:06}.jsonl")
+}
+
+/// The chunk of a `--log-games` file name, if it is one.
+fn log_file_chunk(name: &str) -> Option<u64> {
+    name.strip_prefix("games-")?.strip_suffix(".jsonl")?.parse().ok()
+}
+
+/// Removes from a `--log-games` folder the logs of chunks that `keep` does not count (written
+/// after the last checkpoint) and leftover temporary files: what stays are the logs of the
+/// games the checkpoint counts.
+pub fn prune_game_logs(dir: &Path, keep: impl Fn(u64) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let stale_tmp = name.starts_with("games-") && name.ends_with(".tmp");
+        if stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c)) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// Removes the temporary files that an interrupted write of `names` left in `dir`
 /// (`NAME.PID.tmp`, written by a process that was killed before it could rename them).
 pub fn remove_stale_temporaries(dir: &Path, names: &[&str]) {
@@ -245,6 +269,7 @@ mod tests {
             tally: Tally::new(Layout { bots: 1, players: 2 }),
             games_csv: games.as_bytes().to_vec(),
             rounds_csv: rounds.as_bytes().to_vec(),
+            games_jsonl: Vec::new(),
             failed: false,
             bot_failed: false,
         }

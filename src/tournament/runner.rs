@@ -8,6 +8,7 @@
 use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
 use crate::game::{MatchSeeds, play_match_seeded};
+use crate::report::jsonl::JsonLog;
 use crate::rng::{mix, stream};
 use crate::round::{EndReason, NoObserver};
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -44,6 +45,9 @@ pub struct ChunkOutput {
     pub games_csv: Vec<u8>,
     /// `rounds.csv` rows (empty unless per-game output is on).
     pub rounds_csv: Vec<u8>,
+    /// The full-information JSONL log of every game, one after another (empty unless game logs
+    /// are on).
+    pub games_jsonl: Vec<u8>,
     /// Whether the chunk was cut short (a bot failed, here or in another chunk, or the run was
     /// told to cut): its statistics are partial and must not be counted.
     pub failed: bool,
@@ -122,6 +126,8 @@ pub struct RunOptions {
     pub progress: indicatif::ProgressBar,
     /// How often the run hands its state to the checkpoint callback (`None`: never).
     pub checkpoint: Option<Duration>,
+    /// Write every game's JSONL log (`Some`: the `--rule` options the logs record).
+    pub log_games: Option<Vec<(String, String)>>,
 }
 
 impl RunOptions {
@@ -136,6 +142,7 @@ impl RunOptions {
             cut: Arc::new(AtomicBool::new(false)),
             progress: indicatif::ProgressBar::hidden(),
             checkpoint: None,
+            log_games: None,
         }
     }
 }
@@ -202,13 +209,19 @@ impl Tournament {
 
     /// Plays chunk `c`. No heap allocation per game, except the per-game rows when asked.
     pub fn play_chunk(&self, c: u64, per_game: bool) -> ChunkOutput {
-        self.play_chunk_until(c, per_game, &AtomicBool::new(false))
+        self.play_chunk_until(c, per_game, None, &AtomicBool::new(false))
     }
 
     /// Plays chunk `c` unless `abandon` is set: it is checked after every game, and the chunk
     /// is cut short (marked [`ChunkOutput::failed`]) when it is set or a bot of this chunk
     /// fails.
-    fn play_chunk_until(&self, c: u64, per_game: bool, abandon: &AtomicBool) -> ChunkOutput {
+    fn play_chunk_until(
+        &self,
+        c: u64,
+        per_game: bool,
+        log: Option<&[(String, String)]>,
+        abandon: &AtomicBool,
+    ) -> ChunkOutput {
         let layout = self.layout();
         let n = self.rules.players as usize;
         let mut tally = Tally::new(layout);
@@ -222,6 +235,7 @@ impl Tournament {
         let mut next = vec![0u8; self.protos.len()];
         let mut games_csv = Vec::new();
         let mut rounds_csv = Vec::new();
+        let mut games_jsonl = Vec::new();
         for d in self.chunk_deals(c) {
             for g in self.schedule.deal_games(d) {
                 next.fill(0);
@@ -239,14 +253,30 @@ impl Tournament {
                     bots: std::array::from_fn(|s| g.bot_seed(s)),
                     game: g.game,
                 };
-                let r = play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver);
+                let r = match log {
+                    None => play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver),
+                    Some(options) => {
+                        let names = (0..n).map(|s| self.specs[g.seats[s] as usize].to_string()).collect();
+                        let mut jl =
+                            JsonLog::new(&mut games_jsonl, names).with_options(options.to_vec()).with_game(g.game);
+                        play_match_seeded(&self.rules, &seeds, &mut seats, &mut jl)
+                    }
+                };
                 let bot_failed = seats.iter().any(Strategy::has_failed);
                 for (s, bot) in seats.iter_mut().enumerate() {
                     let (b, k) = taken[s];
                     std::mem::swap(bot, &mut pool[b as usize][k as usize]);
                 }
                 if bot_failed || abandon.load(Ordering::Relaxed) {
-                    return ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: true, bot_failed };
+                    return ChunkOutput {
+                        chunk: c,
+                        tally,
+                        games_csv,
+                        rounds_csv,
+                        games_jsonl,
+                        failed: true,
+                        bot_failed,
+                    };
                 }
                 acc.add_game(&g, &r);
                 if per_game {
@@ -255,7 +285,7 @@ impl Tournament {
             }
             tally.fold(&mut acc);
         }
-        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, failed: false, bot_failed: false }
+        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, games_jsonl, failed: false, bot_failed: false }
     }
 
     /// Plays the chunks `todo` (ascending) on `opts.threads` threads, starting from `start` and
@@ -297,7 +327,7 @@ impl Tournament {
                                 }
                                 let i = next.fetch_add(1, Ordering::SeqCst);
                                 let Some(&c) = todo.get(i) else { return };
-                                let out = self.play_chunk_until(c, opts.per_game, cut);
+                                let out = self.play_chunk_until(c, opts.per_game, opts.log_games.as_deref(), cut);
                                 if out.bot_failed {
                                     // A bot failed: stop scheduling, and cut short the chunks
                                     // in flight (their games are replayed on resume).
