@@ -433,26 +433,26 @@ pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -
 /// `balance.csv`: a row per cell and metric, then a row per cell and position
 /// (`positionK_advantage`).
 pub fn balance_csv(cells: &[Cell]) -> String {
-    let mut s = String::from("players,hand,metric,value,lo,hi\n");
     let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
-    let mut row = |c: &Cell, name: &str, v: Option<Value>| {
+    let row = |c: &Cell, name: &str, v: Option<Value>| {
         let (value, lo, hi) = match v {
             Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
             Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
             None => (String::new(), String::new(), String::new()),
         };
-        s.push_str(&format!("{},{},{name},{value},{lo},{hi}\n", c.players, c.hand));
+        vec![c.players.to_string(), c.hand.to_string(), name.to_string(), value, lo, hi]
     };
+    let mut rows = Vec::new();
     for c in cells {
         for m in METRICS {
-            row(c, m.name, (m.read)(c));
+            rows.push(row(c, m.name, (m.read)(c)));
         }
         for k in 0..c.players as usize {
             let v = position_win(c, k).map(|e| shifted(e, 1.0 / c.players as f64));
-            row(c, &format!("position{}_advantage", k + 1), v);
+            rows.push(row(c, &format!("position{}_advantage", k + 1), v));
         }
     }
-    s
+    crate::report::csv_table("players,hand,metric,value,lo,hi".split(','), rows)
 }
 
 /// The published hand size of every preset for `set` and `players` (`None`: not in its table).
@@ -466,37 +466,36 @@ pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) ->
     let set = base.set.get();
     // The header comes first (no comment line), so that every CSV reader loads it as is; the
     // objective is a column, and manifest.json says it in words.
-    let mut s = String::from("objective,players,recommended_hand,reference_hand,fallback,candidates,defects");
+    let mut header: Vec<String> = "objective,players,recommended_hand,reference_hand,fallback,candidates,defects"
+        .split(',')
+        .map(str::to_string)
+        .collect();
     for m in DECIDING {
-        s.push_str(&format!(",{m},{m}_lo,{m}_hi"));
+        header.extend([m.to_string(), format!("{m}_lo"), format!("{m}_hi")]);
     }
-    for p in PRESETS {
-        s.push_str(&format!(",{}", p.name));
-    }
-    s.push('\n');
+    header.extend(PRESETS.iter().map(|p| p.name.to_string()));
     let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
-    for (players, pick) in recommendations(base, cells, objective) {
+    let hand = |h: Option<u8>| h.map_or(String::new(), |h| h.to_string());
+    let rows = recommendations(base, cells, objective).into_iter().map(|(players, pick)| {
         let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
-        s.push_str(&format!(
-            "{},{players},{},{},{},{},{}",
-            objective.name(),
-            pick.hand.map_or(String::new(), |h| h.to_string()),
-            base.deal_table.hand(set, players).map_or(String::new(), |h| h.to_string()),
-            pick.fallback,
+        let mut row = vec![
+            objective.name().to_string(),
+            players.to_string(),
+            hand(pick.hand),
+            hand(base.deal_table.hand(set, players)),
+            pick.fallback.to_string(),
             pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
-            crate::tournament::csv_quote(&cell.map(|c| defects(c).join("; ")).unwrap_or_default()),
-        ));
+            cell.map(|c| defects(c).join("; ")).unwrap_or_default(),
+        ];
         for m in DECIDING {
             let v = cell.and_then(|c| read(c, m));
             let (lo, hi) = v.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
-            s.push_str(&format!(",{},{lo},{hi}", v.map_or(String::new(), |v| f(v.value))));
+            row.extend([v.map_or(String::new(), |v| f(v.value)), lo, hi]);
         }
-        for (_, h) in published(set, players) {
-            s.push_str(&format!(",{}", h.map_or(String::new(), |h| h.to_string())));
-        }
-        s.push('\n');
-    }
-    s
+        row.extend(published(set, players).into_iter().map(|(_, h)| hand(h)));
+        row
+    });
+    crate::report::csv_table(header, rows)
 }
 
 /// The figures the objectives decide on, in recommendation.csv and the console.

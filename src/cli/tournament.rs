@@ -12,7 +12,7 @@ use crate::strategy::StrategySpec;
 use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, log_file_name, prune_game_logs, remove_stale_temporaries};
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
-    Seating, Sprt, SprtState, Tally, Tournament,
+    Seating, Sprt, SprtState, Tally, Tournament, games_header, rounds_header,
 };
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -334,20 +334,6 @@ pub(crate) fn manifest(
     serde_json::to_string_pretty(&m).expect("json") + "\n"
 }
 
-/// `deal_seed_hex` repeats `deal_seed` in hex (`0x` and 16 digits): spreadsheets and R read
-/// numbers above 2^53 as floating point and lose digits; `--seed` takes either form.
-pub(crate) const GAMES_HEADER: &str =
-    "game,deal,deal_seed,deal_seed_hex,rotation,seat,strategy,score,rank,win,rounds_out\n";
-
-pub(crate) fn rounds_header(players: usize) -> String {
-    let mut h = String::from("game,round,engine,first,reason,out_seat,turns,draws,boneyard_left");
-    for s in 0..players {
-        h.push_str(&format!(",score{s}"));
-    }
-    h.push('\n');
-    h
-}
-
 /// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.
 fn bot_logs(out: Option<&Path>) -> StderrTo {
     out.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")))
@@ -414,7 +400,8 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let record = match (&out, &previous) {
         (Some(dir), _) if !config.per_game => Some(Record::without_games(dir)),
         (Some(dir), None) => Some(
-            Record::create(dir, GAMES_HEADER, &rounds_header(t.rules.players as usize)).map_err(CliError::failure)?,
+            Record::create(dir, &games_header(), &rounds_header(t.rules.players as usize))
+                .map_err(CliError::failure)?,
         ),
         (Some(dir), Some(st)) => {
             let last = st.done.0.last().map_or(0, |r| r.1);

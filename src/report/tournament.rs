@@ -4,9 +4,10 @@
 //! written with fixed decimals, rows sorted by field index or seat, so the same tally always
 //! gives the same bytes. Schemas are documented in `docs/csv.md`.
 
+use super::csv_table;
 use crate::stats::{Cluster, Estimate};
 use crate::strategy::StrategySpec;
-use crate::tournament::{Tally, WIN_UNIT, csv_quote};
+use crate::tournament::{Tally, WIN_UNIT};
 use std::fmt::Write as _;
 
 fn f6(v: f64) -> String {
@@ -30,21 +31,21 @@ fn win(c: &Cluster) -> Option<Estimate> {
 /// `summary.csv`: one row per bot, in field order.
 pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
     let n = t.layout.players;
-    let mut s = String::from(
-        "strategy,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,round_score,round_score_lo,round_score_hi,out_rate,out_lo,out_hi,deals",
-    );
+    let mut header: Vec<String> = "strategy,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,round_score,round_score_lo,round_score_hi,out_rate,out_lo,out_hi,deals"
+        .split(',')
+        .map(str::to_string)
+        .collect();
     for k in 1..=n {
-        let _ = write!(s, ",rank{k},rank{k}_lo,rank{k}_hi");
+        header.extend([format!("rank{k}"), format!("rank{k}_lo"), format!("rank{k}_hi")]);
     }
-    s.push('\n');
     // Self-play: win rate and rank shares are 1/N by construction, exact (no interval).
     let exact = |e: Option<Estimate>| match e {
         Some(e) if specs.len() == 1 => est(Some(Estimate { lo: e.value, hi: e.value, ..e })),
         e => est(e),
     };
-    for (b, spec) in specs.iter().enumerate() {
+    let rows = specs.iter().enumerate().map(|(b, spec)| {
         let games = t.bot_score(b).units;
-        let mut row = vec![csv_quote(&spec.to_string()), games.to_string()];
+        let mut row = vec![spec.to_string(), games.to_string()];
         row.extend(exact(win(t.bot_win(b))));
         row.extend(est(t.bot_score(b).mean(1.0)));
         row.extend(est(t.bot_round_score(b).mean(1.0)));
@@ -53,58 +54,52 @@ pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
         for k in 0..n {
             row.extend(exact(t.bot_rank(b, k).proportion(WIN_UNIT as f64)));
         }
-        s.push_str(&row.join(","));
-        s.push('\n');
-    }
-    s
+        row
+    });
+    csv_table(header, rows)
 }
 
 /// `seats.csv`: one row per seat: win rate, its difference from `1/N`, mean score.
 pub fn seats_csv(t: &Tally) -> String {
     let n = t.layout.players;
-    let mut s = String::from(
-        "seat,games,win_rate,win_lo,win_hi,advantage,mean_score,score_lo,score_hi,out_rate,out_lo,out_hi\n",
-    );
-    for seat in 0..n {
+    let header =
+        "seat,games,win_rate,win_lo,win_hi,advantage,mean_score,score_lo,score_hi,out_rate,out_lo,out_hi".split(',');
+    let rows = (0..n).map(|seat| {
         let w = win(t.seat_win(seat));
         let mut row = vec![seat.to_string(), t.seat_score(seat).units.to_string()];
         row.extend(est(w));
         row.push(w.map_or(String::new(), |e| f6(e.value - 1.0 / n as f64)));
         row.extend(est(t.seat_score(seat).mean(1.0)));
         row.extend(est(t.round_out_seat(seat).proportion(1.0)));
-        s.push_str(&row.join(","));
-        s.push('\n');
-    }
-    s
+        row
+    });
+    csv_table(header, rows)
 }
 
 /// `pairs.csv`: one row per pair of bots `a < b` (field order): how often each finished ahead.
 pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
-    let mut s = String::from("a,b,comparisons,a_ahead,b_ahead,ties,a_score,a_score_lo,a_score_hi\n");
-    for i in 0..specs.len() {
-        for j in i + 1..specs.len() {
-            let a = t.pair_a_ahead(i, j);
-            let b = t.pair_b_ahead(i, j);
-            let mut row = vec![
-                csv_quote(&specs[i].to_string()),
-                csv_quote(&specs[j].to_string()),
-                a.units.to_string(),
-                a.sum.to_string(),
-                b.sum.to_string(),
-                (a.units - a.sum - b.sum).to_string(),
-            ];
-            row.extend(est(t.pair_score(i, j).proportion(1.0)));
-            s.push_str(&row.join(","));
-            s.push('\n');
-        }
-    }
-    s
+    let header = "a,b,comparisons,a_ahead,b_ahead,ties,a_score,a_score_lo,a_score_hi".split(',');
+    let rows = (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).map(|(i, j)| {
+        let a = t.pair_a_ahead(i, j);
+        let b = t.pair_b_ahead(i, j);
+        let mut row = vec![
+            specs[i].to_string(),
+            specs[j].to_string(),
+            a.units.to_string(),
+            a.sum.to_string(),
+            b.sum.to_string(),
+            (a.units - a.sum - b.sum).to_string(),
+        ];
+        row.extend(est(t.pair_score(i, j).proportion(1.0)));
+        row
+    });
+    csv_table(header, rows)
 }
 
 /// `round_stats.csv`: per-round and per-game figures: `per` names what each figure is counted
 /// over (`round`, `game` or `seat_round`), `count` how many of them.
 pub fn round_stats_csv(t: &Tally) -> String {
-    let mut s = String::from("metric,per,count,value,lo,hi\n");
+    let mut rows = Vec::new();
     for (name, per, c, prop) in [
         ("turns", "round", t.round_turns(), false),
         ("draws", "round", t.round_draws(), false),
@@ -117,20 +112,22 @@ pub fn round_stats_csv(t: &Tally) -> String {
         ("lead_changes", "game", t.game_lead_changes(), false),
     ] {
         let e = if prop { c.proportion(1.0) } else { c.mean(1.0) };
-        let [v, lo, hi] = est(e);
-        let _ = writeln!(s, "{name},{per},{},{v},{lo},{hi}", c.units);
+        let mut row = vec![name.to_string(), per.to_string(), c.units.to_string()];
+        row.extend(est(e));
+        rows.push(row);
     }
-    for k in 0..t.layout.players {
-        let c = t.position_win(k);
-        let [v, lo, hi] = est(win(c));
-        let _ = writeln!(s, "position{}_round_win,round,{},{v},{lo},{hi}", k + 1, c.units);
+    for (what, per, cluster) in [
+        ("round_win", "round", Tally::position_win as fn(&Tally, usize) -> &Cluster),
+        ("match_win", "game", Tally::match_position_win),
+    ] {
+        for k in 0..t.layout.players {
+            let c = cluster(t, k);
+            let mut row = vec![format!("position{}_{what}", k + 1), per.to_string(), c.units.to_string()];
+            row.extend(est(win(c)));
+            rows.push(row);
+        }
     }
-    for k in 0..t.layout.players {
-        let c = t.match_position_win(k);
-        let [v, lo, hi] = est(win(c));
-        let _ = writeln!(s, "position{}_match_win,game,{},{v},{lo},{hi}", k + 1, c.units);
-    }
-    s
+    csv_table("metric,per,count,value,lo,hi".split(','), rows)
 }
 
 fn pct(e: Option<Estimate>) -> String {

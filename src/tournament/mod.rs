@@ -13,7 +13,9 @@ mod tally;
 
 pub mod record;
 pub use record::{FileMark, PerGameMarks, Record};
-pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament, csv_quote};
+pub use runner::{
+    ChunkOutput, ChunkSet, GAMES_COLUMNS, RunOptions, RunResult, Tournament, games_header, rounds_header,
+};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
 pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SweepState, kind_of};

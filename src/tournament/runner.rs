@@ -9,6 +9,7 @@ use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
 use crate::game::{MatchSeeds, play_match_seeded};
 use crate::report::jsonl::JsonLog;
+use crate::report::{csv_table, csv_writer};
 use crate::rng::{mix, stream};
 use crate::round::{EndReason, NoObserver};
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -233,8 +234,7 @@ impl Tournament {
         let mut seats: Vec<Bot> = (0..n).map(|_| self.protos[0].clone()).collect();
         let mut taken = [(0u16, 0u8); MAX_PLAYERS];
         let mut next = vec![0u8; self.protos.len()];
-        let mut games_csv = Vec::new();
-        let mut rounds_csv = Vec::new();
+        let mut rows = per_game.then(GameRows::new);
         let mut games_jsonl = Vec::new();
         for d in self.chunk_deals(c) {
             for g in self.schedule.deal_games(d) {
@@ -271,20 +271,21 @@ impl Tournament {
                     return ChunkOutput {
                         chunk: c,
                         tally,
-                        games_csv,
-                        rounds_csv,
+                        games_csv: Vec::new(),
+                        rounds_csv: Vec::new(),
                         games_jsonl,
                         failed: true,
                         bot_failed,
                     };
                 }
                 acc.add_game(&g, &r);
-                if per_game {
-                    write_game_rows(self, &g, &r, &mut games_csv, &mut rounds_csv);
+                if let Some(rows) = rows.as_mut() {
+                    rows.add(self, &g, &r);
                 }
             }
             tally.fold(&mut acc);
         }
+        let (games_csv, rounds_csv) = rows.map(GameRows::into_bytes).unwrap_or_default();
         ChunkOutput { chunk: c, tally, games_csv, rounds_csv, games_jsonl, failed: false, bot_failed: false }
     }
 
@@ -414,62 +415,98 @@ impl Tournament {
     }
 }
 
-fn write_game_rows(
-    t: &Tournament,
-    g: &super::GameSpec,
-    r: &crate::game::MatchResult,
-    games: &mut Vec<u8>,
-    rounds: &mut Vec<u8>,
-) {
-    use std::io::Write;
-    let n = t.rules.players as usize;
-    let winners = r.winners.count_ones();
-    for s in 0..n {
-        let seat = crate::round::Seat::from_index(s);
-        let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count();
-        let win = if r.is_winner(seat) { 1.0 / winners as f64 } else { 0.0 };
-        let spec = t.specs[g.seats[s] as usize].to_string();
-        let _ = writeln!(
-            games,
-            "{},{},{},{:#018x},{},{s},{},{},{},{win:.6},{outs}",
-            g.game,
-            g.deal,
-            g.deal_seed,
-            g.deal_seed,
-            g.rotation,
-            csv_quote(&spec),
-            r.totals[s],
-            r.places[s] + 1
-        );
-    }
-    for (i, rec) in r.round_records().enumerate() {
-        let o = &rec.outcome;
-        let out = match o.reason {
-            EndReason::Out(s) => s.to_string(),
-            _ => String::new(),
-        };
-        let _ = write!(
-            rounds,
-            "{},{},{},{},{},{out},{},{},{}",
-            g.game,
-            i + 1,
-            rec.engine,
-            rec.first,
-            o.reason.name(),
-            o.turns,
-            o.draws,
-            o.boneyard_left
-        );
-        for s in 0..n {
-            let _ = write!(rounds, ",{}", o.scores[s]);
-        }
-        let _ = writeln!(rounds);
-    }
+/// The columns of `games.csv` (docs/csv.md). `deal_seed_hex` repeats `deal_seed` in hex (`0x`
+/// and 16 digits): spreadsheets and R read numbers above 2^53 as floating point and lose digits;
+/// `--seed` takes either form.
+pub const GAMES_COLUMNS: [&str; 11] = [
+    "game",
+    "deal",
+    "deal_seed",
+    "deal_seed_hex",
+    "rotation",
+    "seat",
+    "strategy",
+    "score",
+    "rank",
+    "win",
+    "rounds_out",
+];
+
+/// The header line of `games.csv`.
+pub fn games_header() -> String {
+    csv_table(GAMES_COLUMNS, std::iter::empty())
 }
 
-/// Quotes a CSV field when it holds a comma, a quote or a newline.
-pub fn csv_quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+/// The header line of `rounds.csv` at a table of `players`: a score column per seat.
+pub fn rounds_header(players: usize) -> String {
+    let mut cols: Vec<String> =
+        ["game", "round", "engine", "first", "reason", "out_seat", "turns", "draws", "boneyard_left"]
+            .map(str::to_string)
+            .to_vec();
+    cols.extend((0..players).map(|s| format!("score{s}")));
+    csv_table(cols, std::iter::empty())
+}
+
+/// A chunk's per-game rows, written with the csv crate as the games are played.
+struct GameRows {
+    games: csv::Writer<Vec<u8>>,
+    rounds: csv::Writer<Vec<u8>>,
+}
+
+impl GameRows {
+    fn new() -> GameRows {
+        GameRows { games: csv_writer(Vec::new()), rounds: csv_writer(Vec::new()) }
+    }
+
+    /// The `games.csv` rows of a game (one per seat) and its `rounds.csv` rows (one per round),
+    /// in the columns of [`GAMES_COLUMNS`] and [`rounds_header`] (docs/csv.md).
+    fn add(&mut self, t: &Tournament, g: &super::GameSpec, r: &crate::game::MatchResult) {
+        let n = t.rules.players as usize;
+        let winners = r.winners.count_ones();
+        for s in 0..n {
+            let seat = crate::round::Seat::from_index(s);
+            let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count();
+            let win = if r.is_winner(seat) { 1.0 / winners as f64 } else { 0.0 };
+            let row = [
+                g.game.to_string(),
+                g.deal.to_string(),
+                g.deal_seed.to_string(),
+                format!("{:#018x}", g.deal_seed),
+                g.rotation.to_string(),
+                s.to_string(),
+                t.specs[g.seats[s] as usize].to_string(),
+                r.totals[s].to_string(),
+                (r.places[s] + 1).to_string(),
+                format!("{win:.6}"),
+                outs.to_string(),
+            ];
+            self.games.write_record(&row).expect("writing to memory");
+        }
+        for (i, rec) in r.round_records().enumerate() {
+            let o = &rec.outcome;
+            let out = match o.reason {
+                EndReason::Out(s) => s.to_string(),
+                _ => String::new(),
+            };
+            let mut row = vec![
+                g.game.to_string(),
+                (i + 1).to_string(),
+                rec.engine.to_string(),
+                rec.first.to_string(),
+                o.reason.name().to_string(),
+                out,
+                o.turns.to_string(),
+                o.draws.to_string(),
+                o.boneyard_left.to_string(),
+            ];
+            row.extend(o.scores[..n].iter().map(ToString::to_string));
+            self.rounds.write_record(&row).expect("writing to memory");
+        }
+    }
+
+    fn into_bytes(self) -> (Vec<u8>, Vec<u8>) {
+        (self.games.into_inner().expect("writing to memory"), self.rounds.into_inner().expect("writing to memory"))
+    }
 }
 
 #[cfg(test)]
