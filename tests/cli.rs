@@ -492,7 +492,8 @@ fn audit_bots_grammar_rule_changes_and_output_files() {
     assert!(summary.lines().nth(1).unwrap().starts_with("greedy,32,0.250000,0.250000,0.250000,"), "{summary}");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["rules"]["options"], serde_json::json!({"tap": "draw_two"}));
+    assert_eq!(manifest["rules"]["changed"], serde_json::json!({"tap": "draw_two"}));
+    assert_eq!(manifest["rules"]["options"]["tap"], "draw_two");
     std::fs::remove_dir_all(&dir).unwrap();
 
     // The SPRT line says where the LLR lies.

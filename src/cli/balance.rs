@@ -15,6 +15,7 @@ use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, EXIT_INTERRUPTED, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
 use crate::external::StderrTo;
+use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
@@ -268,6 +269,7 @@ fn setup(a: &BalanceArgs, raw_sub: &[String], registry: &Registry) -> Result<Set
 }
 
 pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
+    let started_at = Started::now();
     let threads = a.threads.unwrap_or_else(all_cores);
     let raw_sub: Vec<String> = raw.iter().skip_while(|s| s.as_str() != "balance").skip(1).cloned().collect();
     let logs = |d: Option<&Path>| d.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
@@ -367,7 +369,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
             let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
             write_atomic(
                 &dir.join("manifest.json"),
-                manifest(&p, raw, total_games, &bots, threads, shard, played, complete, stopped).as_bytes(),
+                manifest(&p, "balance", raw, started_at, total_games, &bots, threads, shard, played, complete, stopped)
+                    .as_bytes(),
             )?;
             write_atomic(&dir.join("tally.json"), st.to_json().as_bytes())?;
         }
@@ -513,6 +516,7 @@ fn stored_balance_args(args: &[String]) -> Result<BalanceArgs, CliError> {
 /// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell
 /// is complete.
 pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registry) -> Result<i32, CliError> {
+    let started_at = Started::now();
     let mut states = Vec::new();
     for d in dirs {
         let text = std::fs::read_to_string(d.join("tally.json"))
@@ -579,8 +583,20 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registr
         .sum::<Result<u64, _>>()?;
     write_atomic(
         &out.join("manifest.json"),
-        manifest(&p, raw, total_games, &bots, 0, None, played, complete, (!complete).then_some("interrupted"))
-            .as_bytes(),
+        manifest(
+            &p,
+            "merge",
+            raw,
+            started_at,
+            total_games,
+            &bots,
+            0,
+            None,
+            played,
+            complete,
+            (!complete).then_some("interrupted"),
+        )
+        .as_bytes(),
     )?;
     write_atomic(&out.join("tally.json"), merged.to_json().as_bytes())?;
     if !complete {
@@ -740,7 +756,9 @@ fn span_list(hands: &[u8]) -> String {
 #[allow(clippy::too_many_arguments)]
 fn manifest(
     p: &Plan,
+    subcommand: &str,
     raw: &[String],
+    started: Started,
     total: u64,
     bots: &str,
     threads: usize,
@@ -751,27 +769,31 @@ fn manifest(
 ) -> String {
     let mut players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
     players.dedup();
-    let m = serde_json::json!({
-        "command": raw.iter().skip(1).collect::<Vec<_>>(),
-        "version": env!("CARGO_PKG_VERSION"),
-        "rules": p.base.preset.name(),
-        "options": p.overrides.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone()))).collect::<serde_json::Map<_, _>>(),
-        "set": p.set,
-        "players": players,
+    let mut hands: Vec<u8> = p.cells.iter().map(|c| c.1).collect();
+    hands.sort_unstable();
+    hands.dedup();
+    let details = serde_json::json!({
         "cells": p.cells.len(),
         "games_per_cell": p.games,
         "games_planned": total,
         "games": played,
         "bots": bots,
-        "field": p.specs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "seed": p.seed,
         "objective": p.objective.name(),
         "objective_description": p.objective.describe(),
         "population": population(p),
-        "threads": threads,
         "shard": shard.map(|(i, n)| format!("{i}/{n}")),
-        "complete": complete,
-        "stopped": stopped,
     });
-    serde_json::to_string_pretty(&m).expect("json") + "\n"
+    Manifest::new(
+        subcommand,
+        raw,
+        RulesRecord::new(&p.base, &p.overrides, players, hands),
+        p.specs.iter().map(ToString::to_string).collect(),
+        p.seed,
+        threads,
+        started,
+        complete,
+        stopped,
+        details,
+    )
+    .to_json()
 }

@@ -24,6 +24,7 @@ pub(crate) struct MergeArgs {
 }
 
 pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategies::Registry) -> Result<i32, CliError> {
+    let started = crate::report::manifest::Started::now();
     if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
         let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
         if let Some(out) = canon(&a.out)
@@ -174,7 +175,10 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     write_outputs(&a.out, &t.specs, &state.tally)?;
     write_atomic(&a.out.join("tally.json"), state.to_json().as_bytes())?;
     let threads = 0;
-    write_atomic(&a.out.join("manifest.json"), manifest(&config, raw_all, threads, &state, None).as_bytes())?;
+    write_atomic(
+        &a.out.join("manifest.json"),
+        manifest(&config, "merge", raw_all, threads, started, &state, None).as_bytes(),
+    )?;
     let mut report = header(&config);
     report.push('\n');
     report.push_str(&rep::console(&t.specs, &state.tally));

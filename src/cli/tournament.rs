@@ -6,6 +6,7 @@ use super::{
     BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, changes_text, values, write_atomic,
 };
 use crate::external::{ExternalBots, StderrTo};
+use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
@@ -280,8 +281,10 @@ fn sprt_text(t: &Sprt, s: &SprtState) -> String {
 
 pub(crate) fn manifest(
     c: &Config,
+    subcommand: &str,
     raw_all: &[String],
     threads: usize,
+    started: Started,
     st: &RunState,
     sprt: Option<&SprtState>,
 ) -> String {
@@ -291,11 +294,11 @@ pub(crate) fn manifest(
     let all_played = st.chunks_planned.0.iter().all(|&(a, b)| (a..b).all(|x| st.done.contains(x)));
     let complete = all_played || decided;
     let stopped = if decided && !all_played {
-        serde_json::Value::from("sprt")
+        Some("sprt")
     } else if !complete {
-        serde_json::Value::from("interrupted")
+        Some("interrupted")
     } else {
-        serde_json::Value::Null
+        None
     };
     let sprt = match (c.sprt, sprt) {
         (Some(p), Some(s)) => serde_json::json!({
@@ -305,18 +308,8 @@ pub(crate) fn manifest(
         }),
         _ => serde_json::Value::Null,
     };
-    let m = serde_json::json!({
-        "command": raw_all,
+    let details = serde_json::json!({
         "args": c.args,
-        "version": env!("CARGO_PKG_VERSION"),
-        "rules": {
-            "preset": r.preset.name(), "set": r.set.get(), "players": r.players,
-            "hand": r.hand(), "rounds": r.round_count(),
-            "options": c.overrides.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone()))).collect::<serde_json::Map<_, _>>(),
-        },
-        "bots": t.specs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "seed": t.schedule.seed,
-        "threads": threads,
         "rotate": t.schedule.rotate,
         "replays_skipped": t.schedule.replays_skipped,
         "seating": if t.schedule.vary_order { "varied" } else { "fixed" },
@@ -327,11 +320,22 @@ pub(crate) fn manifest(
         "shard": c.shard.map(|(i, n)| format!("{i}/{n}")),
         "chunks_done": st.done.len(),
         "chunks_planned": st.chunks_planned.len(),
-        "complete": complete,
-        "stopped": stopped,
         "sprt": sprt,
     });
-    serde_json::to_string_pretty(&m).expect("json") + "\n"
+    let hand = r.hand().map_or_else(Vec::new, |h| vec![h]);
+    Manifest::new(
+        subcommand,
+        raw_all,
+        RulesRecord::new(r, &c.overrides, vec![r.players], hand),
+        t.specs.iter().map(ToString::to_string).collect(),
+        t.schedule.seed,
+        threads,
+        started,
+        complete,
+        stopped,
+        details,
+    )
+    .to_json()
 }
 
 /// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.
@@ -340,6 +344,7 @@ fn bot_logs(out: Option<&Path>) -> StderrTo {
 }
 
 pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Result<i32, CliError> {
+    let started_at = Started::now();
     // Everything is checked before anything is written.
     let threads = a.threads.unwrap_or_else(all_cores);
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
@@ -445,7 +450,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
             write_outputs(dir, &t.specs, &r.tally)?;
             write_atomic(
                 &dir.join("manifest.json"),
-                manifest(&config, raw_all, threads, &state, r.sprt.as_ref()).as_bytes(),
+                manifest(&config, "tournament", raw_all, threads, started_at, &state, r.sprt.as_ref()).as_bytes(),
             )?;
             write_atomic(&dir.join("tally.json"), state.to_json().as_bytes())?;
         }

@@ -1,6 +1,7 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
 pub mod jsonl;
+pub mod manifest;
 pub mod plot;
 pub mod tournament;
 pub mod transcript;
