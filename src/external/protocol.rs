@@ -2,7 +2,8 @@
 //! per line. Everything a message says comes from one seat's [`View`] and the public events, and
 //! an event hides the tiles another seat drew.
 
-use crate::round::{EndReason, Event, Move, MoveList, Seat, TrainId};
+use crate::report::json::{EventJson, Pairs, TileText, Tiles, TrainRef};
+use crate::round::{Event, Move, MoveList, Seat, TrainId};
 use crate::rules::{PARAMS, Rules};
 use crate::strategy::MatchStart;
 use crate::tile::{Pip, Tile};
@@ -12,63 +13,6 @@ use serde::{Serialize, Serializer};
 
 /// The protocol version this build speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
-
-/// A tile as text, low half first: `3-12`.
-struct TileText(Tile);
-
-impl Serialize for TileText {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0)
-    }
-}
-
-/// A tile as laid: the half joined to the train first, `12-5` with the new end 5.
-struct Laid(Tile, Pip);
-
-impl Serialize for Laid {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&format_args!("{}-{}", self.0.other(self.1), self.1))
-    }
-}
-
-/// A train: a seat number for a personal train, otherwise its name (`mexican`, `mexican2`,
-/// `branch1`, ...), as in the game log.
-struct TrainRef(TrainId);
-
-impl Serialize for TrainRef {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0.base().owner() {
-            Some(seat) => s.serialize_u8(seat.index() as u8),
-            None => s.collect_str(&self.0.base()),
-        }
-    }
-}
-
-/// A hand or any tile set as a list of tiles.
-struct Tiles<I>(I);
-
-impl<I: Iterator<Item = Tile> + Clone> Serialize for Tiles<I> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(None)?;
-        for t in self.0.clone() {
-            seq.serialize_element(&TileText(t))?;
-        }
-        seq.end()
-    }
-}
-
-/// A `key=value` list as a JSON object, in the order given.
-struct Pairs<'a>(&'a [(String, String)]);
-
-impl Serialize for Pairs<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
 
 /// Writes one message and its newline into `out` (cleared first).
 fn line<T: Serialize>(out: &mut Vec<u8>, msg: &T) {
@@ -186,83 +130,6 @@ pub(crate) fn round_start(out: &mut Vec<u8>, round: u8, view: &View<'_>) {
     );
 }
 
-/// One event as `seat` may see it: another seat's drawn tiles are left out.
-struct PublicEvent<'a> {
-    ev: &'a Event,
-    viewer: Seat,
-    engine: Pip,
-    players: usize,
-}
-
-impl Serialize for PublicEvent<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        match *self.ev {
-            Event::Play { seat, tile, train, end } => {
-                m.serialize_entry("event", "play")?;
-                m.serialize_entry("seat", &seat.index())?;
-                m.serialize_entry("tile", &Laid(tile, end))?;
-                m.serialize_entry("train", &TrainRef(train))?;
-                m.serialize_entry("end", &end.get())?;
-            }
-            Event::Draw { seat, tile } => {
-                m.serialize_entry("event", "draw")?;
-                m.serialize_entry("seat", &seat.index())?;
-                if seat == self.viewer {
-                    m.serialize_entry("tile", &TileText(tile))?;
-                }
-            }
-            Event::Branch { train, value, first, root } => {
-                m.serialize_entry("event", "branch")?;
-                m.serialize_entry("train", &TrainRef(train))?;
-                m.serialize_entry("value", &value.get())?;
-                let second = TrainId::branch(first.branch_index().unwrap_or(0) + 1);
-                m.serialize_entry("branches", &[TrainRef(first), TrainRef(second)])?;
-                m.serialize_entry("root", &TrainRef(root))?;
-            }
-            Event::Engine { seat, tile } => {
-                m.serialize_entry("event", "engine")?;
-                m.serialize_entry("seat", &seat.index())?;
-                let e = if tile.contains(self.engine) { self.engine } else { tile.low() };
-                m.serialize_entry("tile", &format_args!("{e}-{}", tile.other(e)).to_string())?;
-            }
-            Event::Mark { seat } => {
-                m.serialize_entry("event", "mark")?;
-                m.serialize_entry("seat", &seat.index())?;
-            }
-            Event::Unmark { seat } => {
-                m.serialize_entry("event", "unmark")?;
-                m.serialize_entry("seat", &seat.index())?;
-            }
-            Event::Pass { seat } => {
-                m.serialize_entry("event", "pass")?;
-                m.serialize_entry("seat", &seat.index())?;
-            }
-            Event::Skip { seat } => {
-                m.serialize_entry("event", "skip")?;
-                m.serialize_entry("seat", &seat.index())?;
-            }
-            Event::Penalty { seat, tiles } => {
-                m.serialize_entry("event", "penalty")?;
-                m.serialize_entry("seat", &seat.index())?;
-                m.serialize_entry("count", &tiles.iter().flatten().count())?;
-                if seat == self.viewer {
-                    m.serialize_entry("tiles", &Tiles(tiles.iter().flatten().copied()))?;
-                }
-            }
-            Event::RoundEnd { reason, scores } => {
-                m.serialize_entry("event", "round_end")?;
-                m.serialize_entry("reason", reason.name())?;
-                if let EndReason::Out(s) = reason {
-                    m.serialize_entry("out", &s.index())?;
-                }
-                m.serialize_entry("scores", &scores[..self.players])?;
-            }
-        }
-        m.end()
-    }
-}
-
 /// The events since a seat's last message.
 struct Events<'a> {
     events: &'a [Event],
@@ -275,10 +142,10 @@ impl Serialize for Events<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.events.len()))?;
         for ev in self.events {
-            seq.serialize_element(&PublicEvent {
+            seq.serialize_element(&EventJson {
                 ev,
-                viewer: self.viewer,
-                engine: self.engine,
+                viewer: Some(self.viewer),
+                engine: Some(self.engine),
                 players: self.players,
             })?;
         }

@@ -14,10 +14,12 @@
 //! repeats the `round` event with the same round number and the new hands and boneyard.
 
 use super::Lines;
+use super::json::{EventJson, Pairs, Tiles};
 use crate::game::{MatchObserver, MatchResult};
-use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
+use crate::round::{Event, Observer, RoundState, Seat};
 use crate::rules::{EngineMode, Rules};
-use std::fmt::Write as _;
+use crate::tile::Tile;
+use serde::Serialize;
 use std::io::Write;
 
 /// Writes the log to `out`. The first write error is kept in `error`.
@@ -31,33 +33,47 @@ pub struct JsonLog<W: Write> {
     game: Option<u64>,
 }
 
-fn quote(s: &str) -> String {
-    let mut q = String::with_capacity(s.len() + 2);
-    q.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => q.push_str("\\\""),
-            '\\' => q.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(q, "\\u{:04x}", c as u32);
-            }
-            c => q.push(c),
-        }
-    }
-    q.push('"');
-    q
+/// Serialises one line.
+fn json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("log lines serialize")
 }
 
-fn list<T, I: IntoIterator<Item = T>>(items: I, f: impl Fn(T) -> String) -> String {
-    let parts: Vec<String> = items.into_iter().map(f).collect();
-    format!("[{}]", parts.join(","))
+#[derive(Serialize)]
+struct MatchLine<'a> {
+    event: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<u64>,
+    rules: &'static str,
+    set: u8,
+    players: u8,
+    hand: u8,
+    rounds: u8,
+    seed: u64,
+    bots: &'a [String],
+    options: Pairs<'a>,
 }
 
-fn train_json(t: TrainId) -> String {
-    match t.owner() {
-        Some(s) => s.to_string(),
-        None => quote(&t.to_string()),
-    }
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct RoundLine<'a, H: Iterator<Item = Tile> + Clone> {
+    event: &'static str,
+    round: u8,
+    engine: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redeal: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lead: Option<usize>,
+    hands: Vec<Tiles<H>>,
+    boneyard: Tiles<std::iter::Copied<std::slice::Iter<'a, Tile>>>,
+}
+
+#[derive(Serialize)]
+struct MatchEndLine<'a> {
+    event: &'static str,
+    totals: &'a [u32],
+    winners: Vec<usize>,
 }
 
 impl<W: Write> JsonLog<W> {
@@ -94,102 +110,59 @@ impl<W: Write> JsonLog<W> {
 
 impl<W: Write> Observer for JsonLog<W> {
     fn event(&mut self, ev: &Event) {
-        let s = match *ev {
-            Event::Play { seat, tile, train, end } => format!(
-                r#"{{"event":"play","seat":{seat},"tile":"{}-{end}","train":{},"end":{end}}}"#,
-                tile.other(end),
-                train_json(train)
-            ),
-            Event::Draw { seat, tile } => format!(r#"{{"event":"draw","seat":{seat},"tile":"{tile}"}}"#),
-            Event::Branch { train, value, first, root } => format!(
-                r#"{{"event":"branch","train":{},"value":{value},"branches":[{},{}],"root":{}}}"#,
-                train_json(train),
-                train_json(first),
-                train_json(TrainId::branch(first.branch_index().unwrap_or(0) + 1)),
-                train_json(root)
-            ),
-            Event::Engine { seat, tile } => {
-                // The engine number first ([004]'s `[e|w]`); a double found by search as is.
-                let e = self.engine_number.filter(|&e| tile.contains(e)).unwrap_or(tile.low());
-                format!(r#"{{"event":"engine","seat":{seat},"tile":"{e}-{}"}}"#, tile.other(e))
-            }
-            Event::Mark { seat } => format!(r#"{{"event":"mark","seat":{seat}}}"#),
-            Event::Unmark { seat } => format!(r#"{{"event":"unmark","seat":{seat}}}"#),
-            Event::Pass { seat } => format!(r#"{{"event":"pass","seat":{seat}}}"#),
-            Event::Skip { seat } => format!(r#"{{"event":"skip","seat":{seat}}}"#),
-            Event::Penalty { seat, tiles } => {
-                format!(
-                    r#"{{"event":"penalty","seat":{seat},"tiles":{}}}"#,
-                    list(tiles.iter().flatten(), |t| quote(&t.to_string()))
-                )
-            }
-            Event::RoundEnd { reason, scores } => {
-                let out = match reason {
-                    EndReason::Out(s) => format!(r#","out":{s}"#),
-                    _ => String::new(),
-                };
-                format!(
-                    r#"{{"event":"round_end","reason":"{}"{out},"scores":{}}}"#,
-                    reason.name(),
-                    list(&scores[..self.players], |v| v.to_string())
-                )
-            }
-        };
+        let s = json(&EventJson { ev, viewer: None, engine: self.engine_number, players: self.players });
         self.line(&s);
     }
 }
 
 impl<W: Write> MatchObserver for JsonLog<W> {
     fn match_start(&mut self, rules: &Rules, seed: u64) {
-        let game = self.game.map_or(String::new(), |g| format!(r#","game":{g}"#));
-        let s = format!(
-            r#"{{"event":"match"{game},"rules":"{}","set":{},"players":{},"hand":{},"rounds":{},"seed":{seed},"bots":{},"options":{{{}}}}}"#,
-            rules.preset,
-            rules.set,
-            rules.players,
-            rules.hand().unwrap_or(0),
-            rules.round_count(),
-            list(&self.bots, |b| quote(b)),
-            self.options.iter().map(|(k, v)| format!("{}:{}", quote(k), quote(v))).collect::<Vec<_>>().join(",")
-        );
+        let s = json(&MatchLine {
+            event: "match",
+            game: self.game,
+            rules: rules.preset.name(),
+            set: rules.set.get(),
+            players: rules.players,
+            hand: rules.hand().unwrap_or(0),
+            rounds: rules.round_count(),
+            seed,
+            bots: &self.bots,
+            options: Pairs(&self.options),
+        });
         self.line(&s);
     }
 
     fn round_start(&mut self, round: u8, state: &RoundState) {
-        let hands = list(0..self.players, |s| list(state.hand(Seat::from_index(s)), |t| quote(&t.to_string())));
-        let boneyard = list(state.boneyard().as_slice(), |t| quote(&t.to_string()));
         // When the engine comes from a hand, `lead` is where the search starts.
-        let lead = if state.engine_mode() == EngineMode::SetAside {
-            String::new()
-        } else {
-            format!(r#","lead":{}"#, state.lead())
-        };
+        let lead = (state.engine_mode() != EngineMode::SetAside).then(|| state.lead().index());
         // `engine` and `first` are what the deterministic engine search will find, run on a copy
         // (the log is full information): the engine number (also where a search picks the
         // double) and the seat of the first normal turn. A deal that is gathered and redealt has
         // neither a placer nor a first turn: it is marked `"redeal":true`, carries no `first`,
         // and the next line repeats the `round` event with the same round number.
-        let s = match state.after_setup() {
-            Some((engine, first)) => {
-                self.engine_number = Some(engine);
-                format!(
-                    r#"{{"event":"round","round":{round},"engine":{engine},"first":{first}{lead},"hands":{hands},"boneyard":{boneyard}}}"#
-                )
-            }
-            None => format!(
-                r#"{{"event":"round","round":{round},"engine":{},"redeal":true{lead},"hands":{hands},"boneyard":{boneyard}}}"#,
-                state.engine_number()
-            ),
-        };
+        let setup = state.after_setup();
+        if let Some((engine, _)) = setup {
+            self.engine_number = Some(engine);
+        }
+        let s = json(&RoundLine {
+            event: "round",
+            round,
+            engine: setup.map_or(state.engine_number(), |(e, _)| e).get(),
+            first: setup.map(|(_, f)| f.index()),
+            redeal: setup.is_none().then_some(true),
+            lead,
+            hands: (0..self.players).map(|s| Tiles(state.hand(Seat::from_index(s)).iter())).collect(),
+            boneyard: Tiles(state.boneyard().as_slice().iter().copied()),
+        });
         self.line(&s);
     }
 
     fn match_end(&mut self, result: &MatchResult) {
-        let s = format!(
-            r#"{{"event":"match_end","totals":{},"winners":{}}}"#,
-            list(&result.totals[..self.players], |v| v.to_string()),
-            list(result.winner_seats(), |s| s.to_string())
-        );
+        let s = json(&MatchEndLine {
+            event: "match_end",
+            totals: &result.totals[..self.players],
+            winners: result.winner_seats().map(Seat::index).collect(),
+        });
         self.line(&s);
         self.out.flush();
     }

@@ -1,5 +1,6 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
+pub(crate) mod json;
 pub mod jsonl;
 pub mod manifest;
 pub mod plot;
