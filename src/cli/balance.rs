@@ -527,31 +527,9 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registr
         );
     }
     let first = &states[0];
-    let mut merged = first.clone();
-    for c in &mut merged.cells {
-        c.done = ChunkSet::default();
-        c.tally = Tally::new(c.tally.layout);
-        c.chunks_planned = ChunkSet(vec![(0, c.chunks_total)]);
-    }
-    for (d, st) in dirs.iter().zip(&states) {
-        if st.fingerprint != first.fingerprint || st.cells.len() != first.cells.len() {
-            return Err(CliError::usage(format!(
-                "cannot merge '{}' with '{}': they are shards of different sweeps",
-                d.display(),
-                dirs[0].display()
-            )));
-        }
-        for (m, c) in merged.cells.iter_mut().zip(&st.cells) {
-            if m.done.overlaps(&c.done) {
-                return Err(CliError::usage(format!(
-                    "cannot merge '{}': its games overlap another folder's (the same shard given twice?)",
-                    d.display()
-                )));
-            }
-            m.done.union(&c.done);
-            m.tally.merge(&c.tally);
-        }
-    }
+    let mut merged = SweepState::merge_shards(&states).map_err(|(i, why)| {
+        CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
+    })?;
     // Arguments that reproduce the merged sweep: without the shard.
     let mut args = Vec::new();
     let mut it = first.args.iter();

@@ -71,29 +71,9 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         )));
     }
     let first = &states[0];
-    for (d, st) in a.dirs.iter().zip(&states).skip(1) {
-        if st.fingerprint != first.fingerprint {
-            return Err(CliError::usage(format!(
-                "cannot merge '{}' with '{}': they are shards of different runs (rules, bots, seed or games differ)",
-                d.display(),
-                a.dirs[0].display()
-            )));
-        }
-    }
-    let mut done = ChunkSet::default();
-    let mut tally = first.tally.clone();
-    tally.clusters.iter_mut().for_each(|c| *c = Default::default());
-    (tally.deals, tally.games, tally.rounds) = (0, 0, 0);
-    for (d, st) in a.dirs.iter().zip(&states) {
-        if done.overlaps(&st.done) {
-            return Err(CliError::usage(format!(
-                "cannot merge '{}': its games overlap another directory's (the same shard given twice?)",
-                d.display()
-            )));
-        }
-        done.union(&st.done);
-        tally.merge(&st.tally);
-    }
+    let (done, tally) = RunState::merge_shards(&states).map_err(|(i, why)| {
+        CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", a.dirs[i].display(), a.dirs[0].display()))
+    })?;
     let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
     argv.extend(first.args.iter().cloned());
     // Nothing is played: external bots are named, never started.

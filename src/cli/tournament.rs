@@ -218,10 +218,7 @@ pub(crate) fn fingerprint(c: &Config) -> String {
 
 /// The chunks a shard plays: slice `i` of `n`, by chunk index.
 fn planned(total: u64, shard: Option<(u64, u64)>) -> ChunkSet {
-    let (i, n) = shard.unwrap_or((1, 1));
-    let mut s = ChunkSet::default();
-    s.insert_range((i - 1) * total / n, i * total / n);
-    s
+    ChunkSet::slice(total, shard)
 }
 
 pub(crate) fn header(c: &Config) -> String {
@@ -607,21 +604,7 @@ fn check_state(dir: &Path, t: &Tournament, plan: &ChunkSet, st: &RunState) -> Re
                 .into(),
         ));
     }
-    if st.chunks_total != t.chunk_count() {
-        return Err(bad(format!("its tally.json counts {} chunks, this run has {}", st.chunks_total, t.chunk_count())));
-    }
-    if st.done.0.iter().any(|&(a, b)| (a..b).any(|c| !plan.contains(c))) {
-        return Err(bad("its tally.json counts chunks outside this run".into()));
-    }
-    let games: u64 = st.done.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_games(c)).sum();
-    let deals: u64 = st.done.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_deals(c).count() as u64).sum();
-    if st.tally.games != games || st.tally.deals != deals {
-        return Err(bad(format!(
-            "its tally.json holds {} games of {} deals, but the chunks it lists hold {games} of {deals}",
-            st.tally.games, st.tally.deals
-        )));
-    }
-    Ok(())
+    st.verify(t, plan).map_err(bad)
 }
 
 /// `args` without its `--ext-bot` options.

@@ -103,6 +103,15 @@ impl ChunkSet {
         self.0.is_empty()
     }
 
+    /// Slice `i` of `n` (from 1) of the chunks `0..total`, as a shard plays it: contiguous, the
+    /// slices together exactly the whole; `None` is the whole.
+    pub fn slice(total: u64, shard: Option<(u64, u64)>) -> ChunkSet {
+        let (i, n) = shard.unwrap_or((1, 1));
+        let mut s = ChunkSet::default();
+        s.insert_range((i - 1) * total / n, i * total / n);
+        s
+    }
+
     /// Union.
     pub fn union(&mut self, o: &ChunkSet) {
         for &(a, b) in &o.0 {
@@ -528,5 +537,18 @@ mod tests {
         s.union(&o);
         assert_eq!(s.0, vec![(1, 8)]);
         assert!(s.overlaps(&o));
+        // Slices of a run: contiguous, disjoint, together the whole.
+        for total in [0u64, 1, 7, 100] {
+            for n in 1..=5u64 {
+                let mut all = ChunkSet::default();
+                for i in 1..=n {
+                    let part = ChunkSet::slice(total, Some((i, n)));
+                    assert!(part.0.len() <= 1 && !all.overlaps(&part));
+                    all.union(&part);
+                }
+                assert_eq!(all.len(), total);
+                assert_eq!(all, ChunkSet::slice(total, None));
+            }
+        }
     }
 }

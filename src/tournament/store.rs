@@ -6,7 +6,7 @@
 //! damaged is refused rather than trusted.
 
 use super::record::PerGameMarks;
-use super::{ChunkSet, Tally};
+use super::{ChunkSet, Tally, Tournament};
 use serde::{Deserialize, Serialize};
 
 /// Format version of `tally.json`.
@@ -79,6 +79,60 @@ impl RunState {
             return Err("tally.json was changed after mtrain wrote it (its check does not match its content)".into());
         }
         Ok(st)
+    }
+}
+
+impl RunState {
+    /// Checks the state against the run it claims to be: its chunks are the run's (within
+    /// `plan`), and its counts are what those chunks hold. A state edited by hand with a
+    /// recomputed check still fails here.
+    ///
+    /// # Errors
+    /// What does not match, as a phrase.
+    pub fn verify(&self, t: &Tournament, plan: &ChunkSet) -> Result<(), String> {
+        if self.chunks_total != t.chunk_count() {
+            return Err(format!(
+                "its tally.json counts {} chunks, this run has {}",
+                self.chunks_total,
+                t.chunk_count()
+            ));
+        }
+        if self.done.0.iter().any(|&(a, b)| (a..b).any(|c| !plan.contains(c))) {
+            return Err("its tally.json counts chunks outside this run".into());
+        }
+        let chunks = || self.done.0.iter().flat_map(|&(a, b)| a..b);
+        let games: u64 = chunks().map(|c| t.chunk_games(c)).sum();
+        let deals: u64 = chunks().map(|c| t.chunk_deals(c).count() as u64).sum();
+        if self.tally.games != games || self.tally.deals != deals {
+            return Err(format!(
+                "its tally.json holds {} games of {} deals, but the chunks it lists hold {games} of {deals}",
+                self.tally.games, self.tally.deals
+            ));
+        }
+        Ok(())
+    }
+
+    /// The chunks and statistics of shards of one run, added: exact, so the result equals a
+    /// single run of the same chunks.
+    ///
+    /// # Errors
+    /// The index of the offending state and why: a different run, or chunks another state
+    /// already has.
+    pub fn merge_shards(states: &[RunState]) -> Result<(ChunkSet, Tally), (usize, String)> {
+        let first = states.first().ok_or((0, "nothing to merge".to_string()))?;
+        let mut done = ChunkSet::default();
+        let mut tally = Tally::new(first.tally.layout);
+        for (i, st) in states.iter().enumerate() {
+            if st.fingerprint != first.fingerprint {
+                return Err((i, "a shard of a different run (rules, bots, seed or games differ)".into()));
+            }
+            if done.overlaps(&st.done) {
+                return Err((i, "its games overlap another folder's (the same shard given twice?)".into()));
+            }
+            done.union(&st.done);
+            tally.merge(&st.tally);
+        }
+        Ok((done, tally))
     }
 }
 
@@ -164,8 +218,160 @@ impl SweepState {
     }
 }
 
+impl SweepState {
+    /// The shards of one sweep, added cell by cell: the state of the whole sweep as far as
+    /// they go (every cell's plan the whole cell).
+    ///
+    /// # Errors
+    /// The index of the offending state and why: another sweep, or games another state
+    /// already has.
+    pub fn merge_shards(states: &[SweepState]) -> Result<SweepState, (usize, String)> {
+        let first = states.first().ok_or((0, "nothing to merge".to_string()))?;
+        let mut merged = first.clone();
+        for c in &mut merged.cells {
+            c.done = ChunkSet::default();
+            c.tally = Tally::new(c.tally.layout);
+            c.chunks_planned = ChunkSet(vec![(0, c.chunks_total)]);
+        }
+        for (i, st) in states.iter().enumerate() {
+            if st.fingerprint != first.fingerprint || st.cells.len() != first.cells.len() {
+                return Err((i, "a shard of a different sweep".into()));
+            }
+            for (m, c) in merged.cells.iter_mut().zip(&st.cells) {
+                if m.done.overlaps(&c.done) {
+                    return Err((i, "its games overlap another folder's (the same shard given twice?)".into()));
+                }
+                m.done.union(&c.done);
+                m.tally.merge(&c.tally);
+            }
+        }
+        Ok(merged)
+    }
+}
+
 /// The `kind` of a `tally.json` (`None` for a tournament's, which has none), if it parses.
 pub fn kind_of(s: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(s).ok()?;
     v.get("kind").and_then(|k| k.as_str()).map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use crate::strategy::StrategySpec;
+    use crate::tournament::Schedule;
+
+    fn tournament(games: u64) -> Tournament {
+        let rules = Rules { players: 2, ..Rules::wikipedia() };
+        let specs: Vec<StrategySpec> = vec!["greedy".parse().unwrap(), "random".parse().unwrap()];
+        let schedule = Schedule::new(&[0, 1], 2, true, games, 5).unwrap();
+        Tournament::new(rules, specs, schedule)
+    }
+
+    fn state(t: &Tournament, chunks: &[u64]) -> RunState {
+        let mut tally = Tally::new(t.layout());
+        let mut done = ChunkSet::default();
+        for &c in chunks {
+            tally.merge(&t.play_chunk(c, false).tally);
+            done.insert(c);
+        }
+        RunState {
+            format: STORE_FORMAT,
+            fingerprint: "run".into(),
+            args: Vec::new(),
+            chunks_total: t.chunk_count(),
+            chunks_planned: ChunkSet(vec![(0, t.chunk_count())]),
+            done,
+            tally,
+            per_game: None,
+            check: 0,
+        }
+    }
+
+    #[test]
+    fn a_state_round_trips_and_any_edit_is_refused() {
+        let t = tournament(200);
+        let st = state(&t, &[0, 1]);
+        let text = st.to_json();
+        let back = RunState::from_json(&text).unwrap();
+        assert_eq!(back.tally, st.tally);
+        assert_eq!(back.done, st.done);
+        let edited = text.replacen("\"games\": ", "\"games\": 9", 1);
+        assert!(RunState::from_json(&edited).unwrap_err().contains("changed after mtrain wrote it"));
+        assert!(RunState::from_json(&text[..text.len() / 2]).unwrap_err().contains("not a valid tally.json"));
+    }
+
+    #[test]
+    fn verify_refuses_counts_that_the_chunks_do_not_hold() {
+        let t = tournament(200);
+        let all = ChunkSet(vec![(0, t.chunk_count())]);
+        let mut st = state(&t, &[0, 1]);
+        st.verify(&t, &all).unwrap();
+        // A forged `done` with a valid check: the games it claims are not in the tally.
+        st.done.insert(2);
+        let st = RunState::from_json(&st.to_json()).unwrap();
+        assert!(st.verify(&t, &all).unwrap_err().contains("but the chunks it lists hold"));
+        let mut outside = state(&t, &[0]);
+        outside.done.insert(t.chunk_count() + 3);
+        assert!(outside.verify(&t, &all).unwrap_err().contains("outside this run"));
+        assert!(state(&t, &[0]).verify(&tournament(400), &all).unwrap_err().contains("chunks, this run has"));
+    }
+
+    #[test]
+    fn sweep_shards_merge_cell_by_cell() {
+        let t = tournament(300);
+        let n = t.chunk_count();
+        let cell = |chunks: &[u64]| {
+            let st = state(&t, chunks);
+            CellState {
+                players: 2,
+                hand: 15,
+                chunks_total: n,
+                chunks_planned: st.done.clone(),
+                done: st.done,
+                tally: st.tally,
+            }
+        };
+        let sweep = |cells: Vec<CellState>| SweepState {
+            format: STORE_FORMAT,
+            kind: BALANCE_KIND.into(),
+            fingerprint: "sweep".into(),
+            args: Vec::new(),
+            cells,
+            check: 0,
+        };
+        let all: Vec<u64> = (0..n).collect();
+        let a = sweep(vec![cell(&all), cell(&[0])]);
+        let b = sweep(vec![cell(&[]), cell(&all[1..])]);
+        let m = SweepState::merge_shards(&[b.clone(), a.clone()]).unwrap();
+        assert_eq!(m.cells[0].tally, cell(&all).tally);
+        assert_eq!(m.cells[1].done, ChunkSet(vec![(0, n)]));
+        assert_eq!(m.cells[1].tally, cell(&all).tally);
+        let back = SweepState::from_json(&m.to_json()).unwrap();
+        assert_eq!(back, SweepState { check: back.check, ..m });
+        assert!(RunState::from_json(&a.to_json()).unwrap_err().contains("balance sweep's"));
+        let (i, why) = SweepState::merge_shards(&[a.clone(), a]).unwrap_err();
+        assert_eq!((i, why.contains("overlap")), (1, true));
+    }
+
+    #[test]
+    fn shards_merge_to_the_whole_run_and_refuse_overlaps_and_strangers() {
+        let t = tournament(300);
+        let n = t.chunk_count();
+        assert!(n >= 3);
+        let whole = state(&t, &(0..n).collect::<Vec<_>>());
+        let parts = [state(&t, &[2]), state(&t, &(3..n).collect::<Vec<_>>()), state(&t, &[0, 1])];
+        let (done, tally) = RunState::merge_shards(&parts).unwrap();
+        assert_eq!(done, whole.done);
+        assert_eq!(tally, whole.tally);
+        let (i, why) = RunState::merge_shards(&[state(&t, &[0, 1]), state(&t, &[1])]).unwrap_err();
+        assert_eq!(i, 1);
+        assert!(why.contains("overlap"));
+        let mut other = state(&t, &[2]);
+        other.fingerprint = "another".into();
+        let (i, why) = RunState::merge_shards(&[state(&t, &[0]), other]).unwrap_err();
+        assert_eq!(i, 1);
+        assert!(why.contains("different run"));
+    }
 }
