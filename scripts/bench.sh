@@ -88,5 +88,7 @@ with open(f"{out}/README.md", "w") as w:
     w.write(f"\nGreedy: {decisions / rounds:.1f} decisions per round; the plain loop runs "
             f"{general / instr:.2f}x fewer instructions than the general machine, and the deal is "
             f"{100 * deal / instr:.0f}% of a round.\n")
+    w.write("\nExternal bots (the bot protocol's own cost per decision): [EXTERNAL.md](EXTERNAL.md), written by "
+            "`scripts/bench-external.sh`.\n")
 PY
 cat "$OUT/README.md"
