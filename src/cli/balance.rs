@@ -8,9 +8,7 @@
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::signals::Stop;
-use super::tournament::{
-    OUTPUT_FILES, check_out_dir, replace_ext_bots, result_args, shell_word, slurm_shard, without_ext_bots,
-};
+use super::tournament::{check_out_dir, replace_ext_bots, result_args, shell_word, slurm_shard, without_ext_bots};
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, EXIT_INTERRUPTED, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
@@ -19,7 +17,7 @@ use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::record::remove_stale_temporaries;
+use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown};
 use crate::tournament::{
     BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, RunOptions, RunResult, STORE_FORMAT, Schedule, Seating, SweepState,
     Tally, Tournament, kind_of,
@@ -608,29 +606,13 @@ fn is_sweep_file(dir: &Path, name: &str) -> bool {
 /// `--out` must be new, empty or a balance sweep's (whose files the new sweep replaces): never
 /// a tournament's or anything else, unless `--force`, which removes mtrain's own files first.
 fn prepare_dir(dir: &Path, force: bool) -> Result<(), CliError> {
-    let foreign: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| CliError::usage(format!("cannot read --out '{}': {e}", dir.display())))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !is_sweep_file(dir, n))
-        .collect();
-    if foreign.is_empty() {
-        return Ok(());
-    }
-    if !force {
-        let mut shown: Vec<&str> = foreign.iter().map(String::as_str).take(5).collect();
-        shown.sort_unstable();
-        return Err(CliError::usage(format!(
-            "--out '{}' is not empty and holds more than a balance sweep (it has {}{}): give a new or empty folder, or --force to replace mtrain's files in it",
+    prepare_out_dir(dir, |n| is_sweep_file(dir, n), force).map_err(|foreign| {
+        CliError::usage(format!(
+            "--out '{}' is not empty and holds more than a balance sweep (it has {}): give a new or empty folder, or --force to replace mtrain's files in it",
             dir.display(),
-            shown.join(", "),
-            if foreign.len() > 5 { ", ..." } else { "" }
-        )));
-    }
-    for name in super::tournament::OUTPUT_FILES {
-        let _ = std::fs::remove_file(dir.join(name));
-    }
-    Ok(())
+            shown(&foreign)
+        ))
+    })
 }
 
 /// The field in words, and what skill expression compares.

@@ -10,7 +10,10 @@ use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, log_file_name, prune_game_logs, remove_stale_temporaries};
+use crate::tournament::record::{
+    GAMES_FILE, OUTPUT_FILES, ROUNDS_FILE, log_file_name, prepare_out_dir, prune_game_logs, remove_stale_temporaries,
+    shown,
+};
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
     Seating, Sprt, SprtState, Tally, Tournament, games_header, rounds_header,
@@ -544,54 +547,20 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     Ok(if result.interrupted { stop.exit_code().unwrap_or(EXIT_INTERRUPTED) } else { 0 })
 }
 
-/// Every file mtrain writes into an output folder (tournament, merge and balance), for
-/// `--force` and for the leftover temporaries of an interrupted write.
-pub(crate) const OUTPUT_FILES: &[&str] = &[
-    "summary.csv",
-    "seats.csv",
-    "pairs.csv",
-    "round_stats.csv",
-    "games.csv",
-    "rounds.csv",
-    "tally.json",
-    "manifest.json",
-    "balance.csv",
-    "recommendation.csv",
-];
-
 /// A new run's `--out`: empty, new, or holding this same run (which starts afresh); anything
 /// else only with `--force`, which replaces mtrain's own files and leaves the rest.
 fn prepare_new_dir(dir: &Path, fingerprint: &str, force: bool) -> Result<(), CliError> {
-    let entries: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| CliError::usage(format!("cannot read --out '{}': {e}", dir.display())))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    if entries.is_empty() {
-        return Ok(());
-    }
     let same_run = std::fs::read_to_string(dir.join("tally.json"))
         .ok()
         .and_then(|t| RunState::from_json(&t).ok())
         .is_some_and(|st| st.fingerprint == fingerprint);
-    if !same_run && !force {
-        let mut shown: Vec<&str> = entries.iter().map(String::as_str).take(5).collect();
-        shown.sort_unstable();
-        let more = if entries.len() > 5 { ", ..." } else { "" };
-        return Err(CliError::usage(format!(
-            "--out '{}' is not empty and holds no run of this tournament (it has {}{more}): give a new or empty folder, --resume a run, or --force to replace mtrain's files in it",
+    prepare_out_dir(dir, |_| same_run, force).map_err(|foreign| {
+        CliError::usage(format!(
+            "--out '{}' is not empty and holds no run of this tournament (it has {}): give a new or empty folder, --resume a run, or --force to replace mtrain's files in it",
             dir.display(),
-            shown.join(", ")
-        )));
-    }
-    for name in OUTPUT_FILES {
-        let _ = std::fs::remove_file(dir.join(name));
-    }
-    let _ = std::fs::remove_dir_all(dir.join("bot-logs"));
-    for e in entries.iter().filter(|e| e.ends_with(".svg")) {
-        let _ = std::fs::remove_file(dir.join(e));
-    }
-    Ok(())
+            shown(&foreign)
+        ))
+    })
 }
 
 /// Checks a stored state against the run it claims to be: its chunks are the run's, and its

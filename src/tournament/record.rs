@@ -215,6 +215,58 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
     Ok(written)
 }
 
+/// Every file mtrain writes into an output folder (tournament, merge and balance).
+pub const OUTPUT_FILES: &[&str] = &[
+    "summary.csv",
+    "seats.csv",
+    "pairs.csv",
+    "round_stats.csv",
+    "games.csv",
+    "rounds.csv",
+    "tally.json",
+    "manifest.json",
+    "balance.csv",
+    "recommendation.csv",
+];
+
+/// Readies `dir` for a new run, which starts afresh: every entry must be one `ours` accepts
+/// (files of this same run, which the new run replaces), unless `force`. mtrain's own files
+/// (and `bot-logs/`, the plots and leftover temporary files) are then removed; other files are
+/// left alone.
+///
+/// # Errors
+/// The entries `ours` does not accept, sorted, when not `force`; or the folder cannot be read.
+pub fn prepare_out_dir(dir: &Path, ours: impl Fn(&str) -> bool, force: bool) -> Result<(), Vec<String>> {
+    let mut entries: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| vec![format!("(unreadable: {e})")])?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort_unstable();
+    let foreign: Vec<String> = entries.iter().filter(|n| !ours(n)).cloned().collect();
+    if !foreign.is_empty() && !force {
+        return Err(foreign);
+    }
+    for name in &entries {
+        let ours = OUTPUT_FILES.contains(&name.as_str()) || name.ends_with(".svg") || name.ends_with(".tmp");
+        if ours {
+            let _ = std::fs::remove_file(dir.join(name));
+        } else if name == "bot-logs" {
+            let _ = std::fs::remove_dir_all(dir.join(name));
+        }
+    }
+    Ok(())
+}
+
+/// The entries a refusal shows: the first five, then `...`.
+pub fn shown(entries: &[String]) -> String {
+    let mut s = entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if entries.len() > 5 {
+        s.push_str(", ...");
+    }
+    s
+}
+
 /// The file of chunk `c`'s game logs in a `--log-games` folder.
 pub fn log_file_name(c: u64) -> String {
     format!("games-{c:06}.jsonl")
@@ -312,6 +364,34 @@ mod tests {
         std::fs::write(dir.join(GAMES_FILE), "g\ng0\ng1\n").unwrap();
         let e = Record::reopen(&dir, &marks2).err().unwrap();
         assert!(e.contains("rounds.csv is missing"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_new_run_replaces_only_mtrain_files_and_only_when_allowed() {
+        let dir = std::env::temp_dir().join(format!("mtrain-prepare-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("bot-logs")).unwrap();
+        for f in ["summary.csv", "tally.json", "turns.svg", "notes.txt", "games.csv.12.tmp"] {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+        // Nothing accepted: refused, the foreign entries listed in order.
+        let err = prepare_out_dir(&dir, |_| false, false).unwrap_err();
+        assert_eq!(err, ["bot-logs", "games.csv.12.tmp", "notes.txt", "summary.csv", "tally.json", "turns.svg"]);
+        assert_eq!(shown(&err), "bot-logs, games.csv.12.tmp, notes.txt, summary.csv, tally.json, ...");
+        assert!(dir.join("summary.csv").exists());
+        // Only the user's file is foreign: refused without --force.
+        let mine = |n: &str| n != "notes.txt";
+        assert_eq!(prepare_out_dir(&dir, mine, false).unwrap_err(), ["notes.txt"]);
+        // --force: mtrain's files go, the user's stays.
+        prepare_out_dir(&dir, mine, true).unwrap();
+        let left: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        assert_eq!(left, ["notes.txt"]);
+        // Everything accepted (the same run again): cleared without --force.
+        std::fs::write(dir.join("tally.json"), "x").unwrap();
+        prepare_out_dir(&dir, |_| true, false).unwrap();
+        assert!(!dir.join("tally.json").exists() && dir.join("notes.txt").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
