@@ -17,7 +17,7 @@ use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown};
+use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown, write_checkpoint};
 use crate::tournament::{
     BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, RunOptions, RunResult, STORE_FORMAT, Schedule, Seating, SweepState,
     Tally, Tournament, kind_of,
@@ -363,16 +363,17 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         })
         .sum::<Result<u64, _>>()?;
     let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
-        if let Some(dir) = &out {
-            let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
-            write_atomic(
-                &dir.join("manifest.json"),
-                manifest(&p, "balance", raw, started_at, total_games, &bots, threads, shard, played, complete, stopped)
-                    .as_bytes(),
-            )?;
-            write_atomic(&dir.join("tally.json"), st.to_json().as_bytes())?;
-        }
-        Ok(())
+        let Some(dir) = &out else { return Ok(()) };
+        let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
+        let m = manifest(&p, "balance", raw, started_at, total_games, &bots, threads, shard, played, complete, stopped);
+        write_checkpoint(
+            dir,
+            None,
+            &[("manifest.json", m)],
+            |_| st.to_json(),
+            &mut |p, b| write_atomic(p, b),
+            |e| CliError::failure(e),
+        )
     };
     let stop = Stop::install();
     if out.is_some() && a.resume.is_none() {

@@ -12,7 +12,7 @@ use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::record::{
     GAMES_FILE, OUTPUT_FILES, ROUNDS_FILE, log_file_name, prepare_out_dir, prune_game_logs, remove_stale_temporaries,
-    shown,
+    shown, write_checkpoint,
 };
 use crate::tournament::{
     ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
@@ -440,21 +440,22 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     };
     // A checkpoint: the per-game files synced, the reports, the manifest, and tally.json last
     // (the commit point: until it is replaced, the previous checkpoint stands).
-    let save = |r: &RunResult| -> Result<RunState, CliError> {
-        let marks = match record.borrow_mut().as_mut() {
-            Some(rec) => rec.sync().map_err(CliError::failure)?,
-            None => None,
-        };
-        let state = state_of(r, marks);
-        if let Some(dir) = &out {
-            write_outputs(dir, &t.specs, &r.tally)?;
-            write_atomic(
-                &dir.join("manifest.json"),
-                manifest(&config, "tournament", raw_all, threads, started_at, &state, r.sprt.as_ref()).as_bytes(),
-            )?;
-            write_atomic(&dir.join("tally.json"), state.to_json().as_bytes())?;
-        }
-        Ok(state)
+    let save = |r: &RunResult| -> Result<(), CliError> {
+        let Some(dir) = &out else { return Ok(()) };
+        let state = state_of(r, None);
+        let mut files = report_files(&t.specs, &r.tally);
+        files.push((
+            "manifest.json",
+            manifest(&config, "tournament", raw_all, threads, started_at, &state, r.sprt.as_ref()),
+        ));
+        write_checkpoint(
+            dir,
+            record.borrow_mut().as_mut(),
+            &files,
+            |marks| state_of(r, marks).to_json(),
+            &mut |p, b| write_atomic(p, b),
+            CliError::failure,
+        )
     };
     let stop = Stop::install();
     if out.is_some() && previous.is_none() {
@@ -505,7 +506,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
                 None => Ok(()),
             }
         },
-        |r: &RunResult| save(r).map(|_| ()),
+        |r: &RunResult| save(r),
     )?;
     opts.progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
@@ -656,10 +657,20 @@ pub(crate) fn stored_config(
     build(&stored, &argv[2..], base, stderr, timeout)
 }
 
+/// The CSV reports of a tally: (file name, contents).
+pub(crate) fn report_files(specs: &[StrategySpec], tally: &Tally) -> Vec<(&'static str, String)> {
+    vec![
+        ("summary.csv", rep::summary_csv(specs, tally)),
+        ("seats.csv", rep::seats_csv(tally)),
+        ("pairs.csv", rep::pairs_csv(specs, tally)),
+        ("round_stats.csv", rep::round_stats_csv(tally)),
+    ]
+}
+
 /// Writes the CSV reports of a tally into `dir`.
 pub(crate) fn write_outputs(dir: &Path, specs: &[StrategySpec], tally: &Tally) -> Result<(), CliError> {
-    write_atomic(&dir.join("summary.csv"), rep::summary_csv(specs, tally).as_bytes())?;
-    write_atomic(&dir.join("seats.csv"), rep::seats_csv(tally).as_bytes())?;
-    write_atomic(&dir.join("pairs.csv"), rep::pairs_csv(specs, tally).as_bytes())?;
-    write_atomic(&dir.join("round_stats.csv"), rep::round_stats_csv(tally).as_bytes())
+    for (name, text) in report_files(specs, tally) {
+        write_atomic(&dir.join(name), text.as_bytes())?;
+    }
+    Ok(())
 }

@@ -215,6 +215,33 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
     Ok(written)
 }
 
+/// Writes a checkpoint of a run folder, in the order that makes it safe to stop at any moment:
+/// the per-game files synced first (their marks), then `files` (the reports and the manifest,
+/// each written by `write`, which writes atomically), then `tally.json` last, built from the
+/// marks by `state`: until `tally.json` is replaced the previous checkpoint stands, and the
+/// files it vouches for are on disk before it does.
+///
+/// # Errors
+/// The first failing write (a sync failure is passed through `sync_err`); nothing after it is
+/// written.
+pub fn write_checkpoint<E>(
+    dir: &Path,
+    record: Option<&mut Record>,
+    files: &[(&str, String)],
+    state: impl FnOnce(Option<PerGameMarks>) -> String,
+    write: &mut impl FnMut(&Path, &[u8]) -> Result<(), E>,
+    sync_err: impl Fn(String) -> E,
+) -> Result<(), E> {
+    let marks = match record {
+        Some(r) => r.sync().map_err(sync_err)?,
+        None => None,
+    };
+    for (name, text) in files {
+        write(&dir.join(name), text.as_bytes())?;
+    }
+    write(&dir.join("tally.json"), state(marks).as_bytes())
+}
+
 /// Every file mtrain writes into an output folder (tournament, merge and balance).
 pub const OUTPUT_FILES: &[&str] = &[
     "summary.csv",
@@ -392,6 +419,38 @@ mod tests {
         std::fs::write(dir.join("tally.json"), "x").unwrap();
         prepare_out_dir(&dir, |_| true, false).unwrap();
         assert!(!dir.join("tally.json").exists() && dir.join("notes.txt").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_checkpoint_writes_tally_json_last_and_not_at_all_after_a_failure() {
+        let dir = std::env::temp_dir().join(format!("mtrain-checkpoint-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut rec = Record::create(&dir, "g\n", "r\n").unwrap();
+        rec.append(&chunk(0, "g0\n", "r0\n")).unwrap();
+        let mut order = Vec::new();
+        let mut write = |p: &Path, b: &[u8]| -> Result<(), String> {
+            order.push(p.file_name().unwrap().to_string_lossy().into_owned());
+            std::fs::write(p, b).map_err(|e| e.to_string())
+        };
+        let files = [("summary.csv", "s\n".to_string()), ("manifest.json", "{}\n".to_string())];
+        write_checkpoint(&dir, Some(&mut rec), &files, |m| format!("{}", m.unwrap().games.bytes), &mut write, |e| e)
+            .unwrap();
+        assert_eq!(order, ["summary.csv", "manifest.json", "tally.json"]);
+        // The marks it was given cover the rows appended before it: 2 + 3 bytes.
+        assert_eq!(std::fs::read_to_string(dir.join("tally.json")).unwrap(), "5");
+        // A report that cannot be written: the previous tally.json stands.
+        let mut failing = |p: &Path, b: &[u8]| -> Result<(), String> {
+            if p.ends_with("manifest.json") {
+                return Err("disk full".into());
+            }
+            std::fs::write(p, b).map_err(|e| e.to_string())
+        };
+        rec.append(&chunk(1, "g1\n", "r1\n")).unwrap();
+        let e = write_checkpoint(&dir, Some(&mut rec), &files, |_| "new".into(), &mut failing, |e| e).unwrap_err();
+        assert_eq!(e, "disk full");
+        assert_eq!(std::fs::read_to_string(dir.join("tally.json")).unwrap(), "5");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
