@@ -372,7 +372,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
             &[("manifest.json", m)],
             |_| st.to_json(),
             &mut |p, b| write_atomic(p, b),
-            |e| CliError::failure(e),
+            CliError::failure,
         )
     };
     let stop = Stop::install();
