@@ -133,6 +133,15 @@ impl CliError {
     }
 }
 
+impl From<crate::tournament::SessionError> for CliError {
+    fn from(e: crate::tournament::SessionError) -> CliError {
+        match e {
+            crate::tournament::SessionError::Refused(m) => CliError::usage(m),
+            crate::tournament::SessionError::Io(m) => CliError::failure(m),
+        }
+    }
+}
+
 impl From<RuleErrors> for CliError {
     fn from(e: RuleErrors) -> CliError {
         CliError::usage(e.to_string())

@@ -10,13 +10,9 @@ use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
-use crate::tournament::record::{
-    GAMES_FILE, OUTPUT_FILES, ROUNDS_FILE, log_file_name, prepare_out_dir, prune_game_logs, remove_stale_temporaries,
-    shown, write_checkpoint,
-};
 use crate::tournament::{
-    ChunkOutput, ChunkSet, Hypothesis, PerGameMarks, Record, RunOptions, RunResult, RunState, STORE_FORMAT, Schedule,
-    Seating, Sprt, SprtState, Tally, Tournament, games_header, rounds_header,
+    ChunkSet, Hypothesis, Identity, Outputs, RunOptions, RunState, Schedule, Seating, Session, Sprt, SprtState, Tally,
+    Tournament,
 };
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -219,11 +215,6 @@ pub(crate) fn fingerprint(c: &Config) -> String {
     )
 }
 
-/// The chunks a shard plays: slice `i` of `n`, by chunk index.
-fn planned(total: u64, shard: Option<(u64, u64)>) -> ChunkSet {
-    ChunkSet::slice(total, shard)
-}
-
 pub(crate) fn header(c: &Config) -> String {
     let t = &c.tournament;
     let r = &t.rules;
@@ -376,95 +367,20 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         None => (build(a, &raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?, a.out.clone(), None),
     };
     let t = &config.tournament;
-    let total = t.chunk_count();
-    let plan = planned(total, config.shard);
-    if let Some(dir) = &out {
-        check_out_dir(dir)?;
-        match &previous {
-            Some(st) => check_state(dir, t, &plan, st)?,
-            None => prepare_new_dir(dir, &fingerprint(&config), a.force)?,
-        }
-        remove_stale_temporaries(dir, OUTPUT_FILES);
-    }
-    let (start, done) = match &previous {
-        Some(st) => (st.tally.clone(), st.done.clone()),
-        None => (Tally::new(t.layout()), ChunkSet::default()),
-    };
-    let todo: Vec<u64> = plan.0.iter().flat_map(|&(x, y)| x..y).filter(|&c| !done.contains(c)).collect();
-    // Game logs: a file per chunk, written whole when the chunk is counted; those of chunks the
-    // state does not count (written after its checkpoint) go.
-    let log_dir = config.log_games.clone();
-    if let Some(dir) = &log_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::usage(format!("cannot write --log-games '{}': {e}", dir.display())))?;
-        prune_game_logs(dir, |c| done.contains(c));
-    }
-
-    // Per-game rows are appended chunk by chunk in game order; a checkpoint records how much of
-    // them is good, and a resume cuts off what came after it.
-    let record = match (&out, &previous) {
-        (Some(dir), _) if !config.per_game => Some(Record::without_games(dir)),
-        (Some(dir), None) => Some(
-            Record::create(dir, &games_header(), &rounds_header(t.rules.players as usize))
-                .map_err(CliError::failure)?,
-        ),
-        (Some(dir), Some(st)) => {
-            let last = st.done.0.last().map_or(0, |r| r.1);
-            if todo.first().is_some_and(|&c| c < last) {
-                return Err(CliError::usage(format!(
-                    "cannot resume the per-game files of '{}': games are missing before its last ones (a merge without one of its shards); play the missing shard and merge again",
-                    dir.display()
-                )));
-            }
-            let marks = st.per_game.as_ref().ok_or_else(|| {
-                CliError::usage(format!(
-                    "cannot resume from '{}': its tally.json records no per-game files",
-                    dir.display()
-                ))
-            })?;
-            Some(Record::reopen(dir, marks).map_err(CliError::usage)?)
-        }
-        (None, _) => None,
-    };
-    let record = std::cell::RefCell::new(record);
-    let state_of = |r: &RunResult, marks: Option<PerGameMarks>| RunState {
-        format: STORE_FORMAT,
+    let id = Identity {
         fingerprint: fingerprint(&config),
         args: config.args.clone(),
-        chunks_total: total,
-        chunks_planned: plan.clone(),
-        done: r.done.clone(),
-        tally: r.tally.clone(),
-        per_game: marks,
-        check: 0,
+        plan: ChunkSet::slice(t.chunk_count(), config.shard),
     };
-    // A checkpoint: the per-game files synced, the reports, the manifest, and tally.json last
-    // (the commit point: until it is replaced, the previous checkpoint stands).
-    let save = |r: &RunResult| -> Result<(), CliError> {
-        let Some(dir) = &out else { return Ok(()) };
-        let state = state_of(r, None);
-        let mut files = report_files(&t.specs, &r.tally);
-        files.push((
-            "manifest.json",
-            manifest(&config, "tournament", raw_all, threads, started_at, &state, r.sprt.as_ref()),
-        ));
-        write_checkpoint(
-            dir,
-            record.borrow_mut().as_mut(),
-            &files,
-            |marks| state_of(r, marks).to_json(),
-            &mut |p, b| write_atomic(p, b),
-            CliError::failure,
-        )
-    };
-    let stop = Stop::install();
-    if out.is_some() && previous.is_none() {
-        // Resumable from the first moment.
-        let empty =
-            RunResult { tally: start.clone(), done: done.clone(), sprt: None, interrupted: true, bot_failed: false };
-        save(&empty)?;
+    let outputs = Outputs { dir: out.clone(), per_game: config.per_game, logs: config.log_games.clone() };
+    if let Some(dir) = &out {
+        check_out_dir(dir)?;
     }
-    let todo_games: u64 = todo.iter().map(|&c| t.chunk_games(c)).sum();
+    let mut session = match previous {
+        Some(st) => Session::resume(t, id, outputs, st)?,
+        None => Session::new(t, id, outputs, a.force)?,
+    };
+    let todo_games: u64 = session.todo().iter().map(|&c| t.chunk_games(c)).sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
     } else {
@@ -481,6 +397,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
         pb
     };
+    let stop = Stop::install();
     let opts = RunOptions {
         threads,
         per_game: config.per_game,
@@ -489,29 +406,20 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         cut: stop.cut.clone(),
         progress,
         checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
-        log_games: log_dir.as_ref().map(|_| config.overrides.clone()),
+        log_games: config.log_games.as_ref().map(|_| config.overrides.clone()),
     };
     let started = Instant::now();
-    let result: RunResult = t.run(
-        &todo,
-        start,
-        done,
-        &opts,
-        |c: &ChunkOutput| {
-            if let Some(dir) = &log_dir {
-                write_atomic(&dir.join(log_file_name(c.chunk)), &c.games_jsonl)?;
-            }
-            match record.borrow_mut().as_mut() {
-                Some(rec) => rec.append(c).map_err(CliError::failure),
-                None => Ok(()),
-            }
-        },
-        |r: &RunResult| save(r),
-    )?;
+    let before = session.games_before();
+    // The reports and manifest of a checkpoint: the CSVs of the tally, then the manifest.
+    let files = |st: &RunState, sprt: Option<&SprtState>| {
+        let mut f = report_files(&t.specs, &st.tally);
+        f.push(("manifest.json", manifest(&config, "tournament", raw_all, threads, started_at, st, sprt)));
+        f
+    };
+    let result = session.run::<CliError>(&opts, files, write_atomic)?;
     opts.progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let played = result.tally.games - previous.as_ref().map_or(0, |p| p.tally.games);
-    save(&result)?;
+    let played = result.tally.games - before;
 
     let mut report = header(&config);
     report.push('\n');
@@ -546,35 +454,6 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
     }
     Ok(if result.interrupted { stop.exit_code().unwrap_or(EXIT_INTERRUPTED) } else { 0 })
-}
-
-/// A new run's `--out`: empty, new, or holding this same run (which starts afresh); anything
-/// else only with `--force`, which replaces mtrain's own files and leaves the rest.
-fn prepare_new_dir(dir: &Path, fingerprint: &str, force: bool) -> Result<(), CliError> {
-    let same_run = std::fs::read_to_string(dir.join("tally.json"))
-        .ok()
-        .and_then(|t| RunState::from_json(&t).ok())
-        .is_some_and(|st| st.fingerprint == fingerprint);
-    prepare_out_dir(dir, |_| same_run, force).map_err(|foreign| {
-        CliError::usage(format!(
-            "--out '{}' is not empty and holds no run of this tournament (it has {}): give a new or empty folder, --resume a run, or --force to replace mtrain's files in it",
-            dir.display(),
-            shown(&foreign)
-        ))
-    })
-}
-
-/// Checks a stored state against the run it claims to be: its chunks are the run's, and its
-/// counts are what those chunks hold.
-fn check_state(dir: &Path, t: &Tournament, plan: &ChunkSet, st: &RunState) -> Result<(), CliError> {
-    let bad = |why: String| CliError::usage(format!("cannot resume from '{}': {why}", dir.display()));
-    if st.per_game.is_none() && (dir.join(GAMES_FILE).exists() || dir.join(ROUNDS_FILE).exists()) {
-        return Err(bad(
-            "its tally.json records no per-game files, but the folder has games.csv: the tally.json is another run's"
-                .into(),
-        ));
-    }
-    st.verify(t, plan).map_err(bad)
 }
 
 /// `args` without its `--ext-bot` options.

@@ -12,11 +12,13 @@ mod store;
 mod tally;
 
 pub mod record;
+pub mod session;
 pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{
     ChunkOutput, ChunkSet, GAMES_COLUMNS, RunOptions, RunResult, Tournament, games_header, rounds_header,
 };
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
+pub use session::{Identity, Outputs, Session, SessionError};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
 pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SweepState, kind_of};
 pub use tally::{DealAcc, Layout, Tally, WIN_UNIT};
