@@ -19,8 +19,8 @@ use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown, write_checkpoint};
 use crate::tournament::{
-    BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, RunOptions, RunResult, STORE_FORMAT, Schedule, Seating, SweepState,
-    Tally, Tournament, kind_of,
+    BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, RunOptions, STORE_FORMAT, Schedule, Seating, SweepState, Tally,
+    Tournament, kind_of,
 };
 use clap::Args;
 use std::io::IsTerminal;
@@ -216,27 +216,6 @@ fn cell_chunks(p: &Plan) -> Vec<u64> {
         .collect()
 }
 
-/// The chunks of each cell that slice `i` of `n` plays: the sweep's chunks, cell after cell,
-/// cut into `n` contiguous slices.
-fn shard_plan(chunks: &[u64], shard: Option<(u64, u64)>) -> Vec<ChunkSet> {
-    let total: u64 = chunks.iter().sum();
-    let (i, n) = shard.unwrap_or((1, 1));
-    let (lo, hi) = ((i - 1) * total / n, i * total / n);
-    let mut start = 0;
-    chunks
-        .iter()
-        .map(|&c| {
-            let mut set = ChunkSet::default();
-            let (a, b) = (lo.max(start), hi.min(start + c));
-            if a < b {
-                set.insert_range(a - start, b - start);
-            }
-            start += c;
-            set
-        })
-        .collect()
-}
-
 /// The games of a cell's chunks.
 fn games_in(t: &Tournament, set: &ChunkSet) -> u64 {
     set.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_games(c)).sum()
@@ -297,7 +276,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     let (registry, ext) = eff.bot_args.registry_with(base, logs(out.as_deref()), a.bot_args.bot_timeout)?;
     let Setup { plan: p, args, shard, bots, .. } = setup(&eff, &eff_raw, &registry)?;
     let chunks = cell_chunks(&p);
-    let planned = shard_plan(&chunks, shard);
+    let planned = SweepState::shard_plan(&chunks, shard);
     let fp = fingerprint(&p);
     let mut state = match previous {
         Some(st) => {
@@ -394,51 +373,19 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         pb
     };
     let started = Instant::now();
-    let mut interrupted = false;
-    for i in 0..state.cells.len() {
-        let (players, hand) = p.cells[i];
-        let todo: Vec<u64> = state.cells[i]
-            .chunks_planned
-            .0
-            .iter()
-            .flat_map(|&(x, y)| x..y)
-            .filter(|&c| !state.cells[i].done.contains(c))
-            .collect();
-        if todo.is_empty() {
-            continue;
-        }
-        progress.set_message(format!("{players} players, {hand} tiles"));
-        let t = cell_tournament(&p, players, hand, &registry)?;
-        let opts = RunOptions {
-            progress: progress.clone(),
-            stop: stop.stop.clone(),
-            cut: stop.cut.clone(),
-            checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
-            ..RunOptions::new(threads)
-        };
-        let start = state.cells[i].tally.clone();
-        let done = state.cells[i].done.clone();
-        let snapshot = |r: &RunResult| {
-            let mut st = state.clone();
-            st.cells[i].tally = r.tally.clone();
-            st.cells[i].done = r.done.clone();
-            st
-        };
-        let result = t.run(
-            &todo,
-            start,
-            done,
-            &opts,
-            |_| Ok::<(), CliError>(()),
-            |r| save(&snapshot(r), false, Some("interrupted")),
-        )?;
-        let next = snapshot(&result);
-        state = next;
-        if result.interrupted {
-            interrupted = true;
-            break;
-        }
-    }
+    let opts = RunOptions {
+        progress: progress.clone(),
+        stop: stop.stop.clone(),
+        cut: stop.cut.clone(),
+        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
+        ..RunOptions::new(threads)
+    };
+    let interrupted = state.play(
+        &opts,
+        |i| cell_tournament(&p, p.cells[i].0, p.cells[i].1, &registry),
+        |i| progress.set_message(format!("{} players, {} tiles", p.cells[i].0, p.cells[i].1)),
+        |st| save(st, false, Some("interrupted")),
+    )?;
     progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let failed = bot_failure(&ext);

@@ -249,6 +249,68 @@ impl SweepState {
     }
 }
 
+impl SweepState {
+    /// The chunks of each cell that slice `i` of `n` plays (`None`: all): the sweep's chunks,
+    /// cell after cell, cut into `n` contiguous slices, so that slices of a sweep cost about
+    /// the same whatever their cells.
+    pub fn shard_plan(chunks: &[u64], shard: Option<(u64, u64)>) -> Vec<ChunkSet> {
+        let total: u64 = chunks.iter().sum();
+        let whole = ChunkSet::slice(total, shard);
+        let (lo, hi) = whole.0.first().copied().unwrap_or((0, 0));
+        let mut start = 0;
+        chunks
+            .iter()
+            .map(|&c| {
+                let mut set = ChunkSet::default();
+                let (a, b) = (lo.max(start), hi.min(start + c));
+                if a < b {
+                    set.insert_range(a - start, b - start);
+                }
+                start += c;
+                set
+            })
+            .collect()
+    }
+
+    /// Plays every cell's remaining chunks in order, cell `i` by `cells(i)`, each with `opts`;
+    /// `save` sees the whole sweep's state at every checkpoint of a cell. Stops at the first
+    /// cell that stops (a signal, a failing bot).
+    ///
+    /// # Errors
+    /// The first error `cells` or `save` returns.
+    pub fn play<E>(
+        &mut self,
+        opts: &super::RunOptions,
+        mut cells: impl FnMut(usize) -> Result<Tournament, E>,
+        mut on_cell: impl FnMut(usize),
+        save: impl Fn(&SweepState) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        for i in 0..self.cells.len() {
+            let c = &self.cells[i];
+            let todo: Vec<u64> =
+                c.chunks_planned.0.iter().flat_map(|&(x, y)| x..y).filter(|&k| !c.done.contains(k)).collect();
+            if todo.is_empty() {
+                continue;
+            }
+            on_cell(i);
+            let t = cells(i)?;
+            let snapshot = |r: &super::RunResult| {
+                let mut st = self.clone();
+                st.cells[i].tally = r.tally.clone();
+                st.cells[i].done = r.done.clone();
+                st
+            };
+            let result = t.run(&todo, c.tally.clone(), c.done.clone(), opts, |_| Ok(()), |r| save(&snapshot(r)))?;
+            self.cells[i].tally = result.tally;
+            self.cells[i].done = result.done;
+            if result.interrupted {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
 /// The `kind` of a `tally.json` (`None` for a tournament's, which has none), if it parses.
 pub fn kind_of(s: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(s).ok()?;
@@ -316,6 +378,27 @@ mod tests {
         outside.done.insert(t.chunk_count() + 3);
         assert!(outside.verify(&t, &all).unwrap_err().contains("outside this run"));
         assert!(state(&t, &[0]).verify(&tournament(400), &all).unwrap_err().contains("chunks, this run has"));
+    }
+
+    #[test]
+    fn sweep_shards_slice_the_chunks_of_every_cell_in_order() {
+        let chunks = [3u64, 0, 5, 2];
+        for n in 1..=4u64 {
+            let mut per_cell = vec![ChunkSet::default(); chunks.len()];
+            for i in 1..=n {
+                for (cell, part) in SweepState::shard_plan(&chunks, Some((i, n))).into_iter().enumerate() {
+                    assert!(!per_cell[cell].overlaps(&part));
+                    per_cell[cell].union(&part);
+                }
+            }
+            for (cell, set) in per_cell.iter().enumerate() {
+                assert_eq!(set.len(), chunks[cell], "{n} shards, cell {cell}");
+            }
+        }
+        let halves = SweepState::shard_plan(&chunks, Some((1, 2)));
+        assert_eq!(halves[0].0, vec![(0, 3)]);
+        assert_eq!(halves[2].0, vec![(0, 2)]);
+        assert!(halves[3].is_empty());
     }
 
     #[test]
