@@ -232,9 +232,7 @@ pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
     let base = rows[0].rounds;
     let unit = if a.deal_only { "  deals/s" } else { " rounds/s" };
     println!("threads   {unit}   matches/s  decisions/s  ns/round  ns/decision  speed-up");
-    let mut csv = String::from(
-        "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup\n",
-    );
+    let mut csv_rows = Vec::new();
     for r in &rows {
         let speedup = r.rounds / base;
         let nsd = if r.ns_per_decision.is_finite() { format!("{:.0}", r.ns_per_decision) } else { "-".into() };
@@ -249,19 +247,22 @@ pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
             nsd,
             speedup
         );
-        csv.push_str(&format!(
-            "{},{runs},{seconds},{:.1},{:.1},{:.1},{:.1},{},{:.4}\n",
-            r.threads,
-            r.rounds,
-            r.matches,
-            r.decisions,
-            r.ns_per_round,
+        csv_rows.push(vec![
+            r.threads.to_string(),
+            runs.to_string(),
+            seconds.to_string(),
+            format!("{:.1}", r.rounds),
+            format!("{:.1}", r.matches),
+            format!("{:.1}", r.decisions),
+            format!("{:.1}", r.ns_per_round),
             if r.ns_per_decision.is_finite() { format!("{:.1}", r.ns_per_decision) } else { String::new() },
-            speedup
-        ));
+            format!("{speedup:.4}"),
+        ]);
     }
     if let Some(path) = &a.out {
-        write_atomic(path, csv.as_bytes())?;
+        let header =
+            "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup";
+        write_atomic(path, crate::report::csv_table(header.split(','), csv_rows).as_bytes())?;
     }
     Ok(())
 }
