@@ -71,7 +71,7 @@ pub(crate) struct TournamentArgs {
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
     /// Save the run's exact state to --out every S seconds (and on Ctrl-C, SIGTERM or SIGHUP):
-    /// after any interruption, even SIGKILL, --resume loses at most the games since
+    /// after any interruption, even SIGKILL, --resume loses at most the games since the last one
     #[arg(long, default_value = "60", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
     checkpoint: f64,
     /// Also write the full-information JSONL log of every game (the format of `mtrain play
