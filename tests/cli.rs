@@ -192,6 +192,11 @@ fn balance_rejects_bad_input_and_writes_nothing() {
         (&["--players", "9"], &["--players 9", "no row for 9 players on double-12", "valid: 2-8 players"]),
         (&["--set", "12", "--rules", "celko1998", "--bots", "greedy,nobot"], &["unknown bot 'nobot'"]),
     ];
+    // A shard without a folder could never be merged.
+    rejects(
+        &["balance", "--shard", "1/2", "--players", "2-2", "--hands", "7-7"],
+        &["a shard of a sweep", "give --out DIR"],
+    );
     for (extra, needles) in cases {
         let mut args = vec!["balance", "--games", "8", "--out", o];
         args.extend_from_slice(extra);

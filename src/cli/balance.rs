@@ -275,6 +275,11 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     };
     let (registry, ext) = eff.bot_args.registry_with(base, logs(out.as_deref()), a.bot_args.bot_timeout)?;
     let Setup { plan: p, args, shard, bots, .. } = setup(&eff, &eff_raw, &registry)?;
+    if shard.is_some() && out.is_none() {
+        return Err(CliError::usage(
+            "a shard of a sweep is only useful merged with the others: give --out DIR (then mtrain merge the shards' folders)",
+        ));
+    }
     let chunks = cell_chunks(&p);
     let planned = SweepState::shard_plan(&chunks, shard);
     let fp = fingerprint(&p);
