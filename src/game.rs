@@ -106,26 +106,41 @@ fn play_round_with<S: Strategy, O: Observer>(
     if bots.iter().any(Strategy::wants_events) {
         return play_round_observed(state, bots, rngs, moves, obs);
     }
+    let all = sees_hidden(bots);
     loop {
         match state.advance_until(moves, obs, plain) {
             None => {
                 state.play_plain(moves, obs, |st, seat, moves| {
-                    bots[seat.index()].choose(&st.view(seat), moves, &mut rngs[seat.index()])
+                    let v = st.view_as(seat, all & seat.bit() != 0);
+                    bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()])
                 });
                 return *state.outcome().expect("over");
             }
             Some(Step::Over) => return *state.outcome().expect("over"),
             Some(Step::Choice(seat, _)) => {
-                let m = ask(state, bots, rngs, moves, seat);
+                let m = ask(state, bots, rngs, moves, seat, all);
                 state.play_unchecked(m, obs);
             }
         }
     }
 }
 
-/// The move `seat`'s strategy picks from `moves`.
-fn ask<S: Strategy>(state: &RoundState, bots: &mut [S], rngs: &mut [GameRng], moves: &MoveList, seat: Seat) -> Move {
-    let i = bots[seat.index()].choose(&state.view(seat), moves, &mut rngs[seat.index()]);
+/// The seats whose strategy sees the hidden tiles, as a mask.
+fn sees_hidden<S: Strategy>(bots: &[S]) -> u16 {
+    bots.iter().enumerate().filter(|(_, b)| b.sees_hidden()).fold(0, |m, (s, _)| m | 1 << s)
+}
+
+/// The move `seat`'s strategy picks from `moves` (`all`: the seats that see everything).
+fn ask<S: Strategy>(
+    state: &RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &MoveList,
+    seat: Seat,
+    all: u16,
+) -> Move {
+    let v = state.view_as(seat, all & seat.bit() != 0);
+    let i = bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()]);
     assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
     moves[i]
 }
@@ -140,6 +155,7 @@ fn play_round_observed<S: Strategy, O: Observer>(
     obs: &mut O,
 ) -> Outcome {
     let mut tee = EventLog { inner: obs, log: Vec::new() };
+    let all = sees_hidden(bots);
     let deliver = |bots: &mut [S], log: &mut Vec<Event>| {
         for bot in bots.iter_mut().filter(|b| b.wants_events()) {
             bot.observe(log);
@@ -154,7 +170,7 @@ fn play_round_observed<S: Strategy, O: Observer>(
             }
             Some(Step::Choice(seat, _)) => {
                 deliver(bots, &mut tee.log);
-                let m = ask(state, bots, rngs, moves, seat);
+                let m = ask(state, bots, rngs, moves, seat, all);
                 state.play_unchecked(m, &mut tee);
             }
         }

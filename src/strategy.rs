@@ -105,6 +105,13 @@ pub trait Strategy {
     /// after the round's last event.
     fn observe(&mut self, _events: &[Event]) {}
 
+    /// Whether this strategy sees the tiles its seat cannot: every hand and the boneyard's
+    /// order ([`View::hidden`]). Only the `oracle`, which measures the ceiling of play, does; the
+    /// default is `false`, and an external bot never does.
+    fn sees_hidden(&self) -> bool {
+        false
+    }
+
     /// Whether this strategy could not go on (an external program that crashed, timed out or
     /// broke the protocol). Its later choices are placeholders: a runner that sees `true`
     /// after a match discards the match and stops.
@@ -144,6 +151,10 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn has_failed(&self) -> bool {
         (**self).has_failed()
+    }
+
+    fn sees_hidden(&self) -> bool {
+        (**self).sees_hidden()
     }
 }
 

@@ -3,7 +3,9 @@
 //! A strategy receives a `View` and nothing else from the table: its own hand, the public table
 //! (trains, ends, markers, open doubles, the Mexican trains, tiles played), every hand's size, the
 //! boneyard's size, and what each seat drew and marked. It cannot reach another hand or the
-//! boneyard order: the wrapped state is private to this module.
+//! boneyard order: the wrapped state is private to this module. The one exception is declared:
+//! a strategy whose [`crate::Strategy::sees_hidden`] is true (the `oracle`, a measure of the
+//! ceiling) gets the whole round through [`View::hidden`].
 
 use crate::round::{Decision, Obligation, RoundState, Seat, Train, TrainId};
 use crate::rules::Rules;
@@ -15,11 +17,25 @@ use crate::tile_set::TileSet;
 pub struct View<'a> {
     state: &'a RoundState,
     seat: Seat,
+    /// Whether this seat's strategy sees the hidden tiles ([`crate::Strategy::sees_hidden`]).
+    all: bool,
 }
 
 impl<'a> View<'a> {
     pub(crate) fn new(state: &'a RoundState, seat: Seat) -> View<'a> {
-        View { state, seat }
+        View { state, seat, all: false }
+    }
+
+    /// The view of a strategy that sees everything (an oracle).
+    pub(crate) fn new_all(state: &'a RoundState, seat: Seat) -> View<'a> {
+        View { state, seat, all: true }
+    }
+
+    /// The whole round, every hand and the boneyard's order included, for a strategy that
+    /// declares [`crate::Strategy::sees_hidden`] (the `oracle`, a ceiling rather than a
+    /// player); `None` for every other strategy, and never anything an external bot is sent.
+    pub fn hidden(&self) -> Option<&'a RoundState> {
+        self.all.then_some(self.state)
     }
 
     /// The seat this view belongs to.

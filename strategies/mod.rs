@@ -8,6 +8,7 @@ mod cutthroat;
 mod greedy;
 mod hoarder;
 mod montecarlo;
+mod oracle;
 pub mod plan;
 mod plan_search;
 mod planner;
@@ -17,6 +18,7 @@ pub use cutthroat::Cutthroat;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS};
+pub use oracle::Oracle;
 pub use planner::Planner;
 pub use random::Random;
 
@@ -172,6 +174,13 @@ macro_rules! builtin_bots {
                     Bot::Custom(b) => b.has_failed(),
                 }
             }
+
+            fn sees_hidden(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.sees_hidden(),)+
+                    Bot::Custom(b) => b.sees_hidden(),
+                }
+            }
         }
     };
 }
@@ -183,6 +192,7 @@ builtin_bots! {
     Hoarder(Hoarder): hoarder,
     Cutthroat(Cutthroat): cutthroat,
     MonteCarlo(MonteCarlo): montecarlo,
+    Oracle(Oracle): oracle,
 }
 
 /// Comma-separated names of the built-in bots.

@@ -141,9 +141,22 @@ impl Scratch {
     }
 }
 
+/// Where the worlds a search plays out come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Worlds {
+    /// Dealt afresh, consistent with the seat's view (`montecarlo`).
+    Sampled,
+    /// The true round: every hand and the boneyard's order (the `oracle`).
+    True,
+    /// The true hands, the boneyard in a fresh order (the oracle that does not see the order
+    /// of the draws).
+    TrueHands,
+}
+
 /// Flat determinized Monte Carlo search.
 pub struct MonteCarlo {
     samples: u32,
+    worlds: Worlds,
     score: Score,
     /// The rollout bot as configured; boxed because it is itself a [`Bot`].
     rollout: Box<Bot>,
@@ -173,18 +186,31 @@ impl MonteCarlo {
             "own" => Score::Own,
             v => return Err(bad("score", v, "margin, own")),
         };
-        Ok(MonteCarlo { samples, score, rollout, scratch: Scratch::new() })
+        Ok(MonteCarlo { samples, worlds: Worlds::Sampled, score, rollout, scratch: Scratch::new() })
+    }
+
+    /// The same search over other worlds (the oracle's).
+    pub(super) fn with_worlds(mut self, worlds: Worlds) -> MonteCarlo {
+        self.worlds = worlds;
+        self
     }
 }
 
 impl Clone for MonteCarlo {
     fn clone(&self) -> MonteCarlo {
-        MonteCarlo { samples: self.samples, score: self.score, rollout: self.rollout.clone(), scratch: Scratch::new() }
+        MonteCarlo {
+            samples: self.samples,
+            worlds: self.worlds,
+            score: self.score,
+            rollout: self.rollout.clone(),
+            scratch: Scratch::new(),
+        }
     }
 
     /// Copies the configuration and keeps this bot's buffers: no allocation.
     fn clone_from(&mut self, source: &MonteCarlo) {
         self.samples = source.samples;
+        self.worlds = source.worlds;
         self.score = source.score;
         self.rollout.clone_from(&source.rollout);
     }
@@ -214,8 +240,21 @@ impl Strategy for MonteCarlo {
         if sc.seats.len() < n {
             sc.seats.resize(n, (*self.rollout).clone());
         }
-        for i in 0..self.samples {
-            let Some(world) = view.sample_world(&mut rng_from_seed(mix(seed, world_stream(i)))) else {
+        // The true world is the same in every sample: with a rollout that draws on no random
+        // stream, one sample says all the others would (the sums compare the same).
+        let samples = if self.worlds == Worlds::True && !self.rollout.uses_rng() { 1 } else { self.samples };
+        for i in 0..samples {
+            let mut world_rng = rng_from_seed(mix(seed, world_stream(i)));
+            let world = match (self.worlds, view.hidden()) {
+                (Worlds::True, Some(state)) => Some(state.clone()),
+                (Worlds::TrueHands, Some(state)) => {
+                    let mut w = state.clone();
+                    w.reshuffle_boneyard(&mut world_rng);
+                    Some(w)
+                }
+                _ => view.sample_world(&mut world_rng),
+            };
+            let Some(world) = world else {
                 return 0;
             };
             let rollout_seed = mix(seed, rollout_stream(i));

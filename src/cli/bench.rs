@@ -90,6 +90,10 @@ impl Strategy for Counted {
     fn has_failed(&self) -> bool {
         self.bot.has_failed()
     }
+
+    fn sees_hidden(&self) -> bool {
+        self.bot.sees_hidden()
+    }
 }
 
 /// What one thread did in one run.

@@ -418,6 +418,22 @@ impl RoundState {
         crate::view::View::new(self, seat)
     }
 
+    /// `seat`'s view, with the hidden tiles visible when `all` (see [`crate::View::hidden`]).
+    #[inline]
+    pub(crate) fn view_as(&self, seat: Seat, all: bool) -> crate::view::View<'_> {
+        if all { crate::view::View::new_all(self, seat) } else { crate::view::View::new(self, seat) }
+    }
+
+    /// Shuffles the boneyard's remaining tiles into a new order from `rng` (for a player that
+    /// knows every hand but not the order of the draws).
+    pub fn reshuffle_boneyard(&mut self, rng: &mut crate::rng::GameRng) {
+        let mut tiles = [crate::tile::Tile::from_pips(0, 0); crate::tile::MAX_TILES];
+        let n = self.boneyard.len();
+        tiles[..n].copy_from_slice(self.boneyard.as_slice());
+        crate::rng::shuffle(rng, &mut tiles[..n]);
+        self.boneyard = crate::deal::Boneyard::from_tiles(&tiles[..n]);
+    }
+
     /// Whether an uncovered double is still waiting in this turn's follow-up (for views).
     pub(crate) fn follow_up_double(&self) -> Option<(TrainId, Pip)> {
         match self.phase {

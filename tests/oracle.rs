@@ -1,0 +1,73 @@
+//! The `oracle`: the one strategy that sees hidden tiles, a ceiling rather than a player.
+
+use mexican_train::strategies::Registry;
+use mexican_train::{Bot, GameRng, MoveList, NoObserver, Rules, Seat, Strategy, View, play_match};
+use std::process::Command;
+
+/// Records what its view lets it reach, and plays the first move.
+#[derive(Clone, Default)]
+struct Peek {
+    all: bool,
+    asked: usize,
+    saw_hidden: usize,
+    consistent: bool,
+}
+
+impl Strategy for Peek {
+    fn choose(&mut self, view: &View<'_>, _moves: &MoveList, _rng: &mut GameRng) -> usize {
+        self.asked += 1;
+        if let Some(state) = view.hidden() {
+            self.saw_hidden += 1;
+            // The hidden state is the true one: the hands the view counts, the boneyard's size.
+            let ok = (0..view.players())
+                .all(|s| state.hand(Seat::new(s).unwrap()).len() == view.hand_size(Seat::new(s).unwrap()))
+                && state.boneyard().len() == view.boneyard_len();
+            self.consistent &= ok;
+        }
+        0
+    }
+
+    fn sees_hidden(&self) -> bool {
+        self.all
+    }
+}
+
+#[test]
+fn only_a_strategy_that_declares_it_sees_hidden_tiles() {
+    let rules = Rules { players: 3, ..Rules::wikipedia() };
+    let mut bots = vec![
+        Peek { all: true, consistent: true, ..Peek::default() },
+        Peek { consistent: true, ..Peek::default() },
+        Peek::default(),
+    ];
+    play_match(&rules, 4, &mut bots, &mut NoObserver);
+    assert!(bots[0].asked > 0 && bots[0].saw_hidden == bots[0].asked && bots[0].consistent);
+    assert!(bots[1].asked > 0 && bots[1].saw_hidden == 0);
+    assert_eq!(bots[2].saw_hidden, 0);
+}
+
+#[test]
+fn the_oracle_is_a_ceiling_above_montecarlo_and_never_fielded_by_default() {
+    let registry = Registry::builtin();
+    assert!(!registry.default_field().contains("oracle"));
+    assert!(registry.get("oracle").unwrap().about.starts_with("CEILING, NOT A PLAYER"));
+    let err = Bot::parse("oracle:sees=more").unwrap_err().to_string();
+    assert!(err.contains("invalid value 'more' for oracle:sees (valid: all, hands)"), "{err}");
+    let err = Bot::parse("oracle:samples=0").unwrap_err().to_string();
+    assert!(err.contains("oracle:samples"), "{err}");
+    // Seeing everything wins far more than half against the same search on sampled worlds;
+    // seeing the hands but not the draws, less, but still more than half.
+    let score = |a: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+            .args(["tournament", "--players", "2", "--games", "120", "--seed", "3", "--quiet", "--bots"])
+            .arg(format!("{a},montecarlo:samples=4"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text.lines().find(|l| l.contains(" vs montecarlo")).unwrap_or_else(|| panic!("{text}")).to_string();
+        let lo: f64 = line.split('[').nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+        lo
+    };
+    assert!(score("oracle:samples=4") > 75.0);
+    assert!(score("oracle:sees=hands,samples=4") > 52.0);
+}
