@@ -8,7 +8,7 @@
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::signals::Stop;
-use super::tournament::{check_out_dir, replace_ext_bots, result_args, shell_word, slurm_shard, without_ext_bots};
+use super::tournament::{check_out_dir, replace_ext_bots, result_args, shell_word, slurm_shard, stored_state};
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, EXIT_INTERRUPTED, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
@@ -252,16 +252,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     let logs = |d: Option<&Path>| d.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
     let (stored_args, out, previous) = match &a.resume {
         Some(dir) => {
-            let extra = without_ext_bots(&result_args(&raw_sub));
-            if !extra.is_empty() {
-                return Err(CliError::usage(format!(
-                    "--resume takes every setting from the sweep it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
-                    extra.join(" ")
-                )));
-            }
-            let text = std::fs::read_to_string(dir.join("tally.json")).map_err(|e| {
-                CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display()))
-            })?;
+            let text = stored_state(dir, &raw_sub, "sweep")?;
             let st = SweepState::from_json(&text)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             let args = replace_ext_bots(&st.args, a.bot_args.ext_bots())?;
@@ -482,15 +473,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registr
         CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
     })?;
     // Arguments that reproduce the merged sweep: without the shard.
-    let mut args = Vec::new();
-    let mut it = first.args.iter();
-    while let Some(x) = it.next() {
-        if x == "--shard" {
-            it.next();
-        } else if !x.starts_with("--shard=") {
-            args.push(x.clone());
-        }
-    }
+    let args = super::merge::without_shard(&first.args);
     merged.args = args.clone();
     let b = stored_balance_args(&args)?;
     let (registry, _ext) = b.bot_args.registry(base, StderrTo::Discard)?;

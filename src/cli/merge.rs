@@ -23,28 +23,22 @@ pub(crate) struct MergeArgs {
     out: PathBuf,
 }
 
+/// Stored arguments without their `--shard` (what reproduces the merged run).
+pub(crate) fn without_shard(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(x) = it.next() {
+        if x == "--shard" {
+            it.next();
+        } else if !x.starts_with("--shard=") {
+            out.push(x.clone());
+        }
+    }
+    out
+}
+
 pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategies::Registry) -> Result<i32, CliError> {
     let started = crate::report::manifest::Started::now();
-    if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
-        let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
-        if let Some(out) = canon(&a.out)
-            && let Some(d) = a.dirs.iter().find(|d| canon(d).as_ref() == Some(&out))
-        {
-            return Err(CliError::usage(format!(
-                "merge --out '{}' is one of the folders to merge: give a new folder",
-                d.display()
-            )));
-        }
-        return super::balance::merge(&a.dirs, &a.out, raw_all, registry);
-    }
-    let mut states = Vec::new();
-    for d in &a.dirs {
-        let text = std::fs::read_to_string(d.join("tally.json"))
-            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
-        let st =
-            RunState::from_json(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?;
-        states.push(st);
-    }
     // The output may not be an input: merging would read the files it replaces.
     let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
     if let Some(out) = canon(&a.out)
@@ -54,6 +48,17 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
             "merge --out '{}' is one of the folders to merge: give a new folder",
             d.display()
         )));
+    }
+    if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
+        return super::balance::merge(&a.dirs, &a.out, raw_all, registry);
+    }
+    let mut states = Vec::new();
+    for d in &a.dirs {
+        let text = std::fs::read_to_string(d.join("tally.json"))
+            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
+        let st =
+            RunState::from_json(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?;
+        states.push(st);
     }
     let with_rows = states.iter().filter(|st| st.per_game.is_some()).count();
     if with_rows != 0 && with_rows != states.len() {
@@ -89,15 +94,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     }
     super::tournament::check_out_dir(&a.out)?;
     // Arguments that reproduce the merged run: without the shard.
-    let mut args = Vec::new();
-    let mut it = first.args.iter();
-    while let Some(x) = it.next() {
-        if x == "--shard" {
-            it.next();
-        } else if !x.starts_with("--shard=") {
-            args.push(x.clone());
-        }
-    }
+    let args = without_shard(&first.args);
     // The merged result stands for the whole run: a missing shard leaves it incomplete, and
     // `mtrain tournament --resume` on the merged directory plays what is missing.
     let mut plan = ChunkSet::default();

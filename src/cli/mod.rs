@@ -5,7 +5,7 @@
 
 pub(crate) mod balance;
 mod bench;
-mod merge;
+pub(crate) mod merge;
 mod play;
 mod plot;
 mod rules;

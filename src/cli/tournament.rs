@@ -341,16 +341,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
-            let extra = without_ext_bots(&result_args(&raw_sub));
-            if !extra.is_empty() {
-                return Err(CliError::usage(format!(
-                    "--resume takes every setting from the run it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
-                    extra.join(" ")
-                )));
-            }
-            let text = std::fs::read_to_string(dir.join("tally.json")).map_err(|e| {
-                CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display()))
-            })?;
+            let text = stored_state(dir, &raw_sub, "run")?;
             let st = RunState::from_json(&text)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
@@ -454,6 +445,21 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
     }
     Ok(if result.interrupted { stop.exit_code().unwrap_or(EXIT_INTERRUPTED) } else { 0 })
+}
+
+/// The `tally.json` text of the `what` (run, sweep) in `dir` that `--resume` continues, after
+/// checking that the command line (`raw_sub`, the subcommand's arguments) gives no setting but
+/// those a resume may change.
+pub(crate) fn stored_state(dir: &Path, raw_sub: &[String], what: &str) -> Result<String, CliError> {
+    let extra = without_ext_bots(&result_args(raw_sub));
+    if !extra.is_empty() {
+        return Err(CliError::usage(format!(
+            "--resume takes every setting from the {what} it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
+            extra.join(" ")
+        )));
+    }
+    std::fs::read_to_string(dir.join("tally.json"))
+        .map_err(|e| CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display())))
 }
 
 /// `args` without its `--ext-bot` options.

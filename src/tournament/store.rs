@@ -12,6 +12,59 @@ use serde::{Deserialize, Serialize};
 /// Format version of `tally.json`.
 pub const STORE_FORMAT: u32 = 3;
 
+/// A state file that carries a CRC-32 of its own content (`check`), so that a file edited by
+/// hand, truncated or damaged is refused rather than trusted.
+trait SelfChecked: Serialize + Clone {
+    fn check_field(&mut self) -> &mut u32;
+
+    /// The CRC-32 of the state with `check` 0, in its compact JSON form.
+    fn content_check(&self) -> u32 {
+        let mut plain = self.clone();
+        *plain.check_field() = 0;
+        crc32fast::hash(serde_json::to_string(&plain).expect("serialisable").as_bytes())
+    }
+
+    /// Pretty JSON with the check filled in.
+    fn checked_json(&self) -> String {
+        let mut st = self.clone();
+        *st.check_field() = st.content_check();
+        serde_json::to_string_pretty(&st).expect("serialisable") + "\n"
+    }
+
+    /// Whether the stored check matches the content.
+    fn verify_check(&self) -> Result<(), String> {
+        let mut st = self.clone();
+        if *st.check_field() == self.content_check() {
+            Ok(())
+        } else {
+            Err("tally.json was changed after mtrain wrote it (its check does not match its content)".into())
+        }
+    }
+}
+
+impl SelfChecked for RunState {
+    fn check_field(&mut self) -> &mut u32 {
+        &mut self.check
+    }
+}
+
+impl SelfChecked for SweepState {
+    fn check_field(&mut self) -> &mut u32 {
+        &mut self.check
+    }
+}
+
+/// Refuses a `tally.json` of another format version.
+fn check_format(format: u32) -> Result<(), String> {
+    if format == STORE_FORMAT {
+        Ok(())
+    } else {
+        Err(format!(
+            "tally.json was written by another version of mtrain (format {format}; this one reads {STORE_FORMAT})"
+        ))
+    }
+}
+
 /// Everything needed to merge or resume a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunState {
@@ -40,18 +93,9 @@ pub struct RunState {
 }
 
 impl RunState {
-    /// The CRC-32 of the state with `check` 0, in its compact JSON form.
-    fn content_check(&self) -> u32 {
-        let mut plain = self.clone();
-        plain.check = 0;
-        crc32fast::hash(serde_json::to_string(&plain).expect("serialisable").as_bytes())
-    }
-
     /// Serialises to pretty JSON, with its check.
     pub fn to_json(&self) -> String {
-        let mut st = self.clone();
-        st.check = st.content_check();
-        serde_json::to_string_pretty(&st).expect("serialisable") + "\n"
+        self.checked_json()
     }
 
     /// Parses `tally.json`.
@@ -66,18 +110,11 @@ impl RunState {
             );
         }
         let st: RunState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
-        if st.format != STORE_FORMAT {
-            return Err(format!(
-                "tally.json was written by another version of mtrain (format {}; this one reads {STORE_FORMAT})",
-                st.format
-            ));
-        }
+        check_format(st.format)?;
         if st.tally.clusters.len() != st.tally.layout.len() {
             return Err("tally.json is damaged: cluster count does not match its layout".into());
         }
-        if st.check != st.content_check() {
-            return Err("tally.json was changed after mtrain wrote it (its check does not match its content)".into());
-        }
+        st.verify_check()?;
         Ok(st)
     }
 }
@@ -177,17 +214,9 @@ pub struct SweepState {
 }
 
 impl SweepState {
-    fn content_check(&self) -> u32 {
-        let mut plain = self.clone();
-        plain.check = 0;
-        crc32fast::hash(serde_json::to_string(&plain).expect("serialisable").as_bytes())
-    }
-
     /// Serialises to pretty JSON, with its check.
     pub fn to_json(&self) -> String {
-        let mut st = self.clone();
-        st.check = st.content_check();
-        serde_json::to_string_pretty(&st).expect("serialisable") + "\n"
+        self.checked_json()
     }
 
     /// Parses a sweep's `tally.json`.
@@ -202,18 +231,11 @@ impl SweepState {
             );
         }
         let st: SweepState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
-        if st.format != STORE_FORMAT {
-            return Err(format!(
-                "tally.json was written by another version of mtrain (format {}; this one reads {STORE_FORMAT})",
-                st.format
-            ));
-        }
+        check_format(st.format)?;
         if st.cells.iter().any(|c| c.tally.clusters.len() != c.tally.layout.len()) {
             return Err("tally.json is damaged: cluster count does not match its layout".into());
         }
-        if st.check != st.content_check() {
-            return Err("tally.json was changed after mtrain wrote it (its check does not match its content)".into());
-        }
+        st.verify_check()?;
         Ok(st)
     }
 }
