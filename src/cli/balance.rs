@@ -8,7 +8,7 @@
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::signals::Stop;
-use super::tournament::{check_out_dir, replace_ext_bots, result_args, shell_word, slurm_shard, stored_state};
+use super::tournament::{check_out_dir, replace_ext_bots, resolve_shard, result_args, shell_word, stored_state};
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, EXIT_INTERRUPTED, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
@@ -232,16 +232,7 @@ struct Setup {
 fn setup(a: &BalanceArgs, raw_sub: &[String], registry: &Registry) -> Result<Setup, CliError> {
     let plan = plan(a, registry)?;
     let mut args = result_args(raw_sub);
-    let shard = match a.shard {
-        Some(s) => Some(s),
-        None => {
-            let s = slurm_shard()?;
-            if let Some((i, n)) = s {
-                args.extend(["--shard".to_string(), format!("{i}/{n}")]);
-            }
-            s
-        }
-    };
+    let shard = resolve_shard(a.shard, &mut args)?;
     Ok(Setup { plan, args, shard, bots: a.bots.clone() })
 }
 

@@ -104,7 +104,7 @@ pub(crate) struct Config {
 }
 
 /// The shard from SLURM job-array variables, if they are set.
-pub(crate) fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
+fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
     let var = |k: &str| std::env::var(k).ok();
     let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT")) else {
         return Ok(None);
@@ -121,6 +121,19 @@ pub(crate) fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
         return Err(bad());
     }
     Ok(Some((id - min + 1, count)))
+}
+
+/// The shard to play: `given` (`--shard`), or the Slurm array's, which is then added to `args`
+/// so that `--resume` finds the same slice without the job's variables.
+pub(crate) fn resolve_shard(given: Option<(u64, u64)>, args: &mut Vec<String>) -> Result<Option<(u64, u64)>, CliError> {
+    if given.is_some() {
+        return Ok(given);
+    }
+    let s = slurm_shard()?;
+    if let Some((i, n)) = s {
+        args.extend(["--shard".to_string(), format!("{i}/{n}")]);
+    }
+    Ok(s)
 }
 
 /// The arguments that determine results (for --resume): drops threads, output and progress.
@@ -163,17 +176,7 @@ pub(crate) fn build(
     let schedule = Schedule::with_seating(&field.entries, rules.players, seating, a.games, a.seed)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let mut args = result_args(raw);
-    let shard = match a.shard {
-        Some(s) => Some(s),
-        None => {
-            let s = slurm_shard()?;
-            if let Some((i, n)) = s {
-                // Record it, so that --resume finds the same slice without the job's variables.
-                args.extend(["--shard".to_string(), format!("{i}/{n}")]);
-            }
-            s
-        }
-    };
+    let shard = resolve_shard(a.shard, &mut args)?;
     let sprt = a.sprt;
     if sprt.is_some() && field.bots.len() != 2 {
         return Err(CliError::usage(format!(
