@@ -120,11 +120,23 @@ impl<'a> View<'a> {
         self.state.known_voids(seat)
     }
 
+    /// Void records of `seat` loosened by tiles it took in unseen since; see
+    /// [`RoundState::loose_voids`].
+    pub fn loose_voids(&self, seat: Seat) -> [u32; crate::round::LOOSE_LEVELS] {
+        self.state.loose_voids(seat)
+    }
+
     /// A full round state consistent with everything this seat knows, the hidden tiles dealt
     /// afresh from `rng` (see `round::determinize`); `None` unless this seat is to act. For
     /// search bots: the world depends only on this view and `rng`.
     pub fn sample_world(&self, rng: &mut crate::rng::GameRng) -> Option<RoundState> {
         self.state.sample_world(self.seat, rng)
+    }
+
+    /// A sampled world that also meets every seat's loosened void records
+    /// ([`View::loose_voids`]): what the table has seen of hands that took tiles in since.
+    pub fn sample_world_loose(&self, rng: &mut crate::rng::GameRng) -> Option<RoundState> {
+        self.state.sample_world_with(self.seat, rng, true)
     }
 
     /// Tiles a seat has drawn this round.

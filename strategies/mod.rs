@@ -5,6 +5,7 @@
 //! [`Registry`].
 
 mod cutthroat;
+mod expert;
 mod greedy;
 mod hoarder;
 mod montecarlo;
@@ -15,6 +16,7 @@ mod planner;
 mod random;
 
 pub use cutthroat::Cutthroat;
+pub use expert::Expert;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
 pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS};
@@ -192,6 +194,7 @@ builtin_bots! {
     Hoarder(Hoarder): hoarder,
     Cutthroat(Cutthroat): cutthroat,
     MonteCarlo(MonteCarlo): montecarlo,
+    Expert(Expert): expert,
     Oracle(Oracle): oracle,
 }
 

@@ -49,7 +49,7 @@
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::game::play_round;
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{MoveList, NoObserver, Outcome, Seat, TRAIN_SLOTS};
+use crate::round::{Move, MoveList, NoObserver, Outcome, RoundState, Seat, TRAIN_SLOTS};
 use crate::rules::MAX_PLAYERS;
 use crate::strategy::{SpecError, StrategySpec};
 use crate::tile::PIP_COUNT;
@@ -85,17 +85,17 @@ pub const ROLLOUT_BOTS: &[&str] = &["greedy", "random"];
 
 /// Seed stream ids under a decision's seed: world `i` uses `mix(seed, 2i)`, its rollouts
 /// `mix(seed, 2i + 1)`.
-const fn world_stream(i: u32) -> u64 {
+pub(super) const fn world_stream(i: u32) -> u64 {
     2 * i as u64
 }
 
-const fn rollout_stream(i: u32) -> u64 {
+pub(super) const fn rollout_stream(i: u32) -> u64 {
     2 * i as u64 + 1
 }
 
 /// What a finished rollout is worth to the deciding seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Score {
+pub(super) enum Score {
     /// Sum of the other seats' scores minus (players − 1) × own score: the round-score margin
     /// scaled by (players − 1), kept integral.
     Margin,
@@ -104,6 +104,20 @@ enum Score {
 }
 
 impl Score {
+    /// Parses the `score` parameter of `bot`.
+    pub(super) fn parse(bot: &str, v: &str) -> Result<Score, SpecError> {
+        match v {
+            "margin" => Ok(Score::Margin),
+            "own" => Ok(Score::Own),
+            v => Err(SpecError::BadValue {
+                bot: bot.into(),
+                key: "score".into(),
+                value: v.into(),
+                valid: "margin, own".into(),
+            }),
+        }
+    }
+
     #[inline]
     fn value(self, outcome: &Outcome, me: Seat, n: usize) -> i64 {
         let own = outcome.scores[me.index()] as i64;
@@ -118,7 +132,7 @@ impl Score {
 }
 
 /// Reused buffers: nothing here is part of the bot's configuration.
-struct Scratch {
+pub(super) struct Scratch {
     /// The rollouts' move list.
     moves: MoveList,
     /// One rollout bot per seat, refreshed from the prototype before each rollout.
@@ -126,11 +140,43 @@ struct Scratch {
     /// Per-seat rollout streams.
     rngs: [GameRng; MAX_PLAYERS],
     /// Summed value per candidate move.
-    totals: Vec<i64>,
+    pub(super) totals: Vec<i64>,
 }
 
 impl Scratch {
-    fn new() -> Box<Scratch> {
+    /// Makes room for `n` seats of `rollout` and `k` zeroed totals.
+    pub(super) fn reset(&mut self, rollout: &Bot, n: usize, k: usize) {
+        self.totals.clear();
+        self.totals.resize(k, 0);
+        if self.seats.len() < n {
+            self.seats.resize(n, rollout.clone());
+        }
+    }
+
+    /// Plays `m` in `world` and the rest of the round with `rollout` in every seat, each
+    /// seat's stream derived from `seed`; what the result is worth to `me` under `score`.
+    #[inline]
+    pub(super) fn play_out(
+        &mut self,
+        world: &RoundState,
+        m: Move,
+        rollout: &Bot,
+        seed: u64,
+        score: Score,
+        me: Seat,
+    ) -> i64 {
+        let n = world.players() as usize;
+        let mut sim = world.clone();
+        sim.play_unchecked(m, &mut NoObserver);
+        for (s, bot) in self.seats[..n].iter_mut().enumerate() {
+            bot.clone_from(rollout);
+            self.rngs[s] = rng_from_seed(mix(seed, s as u64));
+        }
+        let outcome = play_round(&mut sim, &mut self.seats[..n], &mut self.rngs[..n], &mut self.moves, &mut NoObserver);
+        score.value(&outcome, me, n)
+    }
+
+    pub(super) fn new() -> Box<Scratch> {
         Box::new(Scratch {
             moves: MoveList::new(),
             seats: Vec::new(),
@@ -181,11 +227,7 @@ impl MonteCarlo {
             return Err(bad("rollout", v, &ROLLOUT_BOTS.join(", ")));
         }
         let rollout = Box::new(Bot::parse(v)?);
-        let score = match param(spec, &INFO, "score") {
-            "margin" => Score::Margin,
-            "own" => Score::Own,
-            v => return Err(bad("score", v, "margin, own")),
-        };
+        let score = Score::parse(INFO.name, param(spec, &INFO, "score"))?;
         Ok(MonteCarlo { samples, worlds: Worlds::Sampled, score, rollout, scratch: Scratch::new() })
     }
 
@@ -235,11 +277,7 @@ impl Strategy for MonteCarlo {
         let n = view.players() as usize;
         let k = moves.len();
         let sc = &mut *self.scratch;
-        sc.totals.clear();
-        sc.totals.resize(k, 0);
-        if sc.seats.len() < n {
-            sc.seats.resize(n, (*self.rollout).clone());
-        }
+        sc.reset(&self.rollout, n, k);
         // The true world is the same in every sample: with a rollout that draws on no random
         // stream, one sample says all the others would (the sums compare the same).
         let samples = if self.worlds == Worlds::True && !self.rollout.uses_rng() { 1 } else { self.samples };
@@ -259,15 +297,7 @@ impl Strategy for MonteCarlo {
             };
             let rollout_seed = mix(seed, rollout_stream(i));
             for (c, &m) in moves.iter().enumerate() {
-                let mut sim = world.clone();
-                sim.play_unchecked(m, &mut NoObserver);
-                for (s, bot) in sc.seats[..n].iter_mut().enumerate() {
-                    bot.clone_from(&self.rollout);
-                    sc.rngs[s] = rng_from_seed(mix(rollout_seed, s as u64));
-                }
-                let outcome =
-                    play_round(&mut sim, &mut sc.seats[..n], &mut sc.rngs[..n], &mut sc.moves, &mut NoObserver);
-                sc.totals[c] += self.score.value(&outcome, me, n);
+                sc.totals[c] += sc.play_out(&world, m, &self.rollout, rollout_seed, self.score, me);
             }
         }
         let mut best = 0;

@@ -4,8 +4,15 @@
 //! perfect information; `sees=hands` hides the boneyard's order (the worlds keep the true hands,
 //! the draws reshuffled), splitting that gap into what inference about the hands could buy and
 //! what is the luck of the draw. Never in a default field; its results are labelled a ceiling.
-//! Parameters: `sees=all|hands`, and `samples`, `rollout` and `score` as for `montecarlo`
-//! (with `sees=all` and a greedy rollout one world is played, the others being the same).
+//! Parameters: `sees=all|hands`, and `samples`, `rollout` and `score` as for `montecarlo`.
+//!
+//! The rollouts are random by default, unlike `montecarlo`'s. On the true round a greedy
+//! rollout is one fixed line of play, so each move would be judged on a single, arbitrary
+//! future; at four players that oracle lost to `montecarlo` (32.3% [27.7, 37.4] of 640
+//! head-to-head comparisons, wikipedia, `--players 4 --bots oracle,oracle,montecarlo,montecarlo
+//! --games 160 --seed 3`). With `samples` random rollouts a move is judged on many futures of
+//! the true deal: 88.3% [85.4, 90.7] in the same run, and 100% of 200 two-player games. (With
+//! `rollout=greedy` and `sees=all`, one rollout is played, the others being the same.)
 
 use super::montecarlo::{INFO as MC, MonteCarlo, Worlds};
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
@@ -27,8 +34,8 @@ pub(super) const INFO: BotInfo = BotInfo {
         ParamInfo { key: "samples", default: "32", help: "1..=100000: worlds per decision (as for montecarlo)" },
         ParamInfo {
             key: "rollout",
-            default: "greedy",
-            help: "greedy|random: the bot playing every seat in the rollouts",
+            default: "random",
+            help: "random|greedy: the bot playing every seat in the rollouts (random: see the module notes)",
         },
         ParamInfo { key: "score", default: "margin", help: "margin|own: as for montecarlo" },
     ],

@@ -103,3 +103,62 @@ fn sampled_world_depends_only_on_the_view() {
     }
     assert!(checked > 50, "{checked}");
 }
+
+/// `View::sample_world_loose` also meets the void records that later draws loosened: a seat
+/// that was void in a value and has since taken in `l + 1` tiles unseen holds at most `l + 1`
+/// tiles fitting it. The plain sampler, which forgets those records, breaks the counts.
+#[test]
+fn loose_sampled_worlds_meet_the_loosened_void_counts() {
+    let fitting = |rules: &Rules, hand: &TileSet, mask: u32| {
+        hand.iter().filter(|&t| (0..=rules.set.get()).any(|v| mask & (1 << v) != 0 && fits(rules, t, v))).count()
+    };
+    let (mut checked, mut records, mut plain_breaks) = (0, 0, 0);
+    for (i, preset) in ["wikipedia", "dominorules", "celko1998", "family_house", "harbour_cay"].iter().enumerate() {
+        for seed in 0..80u64 {
+            let Some(st) = position(preset, 4, seed * 11 + i as u64, 20 + (seed % 50) as usize) else { continue };
+            let me = st.current();
+            let view = st.view(me);
+            for k in 0..4u64 {
+                let w = view.sample_world_loose(&mut rng_from_seed(seed * 4 + k)).expect("seat to act may sample");
+                let p = view.sample_world(&mut rng_from_seed(seed * 4 + k)).unwrap();
+                assert_eq!(w.hand(me), st.hand(me));
+                assert_eq!(w.played(), st.played());
+                assert_eq!(w.boneyard().len(), st.boneyard().len());
+                let mut all = w.played().union(&TileSet::from_iter(w.boneyard().as_slice().iter().copied()));
+                for s in (0..4).map(Seat::from_index) {
+                    assert_eq!(w.hand(s).len(), st.hand(s).len());
+                    assert!(all.intersect(w.hand(s)).is_empty());
+                    all = all.union(w.hand(s));
+                    if s == me {
+                        continue;
+                    }
+                    for t in w.hand(s) {
+                        for v in 0..=st.rules().set.get() {
+                            assert!(st.known_voids(s) & (1 << v) == 0 || !fits(st.rules(), t, v));
+                        }
+                    }
+                    for (l, &mask) in st.loose_voids(s).iter().enumerate() {
+                        if mask == 0 {
+                            continue;
+                        }
+                        records += 1;
+                        // The true hand meets the count (the engine's records are sound) ...
+                        assert!(fitting(st.rules(), st.hand(s), mask) <= l + 1);
+                        // ... and so does every loose sample.
+                        assert!(
+                            fitting(st.rules(), w.hand(s), mask) <= l + 1,
+                            "{preset} seed {seed}: seat {s} dealt {} tiles fitting level {l}",
+                            fitting(st.rules(), w.hand(s), mask)
+                        );
+                        plain_breaks += usize::from(fitting(st.rules(), p.hand(s), mask) > l + 1);
+                    }
+                }
+                assert_eq!(all, TileSet::full(st.rules().set));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 600, "{checked}");
+    assert!(records > 100, "loose records exercised: {records}");
+    assert!(plain_breaks > 10, "the plain sampler broke a loose count {plain_breaks} times");
+}

@@ -20,9 +20,9 @@ impl Observer for Recorder {
     }
 }
 
-/// One strategy call: the seat's hand, every seat's publicly known voids, the moves offered,
+/// One strategy call: the seat's hand, every seat's publicly known voids (exact and loosened), the moves offered,
 /// the pick.
-type Call = (TileSet, Vec<u32>, Vec<Move>, usize);
+type Call = (TileSet, Vec<(u32, [u32; mexican_train::round::LOOSE_LEVELS])>, Vec<Move>, usize);
 
 /// Everything observable of a round: outcome, events, each seat's calls, the final state.
 type Played = (Outcome, Vec<Event>, Vec<Vec<Call>>, String);
@@ -36,7 +36,9 @@ struct Logged {
 impl Strategy for Logged {
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
         let k = self.bot.choose(view, moves, rng);
-        let voids = (0..view.players()).map(|s| view.known_voids(Seat::from_index(s as usize))).collect();
+        let voids = (0..view.players())
+            .map(|s| (view.known_voids(Seat::from_index(s as usize)), view.loose_voids(Seat::from_index(s as usize))))
+            .collect();
         self.log.push((*view.hand(), voids, moves.to_vec(), k));
         k
     }

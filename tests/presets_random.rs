@@ -68,6 +68,26 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
                     );
                 }
             }
+            // Loosened records: at most l + 1 tiles of the hand fit level l.
+            for (l, &mask) in st.loose_voids(seat).iter().enumerate() {
+                let fitting = st
+                    .hand(seat)
+                    .iter()
+                    .filter(|&t| !(seat == st.current() && st.drawn_this_turn() == Some(t)))
+                    .filter(|&t| {
+                        (0..=rules.set.get()).any(|v| {
+                            mask & (1 << v) != 0
+                                && (t.contains(pip(v)) || (rules.blanks_wild && (t.contains(pip(0)) || v == 0)))
+                        })
+                    })
+                    .count();
+                assert!(
+                    fitting <= l + 1,
+                    "seat {s} holds {fitting} tiles fitting loose level {l} ({mask:#b}) under {:?} at turn {} seed {seed}",
+                    rules.preset,
+                    st.turns()
+                );
+            }
         }
         match step {
             Step::Over => break,

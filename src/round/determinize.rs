@@ -15,7 +15,7 @@
 //! retries, and after [`FILL_TRIES`] it drops the void constraints. Nothing here allocates.
 
 use super::Seat;
-use super::state::{Phase, RoundState};
+use super::state::{LOOSE_LEVELS, Phase, RoundState};
 use crate::deal::Boneyard;
 use crate::rng::{GameRng, below, shuffle};
 use crate::rules::MAX_PLAYERS;
@@ -41,6 +41,15 @@ impl RoundState {
     /// A world `seat` cannot tell from this one, or `None` when `seat` is not the seat to act
     /// (another seat's just-drawn tile would leak) or the round is not in play.
     pub(crate) fn sample_world(&self, seat: Seat, rng: &mut GameRng) -> Option<RoundState> {
+        self.sample_world_with(seat, rng, false)
+    }
+
+    /// As [`RoundState::sample_world`]; with `loose`, each hand also meets the seat's loosened
+    /// void records ([`RoundState::loose_voids`]): at most `l + 1` of its tiles fit level `l`.
+    /// Those are counts, so the fill draws tile by tile, each uniformly among the tiles that
+    /// keep every count met. After [`FILL_TRIES`] failed fills the loosened records are dropped,
+    /// then (as without `loose`) the exact voids.
+    pub(crate) fn sample_world_with(&self, seat: Seat, rng: &mut GameRng, loose: bool) -> Option<RoundState> {
         if seat != self.current || matches!(self.phase, Phase::Setup | Phase::Over) {
             return None;
         }
@@ -62,8 +71,11 @@ impl RoundState {
         }
         order[..k].sort_unstable();
         let mut world = self.clone();
-        for attempt in 0..=FILL_TRIES {
-            let respect_voids = attempt < FILL_TRIES;
+        // With `loose`, the loosened records are tried first and dropped before the exact ones.
+        let loose_tries = if loose { FILL_TRIES } else { 0 };
+        for attempt in 0..=FILL_TRIES + loose_tries {
+            let respect_voids = attempt < FILL_TRIES + loose_tries;
+            let loose = attempt < loose_tries;
             let mut pool = unseen;
             let mut left = n_unseen;
             let mut ok = true;
@@ -83,10 +95,20 @@ impl RoundState {
                     break;
                 }
                 let mut hand = TileSet::EMPTY;
-                for j in 0..need {
-                    let r = j + below(rng, (fit - j) as u64) as usize;
-                    pool.swap(j, r);
-                    hand.insert(pool[j]);
+                let levels = if loose { self.loose_voids(Seat::from_index(s)) } else { [0; LOOSE_LEVELS] };
+                if levels == [0; LOOSE_LEVELS] {
+                    for j in 0..need {
+                        let r = j + below(rng, (fit - j) as u64) as usize;
+                        pool.swap(j, r);
+                        hand.insert(pool[j]);
+                    }
+                } else if !self.fill_counted(&mut pool[..fit], need, levels, rng) {
+                    ok = false;
+                    break;
+                } else {
+                    for &t in &pool[..need] {
+                        hand.insert(t);
+                    }
                 }
                 world.hands[s] = hand;
                 // Drop the dealt tiles from the pool.
@@ -100,6 +122,48 @@ impl RoundState {
             }
         }
         unreachable!("a fill without void constraints always succeeds")
+    }
+
+    /// Moves `need` tiles of `pool` to its front, one at a time, each uniformly among those
+    /// that keep at most `l + 1` chosen tiles fitting `levels[l]`; false when none is left.
+    fn fill_counted(&self, pool: &mut [Tile], need: usize, levels: [u32; LOOSE_LEVELS], rng: &mut GameRng) -> bool {
+        let mut room = [0usize; LOOSE_LEVELS];
+        for (l, r) in room.iter_mut().enumerate() {
+            *r = l + 1;
+        }
+        // Which levels each pool tile fits (bit l), computed once.
+        let mut fits = [0u8; MAX_TILES];
+        for (f, &t) in fits.iter_mut().zip(pool.iter()) {
+            for (l, &mask) in levels.iter().enumerate() {
+                if !self.allowed(t, mask) {
+                    *f |= 1 << l;
+                }
+            }
+        }
+        let takes = |f: u8, room: &[usize; LOOSE_LEVELS]| (0..LOOSE_LEVELS).all(|l| f & (1 << l) == 0 || room[l] > 0);
+        for j in 0..need {
+            let candidates = (j..pool.len()).filter(|&i| takes(fits[i], &room)).count();
+            if candidates == 0 {
+                return false;
+            }
+            let mut r = below(rng, candidates as u64) as usize;
+            let pick = (j..pool.len())
+                .filter(|&i| takes(fits[i], &room))
+                .find(|_| {
+                    let hit = r == 0;
+                    r = r.wrapping_sub(1);
+                    hit
+                })
+                .expect("a candidate was counted");
+            pool.swap(j, pick);
+            fits.swap(j, pick);
+            for (l, left) in room.iter_mut().enumerate() {
+                if fits[j] & (1 << l) != 0 {
+                    *left -= 1;
+                }
+            }
+        }
+        true
     }
 
     fn allowed(&self, t: Tile, voids: u32) -> bool {

@@ -16,7 +16,7 @@ mod turn;
 pub use determinize::FILL_TRIES;
 pub use event::{Event, NoObserver, Observer};
 pub use movegen::{MOVE_CAPACITY, MoveList};
-pub use state::{RoundSetup, RoundState};
+pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};
 pub use trail::{longest_trail, whole_hand_trail};
 
 use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};

@@ -356,8 +356,13 @@ impl RoundState {
                 FollowUp::CoverSameDouble | FollowUp::Optional => bits = 1 << value.get(),
                 FollowUp::AnyEligible if self.rules.doubles_per_turn == DoublesPerTurn::Unlimited => {
                     self.for_each_eligible(p, |t| bits |= 1 << self.trains[t.index()].end.get());
+                    // Only this turn's doubles still uncovered were offered (as in
+                    // `follow_any_moves`); a covered one's value is no open end.
                     for d in &self.turn_doubles[..self.turn_doubles_len as usize] {
-                        bits |= 1 << d.value.get();
+                        let tr = &self.trains[d.train.index()];
+                        if tr.open_double && tr.end == d.value {
+                            bits |= 1 << d.value.get();
+                        }
                     }
                     if self.start_target(p, true).is_some() {
                         bits |= 1 << self.e.get();

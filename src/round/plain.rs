@@ -75,7 +75,6 @@ impl RoundState {
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
         let p = self.current;
-        let i = p.index();
         // TurnStart (tap penalties and skips never arise under plain rules).
         self.begin_turn();
         if self.pending_len > 0 {
@@ -83,7 +82,7 @@ impl RoundState {
             if self.cover_forbidden_by_first_turn() {
                 // O2 (ED-17): draw, keep, mark.
                 let _ = self.draw(p, obs);
-                self.voids[i] = 0;
+                self.void_kept_draw(p, 0);
                 self.mark(p, obs);
                 self.end_turn_plain(obs);
             } else {
@@ -118,8 +117,11 @@ impl RoundState {
                 self.phase,
                 Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. }
             );
-            let v = &mut self.voids[p.index()];
-            *v = if drawn { targets } else { *v | targets };
+            if drawn {
+                self.void_kept_draw(p, targets);
+            } else {
+                self.voids[p.index()] |= targets;
+            }
         }
         self
     }

@@ -77,6 +77,9 @@ pub struct RoundSetup {
     pub used_doubles: u32,
 }
 
+/// Levels of loosened void records kept per seat ([`RoundState::loose_voids`]).
+pub const LOOSE_LEVELS: usize = 2;
+
 /// One round in progress. Full information: only the engine, tests and observers see all of it;
 /// strategies see a [`crate::view::View`].
 #[derive(Clone, Debug)]
@@ -134,6 +137,9 @@ pub struct RoundState {
     /// Public void inference (RULES.md §6): bit `v` of seat `s` means every other seat can tell
     /// that `s` holds no tile that fits an open end `v`.
     pub(super) voids: [u32; MAX_PLAYERS],
+    /// Older void records loosened by the tiles a seat has since taken in unseen
+    /// ([`RoundState::loose_voids`]): level `l` holds at most `l + 1` fitting tiles.
+    pub(super) loose_voids: [[u32; LOOSE_LEVELS]; MAX_PLAYERS],
     /// Seats that began their first turn unable to start their own train ([`Outcome::no_start`]).
     pub(super) no_start: u16,
     /// Whether `voids` is kept up to date (see [`RoundState::set_void_tracking`]).
@@ -212,6 +218,7 @@ impl RoundState {
             idle_seats: 0,
             pending_fails: [0; MAX_OPEN_DOUBLES],
             voids: [0; MAX_PLAYERS],
+            loose_voids: [[0; LOOSE_LEVELS]; MAX_PLAYERS],
             no_start: 0,
             track_voids: true,
             turns: 0,
@@ -350,7 +357,33 @@ impl RoundState {
         self.track_voids = on;
         if !on {
             self.voids = [0; MAX_PLAYERS];
+            self.loose_voids = [[0; LOOSE_LEVELS]; MAX_PLAYERS];
         }
+    }
+
+    /// The void records of `seat` that tiles taken in since have loosened: entry `l` is a set
+    /// of open-end values (bit `v` = value `v`) that at most `l + 1` tiles of the hand fit.
+    ///
+    /// A void record (see [`RoundState::known_voids`]) is exact for the hand it was seen in.
+    /// When the seat then takes a tile in that the table does not see (a draw it keeps, a
+    /// penalty draw), the hand may hold one tile more that fits: the record moves one level
+    /// up instead of being forgotten. Records older than [`LOOSE_LEVELS`] tiles are dropped.
+    /// The `expert` bot's sampler deals hidden hands that respect these counts.
+    pub fn loose_voids(&self, seat: Seat) -> [u32; LOOSE_LEVELS] {
+        if self.track_voids { self.loose_voids[seat.index()] } else { [0; LOOSE_LEVELS] }
+    }
+
+    /// Seat `p` took a tile in unseen by the table, after which it is known void in `now`:
+    /// every record loosens by one tile.
+    #[inline]
+    pub(super) fn void_kept_draw(&mut self, p: Seat, now: u32) {
+        let i = p.index();
+        if self.track_voids {
+            let l = &mut self.loose_voids[i];
+            l.copy_within(0..LOOSE_LEVELS - 1, 1);
+            l[0] = self.voids[i] & !now;
+        }
+        self.voids[i] = now;
     }
 
     /// Turns `seat` has completed this round.

@@ -59,7 +59,7 @@ impl RoundState {
                         // (a branch stage, §4.8, never marks).
                         let p = self.current;
                         let _ = self.draw(p, obs);
-                        self.voids[p.index()] = 0;
+                        self.void_kept_draw(p, 0);
                         if !self.serving_stage() {
                             self.mark(p, obs);
                         }
@@ -158,7 +158,7 @@ impl RoundState {
                 self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
             }
             Some(_) => {
-                self.voids[p.index()] = 0;
+                self.void_kept_draw(p, 0);
                 self.end_turn(obs)
             }
             None => self.end_turn(obs),
@@ -330,7 +330,7 @@ impl RoundState {
             let targets = self.void_targets(p, phase);
             match phase {
                 Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. } => {
-                    self.voids[p.index()] = targets;
+                    self.void_kept_draw(p, targets);
                 }
                 _ => self.voids[p.index()] |= targets,
             }
@@ -443,8 +443,8 @@ impl RoundState {
         if let Phase::Build { kind, built, placed } = phase {
             if m.is_stop() {
                 if kind == (BuildKind::Delayed { optional: true }) && !placed {
-                    // He keeps the drawn tile: a pass like a forced one, so nothing is known.
-                    self.voids[p.index()] = 0;
+                    // He keeps the drawn tile: a pass like a forced one, so nothing is known of it.
+                    self.void_kept_draw(p, 0);
                 }
                 self.end_build(p, kind);
                 if let BuildKind::Delayed { .. } = kind {
@@ -626,7 +626,7 @@ impl RoundState {
         for slot in tiles.iter_mut().take(k) {
             *slot = self.boneyard.draw();
             if let Some(t) = *slot {
-                self.voids[q.index()] = 0;
+                self.void_kept_draw(q, 0);
                 self.hands[q.index()].insert(t);
                 self.draws[q.index()] += 1;
                 self.total_draws += 1;

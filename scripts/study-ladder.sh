@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The ladder study: how far the bots are from each other and from the ceiling of play.
+#
+# For `wikipedia` and `dominorules`, double-12, at 2 and 4 players (4 players: two seats each,
+# every seating order), full matches, duplicate deals:
+#   1. the ladder: each bot against the one below it, random < greedy < planner < cutthroat <
+#      montecarlo < expert < oracle, a tournament with a 95% interval on the head-to-head score;
+#      the montecarlo -> expert step is an SPRT (elo0 = 0, elo1 = 20) at equal budget (both at
+#      their defaults, 32 samples a legal move: the same rollouts a decision);
+#   2. the share of the ceiling gap that expert closes, against the common field `montecarlo`:
+#      (s(expert) - 1/2) / (s(oracle) - 1/2), s = head-to-head score against montecarlo over
+#      fixed-size runs (not the SPRT's), with a delta-method 95% interval; the same share for
+#      the oracle that sees the hands but not the boneyard's order;
+#   3. the skill curve (wikipedia, 2 players): expert with a budget of 1, 2, 4, ..., 256 samples
+#      against montecarlo at its default 32.
+# Writes results/ladder/{ladder.csv, gap.csv, skill.csv, skill_curve.svg, tables.md} and one
+# tournament folder per run under results/ladder/runs/.
+#
+# Usage: scripts/study-ladder.sh   (about 45 minutes on 2 cores; SCALE=0.1 for a quick look)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+OUT="${OUT:-results/ladder}"
+SCALE="${SCALE:-1}"
+SEED=2026
+MT=target/release/mtrain
+mkdir -p "$OUT/runs"
+games() { python3 -c "import math,sys; print(max(8, math.ceil($1 * $SCALE)))"; }
+
+# run NAME PLAYERS PRESET A B GAMES [extra tournament options]: A against B.
+run() {
+  local name=$1 n=$2 preset=$3 a=$4 b=$5 g=$6
+  shift 6
+  local bots="$a,$b"
+  if [ "$n" = 4 ]; then bots="$a,$a,$b,$b"; fi
+  echo "== $name: $a vs $b, $preset, $n players, up to $g games" >&2
+  rm -rf "$OUT/runs/$name"
+  "$MT" tournament --rules "$preset" --players "$n" --bots "$bots" --games "$g" --seed "${RUN_SEED:-$SEED}" --quiet \
+    --out "$OUT/runs/$name" "$@" > /dev/null
+}
+
+for preset in wikipedia dominorules; do
+  for n in 2 4; do
+    c="$preset-${n}p"
+    run "$c-greedy-random" "$n" "$preset" greedy random "$(games 1000)"
+    run "$c-planner-greedy" "$n" "$preset" planner greedy "$(games 1000)"
+    run "$c-cutthroat-planner" "$n" "$preset" cutthroat planner "$(games 1000)"
+    run "$c-montecarlo-cutthroat" "$n" "$preset" montecarlo cutthroat "$(games 400)"
+    run "$c-expert-montecarlo-sprt" "$n" "$preset" expert montecarlo "$(games 8000)" --sprt 0,20
+    run "$c-oracle-expert" "$n" "$preset" oracle expert "$(games 200)"
+    # The gap: fixed-size runs against the common field montecarlo, their own seed.
+    RUN_SEED=$((SEED + 1)) run "$c-gap-expert" "$n" "$preset" expert montecarlo "$(games 2000)"
+    RUN_SEED=$((SEED + 1)) run "$c-gap-oracle" "$n" "$preset" oracle montecarlo "$(games 400)"
+    RUN_SEED=$((SEED + 1)) run "$c-gap-oracle-hands" "$n" "$preset" oracle:sees=hands montecarlo "$(games 400)"
+  done
+done
+for s in 1 2 4 8 16 32 64 128 256; do
+  run "skill-$s" 2 wikipedia "expert:samples=$s" montecarlo "$(games 300)"
+done
+
+python3 - "$OUT" <<'PY'
+import csv, json, math, os, sys
+out = sys.argv[1]
+runs = os.path.join(out, "runs")
+
+def pair(name):
+    """Head-to-head score of the first bot against the second: value, lo, hi, comparisons."""
+    with open(os.path.join(runs, name, "pairs.csv")) as f:
+        r = next(csv.DictReader(f))
+    return float(r["a_score"]), float(r["a_score_lo"]), float(r["a_score_hi"]), int(r["comparisons"]), r["a"], r["b"]
+
+def games(name):
+    with open(os.path.join(runs, name, "manifest.json")) as f:
+        m = json.load(f)
+    return m, m["games_done"] if "games_done" in m else None
+
+def fmt(x):
+    return "%.6f" % x
+
+steps = ["greedy-random", "planner-greedy", "cutthroat-planner", "montecarlo-cutthroat", "expert-montecarlo-sprt",
+         "oracle-expert"]
+ladder, gap = [], []
+for preset in ("wikipedia", "dominorules"):
+    for n in (2, 4):
+        c = f"{preset}-{n}p"
+        for st in steps:
+            name = f"{c}-{st}"
+            v, lo, hi, comps, a, b = pair(name)
+            with open(os.path.join(runs, name, "manifest.json")) as f:
+                m = json.load(f)
+            sprt = m.get("sprt") or {}
+            ladder.append([preset, n, a, b, comps, fmt(v), fmt(lo), fmt(hi), sprt.get("decision", ""),
+                           fmt(sprt["llr"]) if sprt else ""])
+        # Gap share with a delta-method interval (the runs are independent).
+        e, elo, ehi, _, _, _ = pair(f"{c}-gap-expert")
+        for who in ("oracle", "oracle-hands"):
+            o, olo, ohi, _, oname, _ = pair(f"{c}-gap-{who}")
+            se_e, se_o = (ehi - elo) / (2 * 1.959964), (ohi - olo) / (2 * 1.959964)
+            num, den = e - 0.5, o - 0.5
+            share = num / den
+            se = math.sqrt((se_e / den) ** 2 + (num * se_o / den ** 2) ** 2)
+            gap.append([preset, n, oname, fmt(e), fmt(elo), fmt(ehi), fmt(o), fmt(olo), fmt(ohi), fmt(share),
+                        fmt(share - 1.959964 * se), fmt(share + 1.959964 * se)])
+
+skill = []
+for s in (1, 2, 4, 8, 16, 32, 64, 128, 256):
+    v, lo, hi, comps, _, _ = pair(f"skill-{s}")
+    skill.append([s, int(math.log2(s)), comps, fmt(v), fmt(lo), fmt(hi)])
+
+def write(path, header, rows):
+    with open(os.path.join(out, path), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+write("ladder.csv", ["preset", "players", "a", "b", "comparisons", "a_score", "a_score_lo", "a_score_hi",
+                     "sprt_decision", "sprt_llr"], ladder)
+write("gap.csv", ["preset", "players", "ceiling", "expert_score", "expert_lo", "expert_hi", "ceiling_score",
+                  "ceiling_lo", "ceiling_hi", "share", "share_lo", "share_hi"], gap)
+write("skill.csv", ["samples", "log2_samples", "comparisons", "score", "score_lo", "score_hi"], skill)
+
+pct = lambda x: "%.1f%%" % (100 * float(x))
+with open(os.path.join(out, "tables.md"), "w") as f:
+    f.write("<!-- written by scripts/study-ladder.sh -->\n\n## Ladder: each bot against the one below it\n\n")
+    f.write("| rules | players | bot | against | comparisons | head-to-head score [95% interval] | SPRT (0, 20) |\n")
+    f.write("|---|---|---|---|---|---|---|\n")
+    for r in ladder:
+        sprt = f"{r[8]}, LLR {float(r[9]):.2f}" if r[8] else ""
+        f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | `{r[3]}` | {r[4]} | {pct(r[5])} [{pct(r[6])}, {pct(r[7])}] | {sprt} |\n")
+    f.write("\n## Share of the ceiling gap closed (common field: `montecarlo`)\n\n")
+    f.write("| rules | players | ceiling | expert's score | ceiling's score | share closed [95% interval] |\n")
+    f.write("|---|---|---|---|---|---|\n")
+    for r in gap:
+        f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | {pct(r[3])} [{pct(r[4])}, {pct(r[5])}] | "
+                f"{pct(r[6])} [{pct(r[7])}, {pct(r[8])}] | {pct(r[9])} [{pct(r[10])}, {pct(r[11])}] |\n")
+    f.write("\n## Skill curve (wikipedia, 2 players): expert's budget against montecarlo at 32 samples\n\n")
+    f.write("| samples | comparisons | score against montecarlo [95% interval] |\n|---|---|---|\n")
+    for r in skill:
+        f.write(f"| {r[0]} | {r[2]} | {pct(r[3])} [{pct(r[4])}, {pct(r[5])}] |\n")
+PY
+"$MT" plot --csv "$OUT/skill.csv" --x log2_samples --y score --lo score_lo --hi score_hi --percent --reference 0.5 \
+  --title "expert's search budget against montecarlo (32 samples), wikipedia, 2 players" \
+  --x-label "log2(samples per legal move)" --y-label "head-to-head score" --out "$OUT/skill_curve.svg"
+echo "wrote $OUT/ladder.csv, gap.csv, skill.csv, skill_curve.svg, tables.md" >&2

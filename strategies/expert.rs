@@ -1,0 +1,371 @@
+//! `expert`: `montecarlo`'s determinized search, made stronger where measurement said it pays.
+//!
+//! Like `montecarlo` it plays every legal move out in sampled worlds with a cheap rollout bot in
+//! every seat and keeps the move with the best mean result, and it spends the same number of
+//! rollouts for a given `samples` (about `samples` × the number of legal moves). It differs in
+//! three ways:
+//!
+//! - **Sampling from everything the table has seen** (`infer=draws`, default). `montecarlo`
+//!   deals the hidden hands to meet each seat's known voids, and forgets a seat's voids once it
+//!   takes a tile in unseen (a draw it keeps, a penalty). But that seat's hand still held
+//!   nothing fitting those values before; only the tiles taken in since can fit them. The
+//!   engine keeps those loosened records ([`crate::round::RoundState::loose_voids`]: "at most
+//!   one tile fits 3, 8 or 11") and the sampler deals hands that respect the counts.
+//!   `infer=voids` samples as `montecarlo` does.
+//! - **Successive halving** (`alloc=halving`, default) instead of the same number of worlds
+//!   for every move. The budget is split evenly over ⌈log₂ k⌉ stages for k legal moves; each
+//!   stage plays the surviving moves in fresh worlds (every survivor in the same worlds, so the
+//!   comparison keeps common random numbers) and keeps the better half. Moves that are plainly
+//!   worse stop costing rollouts early, and the close contest at the end is decided on many
+//!   more worlds than a flat search gives each move. `alloc=flat` spends the budget as
+//!   `montecarlo` does.
+//! - **No search when there is nothing to choose**: a single legal move is played at once.
+//!
+//! A forced move aside, the cost per decision is the same as `montecarlo`'s at the same
+//! `samples`, so the two compare at equal time. `ms` caps the time of one decision in
+//! milliseconds (the search stops at the first world after the deadline and plays the best
+//! survivor so far); off by default, because a clock makes results depend on the machine:
+//! runs with `ms` set are not reproducible.
+//!
+//! Parameters: `samples` (default 32), `ms` (default 0: no time cap), `infer` (`draws` or
+//! `voids`), `alloc` (`halving` or `flat`), `rollout` and `score` as for `montecarlo`.
+//! Strength and cost are measured in `results/ladder/`.
+
+use super::montecarlo::{MAX_SAMPLES, ROLLOUT_BOTS, Score, Scratch, rollout_stream, world_stream};
+use super::{Bot, BotInfo, ParamInfo, Strategy, param};
+use crate::rng::{GameRng, mix, rng_from_seed};
+use crate::round::MoveList;
+use crate::strategy::{SpecError, StrategySpec};
+use crate::view::View;
+use rand::RngCore;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+pub(super) const INFO: BotInfo = BotInfo {
+    name: "expert",
+    default_field: false,
+    about: "montecarlo's search with sampling from every public clue and successive halving over the moves",
+    params: &[
+        ParamInfo {
+            key: "samples",
+            default: "32",
+            help: "1..=100000: the search budget, rollouts per legal move on average (as for montecarlo)",
+        },
+        ParamInfo {
+            key: "ms",
+            default: "0",
+            help: "0..=60000: time cap per decision in milliseconds, 0 for none (a cap makes runs machine-dependent)",
+        },
+        ParamInfo {
+            key: "infer",
+            default: "draws",
+            help: "draws|voids: hidden hands meet the void records loosened by later draws too, or the current voids only",
+        },
+        ParamInfo {
+            key: "alloc",
+            default: "halving",
+            help: "halving|race|flat: halve the moves per stage, drop moves clearly behind and bank the savings for close calls, or the same worlds for every move",
+        },
+        ParamInfo {
+            key: "rollout",
+            default: "greedy",
+            help: "greedy|random: the bot playing every seat in the rollouts",
+        },
+        ParamInfo {
+            key: "score",
+            default: "margin",
+            help: "margin|own: maximise others' mean round score minus one's own, or minimise one's own",
+        },
+    ],
+    build: |spec| Ok(Bot::Expert(Expert::from_spec(spec)?)),
+};
+
+/// Largest accepted `ms`.
+pub const MAX_MS: u32 = 60_000;
+
+/// Determinized search with inference from draws and successive halving.
+pub struct Expert {
+    samples: u32,
+    time_cap: Option<Duration>,
+    loose: bool,
+    alloc: Alloc,
+    score: Score,
+    rollout: Box<Bot>,
+    scratch: Box<Scratch>,
+    /// Moves still in the running (indices into the move list).
+    survivors: Vec<usize>,
+    /// Rollout values, world-major (`values[w * k + c]`), for the race's paired tests.
+    values: Vec<i64>,
+    /// Rollouts saved by this round's earlier decisions (the race spends them later).
+    bank: u64,
+}
+
+/// How the rollouts of one decision are spread over the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Alloc {
+    /// The same worlds for every move, `samples` of them (as `montecarlo`).
+    Flat,
+    /// Successive halving over ⌈log₂ k⌉ stages.
+    Halving,
+    /// A race: moves clearly behind the leader drop out, the decision ends when one is left,
+    /// and what a clear decision saves is spent on close ones later in the round.
+    Race,
+}
+
+impl Expert {
+    fn from_spec(spec: &StrategySpec) -> Result<Expert, SpecError> {
+        let bad = |key: &str, value: &str, valid: &str| SpecError::BadValue {
+            bot: INFO.name.into(),
+            key: key.into(),
+            value: value.into(),
+            valid: valid.into(),
+        };
+        let v = param(spec, &INFO, "samples");
+        let samples = match v.parse::<u32>() {
+            Ok(s) if (1..=MAX_SAMPLES).contains(&s) => s,
+            _ => return Err(bad("samples", v, &format!("an integer from 1 to {MAX_SAMPLES}"))),
+        };
+        let v = param(spec, &INFO, "ms");
+        let time_cap = match v.parse::<u32>() {
+            Ok(0) => None,
+            Ok(ms) if ms <= MAX_MS => Some(Duration::from_millis(u64::from(ms))),
+            _ => return Err(bad("ms", v, &format!("an integer from 0 (no cap) to {MAX_MS}"))),
+        };
+        let loose = match param(spec, &INFO, "infer") {
+            "draws" => true,
+            "voids" => false,
+            v => return Err(bad("infer", v, "draws, voids")),
+        };
+        let alloc = match param(spec, &INFO, "alloc") {
+            "race" => Alloc::Race,
+            "halving" => Alloc::Halving,
+            "flat" => Alloc::Flat,
+            v => return Err(bad("alloc", v, "race, halving, flat")),
+        };
+        let v = param(spec, &INFO, "rollout");
+        if !ROLLOUT_BOTS.contains(&v) {
+            return Err(bad("rollout", v, &ROLLOUT_BOTS.join(", ")));
+        }
+        let rollout = Box::new(Bot::parse(v)?);
+        let score = Score::parse(INFO.name, param(spec, &INFO, "score"))?;
+        Ok(Expert {
+            samples,
+            time_cap,
+            loose,
+            alloc,
+            score,
+            rollout,
+            scratch: Scratch::new(),
+            survivors: Vec::new(),
+            values: Vec::new(),
+            bank: 0,
+        })
+    }
+}
+
+impl Clone for Expert {
+    fn clone(&self) -> Expert {
+        Expert {
+            samples: self.samples,
+            time_cap: self.time_cap,
+            loose: self.loose,
+            alloc: self.alloc,
+            score: self.score,
+            rollout: self.rollout.clone(),
+            scratch: Scratch::new(),
+            survivors: Vec::new(),
+            values: Vec::new(),
+            bank: self.bank,
+        }
+    }
+
+    /// Copies the configuration and keeps this bot's buffers.
+    fn clone_from(&mut self, source: &Expert) {
+        self.samples = source.samples;
+        self.time_cap = source.time_cap;
+        self.loose = source.loose;
+        self.alloc = source.alloc;
+        self.score = source.score;
+        self.rollout.clone_from(&source.rollout);
+        self.bank = source.bank;
+    }
+}
+
+impl fmt::Debug for Expert {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Expert")
+            .field("samples", &self.samples)
+            .field("time_cap", &self.time_cap)
+            .field("loose", &self.loose)
+            .field("alloc", &self.alloc)
+            .field("score", &self.score)
+            .field("rollout", &self.rollout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// ⌈log₂ k⌉ for k ≥ 2: the halvings that take k moves down to one.
+fn stages(k: usize) -> usize {
+    (usize::BITS - (k - 1).leading_zeros()) as usize
+}
+
+/// A move drops out of the race when the leader beats it by more than this many standard
+/// errors of the paired difference over the worlds both were played in.
+const RACE_Z: f64 = 2.0;
+
+/// Worlds played before the race's first test.
+const RACE_MIN_WORLDS: u32 = 8;
+
+/// The most one decision may spend, in units of its own budget (`samples` × moves).
+const RACE_MAX_SHARE: u64 = 3;
+
+/// Whether move `c` is clearly behind move `lead` over the first `worlds` worlds of `values`
+/// (world-major, `k` moves a world): the mean paired difference exceeds [`RACE_Z`] standard
+/// errors. Two moves with the same result in every world are as good as each other: the later
+/// one drops out.
+fn behind(values: &[i64], k: usize, worlds: usize, lead: usize, c: usize) -> bool {
+    let (mut sum, mut sq) = (0f64, 0f64);
+    for w in 0..worlds {
+        let d = (values[w * k + lead] - values[w * k + c]) as f64;
+        sum += d;
+        sq += d * d;
+    }
+    let m = worlds as f64;
+    let mean = sum / m;
+    let var = ((sq - sum * mean) / (m - 1.0)).max(0.0);
+    if var == 0.0 {
+        return mean >= 0.0;
+    }
+    mean > RACE_Z * (var / m).sqrt()
+}
+
+impl Expert {
+    /// Plays one world: every survivor's move in world `index`, added to the totals (and, for
+    /// the race, stored). `None` when no world can be sampled.
+    fn play_world(&mut self, view: &View<'_>, moves: &MoveList, seed: u64, index: u32, store: bool) -> Option<()> {
+        let mut world_rng = rng_from_seed(mix(seed, world_stream(index)));
+        let world =
+            if self.loose { view.sample_world_loose(&mut world_rng) } else { view.sample_world(&mut world_rng) }?;
+        let rollout_seed = mix(seed, rollout_stream(index));
+        let k = moves.len();
+        if store {
+            self.values.resize((index as usize + 1) * k, 0);
+        }
+        let sc = &mut *self.scratch;
+        for &c in &self.survivors {
+            let v = sc.play_out(&world, moves[c], &self.rollout, rollout_seed, self.score, view.seat());
+            sc.totals[c] += v;
+            if store {
+                self.values[index as usize * k + c] = v;
+            }
+        }
+        Some(())
+    }
+
+    /// The survivor with the highest total; ties go to the first in move order.
+    fn best_survivor(&self) -> usize {
+        let totals = &self.scratch.totals;
+        let mut best = self.survivors[0];
+        for &c in &self.survivors[1..] {
+            if totals[c] > totals[best] {
+                best = c;
+            }
+        }
+        best
+    }
+}
+
+impl Strategy for Expert {
+    /// The surviving move with the highest summed rollout value; ties go to the first in move
+    /// order. A view whose seat is not to act (no world can be sampled) gets the first move.
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        let seed = rng.next_u64();
+        let k = moves.len();
+        if k == 1 {
+            return 0;
+        }
+        let deadline = self.time_cap.map(|d| Instant::now() + d);
+        let late = |w: u32| w > 0 && deadline.is_some_and(|d| Instant::now() >= d);
+        self.scratch.reset(&self.rollout, view.players() as usize, k);
+        self.survivors.clear();
+        self.survivors.extend(0..k);
+        let base = u64::from(self.samples) * k as u64;
+        let mut spent = 0u64;
+        let mut w = 0u32;
+        match self.alloc {
+            Alloc::Flat => {
+                while w < self.samples && !late(w) {
+                    if self.play_world(view, moves, seed, w, false).is_none() {
+                        return 0;
+                    }
+                    w += 1;
+                }
+            }
+            Alloc::Halving => {
+                let stage_count = stages(k);
+                'search: for stage in 0..stage_count {
+                    // The budget left, split evenly over the stages left, shared by the survivors.
+                    let budget = (base - spent.min(base)) / (stage_count - stage) as u64;
+                    let worlds = (budget / self.survivors.len() as u64).max(1);
+                    for _ in 0..worlds {
+                        if late(w) {
+                            break 'search;
+                        }
+                        if self.play_world(view, moves, seed, w, false).is_none() {
+                            return 0;
+                        }
+                        spent += self.survivors.len() as u64;
+                        w += 1;
+                    }
+                    if stage + 1 < stage_count {
+                        // Best first; equal totals keep move order (the sort is stable).
+                        let totals = &self.scratch.totals;
+                        self.survivors.sort_by(|&a, &b| totals[b].cmp(&totals[a]));
+                        self.survivors.truncate(self.survivors.len().div_ceil(2));
+                        self.survivors.sort_unstable();
+                    }
+                }
+            }
+            Alloc::Race => {
+                self.values.clear();
+                let cap = (base + self.bank).min(RACE_MAX_SHARE * base);
+                let mut next_test = RACE_MIN_WORLDS;
+                while self.survivors.len() > 1 && spent + self.survivors.len() as u64 <= cap && !late(w) {
+                    if self.play_world(view, moves, seed, w, true).is_none() {
+                        return 0;
+                    }
+                    spent += self.survivors.len() as u64;
+                    w += 1;
+                    if w == next_test {
+                        next_test = w + (w / 4).max(4);
+                        let lead = self.best_survivor();
+                        let (values, worlds) = (&self.values, w as usize);
+                        self.survivors.retain(|&c| c == lead || !behind(values, k, worlds, lead, c));
+                    }
+                }
+                self.bank = (self.bank + base).saturating_sub(spent);
+            }
+        }
+        self.best_survivor()
+    }
+
+    /// A new round: the budget saved in the last one is not carried over.
+    fn round_start(&mut self, _view: &View<'_>) {
+        self.bank = 0;
+    }
+
+    /// The sampled worlds respect the voids the table has revealed.
+    fn uses_voids(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stages;
+
+    #[test]
+    fn stages_halve_down_to_one_move() {
+        assert_eq!([2, 3, 4, 5, 8, 9, 16, 17].map(stages), [1, 2, 2, 3, 3, 4, 4, 5]);
+    }
+}
