@@ -140,7 +140,7 @@ impl Expert {
             "race" => Alloc::Race,
             "halving" => Alloc::Halving,
             "flat" => Alloc::Flat,
-            v => return Err(bad("alloc", v, "race, halving, flat")),
+            v => return Err(bad("alloc", v, "halving, race, flat")),
         };
         let v = param(spec, &INFO, "rollout");
         if !ROLLOUT_BOTS.contains(&v) {
