@@ -120,3 +120,13 @@ fn beats_greedy_at_two_players() {
     assert!(te * 3 < tg * 2, "expert {te} points vs greedy {tg}");
     assert!(wins >= 15, "expert won {wins} of 24");
 }
+
+/// `ms` caps a decision's search: with a budget no machine could spend (100,000 samples a
+/// move, minutes a decision), a capped match still finishes, and plays legally.
+#[test]
+fn the_time_cap_ends_a_search_that_the_budget_would_not() {
+    let rules = Rules { players: 2, rounds: Some(1), ..Rules::wikipedia() };
+    let r = play_match(&rules, 5, &mut bots(&["expert:samples=100000,ms=2", "greedy"]), &mut NoObserver);
+    assert_eq!(r.rounds, 1);
+    assert!(r.totals[0] + r.totals[1] > 0 || r.winners != 0);
+}
