@@ -43,7 +43,7 @@
 //! twice, `--games 300 --seed 11`), so they stay the default. Cost per decision:
 //! results/benchmarks/SEARCH.md.
 
-use super::montecarlo::{MAX_SAMPLES, ROLLOUT_BOTS, Score, Scratch, rollout_stream, world_stream};
+use super::montecarlo::{ROLLOUT_PARAM, SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::MoveList;
@@ -78,16 +78,8 @@ pub(super) const INFO: BotInfo = BotInfo {
             default: "halving",
             help: "halving|race|flat: halve the moves per stage, drop moves clearly behind and bank the savings for close calls, or the same worlds for every move",
         },
-        ParamInfo {
-            key: "rollout",
-            default: "greedy",
-            help: "greedy|random: the bot playing every seat in the rollouts",
-        },
-        ParamInfo {
-            key: "score",
-            default: "margin",
-            help: "margin|own: maximise others' mean round score minus one's own, or minimise one's own",
-        },
+        ROLLOUT_PARAM,
+        SCORE_PARAM,
     ],
     build: |spec| Ok(Bot::Expert(Expert::from_spec(spec)?)),
 };
@@ -132,11 +124,7 @@ impl Expert {
             value: value.into(),
             valid: valid.into(),
         };
-        let v = param(spec, &INFO, "samples");
-        let samples = match v.parse::<u32>() {
-            Ok(s) if (1..=MAX_SAMPLES).contains(&s) => s,
-            _ => return Err(bad("samples", v, &format!("an integer from 1 to {MAX_SAMPLES}"))),
-        };
+        let SearchParams { samples, rollout, score } = SearchParams::from_spec(spec, &INFO)?;
         let v = param(spec, &INFO, "ms");
         let time_cap = match v.parse::<u32>() {
             Ok(0) => None,
@@ -154,12 +142,6 @@ impl Expert {
             "flat" => Alloc::Flat,
             v => return Err(bad("alloc", v, "halving, race, flat")),
         };
-        let v = param(spec, &INFO, "rollout");
-        if !ROLLOUT_BOTS.contains(&v) {
-            return Err(bad("rollout", v, &ROLLOUT_BOTS.join(", ")));
-        }
-        let rollout = Box::new(Bot::parse(v)?);
-        let score = Score::parse(INFO.name, param(spec, &INFO, "score"))?;
         Ok(Expert {
             samples,
             time_cap,

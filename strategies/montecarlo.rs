@@ -63,16 +63,8 @@ pub(super) const INFO: BotInfo = BotInfo {
     about: "samples the hidden tiles, plays every move out with rollouts, keeps the best mean",
     params: &[
         ParamInfo { key: "samples", default: "32", help: "1..=100000: sampled worlds per decision" },
-        ParamInfo {
-            key: "rollout",
-            default: "greedy",
-            help: "greedy|random: the bot playing every seat in the rollouts",
-        },
-        ParamInfo {
-            key: "score",
-            default: "margin",
-            help: "margin|own: maximise others' mean round score minus one's own, or minimise one's own",
-        },
+        ROLLOUT_PARAM,
+        SCORE_PARAM,
     ],
     build: |spec| Ok(Bot::MonteCarlo(MonteCarlo::from_spec(spec)?)),
 };
@@ -199,6 +191,46 @@ pub(super) enum Worlds {
     TrueHands,
 }
 
+/// The parameters the search bots share (`samples`, `rollout`, `score`), checked, with errors
+/// naming the bot `info` describes.
+pub(super) struct SearchParams {
+    pub(super) samples: u32,
+    pub(super) rollout: Box<Bot>,
+    pub(super) score: Score,
+}
+
+impl SearchParams {
+    pub(super) fn from_spec(spec: &StrategySpec, info: &'static BotInfo) -> Result<SearchParams, SpecError> {
+        let bad = |key: &str, value: &str, valid: &str| SpecError::BadValue {
+            bot: info.name.into(),
+            key: key.into(),
+            value: value.into(),
+            valid: valid.into(),
+        };
+        let v = param(spec, info, "samples");
+        let samples = match v.parse::<u32>() {
+            Ok(s) if (1..=MAX_SAMPLES).contains(&s) => s,
+            _ => return Err(bad("samples", v, &format!("an integer from 1 to {MAX_SAMPLES}"))),
+        };
+        let v = param(spec, info, "rollout");
+        if !ROLLOUT_BOTS.contains(&v) {
+            return Err(bad("rollout", v, &ROLLOUT_BOTS.join(", ")));
+        }
+        let rollout = Box::new(Bot::parse(v)?);
+        let score = Score::parse(info.name, param(spec, info, "score"))?;
+        Ok(SearchParams { samples, rollout, score })
+    }
+}
+
+/// The `rollout` and `score` parameters as `montecarlo` and `expert` list them.
+pub(super) const ROLLOUT_PARAM: ParamInfo =
+    ParamInfo { key: "rollout", default: "greedy", help: "greedy|random: the bot playing every seat in the rollouts" };
+pub(super) const SCORE_PARAM: ParamInfo = ParamInfo {
+    key: "score",
+    default: "margin",
+    help: "margin|own: maximise others' mean round score minus one's own, or minimise one's own",
+};
+
 /// Flat determinized Monte Carlo search.
 pub struct MonteCarlo {
     samples: u32,
@@ -211,23 +243,7 @@ pub struct MonteCarlo {
 
 impl MonteCarlo {
     pub(super) fn from_spec(spec: &StrategySpec) -> Result<MonteCarlo, SpecError> {
-        let bad = |key: &str, value: &str, valid: &str| SpecError::BadValue {
-            bot: INFO.name.into(),
-            key: key.into(),
-            value: value.into(),
-            valid: valid.into(),
-        };
-        let v = param(spec, &INFO, "samples");
-        let samples = match v.parse::<u32>() {
-            Ok(s) if (1..=MAX_SAMPLES).contains(&s) => s,
-            _ => return Err(bad("samples", v, &format!("an integer from 1 to {MAX_SAMPLES}"))),
-        };
-        let v = param(spec, &INFO, "rollout");
-        if !ROLLOUT_BOTS.contains(&v) {
-            return Err(bad("rollout", v, &ROLLOUT_BOTS.join(", ")));
-        }
-        let rollout = Box::new(Bot::parse(v)?);
-        let score = Score::parse(INFO.name, param(spec, &INFO, "score"))?;
+        let SearchParams { samples, rollout, score } = SearchParams::from_spec(spec, &INFO)?;
         Ok(MonteCarlo { samples, worlds: Worlds::Sampled, score, rollout, scratch: Scratch::new() })
     }
 
