@@ -8,9 +8,8 @@ use mexican_train::strategies::Registry;
 use mexican_train::*;
 use rand::RngCore;
 
-fn bots(specs: &[&str]) -> Vec<Bot> {
-    specs.iter().map(|s| Bot::parse(s).unwrap()).collect()
-}
+mod common;
+use common::bots;
 
 #[test]
 fn plays_matches_under_every_preset_with_every_allocation() {
@@ -42,12 +41,7 @@ fn same_seed_same_match_and_a_reused_bot_plays_like_a_fresh_one() {
     assert_ne!(play_match(&rules, 22, &mut bots(&specs), &mut NoObserver).totals, first.totals);
     // Reset with `clone_from` between games (as the tournament does), the race's saved budget
     // included: the same play as fresh bots.
-    let mut used = bots(&specs);
-    play_match(&rules, 99, &mut used, &mut NoObserver);
-    for (b, proto) in used.iter_mut().zip(bots(&specs)) {
-        b.clone_from(&proto);
-    }
-    assert_eq!(play_match(&rules, 21, &mut used, &mut NoObserver), first);
+    assert_eq!(common::match_after_reset(&rules, &specs, 99, 21), first);
 }
 
 #[test]

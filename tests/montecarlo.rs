@@ -7,9 +7,8 @@ use mexican_train::rules::PRESETS;
 use mexican_train::*;
 use rand::RngCore;
 
-fn bots(specs: &[&str]) -> Vec<Bot> {
-    specs.iter().map(|s| Bot::parse(s).unwrap()).collect()
-}
+mod common;
+use common::bots;
 
 /// Checks the bookkeeping of a finished match of `rounds` rounds.
 fn check_match(r: &MatchResult, rounds: u8, what: &str) {
@@ -51,12 +50,7 @@ fn same_seed_same_match_and_a_reused_bot_plays_like_a_fresh_one() {
     assert_ne!(first.totals, other.totals);
     // A bot that has played a match and is then reset with `clone_from` (as the tournament
     // runner does between games) plays exactly as a fresh one.
-    let mut used = bots(&specs);
-    play_match(&rules, 99, &mut used, &mut NoObserver);
-    for (b, proto) in used.iter_mut().zip(bots(&specs)) {
-        b.clone_from(&proto);
-    }
-    assert_eq!(play_match(&rules, 21, &mut used, &mut NoObserver), first);
+    assert_eq!(common::match_after_reset(&rules, &specs, 99, 21), first);
 }
 
 #[test]

@@ -306,3 +306,19 @@ impl Table {
             .collect()
     }
 }
+
+/// Bots parsed from specs (panics on a bad spec: tests name valid ones).
+pub fn bots(specs: &[&str]) -> Vec<Bot> {
+    specs.iter().map(|s| Bot::parse(s).unwrap()).collect()
+}
+
+/// Plays match `seed` with bots that first played another match (`other_seed`) and were then
+/// reset with `clone_from`, as the tournament runner resets its seats between games.
+pub fn match_after_reset(rules: &Rules, specs: &[&str], other_seed: u64, seed: u64) -> MatchResult {
+    let mut used = bots(specs);
+    play_match(rules, other_seed, &mut used, &mut NoObserver);
+    for (b, proto) in used.iter_mut().zip(bots(specs)) {
+        b.clone_from(&proto);
+    }
+    play_match(rules, seed, &mut used, &mut NoObserver)
+}
