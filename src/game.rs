@@ -90,33 +90,56 @@ pub fn play_round<S: Strategy, O: Observer>(
     // The plain turn loop (round/plain.rs) plays the same game faster when the rules allow it;
     // the general machine takes the setup and any turn already in progress.
     let plain = state.plain_rules();
-    play_round_with(state, bots, rngs, moves, obs, plain)
+    play_round_with::<false, _, _>(state, bots, rngs, moves, obs, plain, u32::MAX)
+        .expect("a round without a turn limit ends")
 }
 
-/// [`play_round`] with the plain loop allowed or not.
-fn play_round_with<S: Strategy, O: Observer>(
+/// [`play_round`] for at most `turns` more turns: the outcome if the round ended within them,
+/// `None` if it goes on (the state is then left after the last of those turns, or, on the
+/// general machine, after the move that completed it). A search that stops its rollouts early
+/// and judges the position reached uses it.
+pub fn play_round_for<S: Strategy, O: Observer>(
+    state: &mut RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &mut MoveList,
+    obs: &mut O,
+    turns: u32,
+) -> Option<Outcome> {
+    let plain = state.plain_rules();
+    let until = state.turns().saturating_add(turns);
+    play_round_with::<true, _, _>(state, bots, rngs, moves, obs, plain, until)
+}
+
+/// [`play_round`] with the plain loop allowed or not, stopping, when `LIMITED`, once
+/// [`RoundState::turns`] reaches `until`.
+fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     state: &mut RoundState,
     bots: &mut [S],
     rngs: &mut [GameRng],
     moves: &mut MoveList,
     obs: &mut O,
     plain: bool,
-) -> Outcome {
+    until: u32,
+) -> Option<Outcome> {
     start_round(state, bots);
     if bots.iter().any(Strategy::wants_events) {
-        return play_round_observed(state, bots, rngs, moves, obs);
+        return play_round_observed(state, bots, rngs, moves, obs, until);
     }
     let all = sees_hidden(bots);
     loop {
+        if LIMITED && state.turns() >= until {
+            return state.outcome().copied();
+        }
         match state.advance_until(moves, obs, plain) {
             None => {
-                state.play_plain(moves, obs, |st, seat, moves| {
+                state.play_plain::<LIMITED, _>(moves, obs, until, |st, seat, moves| {
                     let v = st.view_as(seat, all & seat.bit() != 0);
                     bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()])
                 });
-                return *state.outcome().expect("over");
+                return state.outcome().copied();
             }
-            Some(Step::Over) => return *state.outcome().expect("over"),
+            Some(Step::Over) => return state.outcome().copied(),
             Some(Step::Choice(seat, _)) => {
                 let m = ask(state, bots, rngs, moves, seat, all);
                 state.play_unchecked(m, obs);
@@ -153,7 +176,8 @@ fn play_round_observed<S: Strategy, O: Observer>(
     rngs: &mut [GameRng],
     moves: &mut MoveList,
     obs: &mut O,
-) -> Outcome {
+    until: u32,
+) -> Option<Outcome> {
     let mut tee = EventLog { inner: obs, log: Vec::new() };
     let all = sees_hidden(bots);
     let deliver = |bots: &mut [S], log: &mut Vec<Event>| {
@@ -163,10 +187,14 @@ fn play_round_observed<S: Strategy, O: Observer>(
         log.clear();
     };
     loop {
+        if state.turns() >= until {
+            deliver(bots, &mut tee.log);
+            return state.outcome().copied();
+        }
         match state.advance_until(moves, &mut tee, false) {
             None | Some(Step::Over) => {
                 deliver(bots, &mut tee.log);
-                return *state.outcome().expect("over");
+                return state.outcome().copied();
             }
             Some(Step::Choice(seat, _)) => {
                 deliver(bots, &mut tee.log);
@@ -212,7 +240,8 @@ pub fn play_round_general<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
-    play_round_with(state, bots, rngs, moves, obs, false)
+    play_round_with::<false, _, _>(state, bots, rngs, moves, obs, false, u32::MAX)
+        .expect("a round without a turn limit ends")
 }
 
 /// The first player of round 1 (ED-2), drawn from the deal stream when random.

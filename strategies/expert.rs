@@ -1,10 +1,16 @@
 //! `expert`: `montecarlo`'s determinized search, made stronger where measurement said it pays.
 //!
 //! Like `montecarlo` it plays every legal move out in sampled worlds with a cheap rollout bot in
-//! every seat and keeps the move with the best mean result, and it spends the same number of
-//! rollouts for a given `samples` (about `samples` × the number of legal moves). It differs in
-//! three ways:
+//! every seat and keeps the move with the best mean result. It differs in four ways:
 //!
+//! - **Short rollouts, many worlds** (`depth`, default 8). A rollout plays 8 turns per seat (16
+//!   at two players, 32 at four) and the position reached is judged by the scores the hands
+//!   would get if the round ended there ([`crate::round::RoundState::hand_scores`]); a rollout
+//!   that reaches the round's end first is scored as `montecarlo` scores it. A double-12 round
+//!   lasts about 70-80 turns, so a full rollout from an early decision plays dozens of greedy
+//!   turns whose luck only adds noise; a short one costs a fraction as much, and the time it
+//!   saves buys more worlds (`samples`, default 44). At equal time per decision this is what
+//!   wins: see the measurements below. `depth=0` plays every rollout to the round's end.
 //! - **Sampling from everything the table has seen** (`infer=draws`, default). `montecarlo`
 //!   deals the hidden hands to meet each seat's known voids, and forgets a seat's voids once it
 //!   takes a tile in unseen (a draw it keeps, a penalty). But that seat's hand still held
@@ -13,35 +19,39 @@
 //!   one tile fits 3, 8 or 11") and the sampler deals hands that respect the counts.
 //!   `infer=voids` samples as `montecarlo` does.
 //! - **Successive halving** (`alloc=halving`, default) instead of the same number of worlds
-//!   for every move. The budget is split evenly over ⌈log₂ k⌉ stages for k legal moves; each
-//!   stage plays the surviving moves in fresh worlds (every survivor in the same worlds, so the
-//!   comparison keeps common random numbers) and keeps the better half. Moves that are plainly
-//!   worse stop costing rollouts early, and the close contest at the end is decided on many
-//!   more worlds than a flat search gives each move. `alloc=race` drops a move once the leader
-//!   beats it by two standard errors of their paired difference (tested after 8 worlds, then
-//!   every quarter more), ends a decision when one move is left, and spends what clear decisions
-//!   saved on close ones later in the round (at most three times a decision's own budget), so
-//!   the round's total stays that of a flat search. `alloc=flat` spends the budget as
-//!   `montecarlo` does.
+//!   for every move. The budget (`samples` × the number of legal moves rollouts) is split
+//!   evenly over ⌈log₂ k⌉ stages for k legal moves; each stage plays the surviving moves in
+//!   fresh worlds (every survivor in the same worlds, so the comparison keeps common random
+//!   numbers) and keeps the better half. Moves that are plainly worse stop costing rollouts
+//!   early, and the close contest at the end is decided on many more worlds than a flat search
+//!   gives each move. `alloc=race` drops a move once the leader beats it by two standard
+//!   errors of their paired difference (tested after 8 worlds, then every quarter more), ends a
+//!   decision when one move is left, and spends what clear decisions saved on close ones later
+//!   in the round (at most three times a decision's own budget), so the round's total stays
+//!   that of a flat search. `alloc=flat` spends the budget as `montecarlo` does.
 //! - **No search when there is nothing to choose**: a single legal move is played at once.
 //!
-//! A forced move aside, the cost per decision is the same as `montecarlo`'s at the same
-//! `samples`, so the two compare at equal time. `ms` caps the time of one decision in
-//! milliseconds (the search stops at the first world after the deadline and plays the best
-//! survivor so far); off by default, because a clock makes results depend on the machine:
-//! runs with `ms` set are not reproducible.
+//! The defaults are set so that a decision costs no more time than `montecarlo`'s at its
+//! defaults at two and at four players (results/benchmarks/SEARCH.md: about half at two
+//! players, about nine tenths at four). `ms` caps the time of one decision in milliseconds (the
+//! search stops at the first world after the deadline and plays the best survivor so far); off
+//! by default, because a clock makes results depend on the machine: runs with `ms` set are not
+//! reproducible.
 //!
-//! Parameters: `samples` (default 32), `ms` (default 0: no time cap), `infer` (`draws` or
-//! `voids`), `alloc` (`halving`, `race` or `flat`), `rollout` and `score` as for `montecarlo`.
+//! Parameters: `samples` (default 44), `depth` (default 8; 0 for full rollouts), `ms` (default
+//! 0: no time cap), `infer` (`draws` or `voids`), `alloc` (`halving`, `race` or `flat`),
+//! `rollout` and `score` as for `montecarlo`.
 //!
-//! Measured (results/ladder/, two players, wikipedia, 2,000 games against `montecarlo` at the
-//! same `samples`): the default 51.8% [49.6, 54.0] head to head, halving alone 51.5%, the
-//! inference alone 49.7%; `alloc=race` 52.0% [48.9, 55.0] of 1,000. The ladder's larger runs
-//! put the default at 51.7-53.3% in all four cells (2 and 4 players, wikipedia and
-//! dominorules). Greedy rollouts beat random ones here (46.0% [42.6, 49.4] for random, with
-//! `alloc=race`, four players, `--bots expert:alloc=race,rollout=random` twice and `montecarlo`
-//! twice, `--games 300 --seed 11`), so they stay the default. Cost per decision:
-//! results/benchmarks/SEARCH.md.
+//! Measured against `montecarlo` at its defaults (two players 1,000 games, four players 400 games
+//! with two seats each, `wikipedia`, `mtrain tournament --players 2 --bots B,montecarlo --games
+//! 1000 --seed 12`), with `samples` chosen for about equal time a decision: `depth` 4, 6, 8 and
+//! 12 (per seat) scored 70.4%, 75.9%, 79.1% [76.5, 81.5] and 76.2% at two players; `depth` 4, 6
+//! and 8 scored 71.4%, 73.8% and 74.9% [72.3, 77.4] at four. With full rollouts and the same
+//! rollouts as `montecarlo` (`depth=0,samples=32`), the other three changes together score only
+//! 51.8% [49.6, 54.0] (2,000 two-player games, seed 11): halving alone 51.5%, the inference
+//! alone 49.7%, `alloc=race` 52.0%. Greedy rollouts beat random ones (46.0% [42.6, 49.4] for
+//! random, four players, full rollouts). The ladder (results/ladder/) has the defaults' scores
+//! in every cell.
 
 use super::montecarlo::{ROLLOUT_PARAM, SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
@@ -56,12 +66,12 @@ use std::time::{Duration, Instant};
 pub(super) const INFO: BotInfo = BotInfo {
     name: "expert",
     default_field: false,
-    about: "montecarlo's search with sampling from every public clue and successive halving over the moves",
+    about: "montecarlo's search with short rollouts judged by the hands, more worlds, sampling from every public clue, successive halving",
     params: &[
         ParamInfo {
             key: "samples",
-            default: "32",
-            help: "1..=100000: the search budget, rollouts per legal move on average (as for montecarlo)",
+            default: "44",
+            help: "1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat)",
         },
         ParamInfo {
             key: "ms",
@@ -78,6 +88,11 @@ pub(super) const INFO: BotInfo = BotInfo {
             default: "halving",
             help: "halving|race|flat: halve the moves per stage, drop moves clearly behind and bank the savings for close calls, or the same worlds for every move",
         },
+        ParamInfo {
+            key: "depth",
+            default: "8",
+            help: "0..=1000: turns each seat plays in a rollout before the hands are scored as they stand, 0 to play to the round's end",
+        },
         ROLLOUT_PARAM,
         SCORE_PARAM,
     ],
@@ -87,10 +102,14 @@ pub(super) const INFO: BotInfo = BotInfo {
 /// Largest accepted `ms`.
 pub const MAX_MS: u32 = 60_000;
 
+/// Largest accepted `depth`.
+pub const MAX_DEPTH: u32 = 1_000;
+
 /// Determinized search with inference from draws and successive halving.
 pub struct Expert {
     samples: u32,
     time_cap: Option<Duration>,
+    depth: u32,
     loose: bool,
     alloc: Alloc,
     score: Score,
@@ -131,6 +150,11 @@ impl Expert {
             Ok(ms) if ms <= MAX_MS => Some(Duration::from_millis(u64::from(ms))),
             _ => return Err(bad("ms", v, &format!("an integer from 0 (no cap) to {MAX_MS}"))),
         };
+        let v = param(spec, &INFO, "depth");
+        let depth = match v.parse::<u32>() {
+            Ok(d) if d <= MAX_DEPTH => d,
+            _ => return Err(bad("depth", v, &format!("an integer from 0 (to the round's end) to {MAX_DEPTH}"))),
+        };
         let loose = match param(spec, &INFO, "infer") {
             "draws" => true,
             "voids" => false,
@@ -145,6 +169,7 @@ impl Expert {
         Ok(Expert {
             samples,
             time_cap,
+            depth,
             loose,
             alloc,
             score,
@@ -162,6 +187,7 @@ impl Clone for Expert {
         Expert {
             samples: self.samples,
             time_cap: self.time_cap,
+            depth: self.depth,
             loose: self.loose,
             alloc: self.alloc,
             score: self.score,
@@ -177,6 +203,7 @@ impl Clone for Expert {
     fn clone_from(&mut self, source: &Expert) {
         self.samples = source.samples;
         self.time_cap = source.time_cap;
+        self.depth = source.depth;
         self.loose = source.loose;
         self.alloc = source.alloc;
         self.score = source.score;
@@ -190,6 +217,7 @@ impl fmt::Debug for Expert {
         f.debug_struct("Expert")
             .field("samples", &self.samples)
             .field("time_cap", &self.time_cap)
+            .field("depth", &self.depth)
             .field("loose", &self.loose)
             .field("alloc", &self.alloc)
             .field("score", &self.score)
@@ -247,7 +275,15 @@ impl Expert {
         }
         let sc = &mut *self.scratch;
         for &c in &self.survivors {
-            let v = sc.play_out(&world, moves[c], &self.rollout, rollout_seed, self.score, view.seat());
+            let v = sc.play_out_for(
+                &world,
+                moves[c],
+                &self.rollout,
+                rollout_seed,
+                self.score,
+                view.seat(),
+                self.depth * u32::from(view.players()),
+            );
             sc.totals[c] += v;
             if store {
                 self.values[index as usize * k + c] = v;

@@ -47,9 +47,9 @@
 //! so more samples buy strength at a linear cost.
 
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
-use crate::game::play_round;
+use crate::game::{play_round, play_round_for};
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{Move, MoveList, NoObserver, Outcome, RoundState, Seat, TRAIN_SLOTS};
+use crate::round::{Move, MoveList, NoObserver, RoundState, Seat, TRAIN_SLOTS};
 use crate::rules::MAX_PLAYERS;
 use crate::strategy::{SpecError, StrategySpec};
 use crate::tile::PIP_COUNT;
@@ -110,13 +110,15 @@ impl Score {
         }
     }
 
+    /// What round scores `scores` (a finished round's, or the hands' when a rollout stops
+    /// early) are worth to `me` at a table of `n`.
     #[inline]
-    fn value(self, outcome: &Outcome, me: Seat, n: usize) -> i64 {
-        let own = outcome.scores[me.index()] as i64;
+    fn value(self, scores: &[u32; MAX_PLAYERS], me: Seat, n: usize) -> i64 {
+        let own = scores[me.index()] as i64;
         match self {
             Score::Own => -own,
             Score::Margin => {
-                let all: i64 = outcome.scores[..n].iter().map(|&s| s as i64).sum();
+                let all: i64 = scores[..n].iter().map(|&s| s as i64).sum();
                 (all - own) - (n as i64 - 1) * own
             }
         }
@@ -157,6 +159,23 @@ impl Scratch {
         score: Score,
         me: Seat,
     ) -> i64 {
+        self.play_out_for(world, m, rollout, seed, score, me, 0)
+    }
+
+    /// [`Scratch::play_out`] stopped after `depth` more turns (0: none), the position then
+    /// judged by the scores the hands would get ([`RoundState::hand_scores`]).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn play_out_for(
+        &mut self,
+        world: &RoundState,
+        m: Move,
+        rollout: &Bot,
+        seed: u64,
+        score: Score,
+        me: Seat,
+        depth: u32,
+    ) -> i64 {
         let n = world.players() as usize;
         let mut sim = world.clone();
         sim.play_unchecked(m, &mut NoObserver);
@@ -164,8 +183,16 @@ impl Scratch {
             bot.clone_from(rollout);
             self.rngs[s] = rng_from_seed(mix(seed, s as u64));
         }
-        let outcome = play_round(&mut sim, &mut self.seats[..n], &mut self.rngs[..n], &mut self.moves, &mut NoObserver);
-        score.value(&outcome, me, n)
+        let (seats, rngs) = (&mut self.seats[..n], &mut self.rngs[..n]);
+        if depth == 0 {
+            let outcome = play_round(&mut sim, seats, rngs, &mut self.moves, &mut NoObserver);
+            return score.value(&outcome.scores, me, n);
+        }
+        let scores = match play_round_for(&mut sim, seats, rngs, &mut self.moves, &mut NoObserver, depth) {
+            Some(outcome) => outcome.scores,
+            None => sim.hand_scores(),
+        };
+        score.value(&scores, me, n)
     }
 
     pub(super) fn new() -> Box<Scratch> {

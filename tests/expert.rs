@@ -18,8 +18,8 @@ fn plays_matches_under_every_preset_with_every_allocation() {
             let rules = Rules { players, rounds: Some(2), ..Rules::preset(info.name).unwrap() };
             let specs = [
                 "expert:samples=4",
-                "expert:samples=3,alloc=race,infer=voids",
-                "expert:samples=3,alloc=flat,rollout=random,score=own",
+                "expert:samples=3,alloc=race,infer=voids,depth=1",
+                "expert:samples=3,alloc=flat,rollout=random,score=own,depth=0",
                 "greedy",
             ];
             let r = play_match(&rules, 11, &mut bots(&specs[..players as usize]), &mut NoObserver);
@@ -46,7 +46,7 @@ fn same_seed_same_match_and_a_reused_bot_plays_like_a_fresh_one() {
 
 #[test]
 fn parameters_are_validated_and_listed() {
-    assert!(Bot::parse("expert:samples=1,ms=5,infer=voids,alloc=race,rollout=random,score=own").is_ok());
+    assert!(Bot::parse("expert:samples=1,ms=5,depth=0,infer=voids,alloc=race,rollout=random,score=own").is_ok());
     let err = |s: &str| Bot::parse(s).unwrap_err().to_string();
     for bad in ["0", "100001", "x"] {
         assert!(err(&format!("expert:samples={bad}")).contains("an integer from 1 to 100000"));
@@ -54,6 +54,10 @@ fn parameters_are_validated_and_listed() {
     for bad in ["-1", "60001", "1.5"] {
         let e = err(&format!("expert:ms={bad}"));
         assert!(e.contains("an integer from 0 (no cap) to 60000"), "{e}");
+    }
+    for bad in ["-1", "1001", "deep"] {
+        let e = err(&format!("expert:depth={bad}"));
+        assert!(e.contains("an integer from 0 (to the round's end) to 1000"), "{e}");
     }
     assert!(err("expert:infer=all").contains("valid: draws, voids"));
     assert!(err("expert:alloc=ucb").contains("valid: halving, race, flat"));

@@ -50,19 +50,21 @@ impl RoundState {
             && !r.marked_owner_must_prefer_own_train
     }
 
-    /// Plays the round to its end with the plain loop, asking `choose(state, seat, moves)` for
-    /// the index of the move to play whenever a seat has two or more legal moves.
+    /// Plays the round with the plain loop until it ends or, when `LIMITED`, until
+    /// [`RoundState::turns`] reaches `until` (the unlimited loop has no test to pay for), asking `choose(state, seat, moves)` for the index of the
+    /// move to play whenever a seat has two or more legal moves.
     ///
     /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary (phase
     /// `TurnStart`, where [`RoundState::advance_until`] stops).
-    pub(crate) fn play_plain<O: Observer>(
+    pub(crate) fn play_plain<const LIMITED: bool, O: Observer>(
         &mut self,
         moves: &mut MoveList,
         obs: &mut O,
+        until: u32,
         mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
         debug_assert!(self.plain_rules() && self.phase == Phase::TurnStart);
-        while self.outcome.is_none() {
+        while self.outcome.is_none() && (!LIMITED || self.turns < until) {
             self.plain_turn(moves, obs, &mut choose);
         }
     }

@@ -741,14 +741,11 @@ impl RoundState {
         }
     }
 
-    /// Ends the round: scores every hand and emits `RoundEnd`. `mid_turn` counts the turn in
-    /// progress as taken (a seat went out); otherwise END has already counted it.
-    ///
-    /// Convention: RULES.md §5.0.5 stops a going-out turn before END, so its rules never see that
-    /// turn counted; mtrain still counts it in `turns_taken` and [`Outcome::turns`], because the
-    /// statistics report "turns per round" and the winning turn is one of them. No rule reads the
-    /// counters after the round ends, so play is unaffected.
-    pub(super) fn finish<O: Observer>(&mut self, reason: EndReason, mid_turn: bool, obs: &mut O) {
+    /// What every seat would score if the round ended now: its hand under the preset's scoring
+    /// (under partnerships each seat is credited its team's score, 0 once a partner is out).
+    /// At the end of a round these are [`Outcome::scores`]; a search that stops a rollout early
+    /// judges the position by them.
+    pub fn hand_scores(&self) -> [u32; MAX_PLAYERS] {
         let mut scores = [0u32; MAX_PLAYERS];
         // With blanks worth nothing, a hand scores its pip total (cached in the set).
         let pips_only = self.rules.double_blank_value == 0 && self.rules.blank_half_value == 0;
@@ -770,6 +767,18 @@ impl RoundState {
                 scores[s] = if out { 0 } else { single[s] + single[q] };
             }
         }
+        scores
+    }
+
+    /// Ends the round: scores every hand and emits `RoundEnd`. `mid_turn` counts the turn in
+    /// progress as taken (a seat went out); otherwise END has already counted it.
+    ///
+    /// Convention: RULES.md §5.0.5 stops a going-out turn before END, so its rules never see that
+    /// turn counted; mtrain still counts it in `turns_taken` and [`Outcome::turns`], because the
+    /// statistics report "turns per round" and the winning turn is one of them. No rule reads the
+    /// counters after the round ends, so play is unaffected.
+    pub(super) fn finish<O: Observer>(&mut self, reason: EndReason, mid_turn: bool, obs: &mut O) {
+        let scores = self.hand_scores();
         if mid_turn {
             self.turns += 1;
             self.turns_taken[self.current.index()] += 1;
