@@ -5,18 +5,18 @@
 # every seating order), full matches, duplicate deals:
 #   1. the ladder: each bot against the one below it, random < greedy < planner < cutthroat <
 #      montecarlo < expert < oracle, a tournament with a 95% interval on the head-to-head score;
-#      the montecarlo -> expert step is an SPRT (elo0 = 0, elo1 = 20) at equal budget (both at
-#      their defaults, 32 samples a legal move: the same rollouts a decision);
+#      the montecarlo -> expert step is an SPRT (elo0 = 0, elo1 = 20) at equal time, both at their
+#      defaults (expert's decision costs no more time than montecarlo's: scripts/bench-search.sh);
 #   2. the share of the ceiling gap that expert closes, against the common field `montecarlo`:
 #      (s(expert) - 1/2) / (s(oracle) - 1/2), s = head-to-head score against montecarlo over
 #      fixed-size runs (not the SPRT's), with a delta-method 95% interval; the same share for
 #      the oracle that sees the hands but not the boneyard's order;
 #   3. the skill curve (wikipedia, 2 players): expert with a budget of 1, 2, 4, ..., 256 samples
-#      against montecarlo at its default 32.
+#      (its default at 2 players: 80) against montecarlo at its default 32.
 # Writes results/ladder/{ladder.csv, gap.csv, skill.csv, skill_curve.svg, tables.md} and one
 # tournament folder per run under results/ladder/runs/.
 #
-# Usage: scripts/study-ladder.sh   (about 45 minutes on 2 cores; SCALE=0.1 for a quick look)
+# Usage: scripts/study-ladder.sh   (about 20 minutes on 2 cores; SCALE=0.1 for a quick look)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

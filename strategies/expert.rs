@@ -9,8 +9,10 @@
 //!   that reaches the round's end first is scored as `montecarlo` scores it. A double-12 round
 //!   lasts about 70-80 turns, so a full rollout from an early decision plays dozens of greedy
 //!   turns whose luck only adds noise; a short one costs a fraction as much, and the time it
-//!   saves buys more worlds (`samples`, default 44). At equal time per decision this is what
-//!   wins: see the measurements below. `depth=0` plays every rollout to the round's end.
+//!   saves buys more worlds (`samples=auto`, default: 160 divided by the number of players, 80
+//!   at two players and 40 at four, so that a decision spends about the same rollout turns at
+//!   any table size). At equal time per decision this is what wins: see the measurements
+//!   below. `depth=0` plays every rollout to the round's end.
 //! - **Sampling from everything the table has seen** (`infer=draws`, default). `montecarlo`
 //!   deals the hidden hands to meet each seat's known voids, and forgets a seat's voids once it
 //!   takes a tile in unseen (a draw it keeps, a penalty). But that seat's hand still held
@@ -32,13 +34,12 @@
 //! - **No search when there is nothing to choose**: a single legal move is played at once.
 //!
 //! The defaults are set so that a decision costs no more time than `montecarlo`'s at its
-//! defaults at two and at four players (results/benchmarks/SEARCH.md: about half at two
-//! players, about nine tenths at four). `ms` caps the time of one decision in milliseconds (the
+//! defaults (results/benchmarks/SEARCH.md: 0.95 of it at two players, 0.83 at four). `ms` caps the time of one decision in milliseconds (the
 //! search stops at the first world after the deadline and plays the best survivor so far); off
 //! by default, because a clock makes results depend on the machine: runs with `ms` set are not
 //! reproducible.
 //!
-//! Parameters: `samples` (default 44), `depth` (default 8; 0 for full rollouts), `ms` (default
+//! Parameters: `samples` (default `auto`), `depth` (default 8; 0 for full rollouts), `ms` (default
 //! 0: no time cap), `infer` (`draws` or `voids`), `alloc` (`halving`, `race` or `flat`),
 //! `rollout` and `score` as for `montecarlo`.
 //!
@@ -70,8 +71,8 @@ pub(super) const INFO: BotInfo = BotInfo {
     params: &[
         ParamInfo {
             key: "samples",
-            default: "44",
-            help: "1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat)",
+            default: "auto",
+            help: "auto|1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat); auto: 160 / players (80 at 2 players, 40 at 4)",
         },
         ParamInfo {
             key: "ms",
@@ -101,6 +102,11 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Largest accepted `ms`.
 pub const MAX_MS: u32 = 60_000;
+
+/// `samples=auto` plays this many worlds divided by the number of players (at least one): the
+/// rollout turns a decision spends stay about the same at any table size, since a rollout
+/// plays `depth` turns per seat.
+pub const AUTO_SAMPLES: u32 = 160;
 
 /// Largest accepted `depth`.
 pub const MAX_DEPTH: u32 = 1_000;
@@ -143,7 +149,7 @@ impl Expert {
             value: value.into(),
             valid: valid.into(),
         };
-        let SearchParams { samples, rollout, score } = SearchParams::from_spec(spec, &INFO)?;
+        let SearchParams { samples, rollout, score } = SearchParams::from_spec(spec, &INFO, true)?;
         let v = param(spec, &INFO, "ms");
         let time_cap = match v.parse::<u32>() {
             Ok(0) => None,
@@ -319,12 +325,16 @@ impl Strategy for Expert {
         self.scratch.reset(&self.rollout, view.players() as usize, k);
         self.survivors.clear();
         self.survivors.extend(0..k);
-        let base = u64::from(self.samples) * k as u64;
+        let samples = match self.samples {
+            0 => (AUTO_SAMPLES / u32::from(view.players())).max(1),
+            s => s,
+        };
+        let base = u64::from(samples) * k as u64;
         let mut spent = 0u64;
         let mut w = 0u32;
         match self.alloc {
             Alloc::Flat => {
-                while w < self.samples && !late(w) {
+                while w < samples && !late(w) {
                     if self.play_world(view, moves, seed, w, false).is_none() {
                         return 0;
                     }

@@ -221,13 +221,19 @@ pub(super) enum Worlds {
 /// The parameters the search bots share (`samples`, `rollout`, `score`), checked, with errors
 /// naming the bot `info` describes.
 pub(super) struct SearchParams {
+    /// Worlds per legal move; 0 for `auto` where the bot allows it.
     pub(super) samples: u32,
     pub(super) rollout: Box<Bot>,
     pub(super) score: Score,
 }
 
 impl SearchParams {
-    pub(super) fn from_spec(spec: &StrategySpec, info: &'static BotInfo) -> Result<SearchParams, SpecError> {
+    /// The parameters of `spec`; `samples=auto` (read as 0) is accepted when `auto` is set.
+    pub(super) fn from_spec(
+        spec: &StrategySpec,
+        info: &'static BotInfo,
+        auto: bool,
+    ) -> Result<SearchParams, SpecError> {
         let bad = |key: &str, value: &str, valid: &str| SpecError::BadValue {
             bot: info.name.into(),
             key: key.into(),
@@ -237,7 +243,11 @@ impl SearchParams {
         let v = param(spec, info, "samples");
         let samples = match v.parse::<u32>() {
             Ok(s) if (1..=MAX_SAMPLES).contains(&s) => s,
-            _ => return Err(bad("samples", v, &format!("an integer from 1 to {MAX_SAMPLES}"))),
+            _ if auto && v == "auto" => 0,
+            _ => {
+                let or_auto = if auto { "auto, or " } else { "" };
+                return Err(bad("samples", v, &format!("{or_auto}an integer from 1 to {MAX_SAMPLES}")));
+            }
         };
         let v = param(spec, info, "rollout");
         if !ROLLOUT_BOTS.contains(&v) {
@@ -270,7 +280,7 @@ pub struct MonteCarlo {
 
 impl MonteCarlo {
     pub(super) fn from_spec(spec: &StrategySpec) -> Result<MonteCarlo, SpecError> {
-        let SearchParams { samples, rollout, score } = SearchParams::from_spec(spec, &INFO)?;
+        let SearchParams { samples, rollout, score } = SearchParams::from_spec(spec, &INFO, false)?;
         Ok(MonteCarlo { samples, worlds: Worlds::Sampled, score, rollout, scratch: Scratch::new() })
     }
 

@@ -31,7 +31,7 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-const RESULTS: &[&str] = &["summary.csv", "seats.csv", "pairs.csv", "round_stats.csv"];
+const RESULTS: &[&str] = &["summary.csv", "seats.csv", "pairs.csv", "ratings.csv", "round_stats.csv"];
 const PER_GAME: &[&str] = &["games.csv", "rounds.csv"];
 
 /// The tournament every test here plays: a few seconds in the test build.

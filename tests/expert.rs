@@ -49,7 +49,7 @@ fn parameters_are_validated_and_listed() {
     assert!(Bot::parse("expert:samples=1,ms=5,depth=0,infer=voids,alloc=race,rollout=random,score=own").is_ok());
     let err = |s: &str| Bot::parse(s).unwrap_err().to_string();
     for bad in ["0", "100001", "x"] {
-        assert!(err(&format!("expert:samples={bad}")).contains("an integer from 1 to 100000"));
+        assert!(err(&format!("expert:samples={bad}")).contains("valid: auto, or an integer from 1 to 100000"));
     }
     for bad in ["-1", "60001", "1.5"] {
         let e = err(&format!("expert:ms={bad}"));
@@ -127,4 +127,26 @@ fn the_time_cap_ends_a_search_that_the_budget_would_not() {
     let r = play_match(&rules, 5, &mut bots(&["expert:samples=100000,ms=2", "greedy"]), &mut NoObserver);
     assert_eq!(r.rounds, 1);
     assert!(r.totals[0] + r.totals[1] > 0 || r.winners != 0);
+}
+
+/// `samples=auto` (the default) is 160 worlds over the number of players: the default plays
+/// exactly as the explicit budget does, 80 at two players and 40 at four.
+#[test]
+fn the_automatic_budget_is_160_worlds_over_the_players() {
+    for (players, samples) in [(2u8, 80), (4, 40)] {
+        let rules = Rules { players, rounds: Some(3), ..Rules::wikipedia() };
+        let explicit = format!("expert:samples={samples}");
+        let other = format!("expert:samples={}", samples / 4);
+        let field = |first: &str| -> Vec<String> {
+            (0..players).map(|s| if s == 0 { first.to_string() } else { "greedy".to_string() }).collect()
+        };
+        let play = |first: &str| {
+            let specs = field(first);
+            let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
+            play_match(&rules, 8, &mut bots(&specs), &mut NoObserver)
+        };
+        let r = play("expert");
+        assert_eq!(play(&explicit), r, "{players}p");
+        assert_ne!(play(&other), r, "{players}p");
+    }
 }

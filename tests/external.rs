@@ -50,8 +50,16 @@ fn ok(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-const RESULT_FILES: &[&str] =
-    &["summary.csv", "seats.csv", "pairs.csv", "round_stats.csv", "games.csv", "rounds.csv", "tally.json"];
+const RESULT_FILES: &[&str] = &[
+    "summary.csv",
+    "seats.csv",
+    "pairs.csv",
+    "ratings.csv",
+    "round_stats.csv",
+    "games.csv",
+    "rounds.csv",
+    "tally.json",
+];
 
 #[test]
 fn python_greedy_plays_exactly_as_the_built_in_greedy() {

@@ -121,7 +121,7 @@ fn every_file_matches_its_documentation() {
     run(&["balance", "--players", "2-3", "--hands", "7-8", "--games", "100", "--quiet"], &b);
     let docs = docs();
     let tour = "## mtrain tournament";
-    for f in ["summary.csv", "seats.csv", "pairs.csv", "games.csv", "rounds.csv"] {
+    for f in ["summary.csv", "seats.csv", "pairs.csv", "ratings.csv", "games.csv", "rounds.csv"] {
         check_csv(&t, &docs, tour, f, None);
     }
     check_csv(&t, &docs, tour, "round_stats.csv", Some("metric"));

@@ -18,7 +18,8 @@ fn read(dir: &Path, f: &str) -> String {
     std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()))
 }
 
-const REPORTS: [&str; 6] = ["summary.csv", "seats.csv", "pairs.csv", "round_stats.csv", "games.csv", "rounds.csv"];
+const REPORTS: [&str; 7] =
+    ["summary.csv", "seats.csv", "pairs.csv", "ratings.csv", "round_stats.csv", "games.csv", "rounds.csv"];
 
 fn run_ok(args: &[&str]) -> String {
     let out = mtrain(args);

@@ -149,7 +149,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         }
         state.per_game = Some(marks);
     }
-    write_outputs(&a.out, &t.specs, &state.tally)?;
+    write_outputs(&a.out, &t.specs, &state.tally, config.anchor)?;
     write_atomic(&a.out.join("tally.json"), state.to_json().as_bytes())?;
     let threads = 0;
     write_atomic(
@@ -158,7 +158,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     )?;
     let mut report = header(&config);
     report.push('\n');
-    report.push_str(&rep::console(&t.specs, &state.tally));
+    report.push_str(&rep::console(&t.specs, &state.tally, config.anchor, config.gauntlet));
     let missing = state.chunks_total - state.done.len();
     if missing > 0 {
         report.push_str(&format!(

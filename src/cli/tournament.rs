@@ -42,7 +42,8 @@ pub(crate) struct TournamentArgs {
     /// Worker threads [default: every core]
     #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true)]
     threads: Option<usize>,
-    /// Write summary.csv, seats.csv, pairs.csv, round_stats.csv, manifest.json and tally.json here
+    /// Write summary.csv, seats.csv, pairs.csv, ratings.csv, round_stats.csv, manifest.json and
+    /// tally.json here
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// No progress bar and no timing line on stderr
@@ -63,6 +64,15 @@ pub(crate) struct TournamentArgs {
     /// elo0 and elo1 (alpha = beta = 0.05), e.g. 0,10 or -5,5
     #[arg(long, value_name = "ELO0,ELO1", value_parser = Sprt::parse, allow_hyphen_values = true)]
     sprt: Option<Sprt>,
+    /// The bot whose rating is 0 in the ratings (one of the field, as written in --bots)
+    /// [default: the --gauntlet bot, else the first bot of the field]
+    #[arg(long, value_name = "BOT")]
+    anchor: Option<String>,
+    /// Play BOT against the rest of the field: every table holds BOT once, the other seats
+    /// filled from --bots (every combination in turn when they do not all fit). BOT is added
+    /// to the field if --bots does not list it
+    #[arg(long, value_name = "BOT")]
+    gauntlet: Option<String>,
     /// Play only slice i of n (1 <= i <= n) of the deals; merge slices with mtrain merge
     /// [default: from SLURM_ARRAY_TASK_ID, _MIN and _COUNT when set]
     #[arg(long, value_name = "I/N", value_parser = values::shard)]
@@ -91,6 +101,10 @@ pub(crate) struct TournamentArgs {
 pub(crate) struct Config {
     pub(crate) tournament: Tournament,
     sprt: Option<Sprt>,
+    /// Field index of the bot rated 0.
+    pub(crate) anchor: usize,
+    /// The gauntlet bot's field index, if any.
+    pub(crate) gauntlet: Option<usize>,
     pub(crate) shard: Option<(u64, u64)>,
     per_game: bool,
     /// The `--rule` overrides.
@@ -166,12 +180,29 @@ pub(crate) fn build(
 ) -> Result<Config, CliError> {
     let rules = a.table.rules()?;
     let (registry, ext) = a.bot_args.registry_with(base, stderr, timeout)?;
-    let list = a.bots.clone().unwrap_or_else(|| registry.default_field());
-    let field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut list = a.bots.clone().unwrap_or_else(|| registry.default_field());
+    let mut field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
+    let gauntlet = match &a.gauntlet {
+        None => None,
+        Some(name) => {
+            let one = registry
+                .field(name)
+                .ok()
+                .filter(|f| f.entries.len() == 1)
+                .ok_or_else(|| CliError::usage(format!("--gauntlet '{name}' is not one bot (give one name or name:key=value spec; `mtrain strategies` lists them)")))?;
+            if !field.bots.contains(&one.bots[0]) {
+                list = format!("{name},{list}");
+                field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
+            }
+            let bot = field.bots.iter().position(|b| *b == one.bots[0]).expect("in the field");
+            Some((bot, field.entries.iter().position(|&e| e as usize == bot).expect("listed")))
+        }
+    };
     let seating = Seating {
         rotate: !a.no_rotate,
         vary_order: !a.fixed_seating,
         deterministic: registry.deterministic(&field.bots),
+        gauntlet: gauntlet.map(|(_, entry)| entry),
     };
     let schedule = Schedule::with_seating(&field.entries, rules.players, seating, a.games, a.seed)
         .map_err(|e| CliError::usage(e.to_string()))?;
@@ -188,11 +219,18 @@ pub(crate) fn build(
     if sprt.is_some() && shard.is_some() {
         return Err(CliError::usage("--sprt decides on the whole run in order, so it cannot be combined with --shard"));
     }
+    let anchor = match (&a.anchor, gauntlet) {
+        (Some(name), _) => anchor_index(&registry, &field.bots, name)?,
+        (None, Some((bot, _))) => bot,
+        (None, None) => 0,
+    };
     let tournament = Tournament::with_registry(rules, field.bots, schedule, &registry)
         .map_err(|e| CliError::usage(e.to_string()))?;
     Ok(Config {
         tournament,
         sprt,
+        anchor,
+        gauntlet: gauntlet.map(|(bot, _)| bot),
         shard,
         per_game: a.per_game,
         overrides: a.table.overrides(),
@@ -200,6 +238,18 @@ pub(crate) fn build(
         ext,
         log_games: a.log_games.clone(),
     })
+}
+
+/// The field index of the bot `name` names (canonical form, so `montecarlo:samples=32` is
+/// `montecarlo`), or an error listing the field.
+fn anchor_index(registry: &Registry, bots: &[StrategySpec], name: &str) -> Result<usize, CliError> {
+    let listed = || bots.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+    let spec = registry.field(name).ok().filter(|f| f.bots.len() == 1).ok_or_else(|| {
+        CliError::usage(format!("--anchor '{name}' is not one bot of the field (valid: {})", listed()))
+    })?;
+    bots.iter()
+        .position(|b| *b == spec.bots[0])
+        .ok_or_else(|| CliError::usage(format!("--anchor '{name}' is not in the field (valid: {})", listed())))
 }
 
 pub(crate) fn fingerprint(c: &Config) -> String {
@@ -242,7 +292,7 @@ pub(crate) fn header(c: &Config) -> String {
         if sch.rotations() == 1 { "" } else { "s" },
         sch.seed,
         sch.seating_text()
-    )
+    ) + &c.gauntlet.map_or(String::new(), |g| format!("gauntlet: {} at every table\n", t.specs[g]))
 }
 
 /// Checks that `dir` can be written, creating it if needed; leaves nothing behind.
@@ -315,6 +365,8 @@ pub(crate) fn manifest(
         "chunks_done": st.done.len(),
         "chunks_planned": st.chunks_planned.len(),
         "sprt": sprt,
+        "anchor": t.specs[c.anchor].to_string(),
+        "gauntlet": c.gauntlet.map(|g| t.specs[g].to_string()),
     });
     let hand = r.hand().map_or_else(Vec::new, |h| vec![h]);
     Manifest::new(
@@ -406,7 +458,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let before = session.games_before();
     // The reports and manifest of a checkpoint: the CSVs of the tally, then the manifest.
     let files = |st: &RunState, sprt: Option<&SprtState>| {
-        let mut f = report_files(&t.specs, &st.tally);
+        let mut f = report_files(&t.specs, &st.tally, config.anchor);
         f.push(("manifest.json", manifest(&config, "tournament", raw_all, threads, started_at, st, sprt)));
         f
     };
@@ -417,7 +469,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
 
     let mut report = header(&config);
     report.push('\n');
-    report.push_str(&rep::console(&t.specs, &result.tally));
+    report.push_str(&rep::console(&t.specs, &result.tally, config.anchor, config.gauntlet));
     if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
         report.push('\n');
         report.push_str(&sprt_text(p, s));
@@ -546,18 +598,19 @@ pub(crate) fn stored_config(
 }
 
 /// The CSV reports of a tally: (file name, contents).
-pub(crate) fn report_files(specs: &[StrategySpec], tally: &Tally) -> Vec<(&'static str, String)> {
+pub(crate) fn report_files(specs: &[StrategySpec], tally: &Tally, anchor: usize) -> Vec<(&'static str, String)> {
     vec![
         ("summary.csv", rep::summary_csv(specs, tally)),
         ("seats.csv", rep::seats_csv(tally)),
         ("pairs.csv", rep::pairs_csv(specs, tally)),
+        ("ratings.csv", rep::ratings_csv(specs, tally, anchor)),
         ("round_stats.csv", rep::round_stats_csv(tally)),
     ]
 }
 
 /// Writes the CSV reports of a tally into `dir`.
-pub(crate) fn write_outputs(dir: &Path, specs: &[StrategySpec], tally: &Tally) -> Result<(), CliError> {
-    for (name, text) in report_files(specs, tally) {
+pub(crate) fn write_outputs(dir: &Path, specs: &[StrategySpec], tally: &Tally, anchor: usize) -> Result<(), CliError> {
+    for (name, text) in report_files(specs, tally, anchor) {
         write_atomic(&dir.join(name), text.as_bytes())?;
     }
     Ok(())

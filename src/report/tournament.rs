@@ -7,7 +7,7 @@
 use super::csv_table;
 use crate::stats::{Cluster, Estimate};
 use crate::strategy::StrategySpec;
-use crate::tournament::{Tally, WIN_UNIT};
+use crate::tournament::{Tally, WIN_UNIT, ratings, score_to_elo};
 use std::fmt::Write as _;
 
 fn f6(v: f64) -> String {
@@ -76,9 +76,15 @@ pub fn seats_csv(t: &Tally) -> String {
     csv_table(header, rows)
 }
 
-/// `pairs.csv`: one row per pair of bots `a < b` (field order): how often each finished ahead.
+/// The Elo difference of a head-to-head score and its interval (infinite ends left empty).
+fn pair_elo(e: Option<Estimate>) -> Option<Estimate> {
+    e.map(|e| Estimate { value: score_to_elo(e.value), lo: score_to_elo(e.lo), hi: score_to_elo(e.hi) })
+}
+
+/// `pairs.csv`: one row per pair of bots `a < b` (field order): how often each finished ahead,
+/// and the Elo difference of A over B that the score means.
 pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
-    let header = "a,b,comparisons,a_ahead,b_ahead,ties,a_score,a_score_lo,a_score_hi".split(',');
+    let header = "a,b,comparisons,a_ahead,b_ahead,ties,a_score,a_score_lo,a_score_hi,elo,elo_lo,elo_hi".split(',');
     let rows = (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).map(|(i, j)| {
         let a = t.pair_a_ahead(i, j);
         let b = t.pair_b_ahead(i, j);
@@ -90,8 +96,31 @@ pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
             b.sum.to_string(),
             (a.units - a.sum - b.sum).to_string(),
         ];
-        row.extend(est(t.pair_score(i, j).proportion(1.0)));
+        let score = t.pair_score(i, j).proportion(1.0);
+        row.extend(est(score));
+        row.extend(est(pair_elo(score)));
         row
+    });
+    csv_table(header, rows)
+}
+
+/// `ratings.csv`: one row per bot (field order): its Bradley-Terry rating on the Elo scale
+/// relative to the bot `anchor`, with the 95% interval over deals (see
+/// [`crate::tournament::ratings`]).
+pub fn ratings_csv(specs: &[StrategySpec], t: &Tally, anchor: usize) -> String {
+    let r = ratings(t, anchor);
+    let header = "bot,elo,elo_lo,elo_hi,se,comparisons,anchor".split(',');
+    let rows = specs.iter().zip(&r.bots).enumerate().map(|(b, (spec, x))| {
+        let f2 = |v: f64| if v.is_finite() { format!("{v:.2}") } else { String::new() };
+        vec![
+            spec.to_string(),
+            f2(x.elo),
+            f2(x.lo),
+            f2(x.hi),
+            f2(x.se),
+            x.comparisons.to_string(),
+            u8::from(b == anchor).to_string(),
+        ]
     });
     csv_table(header, rows)
 }
@@ -160,11 +189,14 @@ pub fn trim_lines(s: &str) -> String {
 ///
 /// A field of one bot (self-play) wins `1/N` of every game and takes each finishing rank `1/N`
 /// of the time by construction: those figures are printed as exact, without an interval.
-pub fn console(specs: &[StrategySpec], t: &Tally) -> String {
-    trim_lines(&console_padded(specs, t))
+///
+/// `anchor` is the field index of the bot rated 0; with a `gauntlet` bot, the head-to-head
+/// section shows that bot against each opponent (with the Elo difference) instead of every pair.
+pub fn console(specs: &[StrategySpec], t: &Tally, anchor: usize, gauntlet: Option<usize>) -> String {
+    trim_lines(&console_padded(specs, t, anchor, gauntlet))
 }
 
-fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
+fn console_padded(specs: &[StrategySpec], t: &Tally, anchor: usize, gauntlet: Option<usize>) -> String {
     let self_play = specs.len() == 1;
     let exact = |e: Option<Estimate>| match e {
         Some(e) if self_play => format!("{:5.1}% (every seat)", 100.0 * e.value),
@@ -210,7 +242,37 @@ fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
             pct(t.round_out_seat(seat).proportion(1.0))
         );
     }
-    if specs.len() > 1 {
+    if let (Some(g), true) = (gauntlet, specs.len() > 1) {
+        let _ = writeln!(
+            s,
+            "\nGauntlet: {} against each opponent (its score: finished ahead, a level finish counting half; Elo from the score)",
+            specs[g]
+        );
+        for o in (0..specs.len()).filter(|&o| o != g) {
+            let (i, j) = (g.min(o), g.max(o));
+            let (a, b) = (t.pair_a_ahead(i, j), t.pair_b_ahead(i, j));
+            let (won, lost) = if g < o { (a.sum, b.sum) } else { (b.sum, a.sum) };
+            let score = t
+                .pair_score(i, j)
+                .proportion(1.0)
+                .map(|e| if g < o { e } else { Estimate { value: 1.0 - e.value, lo: 1.0 - e.hi, hi: 1.0 - e.lo } });
+            let elo = match pair_elo(score) {
+                Some(e) if e.value.is_finite() && e.lo.is_finite() && e.hi.is_finite() => {
+                    format!("{:+.0} Elo [{:+.0}, {:+.0}]", e.value, e.lo, e.hi)
+                }
+                Some(e) if e.value.is_finite() => format!("{:+.0} Elo", e.value),
+                _ => "Elo unbounded".to_string(),
+            };
+            let _ = writeln!(
+                s,
+                "  vs {:<name_w$} {} comparisons, ahead {won}, behind {lost}, level {}; score {}  {elo}",
+                specs[o].to_string(),
+                a.units,
+                a.units - a.sum - b.sum,
+                pct(score)
+            );
+        }
+    } else if specs.len() > 1 {
         let _ = writeln!(s, "\nHead to head (A finished ahead of B; a level finish counts half)");
         for i in 0..specs.len() {
             for j in i + 1..specs.len() {
@@ -228,6 +290,33 @@ fn console_padded(specs: &[StrategySpec], t: &Tally) -> String {
                     pct(t.pair_score(i, j).proportion(1.0))
                 );
             }
+        }
+    }
+    if specs.len() > 1 {
+        let r = ratings(t, anchor);
+        let _ = writeln!(
+            s,
+            "\nRatings (Elo, Bradley-Terry over the head-to-head comparisons, {} = 0; 95% intervals over deals)",
+            specs[anchor]
+        );
+        let mut order: Vec<usize> = (0..specs.len()).collect();
+        // Best first; unrated bots last; equal ratings keep field order.
+        order.sort_by(|&a, &b| {
+            let key = |x: usize| if r.bots[x].elo.is_finite() { -r.bots[x].elo } else { f64::INFINITY };
+            key(a).total_cmp(&key(b))
+        });
+        for b in order {
+            let x = &r.bots[b];
+            let text = if b == anchor {
+                "     0 (anchor)".to_string()
+            } else if !x.elo.is_finite() {
+                "     - (no comparisons linking it to the anchor)".to_string()
+            } else if x.lo.is_finite() {
+                format!("{:+6.0} [{:+.0}, {:+.0}]", x.elo, x.lo, x.hi)
+            } else {
+                format!("{:+6.0} [-, -]", x.elo)
+            };
+            let _ = writeln!(s, "  {:<name_w$}  {text}   {} comparisons", specs[b].to_string(), x.comparisons);
         }
     }
     let _ = writeln!(

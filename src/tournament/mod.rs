@@ -5,6 +5,7 @@
 //! resumption. Results depend only on (rules, field, master seed, deal index), so any thread
 //! count, shard split or interruption gives the same totals.
 
+mod ratings;
 mod runner;
 mod schedule;
 mod sprt;
@@ -13,6 +14,7 @@ mod tally;
 
 pub mod record;
 pub mod session;
+pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{
     ChunkOutput, ChunkSet, GAMES_COLUMNS, RunOptions, RunResult, Tournament, games_header, rounds_header,
@@ -21,7 +23,7 @@ pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use session::{Identity, Outputs, Session, SessionError};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
 pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SweepState, kind_of};
-pub use tally::{DealAcc, Layout, Tally, WIN_UNIT};
+pub use tally::{DealAcc, Layout, PairProducts, Tally, WIN_UNIT};
 
 /// Deals per chunk: small enough for a live progress bar and fine-grained interruption, large
 /// enough that scheduling costs nothing.

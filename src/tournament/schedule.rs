@@ -72,6 +72,9 @@ pub enum ScheduleError {
     /// Zero games.
     #[error("--games 0 plays nothing (valid: 1 or more)")]
     NoGames,
+    /// A gauntlet with nobody to play.
+    #[error("--gauntlet needs at least one other bot in the field to play against")]
+    EmptyGauntlet,
     /// Too many lineups to schedule.
     #[error(
         "{bots} bots on {players} seats make {lineups} lineups, more than the 100000 mtrain schedules; use a smaller field"
@@ -96,11 +99,14 @@ pub struct Seating {
     /// Every bot of the field ignores its random stream (same view, same move): with one bot
     /// in every seat, rotations would replay one game, so they are skipped.
     pub deterministic: bool,
+    /// A gauntlet: the list entry (index into the entries) that sits at every table, the
+    /// other entries filling the remaining seats (see [`Schedule::with_seating`]).
+    pub gauntlet: Option<usize>,
 }
 
 impl Default for Seating {
     fn default() -> Seating {
-        Seating { rotate: true, vary_order: true, deterministic: false }
+        Seating { rotate: true, vary_order: true, deterministic: false, gauntlet: None }
     }
 }
 
@@ -147,6 +153,12 @@ impl Schedule {
 
     /// A schedule with the given seating design.
     ///
+    /// In a gauntlet (`seating.gauntlet` is entry `k`), entry `k` holds the first position of
+    /// every lineup and the other entries fill the remaining `players − 1` positions by the
+    /// usual rule: every combination of them in list order when there are more than fit,
+    /// otherwise the list of them repeated (`expert` against `planner` at four seats is
+    /// `expert,planner,planner,planner`).
+    ///
     /// # Errors
     /// See [`ScheduleError`].
     pub fn with_seating(
@@ -165,6 +177,22 @@ impl Schedule {
         }
         let field = *entries.iter().max().expect("not empty") as usize + 1;
         let n = players as usize;
+        if let Some(k) = seating.gauntlet {
+            let rest: Vec<u16> = entries.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, &e)| e).collect();
+            if rest.is_empty() {
+                return Err(ScheduleError::EmptyGauntlet);
+            }
+            if !seating.rotate && rest.len() > n - 1 {
+                return Err(ScheduleError::LineupTooLarge { bots: listed, players });
+            }
+            let inner = Schedule::with_seating(&rest, players - 1, Seating { gauntlet: None, ..seating }, games, seed)?;
+            let mut lineups = inner.lineups;
+            for l in &mut lineups {
+                l.copy_within(0..n - 1, 1);
+                l[0] = entries[k];
+            }
+            return Ok(Schedule::from_lineups(lineups, field, players, seating, games, seed));
+        }
         if !seating.rotate && listed > n {
             return Err(ScheduleError::LineupTooLarge { bots: listed, players });
         }
@@ -187,6 +215,19 @@ impl Schedule {
             }
             all
         };
+        Ok(Schedule::from_lineups(lineups, field, players, seating, games, seed))
+    }
+
+    /// The schedule that plays `lineups` under `seating`.
+    fn from_lineups(
+        lineups: Vec<[u16; MAX_PLAYERS]>,
+        field: usize,
+        players: u8,
+        seating: Seating,
+        games: u64,
+        seed: u64,
+    ) -> Schedule {
+        let n = players as usize;
         // One bot everywhere: every order is the same table, and a deterministic bot replays
         // one game in every rotation.
         let one_bot = field == 1;
@@ -205,7 +246,7 @@ impl Schedule {
             Vec::new()
         };
         let rotations = if rotate { players as u64 } else { 1 };
-        Ok(Schedule {
+        Schedule {
             players,
             field,
             rotate,
@@ -215,7 +256,7 @@ impl Schedule {
             seed,
             lineups,
             orders,
-        })
+        }
     }
 
     /// A schedule for a field of `bots` distinct bots, each listed once.

@@ -10,7 +10,7 @@ use super::{ChunkSet, Tally, Tournament};
 use serde::{Deserialize, Serialize};
 
 /// Format version of `tally.json`.
-pub const STORE_FORMAT: u32 = 3;
+pub const STORE_FORMAT: u32 = 4;
 
 /// A state file that carries a CRC-32 of its own content (`check`), so that a file edited by
 /// hand, truncated or damaged is refused rather than trusted.
@@ -111,8 +111,8 @@ impl RunState {
         }
         let st: RunState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
         check_format(st.format)?;
-        if st.tally.clusters.len() != st.tally.layout.len() {
-            return Err("tally.json is damaged: cluster count does not match its layout".into());
+        if !st.tally.fits_layout() {
+            return Err("tally.json is damaged: its statistics do not match its layout".into());
         }
         st.verify_check()?;
         Ok(st)
@@ -232,8 +232,8 @@ impl SweepState {
         }
         let st: SweepState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
         check_format(st.format)?;
-        if st.cells.iter().any(|c| c.tally.clusters.len() != c.tally.layout.len()) {
-            return Err("tally.json is damaged: cluster count does not match its layout".into());
+        if st.cells.iter().any(|c| !c.tally.fits_layout()) {
+            return Err("tally.json is damaged: its statistics do not match its layout".into());
         }
         st.verify_check()?;
         Ok(st)

@@ -69,7 +69,10 @@ impl Layout {
         i * (2 * self.bots - i - 1) / 2 + (j - i - 1)
     }
     fn pair(&self, i: usize, j: usize, f: usize) -> usize {
-        self.seat(self.players, 0) + self.pair_index(i, j) * PAIR_FIELDS + f
+        self.pair_at(self.pair_index(i, j), f)
+    }
+    fn pair_at(&self, a: usize, f: usize) -> usize {
+        self.seat(self.players, 0) + a * PAIR_FIELDS + f
     }
     fn round(&self, f: usize) -> usize {
         self.seat(self.players, 0) + self.pair_count() * PAIR_FIELDS + f
@@ -105,6 +108,71 @@ pub struct Tally {
     pub rounds: u64,
     /// The clusters, laid out by [`Layout`].
     pub clusters: Vec<Cluster>,
+    /// Sums over deals of products of the pairs' per-deal head-to-head totals, for the
+    /// ratings' intervals (see [`PairProducts`]).
+    pub products: PairProducts,
+}
+
+/// For every two pairs of bots `a`, `b` (pair indices of [`Layout::pair_index`], a pair with
+/// itself included), sums over deals of `x_a·x_b`, `x_a·m_b` and `m_a·m_b`, where `x` is a
+/// pair's head-to-head points in a deal (2 per comparison won, 1 per level one) and `m` its
+/// points available (2 per comparison). A deal seats several pairs at once (every pair at a
+/// four-player table), so their results are correlated; these sums give the exact
+/// between-deal covariance of the rating equations for any fitted ratings, and they add
+/// exactly across chunks, shards and resumes like the clusters do.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairProducts {
+    /// `Σ x_a·x_b` for `a <= b`, row by row of the upper triangle.
+    #[serde(with = "u128_vec_text")]
+    pub xx: Vec<u128>,
+    /// `Σ x_a·m_b` for every `a`, `b` (`a·pairs + b`).
+    #[serde(with = "u128_vec_text")]
+    pub xm: Vec<u128>,
+    /// `Σ m_a·m_b` for `a <= b`, as `xx`.
+    #[serde(with = "u128_vec_text")]
+    pub mm: Vec<u128>,
+}
+
+/// Index of `(a, b)`, `a <= b < n`, in the row-by-row upper triangle of an `n × n` matrix.
+#[inline]
+pub fn triangle_index(n: usize, a: usize, b: usize) -> usize {
+    debug_assert!(a <= b && b < n);
+    a * (2 * n - a + 1) / 2 + (b - a)
+}
+
+impl PairProducts {
+    fn new(pairs: usize) -> PairProducts {
+        let tri = pairs * (pairs + 1) / 2;
+        PairProducts { xx: vec![0; tri], xm: vec![0; pairs * pairs], mm: vec![0; tri] }
+    }
+
+    fn merge(&mut self, o: &PairProducts) {
+        for (mine, theirs) in [(&mut self.xx, &o.xx), (&mut self.xm, &o.xm), (&mut self.mm, &o.mm)] {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+    }
+
+    /// Whether the vectors fit a field with `pairs` pairs.
+    pub fn fits(&self, pairs: usize) -> bool {
+        let tri = pairs * (pairs + 1) / 2;
+        self.xx.len() == tri && self.mm.len() == tri && self.xm.len() == pairs * pairs
+    }
+}
+
+/// `u128` sums as decimal strings in files (JSON numbers lose precision past 2^53).
+mod u128_vec_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u128], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(u128::to_string))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u128>, D::Error> {
+        let v = Vec::<String>::deserialize(d)?;
+        v.iter().map(|s| s.parse().map_err(serde::de::Error::custom)).collect()
+    }
 }
 
 /// Per-deal totals `(x, m)` being gathered for each cluster.
@@ -114,17 +182,51 @@ pub struct DealAcc {
     cells: Vec<(u64, u64)>,
     games: u64,
     rounds: u64,
+    /// Scratch: the pairs that met in the deal being folded, with their `(x, m)`.
+    met: Vec<(usize, u64, u64)>,
 }
 
 impl Tally {
     /// An empty tally.
     pub fn new(layout: Layout) -> Tally {
-        Tally { layout, deals: 0, games: 0, rounds: 0, clusters: vec![Cluster::default(); layout.len()] }
+        Tally {
+            layout,
+            deals: 0,
+            games: 0,
+            rounds: 0,
+            clusters: vec![Cluster::default(); layout.len()],
+            products: PairProducts::new(layout.pair_count()),
+        }
+    }
+
+    /// Whether the clusters and pair products have the sizes the layout says (a file read
+    /// back is checked with this).
+    pub fn fits_layout(&self) -> bool {
+        self.clusters.len() == self.layout.len() && self.products.fits(self.layout.pair_count())
     }
 
     /// Adds a finished deal and clears the accumulator.
     pub fn fold(&mut self, acc: &mut DealAcc) {
         debug_assert_eq!(acc.layout, self.layout);
+        let pairs = self.layout.pair_count();
+        acc.met.clear();
+        for a in 0..pairs {
+            let (x, m) = acc.cells[self.layout.pair_at(a, PAIR_SCORE)];
+            if m > 0 {
+                acc.met.push((a, x, m));
+            }
+        }
+        let p = &mut self.products;
+        for &(a, xa, ma) in &acc.met {
+            for &(b, xb, mb) in &acc.met {
+                if a <= b {
+                    let k = triangle_index(pairs, a, b);
+                    p.xx[k] += u128::from(xa) * u128::from(xb);
+                    p.mm[k] += u128::from(ma) * u128::from(mb);
+                }
+                p.xm[a * pairs + b] += u128::from(xa) * u128::from(mb);
+            }
+        }
         for (c, cell) in self.clusters.iter_mut().zip(acc.cells.iter_mut()) {
             c.add_deal(cell.0, cell.1);
             *cell = (0, 0);
@@ -145,6 +247,7 @@ impl Tally {
         for (a, b) in self.clusters.iter_mut().zip(&o.clusters) {
             a.merge(b);
         }
+        self.products.merge(&o.products);
         self.deals += o.deals;
         self.games += o.games;
         self.rounds += o.rounds;
@@ -255,7 +358,14 @@ impl Tally {
 impl DealAcc {
     /// An empty accumulator.
     pub fn new(layout: Layout) -> DealAcc {
-        DealAcc { layout, cells: vec![(0, 0); layout.len()], games: 0, rounds: 0 }
+        DealAcc { layout, cells: vec![(0, 0); layout.len()], games: 0, rounds: 0, met: Vec::new() }
+    }
+
+    /// Adds `x` head-to-head points out of `m` to the pair `(i, j)`, `i < j` (2 points per
+    /// comparison, 1 for a level one): for tests of the ratings on synthetic results.
+    #[cfg(test)]
+    pub(crate) fn add_pair(&mut self, i: usize, j: usize, x: u64, m: u64) {
+        self.add(self.layout.pair(i, j, PAIR_SCORE), x, m);
     }
 
     #[inline]
