@@ -10,10 +10,10 @@ OUT="${OUT:-results/benchmarks}"
 mkdir -p "$OUT"
 cargo build --release --quiet
 M=target/release/mtrain
-BOTS="montecarlo expert expert:samples=64 oracle oracle:sees=hands"
+BOTS="montecarlo expert expert:depth=0,samples=32 oracle oracle:sees=hands"
 for n in 2 4; do
   for b in $BOTS; do
-    f="$OUT/search-${n}p-${b//[:=]/-}.csv"
+    f="$OUT/search-${n}p-${b//[:=,]/-}.csv"
     $M bench --bots "$b" --players "$n" --threads 1 --seconds 5 --runs 3 --out "$f" > /dev/null
   done
 done
@@ -30,7 +30,7 @@ with open(os.path.join(out, "SEARCH.md"), "w") as f:
     f.write("| players | bot | decisions/s | µs per decision |\n|---|---|---|---|\n")
     for n in (2, 4):
         for b in bots:
-            name = b.replace(":", "-").replace("=", "-")
+            name = b.replace(":", "-").replace("=", "-").replace(",", "-")
             with open(os.path.join(out, f"search-{n}p-{name}.csv")) as c:
                 r = next(csv.DictReader(c))
             ns = float(r["ns_per_decision"])

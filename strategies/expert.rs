@@ -9,9 +9,8 @@
 //!   that reaches the round's end first is scored as `montecarlo` scores it. A double-12 round
 //!   lasts about 70-80 turns, so a full rollout from an early decision plays dozens of greedy
 //!   turns whose luck only adds noise; a short one costs a fraction as much, and the time it
-//!   saves buys more worlds (`samples=auto`, default: 160 divided by the number of players, 80
-//!   at two players and 40 at four, so that a decision spends about the same rollout turns at
-//!   any table size). At equal time per decision this is what wins: see the measurements
+//!   saves buys more worlds (`samples=auto`, default: 12 + 136 / players, 80 at two players
+//!   and 46 at four: the most that keep a decision within `montecarlo`'s time). At equal time per decision this is what wins: see the measurements
 //!   below. `depth=0` plays every rollout to the round's end.
 //! - **Sampling from everything the table has seen** (`infer=draws`, default). `montecarlo`
 //!   deals the hidden hands to meet each seat's known voids, and forgets a seat's voids once it
@@ -34,7 +33,7 @@
 //! - **No search when there is nothing to choose**: a single legal move is played at once.
 //!
 //! The defaults are set so that a decision costs no more time than `montecarlo`'s at its
-//! defaults (results/benchmarks/SEARCH.md: 0.95 of it at two players, 0.83 at four). `ms` caps the time of one decision in milliseconds (the
+//! defaults (results/benchmarks/SEARCH.md). `ms` caps the time of one decision in milliseconds (the
 //! search stops at the first world after the deadline and plays the best survivor so far); off
 //! by default, because a clock makes results depend on the machine: runs with `ms` set are not
 //! reproducible.
@@ -72,7 +71,7 @@ pub(super) const INFO: BotInfo = BotInfo {
         ParamInfo {
             key: "samples",
             default: "auto",
-            help: "auto|1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat); auto: 160 / players (80 at 2 players, 40 at 4)",
+            help: "auto|1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat); auto: 12 + 136 / players (80 at 2 players, 46 at 4)",
         },
         ParamInfo {
             key: "ms",
@@ -103,10 +102,11 @@ pub(super) const INFO: BotInfo = BotInfo {
 /// Largest accepted `ms`.
 pub const MAX_MS: u32 = 60_000;
 
-/// `samples=auto` plays this many worlds divided by the number of players (at least one): the
-/// rollout turns a decision spends stay about the same at any table size, since a rollout
-/// plays `depth` turns per seat.
-pub const AUTO_SAMPLES: u32 = 160;
+/// `samples=auto` plays `AUTO_SAMPLES.0 + AUTO_SAMPLES.1 / players` worlds: 80 at two players,
+/// 57 at three, 46 at four, 34 at six. A rollout plays `depth` turns per seat, so larger tables
+/// need fewer worlds for the same time; these are the most that keep a decision within
+/// `montecarlo`'s time at two and four players (results/benchmarks/SEARCH.md).
+pub const AUTO_SAMPLES: (u32, u32) = (12, 136);
 
 /// Largest accepted `depth`.
 pub const MAX_DEPTH: u32 = 1_000;
@@ -326,7 +326,7 @@ impl Strategy for Expert {
         self.survivors.clear();
         self.survivors.extend(0..k);
         let samples = match self.samples {
-            0 => (AUTO_SAMPLES / u32::from(view.players())).max(1),
+            0 => AUTO_SAMPLES.0 + AUTO_SAMPLES.1 / u32::from(view.players()),
             s => s,
         };
         let base = u64::from(samples) * k as u64;

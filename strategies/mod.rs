@@ -14,6 +14,7 @@ pub mod plan;
 mod plan_search;
 mod planner;
 mod random;
+mod weighted;
 
 pub use cutthroat::Cutthroat;
 pub use expert::Expert;
@@ -23,6 +24,7 @@ pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS};
 pub use oracle::Oracle;
 pub use planner::Planner;
 pub use random::Random;
+pub use weighted::{FEATURES, Weighted};
 
 use crate::rng::GameRng;
 use crate::round::{Event, MoveList};
@@ -196,6 +198,7 @@ builtin_bots! {
     MonteCarlo(MonteCarlo): montecarlo,
     Expert(Expert): expert,
     Oracle(Oracle): oracle,
+    Weighted(Weighted): weighted,
 }
 
 /// Comma-separated names of the built-in bots.

@@ -129,11 +129,11 @@ fn the_time_cap_ends_a_search_that_the_budget_would_not() {
     assert!(r.totals[0] + r.totals[1] > 0 || r.winners != 0);
 }
 
-/// `samples=auto` (the default) is 160 worlds over the number of players: the default plays
-/// exactly as the explicit budget does, 80 at two players and 40 at four.
+/// `samples=auto` (the default) is 12 + 136 / players worlds: the default plays exactly as
+/// the explicit budget does, 80 at two players and 46 at four.
 #[test]
-fn the_automatic_budget_is_160_worlds_over_the_players() {
-    for (players, samples) in [(2u8, 80), (4, 40)] {
+fn the_automatic_budget_shrinks_with_the_table() {
+    for (players, samples) in [(2u8, 80), (4, 46)] {
         let rules = Rules { players, rounds: Some(3), ..Rules::wikipedia() };
         let explicit = format!("expert:samples={samples}");
         let other = format!("expert:samples={}", samples / 4);

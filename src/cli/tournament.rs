@@ -27,7 +27,7 @@ pub(crate) struct TournamentArgs {
     /// The field: bots as name or name:key=value,..., comma-separated. As many as seats: that
     /// lineup (repeats allowed, e.g. greedy,greedy,planner,planner); fewer: repeated to fill the
     /// table (`greedy` alone is self-play); more: every combination of seats equally often.
-    /// Results are per distinct bot [default: every built-in bot but the search bots montecarlo and expert and the oracle]
+    /// Results are per distinct bot [default: random, greedy, planner, hoarder, cutthroat: every built-in bot but weighted, the search bots montecarlo and expert, and the oracle]
     #[arg(long, value_name = "BOTS")]
     bots: Option<String>,
     /// Games to play; each seat rotation of a deal is one game, rounded up to whole deals (with
