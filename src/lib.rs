@@ -36,6 +36,7 @@ pub mod strategy;
 pub mod tile;
 pub mod tile_set;
 pub mod tournament;
+pub mod tune;
 pub mod view;
 
 #[path = "../strategies/mod.rs"]

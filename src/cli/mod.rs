@@ -12,6 +12,7 @@ mod rules;
 mod signals;
 mod strategies;
 mod tournament;
+mod tune;
 pub(crate) mod values;
 
 use crate::external::{ExternalBots, ExternalSpec, Settings, StderrTo};
@@ -52,6 +53,9 @@ enum Command {
     Plot(plot::PlotArgs),
     /// Measure engine throughput: rounds, matches and decisions per second per thread count.
     Bench(bench::BenchArgs),
+    /// Tune a bot's numeric parameters by SPSA on duplicate deals, then confirm the gain on
+    /// fresh deals with an SPRT.
+    Tune(tune::TuneArgs),
 }
 
 /// Exit code of a run stopped by a failing bot (an external program that could not start,
@@ -302,6 +306,7 @@ where
         Command::Strategies(a) => strategies::run(&a, registry).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
         Command::Bench(a) => bench::run(&a, registry).map(|()| 0),
+        Command::Tune(a) => tune::run(&a, &raw, registry),
     };
     match result {
         Ok(code) => code,

@@ -506,6 +506,11 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
 /// checking that the command line (`raw_sub`, the subcommand's arguments) gives no setting but
 /// those a resume may change.
 pub(crate) fn stored_state(dir: &Path, raw_sub: &[String], what: &str) -> Result<String, CliError> {
+    stored_state_file(dir, raw_sub, what, "tally.json")
+}
+
+/// As [`stored_state`], for the state file `file`.
+pub(crate) fn stored_state_file(dir: &Path, raw_sub: &[String], what: &str, file: &str) -> Result<String, CliError> {
     let extra = without_ext_bots(&result_args(raw_sub));
     if !extra.is_empty() {
         return Err(CliError::usage(format!(
@@ -513,8 +518,8 @@ pub(crate) fn stored_state(dir: &Path, raw_sub: &[String], what: &str) -> Result
             extra.join(" ")
         )));
     }
-    std::fs::read_to_string(dir.join("tally.json"))
-        .map_err(|e| CliError::usage(format!("cannot resume from '{}': no readable tally.json ({e})", dir.display())))
+    std::fs::read_to_string(dir.join(file))
+        .map_err(|e| CliError::usage(format!("cannot resume from '{}': no readable {file} ({e})", dir.display())))
 }
 
 /// `args` without its `--ext-bot` options.

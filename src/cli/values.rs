@@ -142,6 +142,30 @@ pub(crate) fn shard(s: &str) -> Result<(u64, u64), String> {
     Ok((i, n))
 }
 
+/// SPSA iterations, 1 to 1,000,000.
+pub(crate) fn iterations(s: &str) -> Result<u64, String> {
+    match whole::<u64>(s, "a whole number of iterations, 1 to 1000000")? {
+        n @ 1..=1_000_000 => Ok(n),
+        _ => Err("expected a whole number of iterations, 1 to 1000000".into()),
+    }
+}
+
+/// A share of a range in (0, 0.5]: the SPSA perturbation.
+pub(crate) fn perturbation(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 0.5 => Ok(v),
+        _ => Err("expected a share of each range above 0 and at most 0.5, e.g. 0.1".into()),
+    }
+}
+
+/// A positive learning rate, at most 1000.
+pub(crate) fn rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1000.0 => Ok(v),
+        _ => Err("expected a number above 0 and at most 1000, e.g. 2".into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,150 @@
+//! `mtrain tune` as a user runs it: a whole run writes its trajectory, plot, tuned spec and
+//! confirmation, reproducibly at any thread count; an interrupted run resumes to the same
+//! files; bad ranges and unknown parameters get one line and exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+fn mtrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-tune-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+const TUNE: [&str; 15] = [
+    "tune",
+    "--players",
+    "2",
+    "--rounds",
+    "2",
+    "--bot",
+    "weighted",
+    "--param",
+    "pips=0:3",
+    "--param",
+    "follow=-1:2",
+    "--games",
+    "16",
+    "--seed",
+    "5",
+];
+
+fn run(out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<&str> = TUNE.to_vec();
+    args.extend(extra);
+    args.extend(["--quiet", "--out", out.to_str().unwrap()]);
+    mtrain(&args)
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn a_run_writes_its_files_the_same_at_any_thread_count() {
+    let (a, b) = (scratch("a"), scratch("b"));
+    let o = run(&a, &["--iterations", "12", "--threads", "1", "--confirm-games", "200"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("start: weighted\ntuned: weighted:"), "{text}");
+    assert!(text.contains("Confirmation on fresh deals, tuned against start:"), "{text}");
+    let traj = read(&a.join("trajectory.csv"));
+    let lines: Vec<&str> = traj.lines().collect();
+    assert_eq!(lines[0], "iteration,c_k,a_k,score,comparisons,pips,follow");
+    assert_eq!(lines[1], "0,,,,0,1,0.3", "the starting point: the bot's defaults");
+    assert_eq!(lines.len(), 14);
+    let tuned = read(&a.join("tuned.txt"));
+    assert!(tuned.starts_with("weighted:") && text.contains(tuned.trim()));
+    let confirm = read(&a.join("confirm.csv"));
+    assert!(confirm.starts_with("tuned,start,games,comparisons,score"));
+    assert!(read(&a.join("trajectory.svg")).contains("<svg"));
+    let o = run(&b, &["--iterations", "12", "--threads", "2", "--confirm-games", "200"]);
+    assert_eq!(o.status.code(), Some(0));
+    for f in ["trajectory.csv", "tuned.txt", "confirm.csv", "trajectory.svg"] {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    }
+    std::fs::remove_dir_all(&a).unwrap();
+    std::fs::remove_dir_all(&b).unwrap();
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_files() {
+    let (whole, cut) = (scratch("whole"), scratch("cut"));
+    let extra = ["--iterations", "40", "--threads", "1", "--confirm-games", "100"];
+    assert_eq!(run(&whole, &extra).status.code(), Some(0));
+    let mut stopped = false;
+    for wait in [300u64, 150, 600] {
+        let _ = std::fs::remove_dir_all(&cut);
+        let mut args: Vec<&str> = TUNE.to_vec();
+        args.extend(extra);
+        args.extend(["--quiet", "--out", cut.to_str().unwrap()]);
+        let mut child =
+            Command::new(env!("CARGO_BIN_EXE_mtrain")).args(&args).stdout(std::process::Stdio::null()).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(wait));
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let status = child.wait().unwrap();
+        if status.code() == Some(143) {
+            stopped = true;
+            let done = read(&cut.join("trajectory.csv")).lines().count();
+            assert!(done < 42, "{done} rows after SIGTERM");
+            let o = mtrain(&["tune", "--resume", cut.to_str().unwrap(), "--quiet"]);
+            assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+            break;
+        }
+        assert_eq!(status.code(), Some(0), "it finished before the signal");
+    }
+    assert!(stopped, "no run was stopped by SIGTERM before it finished");
+    for f in ["trajectory.csv", "tuned.txt", "confirm.csv"] {
+        assert_eq!(read(&cut.join(f)), read(&whole.join(f)), "{f}");
+    }
+    let o = mtrain(&["tune", "--resume", cut.to_str().unwrap(), "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume takes every setting"));
+    std::fs::remove_dir_all(&whole).unwrap();
+    std::fs::remove_dir_all(&cut).unwrap();
+}
+
+fn rejects(args: &[&str], needle: &str) {
+    let out = mtrain(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+}
+
+#[test]
+fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
+    let dir = scratch("bad");
+    let out = dir.to_str().unwrap();
+    let t = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["tune", "--out", out].iter().map(|s| s.to_string()).collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let check = |extra: &[&str], needle: &str| {
+        let v = t(extra);
+        rejects(&v.iter().map(String::as_str).collect::<Vec<_>>(), needle);
+    };
+    check(&["--bot", "weighted", "--param", "colour=0:1"], "weighted has no parameter 'colour' (valid: pips, urgent");
+    check(&["--bot", "weighted", "--param", "pips=3:1"], "the range is empty");
+    check(&["--bot", "weighted", "--param", "pips=zero:1"], "expected key=lo:hi");
+    check(&["--bot", "weighted", "--param", "pips"], "expected key=lo:hi");
+    check(&["--bot", "weighted", "--param", "pips=2:3"], "the starting value 1 lies outside the range 2:3");
+    check(&["--bot", "weighted", "--param", "pips=0:5000"], "the range end 5000 is not a valid value");
+    check(&["--bot", "weighted", "--param", "pips=0:2", "--param", "pips=0:1"], "--param pips is given twice");
+    check(&["--bot", "montecarlo", "--param", "rollout=0:1"], "'rollout' is not a number (greedy)");
+    check(&["--bot", "greedy", "--param", "x=0:1"], "greedy has no parameter 'x'");
+    check(&["--bot", "alien", "--param", "x=0:1"], "unknown bot 'alien'");
+    check(&["--param", "pips=0:1"], "give the bot to tune with --bot BOT");
+    check(&["--bot", "weighted"], "give at least one parameter to tune");
+    check(&["--bot", "weighted", "--param", "pips=0:2", "--iterations", "0"], "--iterations");
+    check(&["--bot", "weighted", "--param", "pips=0:2", "--perturbation", "0.9"], "at most 0.5");
+    rejects(&["tune", "--bot", "weighted", "--param", "pips=0:2"], "give an output folder with --out DIR");
+    assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().count() == 0, "a refused run left files");
+    let _ = std::fs::remove_dir_all(&dir);
+}
