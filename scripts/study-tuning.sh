@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The tuning study: `weighted` tuned by SPSA for `wikipedia` and for `dominorules` at 4 players,
+# double-12, full matches.
+#   1. `mtrain tune`: all 13 weights, 400 iterations of 128 games, seed 1, each run confirmed
+#      against the starting weights by an SPRT (0, 10) on fresh deals;
+#   2. the out-of-sample gain in 4-player match win rate: a tournament on a fresh seed with the
+#      field tuned, start (the defaults), planner, cutthroat (every seat order in turn), 8,000 games;
+#   3. ratings of the tuned bot among the built-ins: field tuned, weighted, planner, cutthroat,
+#      greedy, montecarlo at 4 players (every combination of four), 3,000 games, ratings.csv;
+#   4. transfer: the weights tuned for one preset against those tuned for the other and against
+#      the defaults, played under each preset (two seats each, 4,000 games).
+# Writes results/tuning/{runs/, gain.csv, transfer.csv, tables.md}.
+#
+# Usage: scripts/study-tuning.sh   (about 10 minutes on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+OUT="${OUT:-results/tuning}"
+MT=target/release/mtrain
+mkdir -p "$OUT/runs"
+PARAMS=(--param pips=0:3 --param urgent=0:5 --param double=-2:2 --param open_double=-2:2 --param own=-2:2
+  --param unmark=-2:3 --param mexican=-2:2 --param other=-2:2 --param plan=-2:2 --param plan_tile=-3:1
+  --param follow=-2:2 --param void_end=-2:2 --param unplayed=-2:2)
+for preset in wikipedia dominorules; do
+  echo "== tune $preset" >&2
+  rm -rf "$OUT/runs/tune-$preset"
+  "$MT" tune --rules "$preset" --players 4 --bot weighted "${PARAMS[@]}" --iterations 400 --games 128 --seed 1 \
+    --quiet --out "$OUT/runs/tune-$preset" > "$OUT/runs/tune-$preset.txt"
+done
+TW=$(cat "$OUT/runs/tune-wikipedia/tuned.txt")
+TD=$(cat "$OUT/runs/tune-dominorules/tuned.txt")
+# run NAME PRESET BOTS GAMES [extra]
+run() {
+  local name=$1 preset=$2 bots=$3 games=$4
+  shift 4
+  echo "== $name" >&2
+  rm -rf "$OUT/runs/$name"
+  "$MT" tournament --rules "$preset" --players 4 --bots "$bots" --games "$games" --seed 2026 --quiet \
+    --out "$OUT/runs/$name" "$@" > "$OUT/runs/$name.txt"
+}
+for preset in wikipedia dominorules; do
+  T=$TW
+  if [ "$preset" = dominorules ]; then T=$TD; fi
+  run "gain-$preset" "$preset" "$T,weighted,planner,cutthroat" 8000 --anchor weighted
+  run "ratings-$preset" "$preset" "$T,weighted,planner,cutthroat,greedy,montecarlo" 3000 --anchor planner
+  run "transfer-$preset-tw-vs-td" "$preset" "$TW,$TD" 4000
+  run "transfer-$preset-tw-vs-start" "$preset" "$TW,weighted" 4000
+  run "transfer-$preset-td-vs-start" "$preset" "$TD,weighted" 4000
+done
+
+python3 - "$OUT" "$TW" "$TD" <<'PY'
+import csv, os, sys
+out, tw, td = sys.argv[1], sys.argv[2], sys.argv[3]
+runs = os.path.join(out, "runs")
+
+def rows(name, f):
+    with open(os.path.join(runs, name, f)) as fh:
+        return list(csv.DictReader(fh))
+
+pct = lambda x: "%.1f%%" % (100 * float(x))
+gain, transfer, ratings = [], [], {}
+for preset in ("wikipedia", "dominorules"):
+    s = {r["strategy"]: r for r in rows(f"gain-{preset}", "summary.csv")}
+    tuned = tw if preset == "wikipedia" else td
+    a, b = s[tuned], s["weighted"]
+    g = float(a["win_rate"]) - float(b["win_rate"])
+    # Conservative interval for the difference of two win rates from the same games: the
+    # half-widths add (|cov| <= sd_a sd_b).
+    h = (float(a["win_hi"]) - float(a["win_lo"])) / 2 + (float(b["win_hi"]) - float(b["win_lo"])) / 2
+    conf = rows(f"tune-{preset}", "confirm.csv")[0]
+    gain.append([preset, tuned, a["win_rate"], a["win_lo"], a["win_hi"], b["win_rate"], b["win_lo"], b["win_hi"],
+                 "%.6f" % g, "%.6f" % (g - h), "%.6f" % (g + h), conf["score"], conf["score_lo"], conf["score_hi"],
+                 conf["decision"]])
+    ratings[preset] = rows(f"ratings-{preset}", "ratings.csv")
+    for name, label in (("tw-vs-td", "wikipedia-tuned vs dominorules-tuned"), ("tw-vs-start", "wikipedia-tuned vs defaults"),
+                        ("td-vs-start", "dominorules-tuned vs defaults")):
+        p = rows(f"transfer-{preset}-{name}", "pairs.csv")[0]
+        transfer.append([preset, label, p["comparisons"], p["a_score"], p["a_score_lo"], p["a_score_hi"], p["elo"],
+                         p["elo_lo"], p["elo_hi"]])
+
+def write(path, header, rws):
+    with open(os.path.join(out, path), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rws)
+
+write("gain.csv", ["preset", "tuned", "tuned_win", "tuned_win_lo", "tuned_win_hi", "start_win", "start_win_lo",
+                   "start_win_hi", "gain", "gain_lo", "gain_hi", "confirm_score", "confirm_lo", "confirm_hi",
+                   "confirm_decision"], gain)
+write("transfer.csv", ["played_under", "pair", "comparisons", "score", "score_lo", "score_hi", "elo", "elo_lo",
+                       "elo_hi"], transfer)
+with open(os.path.join(out, "tables.md"), "w") as f:
+    f.write("<!-- written by scripts/study-tuning.sh -->\n\n## Out-of-sample gain (4 players, fresh seed)\n\n")
+    f.write("| rules | tuned win rate | defaults' win rate | gain [conservative 95% interval] | confirmation (head to head, SPRT 0/10) |\n|---|---|---|---|---|\n")
+    for r in gain:
+        f.write(f"| {r[0]} | {pct(r[2])} [{pct(r[3])}, {pct(r[4])}] | {pct(r[5])} [{pct(r[6])}, {pct(r[7])}] | "
+                f"{100*float(r[8]):+.1f} points [{100*float(r[9]):+.1f}, {100*float(r[10]):+.1f}] | "
+                f"{pct(r[11])} [{pct(r[12])}, {pct(r[13])}], {r[14]} |\n")
+    f.write("\nTuned specs:\n\n")
+    f.write(f"- wikipedia: `{tw}`\n- dominorules: `{td}`\n")
+    for preset in ("wikipedia", "dominorules"):
+        f.write(f"\n## Ratings at 4 players, {preset} (planner = 0)\n\n| bot | Elo [95% interval] |\n|---|---|\n")
+        for r in sorted(ratings[preset], key=lambda r: -float(r["elo"])):
+            name = "tuned" if r["bot"] in (tw, td) else r["bot"]
+            f.write(f"| `{name}` | {float(r['elo']):+.0f} [{float(r['elo_lo']):+.0f}, {float(r['elo_hi']):+.0f}] |\n")
+    f.write("\n## Transfer between presets (head to head, two seats each, 4 players)\n\n")
+    f.write("| played under | pair | comparisons | first's score [95% interval] | Elo |\n|---|---|---|---|---|\n")
+    for r in transfer:
+        f.write(f"| {r[0]} | {r[1]} | {r[2]} | {pct(r[3])} [{pct(r[4])}, {pct(r[5])}] | {float(r[6]):+.0f} [{float(r[7]):+.0f}, {float(r[8]):+.0f}] |\n")
+PY
+echo "wrote $OUT/gain.csv, transfer.csv, tables.md" >&2
