@@ -9,7 +9,7 @@
 # random streams, so their games differ. Two-player one-round games, duplicate deals.
 #
 # Writes results/sprt/{runs.csv, README.md}.
-# Usage: scripts/sprt-error.sh   (RUNS=400 by default: about 15 minutes on 2 cores)
+# Usage: scripts/sprt-error.sh   (RUNS=400 by default: about 5 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
