@@ -16,7 +16,7 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-const TUNE: [&str; 15] = [
+const TUNE: [&str; 13] = [
     "tune",
     "--players",
     "2",
@@ -28,8 +28,6 @@ const TUNE: [&str; 15] = [
     "pips=0:3",
     "--param",
     "follow=-1:2",
-    "--games",
-    "16",
     "--seed",
     "5",
 ];
@@ -48,7 +46,7 @@ fn read(p: &Path) -> String {
 #[test]
 fn a_run_writes_its_files_the_same_at_any_thread_count() {
     let (a, b) = (scratch("a"), scratch("b"));
-    let o = run(&a, &["--iterations", "12", "--threads", "1", "--confirm-games", "200"]);
+    let o = run(&a, &["--iterations", "12", "--games", "16", "--threads", "1", "--confirm-games", "200"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains("start: weighted\ntuned: weighted:"), "{text}");
@@ -63,7 +61,7 @@ fn a_run_writes_its_files_the_same_at_any_thread_count() {
     let confirm = read(&a.join("confirm.csv"));
     assert!(confirm.starts_with("tuned,start,games,comparisons,score"));
     assert!(read(&a.join("trajectory.svg")).contains("<svg"));
-    let o = run(&b, &["--iterations", "12", "--threads", "2", "--confirm-games", "200"]);
+    let o = run(&b, &["--iterations", "12", "--games", "16", "--threads", "2", "--confirm-games", "200"]);
     assert_eq!(o.status.code(), Some(0));
     for f in ["trajectory.csv", "tuned.txt", "confirm.csv", "trajectory.svg"] {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
@@ -72,33 +70,30 @@ fn a_run_writes_its_files_the_same_at_any_thread_count() {
     std::fs::remove_dir_all(&b).unwrap();
 }
 
+/// SIGTERM once a few iterations are saved (watching trajectory.csv, so the signal lands while
+/// the run is surely going on), then `--resume`: the files of an uninterrupted run.
 #[test]
 fn an_interrupted_run_resumes_to_the_same_files() {
     let (whole, cut) = (scratch("whole"), scratch("cut"));
-    let extra = ["--iterations", "40", "--threads", "1", "--confirm-games", "100"];
+    let extra = ["--iterations", "200", "--games", "64", "--threads", "1", "--confirm-games", "100"];
     assert_eq!(run(&whole, &extra).status.code(), Some(0));
-    let mut stopped = false;
-    for wait in [300u64, 150, 600] {
-        let _ = std::fs::remove_dir_all(&cut);
-        let mut args: Vec<&str> = TUNE.to_vec();
-        args.extend(extra);
-        args.extend(["--quiet", "--out", cut.to_str().unwrap()]);
-        let mut child =
-            Command::new(env!("CARGO_BIN_EXE_mtrain")).args(&args).stdout(std::process::Stdio::null()).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(wait));
-        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-        let status = child.wait().unwrap();
-        if status.code() == Some(143) {
-            stopped = true;
-            let done = read(&cut.join("trajectory.csv")).lines().count();
-            assert!(done < 42, "{done} rows after SIGTERM");
-            let o = mtrain(&["tune", "--resume", cut.to_str().unwrap(), "--quiet"]);
-            assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-            break;
-        }
-        assert_eq!(status.code(), Some(0), "it finished before the signal");
+    let mut args: Vec<&str> = TUNE.to_vec();
+    args.extend(extra);
+    args.extend(["--quiet", "--out", cut.to_str().unwrap()]);
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_mtrain")).args(&args).stdout(std::process::Stdio::null()).spawn().unwrap();
+    let rows = || std::fs::read_to_string(cut.join("trajectory.csv")).map_or(0, |t| t.lines().count());
+    while rows() < 6 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(2));
     }
-    assert!(stopped, "no run was stopped by SIGTERM before it finished");
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "the run finished before the signal");
+    let done = rows();
+    assert!((6..202).contains(&done), "{done} rows after SIGTERM");
+    assert!(!cut.join("tuned.txt").exists(), "an interrupted run has no tuned spec yet");
+    let o = mtrain(&["tune", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     for f in ["trajectory.csv", "tuned.txt", "confirm.csv"] {
         assert_eq!(read(&cut.join(f)), read(&whole.join(f)), "{f}");
     }
