@@ -281,7 +281,7 @@ impl Expert {
         }
         let sc = &mut *self.scratch;
         for &c in &self.survivors {
-            let v = sc.play_out_for(
+            let v = sc.play_out(
                 &world,
                 moves[c],
                 &self.rollout,

@@ -148,25 +148,12 @@ impl Scratch {
     }
 
     /// Plays `m` in `world` and the rest of the round with `rollout` in every seat, each
-    /// seat's stream derived from `seed`; what the result is worth to `me` under `score`.
-    #[inline]
-    pub(super) fn play_out(
-        &mut self,
-        world: &RoundState,
-        m: Move,
-        rollout: &Bot,
-        seed: u64,
-        score: Score,
-        me: Seat,
-    ) -> i64 {
-        self.play_out_for(world, m, rollout, seed, score, me, 0)
-    }
-
-    /// [`Scratch::play_out`] stopped after `depth` more turns (0: none), the position then
-    /// judged by the scores the hands would get ([`RoundState::hand_scores`]).
+    /// seat's stream derived from `seed`; what the result is worth to `me` under `score`. With
+    /// `depth` > 0 the rollout stops after `depth` more turns and the position is judged by the
+    /// scores the hands would get ([`RoundState::hand_scores`]).
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn play_out_for(
+    pub(super) fn play_out(
         &mut self,
         world: &RoundState,
         m: Move,
@@ -350,7 +337,7 @@ impl Strategy for MonteCarlo {
             };
             let rollout_seed = mix(seed, rollout_stream(i));
             for (c, &m) in moves.iter().enumerate() {
-                sc.totals[c] += sc.play_out(&world, m, &self.rollout, rollout_seed, self.score, me);
+                sc.totals[c] += sc.play_out(&world, m, &self.rollout, rollout_seed, self.score, me, 0);
             }
         }
         let mut best = 0;

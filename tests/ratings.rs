@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::rejects;
+
 fn mtrain(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
 }
@@ -184,16 +187,6 @@ fn a_gauntlet_puts_its_bot_at_every_table() {
     ]);
     assert!(text.contains("1 lineup;") && text.contains("vs greedy"), "{text}");
     std::fs::remove_dir_all(&d).unwrap();
-}
-
-fn rejects(args: &[&str], needles: &[&str]) {
-    let out = mtrain(args);
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
-    }
 }
 
 #[test]

@@ -322,3 +322,14 @@ pub fn match_after_reset(rules: &Rules, specs: &[&str], other_seed: u64, seed: u
     }
     play_match(rules, seed, &mut used, &mut NoObserver)
 }
+
+/// Runs `mtrain args`, expects exit code 2 and one stderr line containing each of `needles`.
+pub fn rejects(args: &[&str], needles: &[&str]) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: '{err}' lacks '{n}'");
+    }
+}
