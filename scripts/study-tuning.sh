@@ -8,10 +8,12 @@
 #   3. ratings of the tuned bot among the built-ins: field tuned, weighted, planner, cutthroat,
 #      greedy, montecarlo at 4 players (every combination of four), 3,000 games, ratings.csv;
 #   4. transfer: the weights tuned for one preset against those tuned for the other and against
-#      the defaults, played under each preset (two seats each, 4,000 games).
+#      the defaults, played under each preset (two seats each, 4,000 games);
+#   5. the wikipedia-tuned bot against the search bots under wikipedia, head to head: `expert`
+#      at 4 players (two seats each) and 2 players, `montecarlo` at 2 players, 400 games each.
 # Writes results/tuning/{runs/, gain.csv, transfer.csv, tables.md}.
 #
-# Usage: scripts/study-tuning.sh   (about 10 minutes on 2 cores)
+# Usage: scripts/study-tuning.sh   (about 8 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -29,15 +31,18 @@ for preset in wikipedia dominorules; do
 done
 TW=$(cat "$OUT/runs/tune-wikipedia/tuned.txt")
 TD=$(cat "$OUT/runs/tune-dominorules/tuned.txt")
-# run NAME PRESET BOTS GAMES [extra]
+# run NAME PRESET BOTS GAMES [extra]: a tournament, 4 players unless PLAYERS says otherwise
 run() {
   local name=$1 preset=$2 bots=$3 games=$4
   shift 4
   echo "== $name" >&2
   rm -rf "$OUT/runs/$name"
-  "$MT" tournament --rules "$preset" --players 4 --bots "$bots" --games "$games" --seed 2026 --quiet \
+  "$MT" tournament --rules "$preset" --players "${PLAYERS:-4}" --bots "$bots" --games "$games" --seed 2026 --quiet \
     --out "$OUT/runs/$name" "$@" > "$OUT/runs/$name.txt"
 }
+run search-4p-expert wikipedia "$TW,$TW,expert,expert" 400
+PLAYERS=2 run search-2p-expert wikipedia "$TW,expert" 400
+PLAYERS=2 run search-2p-montecarlo wikipedia "$TW,montecarlo" 400
 for preset in wikipedia dominorules; do
   T=$TW
   if [ "$preset" = dominorules ]; then T=$TD; fi
@@ -103,6 +108,13 @@ with open(os.path.join(out, "tables.md"), "w") as f:
         for r in sorted(ratings[preset], key=lambda r: -float(r["elo"])):
             name = "tuned" if r["bot"] in (tw, td) else r["bot"]
             f.write(f"| `{name}` | {float(r['elo']):+.0f} [{float(r['elo_lo']):+.0f}, {float(r['elo_hi']):+.0f}] |\n")
+    f.write("\n## The wikipedia-tuned bot against the search bots (wikipedia, head to head)\n\n")
+    f.write("| players | opponent | comparisons | tuned's score [95% interval] | Elo |\n|---|---|---|---|---|\n")
+    for name, n, opp in (("search-4p-expert", 4, "expert"), ("search-2p-expert", 2, "expert"),
+                         ("search-2p-montecarlo", 2, "montecarlo")):
+        p = rows(name, "pairs.csv")[0]
+        f.write(f"| {n} | `{opp}` | {p['comparisons']} | {pct(p['a_score'])} [{pct(p['a_score_lo'])}, {pct(p['a_score_hi'])}] | "
+                f"{float(p['elo']):+.0f} [{float(p['elo_lo']):+.0f}, {float(p['elo_hi']):+.0f}] |\n")
     f.write("\n## Transfer between presets (head to head, two seats each, 4 players)\n\n")
     f.write("| played under | pair | comparisons | first's score [95% interval] | Elo |\n|---|---|---|---|---|\n")
     for r in transfer:
