@@ -42,16 +42,14 @@
 //! 0: no time cap), `infer` (`draws` or `voids`), `alloc` (`halving`, `race` or `flat`),
 //! `rollout` and `score` as for `montecarlo`.
 //!
-//! Measured against `montecarlo` at its defaults (two players 1,000 games, four players 400 games
-//! with two seats each, `wikipedia`, `mtrain tournament --players 2 --bots B,montecarlo --games
-//! 1000 --seed 12`), with `samples` chosen for about equal time a decision: `depth` 4, 6, 8 and
-//! 12 (per seat) scored 70.4%, 75.9%, 79.1% [76.5, 81.5] and 76.2% at two players; `depth` 4, 6
-//! and 8 scored 71.4%, 73.8% and 74.9% [72.3, 77.4] at four. With full rollouts and the same
-//! rollouts as `montecarlo` (`depth=0,samples=32`), the other three changes together score only
-//! 51.8% [49.6, 54.0] (2,000 two-player games, seed 11): halving alone 51.5%, the inference
-//! alone 49.7%, `alloc=race` 52.0%. Greedy rollouts beat random ones (46.0% [42.6, 49.4] for
-//! random, four players, full rollouts). The ladder (results/ladder/) has the defaults' scores
-//! in every cell.
+//! Measured against `montecarlo` at its defaults with `samples` chosen for about equal time a
+//! decision (`scripts/study-depth.sh`, results/ladder/depth.md; two players 1,000 games, four
+//! players 400 games with two seats each, `wikipedia`): `depth` 4, 6, 8 and 12 (per seat) scored
+//! 70.4%, 75.9%, 79.1% [76.5, 81.5] and 76.2% at two players; `depth` 4, 6 and 8 scored 71.4%,
+//! 73.8% and 74.9% [72.3, 77.4] at four. With full rollouts and the same rollouts as
+//! `montecarlo` (`depth=0,samples=32`), the other changes together score only 51.8% [49.6,
+//! 54.0] (2,000 two-player games). The ladder (results/ladder/) has the defaults' scores in
+//! every cell.
 
 use super::montecarlo::{ROLLOUT_PARAM, SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
