@@ -95,8 +95,16 @@ fn an_interrupted_run_resumes_to_the_same_files() {
     let done = rows();
     assert!((6..202).contains(&done), "{done} rows after SIGTERM");
     assert!(!cut.join("tuned.txt").exists(), "an interrupted run has no tuned spec yet");
+    // What SIGKILL in the middle of a save leaves: the resume clears it.
+    std::fs::write(cut.join("tune.json.99999.tmp"), "{").unwrap();
     let o = mtrain(&["tune", "--resume", cut.to_str().unwrap(), "--quiet"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let leftovers: Vec<_> = std::fs::read_dir(&cut)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
     for f in ["trajectory.csv", "tuned.txt", "confirm.csv"] {
         assert_eq!(read(&cut.join(f)), read(&whole.join(f)), "{f}");
     }

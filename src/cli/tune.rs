@@ -80,6 +80,9 @@ pub(crate) struct TuneArgs {
 /// Format version of `tune.json`.
 const TUNE_FORMAT: u32 = 1;
 
+/// The files a tuning run writes into its folder.
+const TUNE_FILES: &[&str] = &["tune.json", "trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"];
+
 /// One finished iteration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Row {
@@ -322,6 +325,10 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
         }
     };
     let (c, start) = build(&a, registry, StderrTo::Dir(out.join("bot-logs")))?;
+    if state.is_some() {
+        // A run killed while saving leaves its temporary file; the resume rewrites every file.
+        crate::tournament::record::remove_stale_temporaries(&out, TUNE_FILES);
+    }
     if let Some(st) = &state
         && (st.start.len() != c.params.len() || st.rows.iter().any(|r| r.u.len() != c.params.len()))
     {

@@ -247,6 +247,7 @@ pub const OUTPUT_FILES: &[&str] = &[
     "summary.csv",
     "seats.csv",
     "pairs.csv",
+    "ratings.csv",
     "round_stats.csv",
     "games.csv",
     "rounds.csv",
