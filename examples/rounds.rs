@@ -5,7 +5,9 @@
 //! `play_round`, which takes the plain turn loop under these rules), `general` (the general turn
 //! machine only, `play_round_general`), or `deal` (only the seeded shuffle, the deal and the
 //! round's initial state: the floor under every round). 4 players, double-12, `wikipedia`, deal
-//! included, the same rounds as the `round/*` criterion benchmarks.
+//! included, the same rounds as the `round/*` criterion benchmarks. A fourth argument `all`
+//! cycles the engine through 12, 11, ..., 0 as the rounds of a match do (the floor a tournament
+//! of full matches is compared with); the default `top` always uses the double-12.
 
 use mexican_train::game::play_round_general;
 use mexican_train::rng::{mix, rng_from_seed};
@@ -36,6 +38,11 @@ fn main() {
     let n: u64 = args.get(2).map_or(2000, |s| s.parse().expect("rounds: a number"));
     let mode = args.get(3).map_or("play", String::as_str);
     assert!(matches!(mode, "play" | "general" | "deal"), "mode: play, general or deal");
+    let all = match args.get(4).map_or("top", String::as_str) {
+        "top" => false,
+        "all" => true,
+        other => panic!("engines: top or all, not {other}"),
+    };
     let rules = Rules::wikipedia();
     let mut bots: Vec<Counted> = (0..4).map(|_| Counted(Bot::parse(bot).expect("bot spec"), 0)).collect();
     let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
@@ -43,7 +50,8 @@ fn main() {
     let mut turns = 0u64;
     for i in 0..n {
         let mut deal_rng = rng_from_seed(mix(7, i));
-        let deal = deal_round(&rules, Pip::from_u8(12), &mut deal_rng);
+        let engine = if all { 12 - (i % 13) as u8 } else { 12 };
+        let deal = deal_round(&rules, Pip::from_u8(engine), &mut deal_rng);
         let mut state = RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize));
         let outcome = match mode {
             "play" => play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),

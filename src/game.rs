@@ -55,6 +55,32 @@ pub struct MatchResult {
 }
 
 impl MatchResult {
+    /// A result with no round played.
+    pub fn empty(players: u8) -> MatchResult {
+        MatchResult {
+            players,
+            rounds: 0,
+            records: [None; PIP_COUNT],
+            totals: [0; MAX_PLAYERS],
+            zero_rounds: [0; MAX_PLAYERS],
+            min_nonzero: [u32::MAX; MAX_PLAYERS],
+            winners: 0,
+            places: [0; MAX_PLAYERS],
+        }
+    }
+
+    /// Back to [`MatchResult::empty`], clearing only the rounds a previous match recorded.
+    fn reset(&mut self, players: u8) {
+        self.records[..self.rounds as usize].fill(None);
+        self.players = players;
+        self.rounds = 0;
+        self.totals = [0; MAX_PLAYERS];
+        self.zero_rounds = [0; MAX_PLAYERS];
+        self.min_nonzero = [u32::MAX; MAX_PLAYERS];
+        self.winners = 0;
+        self.places = [0; MAX_PLAYERS];
+    }
+
     /// Whether `seat` is among the winners.
     pub fn is_winner(&self, seat: Seat) -> bool {
         self.winners & seat.bit() != 0
@@ -73,7 +99,7 @@ impl MatchResult {
 
     /// The rounds played.
     pub fn round_records(&self) -> impl Iterator<Item = &RoundRecord> {
-        self.records.iter().flatten()
+        self.records[..self.rounds as usize].iter().flatten()
     }
 }
 
@@ -326,11 +352,38 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
     bots: &mut [S],
     obs: &mut O,
 ) -> MatchResult {
+    let mut result = MatchResult::empty(rules.players);
+    play_match_into(rules, seeds, bots, obs, &mut MoveList::new(), &mut result);
+    result
+}
+
+/// [`play_match_seeded`] into buffers the caller keeps: a caller that plays many matches one
+/// after another (the tournament runner, `mtrain bench`) sets up one move list (sized for the
+/// largest table) and one result instead of a fresh pair for every match. The list's contents
+/// on entry do not matter; `result` is overwritten.
+///
+/// # Panics
+/// Panics if `bots.len()` differs from `rules.players`.
+pub fn play_match_into<S: Strategy, O: MatchObserver>(
+    rules: &Rules,
+    seeds: &MatchSeeds,
+    bots: &mut [S],
+    obs: &mut O,
+    moves: &mut MoveList,
+    result: &mut MatchResult,
+) {
     assert_eq!(bots.len(), rules.players as usize, "one strategy per seat");
     let n = rules.players as usize;
     let mut deal_rng = rng_from_seed(seeds.deal);
-    let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|s| rng_from_seed(seeds.bots[s]));
-    let mut moves = MoveList::new();
+    // Only the seats at the table get a stream, and only a strategy that draws on it has it
+    // seeded (a stream nobody reads changes nothing).
+    let unused = rng_from_seed(0);
+    let mut rngs: [GameRng; MAX_PLAYERS] =
+        std::array::from_fn(
+            |s| {
+                if s < n && bots[s].uses_rng() { rng_from_seed(seeds.bots[s]) } else { unused.clone() }
+            },
+        );
     obs.match_start(rules, seeds.seed);
     for (s, bot) in bots.iter_mut().enumerate() {
         bot.match_start(&MatchStart {
@@ -342,16 +395,7 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         });
     }
     let f1 = first_seat(rules, &mut deal_rng);
-    let mut result = MatchResult {
-        players: rules.players,
-        rounds: 0,
-        records: [None; PIP_COUNT],
-        totals: [0; MAX_PLAYERS],
-        zero_rounds: [0; MAX_PLAYERS],
-        min_nonzero: [u32::MAX; MAX_PLAYERS],
-        winners: 0,
-        places: [0; MAX_PLAYERS],
-    };
+    result.reset(rules.players);
     let mut used_doubles = 0u32;
     let mut previous: Option<(Seat, Outcome)> = None;
     for r in 1..=rules.round_count() {
@@ -363,17 +407,16 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
             _ => lead,
         };
         let setup = RoundSetup { e, engine_mode: mode, lead, first, used_doubles };
-        let mut state = loop {
-            let deal = deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng);
-            let state = RoundState::with_setup(rules, &deal, setup);
-            // Great Harbour Cay: nobody holds a tile showing e: everything is redealt. The
-            // observer sees every deal, the redealt ones included (the log repeats the round).
+        let mut state =
+            RoundState::with_setup(rules, &deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng), setup);
+        obs.round_start(r, &state);
+        // Great Harbour Cay: nobody holds a tile showing e: everything is redealt. The observer
+        // sees every deal, the redealt ones included (the log repeats the round).
+        while state.needs_redeal() {
+            state = RoundState::with_setup(rules, &deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng), setup);
             obs.round_start(r, &state);
-            if !state.needs_redeal() {
-                break state;
-            }
-        };
-        let outcome = play_round(&mut state, bots, &mut rngs[..n], &mut moves, obs);
+        }
+        let outcome = play_round(&mut state, bots, &mut rngs[..n], moves, obs);
         let e = state.engine_number();
         let first = state.first();
         used_doubles |= 1 << e.get();
@@ -390,10 +433,10 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
         result.records[r as usize - 1] = Some(RoundRecord { engine: e, first, outcome });
         result.rounds = r;
     }
-    result.winners = winners(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
     result.places = places(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
-    obs.match_end(&result);
-    result
+    // The winners are the seats in first place (`places` orders exactly as `winners` decides).
+    result.winners = (0..n).filter(|&s| result.places[s] == 0).fold(0, |m, s| m | 1 << s);
+    obs.match_end(result);
 }
 
 /// ED-23: the seat that went out; after a blocked round the lowest round score, ties to the
@@ -428,14 +471,20 @@ pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_
 /// lower total and then by the tie-break rule, so that place 0 is exactly [`winners`]. This is
 /// the one order every statistic uses (win share, ranks, head-to-head, the SPRT).
 pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> [u8; MAX_PLAYERS] {
-    // Smaller key = further ahead.
-    let key = |s: usize| match tie {
-        TieBreak::CoWinners => (totals[s], 0, 0),
-        TieBreak::Wikipedia => (totals[s], u8::MAX - zero_rounds[s], min_nonzero[s]),
-    };
+    // Smaller key = further ahead: the lower total, then more zero rounds, then the lower
+    // lowest non-zero round, packed into one integer (same order as the tuple).
+    let mut keys = [0u128; MAX_PLAYERS];
+    for (s, k) in keys.iter_mut().enumerate().take(n) {
+        *k = match tie {
+            TieBreak::CoWinners => u128::from(totals[s]) << 40,
+            TieBreak::Wikipedia => {
+                u128::from(totals[s]) << 40 | u128::from(u8::MAX - zero_rounds[s]) << 32 | u128::from(min_nonzero[s])
+            }
+        };
+    }
     let mut out = [0u8; MAX_PLAYERS];
     for (s, place) in out.iter_mut().enumerate().take(n) {
-        *place = (0..n).filter(|&t| key(t) < key(s)).count() as u8;
+        *place = keys[..n].iter().filter(|&&k| k < keys[s]).count() as u8;
     }
     out
 }

@@ -297,6 +297,9 @@ pub struct Outcome {
     pub turns: u32,
     /// Tiles drawn in the round.
     pub draws: u32,
+    /// Decisions in the round: moves chosen among two or more legal ones (by the strategies in
+    /// [`crate::play_round`], or through [`RoundState::play`] when a caller drives the round).
+    pub decisions: u32,
     /// Tiles left in the boneyard.
     pub boneyard_left: u8,
     /// Seats that could not start their own train on their first turn: when it began they held

@@ -99,11 +99,12 @@ impl RoundState {
     /// The strategy's pick among two or more moves (general: `Step::Choice`).
     #[inline(always)]
     fn plain_pick(
-        &self,
+        &mut self,
         p: Seat,
         moves: &MoveList,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) -> Move {
+        self.decisions += 1;
         let k = choose(self, p, moves);
         assert!(k < moves.len(), "strategy of seat {p} chose move {k} of {}", moves.len());
         moves[k]

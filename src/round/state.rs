@@ -146,6 +146,7 @@ pub struct RoundState {
     pub(super) track_voids: bool,
     pub(super) turns: u32,
     pub(super) total_draws: u32,
+    pub(super) decisions: u32,
     pub(super) outcome: Option<Outcome>,
 }
 
@@ -223,6 +224,7 @@ impl RoundState {
             track_voids: true,
             turns: 0,
             total_draws: 0,
+            decisions: 0,
             outcome: None,
         }
     }
@@ -789,6 +791,7 @@ impl RoundState {
             scores,
             turns: self.turns,
             draws: self.total_draws,
+            decisions: self.decisions,
             boneyard_left: self.boneyard.len() as u8,
             no_start: self.no_start,
         });

@@ -120,6 +120,7 @@ impl RoundState {
         if !legal.contains(&m) {
             return Err(PlayError::Illegal(m));
         }
+        self.decisions += 1;
         self.apply(m, obs);
         Ok(())
     }
@@ -134,6 +135,7 @@ impl RoundState {
             },
             "illegal move {m}"
         );
+        self.decisions += 1;
         self.apply(m, obs);
     }
 

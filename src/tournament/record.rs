@@ -350,6 +350,7 @@ mod tests {
             games_csv: games.as_bytes().to_vec(),
             rounds_csv: rounds.as_bytes().to_vec(),
             games_jsonl: Vec::new(),
+            decisions: 0,
             failed: false,
             bot_failed: false,
         }

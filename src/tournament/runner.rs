@@ -7,10 +7,11 @@
 
 use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
-use crate::game::{MatchSeeds, play_match_seeded};
+use crate::game::{MatchResult, MatchSeeds, play_match_into};
 use crate::report::jsonl::JsonLog;
 use crate::report::{csv_table, csv_writer};
 use crate::rng::{mix, stream};
+use crate::round::MoveList;
 use crate::round::{EndReason, NoObserver};
 use crate::rules::{MAX_PLAYERS, Rules};
 use crate::strategies::{Bot, Registry};
@@ -49,6 +50,8 @@ pub struct ChunkOutput {
     /// The full-information JSONL log of every game, one after another (empty unless game logs
     /// are on).
     pub games_jsonl: Vec<u8>,
+    /// Decisions the bots took (calls to [`Strategy::choose`]) in the chunk's games.
+    pub decisions: u64,
     /// Whether the chunk was cut short (a bot failed, here or in another chunk, or the run was
     /// told to cut): its statistics are partial and must not be counted.
     pub failed: bool,
@@ -219,63 +222,47 @@ impl Tournament {
 
     /// Plays chunk `c`. No heap allocation per game, except the per-game rows when asked.
     pub fn play_chunk(&self, c: u64, per_game: bool) -> ChunkOutput {
-        self.play_chunk_until(c, per_game, None, &AtomicBool::new(false))
+        self.play_chunk_until(c, per_game, None, &AtomicBool::new(false), &mut Worker::new(self))
     }
 
     /// Plays chunk `c` unless `abandon` is set: it is checked after every game, and the chunk
     /// is cut short (marked [`ChunkOutput::failed`]) when it is set or a bot of this chunk
-    /// fails.
+    /// fails. `w` is the calling thread's scratch, kept from chunk to chunk.
     fn play_chunk_until(
         &self,
         c: u64,
         per_game: bool,
         log: Option<&[(String, String)]>,
         abandon: &AtomicBool,
+        w: &mut Worker,
     ) -> ChunkOutput {
         let layout = self.layout();
         let n = self.rules.players as usize;
         let mut tally = Tally::new(layout);
-        let mut acc = DealAcc::new(layout);
-        // One instance per field bot and seat: the seating order changes which bot sits where
-        // from deal to deal, and swapping instances in (then resetting each from its prototype,
-        // same kind) keeps a search bot's buffers instead of reallocating them.
-        let mut pool: Vec<Vec<Bot>> = self.protos.iter().map(|p| vec![p.clone(); n]).collect();
-        let mut seats: Vec<Bot> = (0..n).map(|_| self.protos[0].clone()).collect();
-        let mut taken = [(0u16, 0u8); MAX_PLAYERS];
-        let mut next = vec![0u8; self.protos.len()];
         let mut rows = per_game.then(GameRows::new);
         let mut games_jsonl = Vec::new();
+        let mut decisions = 0u64;
         for d in self.chunk_deals(c) {
             for g in self.schedule.deal_games(d) {
-                next.fill(0);
-                for (s, bot) in seats.iter_mut().enumerate() {
-                    let b = g.seats[s];
-                    let k = next[b as usize];
-                    next[b as usize] += 1;
-                    std::mem::swap(bot, &mut pool[b as usize][k as usize]);
-                    bot.clone_from(&self.protos[b as usize]);
-                    taken[s] = (b, k);
-                }
+                w.seat(self, &g.seats[..n]);
                 let seeds = MatchSeeds {
                     seed: g.deal_seed,
                     deal: mix(g.deal_seed, stream::DEAL),
-                    bots: std::array::from_fn(|s| g.bot_seed(s)),
+                    bots: std::array::from_fn(|s| if s < n { g.bot_seed(s) } else { 0 }),
                     game: g.game,
                 };
-                let r = match log {
-                    None => play_match_seeded(&self.rules, &seeds, &mut seats, &mut NoObserver),
+                let r = &mut w.result;
+                match log {
+                    None => play_match_into(&self.rules, &seeds, &mut w.seats, &mut NoObserver, &mut w.moves, r),
                     Some(options) => {
                         let names = (0..n).map(|s| self.specs[g.seats[s] as usize].to_string()).collect();
                         let mut jl =
                             JsonLog::new(&mut games_jsonl, names).with_options(options.to_vec()).with_game(g.game);
-                        play_match_seeded(&self.rules, &seeds, &mut seats, &mut jl)
+                        play_match_into(&self.rules, &seeds, &mut w.seats, &mut jl, &mut w.moves, r);
                     }
-                };
-                let bot_failed = seats.iter().any(Strategy::has_failed);
-                for (s, bot) in seats.iter_mut().enumerate() {
-                    let (b, k) = taken[s];
-                    std::mem::swap(bot, &mut pool[b as usize][k as usize]);
                 }
+                let r = &w.result;
+                let bot_failed = w.seats.iter().any(Strategy::has_failed);
                 if bot_failed || abandon.load(Ordering::Relaxed) {
                     return ChunkOutput {
                         chunk: c,
@@ -283,19 +270,21 @@ impl Tournament {
                         games_csv: Vec::new(),
                         rounds_csv: Vec::new(),
                         games_jsonl,
+                        decisions,
                         failed: true,
                         bot_failed,
                     };
                 }
-                acc.add_game(&g, &r);
+                decisions += r.round_records().map(|rec| u64::from(rec.outcome.decisions)).sum::<u64>();
+                w.acc.add_game(&g, r);
                 if let Some(rows) = rows.as_mut() {
-                    rows.add(self, &g, &r);
+                    rows.add(self, &g, r);
                 }
             }
-            tally.fold(&mut acc);
+            tally.fold(&mut w.acc);
         }
         let (games_csv, rounds_csv) = rows.map(GameRows::into_bytes).unwrap_or_default();
-        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, games_jsonl, failed: false, bot_failed: false }
+        ChunkOutput { chunk: c, tally, games_csv, rounds_csv, games_jsonl, decisions, failed: false, bot_failed: false }
     }
 
     /// Plays the chunks `todo` (ascending) on `opts.threads` threads, starting from `start` and
@@ -331,13 +320,20 @@ impl Tournament {
                     for _ in 0..opts.threads.max(1) {
                         let tx = tx.clone();
                         s.spawn(move |_| {
+                            let mut worker = Worker::new(self);
                             loop {
                                 if stop.load(Ordering::SeqCst) {
                                     return;
                                 }
                                 let i = next.fetch_add(1, Ordering::SeqCst);
                                 let Some(&c) = todo.get(i) else { return };
-                                let out = self.play_chunk_until(c, opts.per_game, opts.log_games.as_deref(), cut);
+                                let out = self.play_chunk_until(
+                                    c,
+                                    opts.per_game,
+                                    opts.log_games.as_deref(),
+                                    cut,
+                                    &mut worker,
+                                );
                                 if out.bot_failed {
                                     // A bot failed: stop scheduling, and cut short the chunks
                                     // in flight (their games are replayed on resume).
@@ -421,6 +417,72 @@ impl Tournament {
         let all_done = todo.iter().all(|&c| result.done.contains(c));
         result.interrupted = !all_done && !decided;
         Ok(result)
+    }
+}
+
+/// A worker thread's scratch, kept from game to game and chunk to chunk: the move list, the
+/// bots at the table and the deal accumulator. Nothing in it is sized per game: the move list
+/// is set up once per thread instead of once per game, and the seats are reset in place.
+struct Worker {
+    moves: Box<MoveList>,
+    /// One instance per field bot and seat: the seating order changes which bot sits where from
+    /// deal to deal, and moving instances in and out (each reset from its prototype, same kind,
+    /// before a game) keeps a search bot's buffers instead of reallocating them.
+    pool: Vec<Vec<Bot>>,
+    /// The bots at the table.
+    seats: Vec<Bot>,
+    /// Which pool instance (field bot, copy) sits in each seat; the pool keeps a stand-in there.
+    taken: Vec<(u16, u8)>,
+    next: Vec<u8>,
+    acc: DealAcc,
+    result: MatchResult,
+}
+
+impl Worker {
+    fn new(t: &Tournament) -> Worker {
+        let n = t.rules.players as usize;
+        let mut w = Worker {
+            moves: Box::new(MoveList::new()),
+            pool: t.protos.iter().map(|p| vec![p.clone(); n]).collect(),
+            seats: (0..n).map(|_| t.protos[0].clone()).collect(),
+            taken: vec![(0, 0); n],
+            next: vec![0; t.protos.len()],
+            acc: DealAcc::new(t.layout()),
+            result: MatchResult::empty(t.rules.players),
+        };
+        // Seat 0..n hold instances (0, 0..n) of the first bot: swap them in.
+        for s in 0..n {
+            std::mem::swap(&mut w.seats[s], &mut w.pool[0][s]);
+            w.taken[s] = (0, s as u8);
+        }
+        w
+    }
+
+    /// Seats field bots `lineup` (one per seat) and resets each from its prototype. An instance
+    /// already in the right seat stays; only a changed seating moves instances.
+    fn seat(&mut self, t: &Tournament, lineup: &[u16]) {
+        self.next.fill(0);
+        let mut want = [(0u16, 0u8); MAX_PLAYERS];
+        for (s, &b) in lineup.iter().enumerate() {
+            let k = self.next[b as usize];
+            self.next[b as usize] += 1;
+            want[s] = (b, k);
+        }
+        if want[..lineup.len()] != self.taken[..] {
+            // Every instance back to the pool, then the wanted ones out.
+            for (s, bot) in self.seats.iter_mut().enumerate() {
+                let (b, k) = self.taken[s];
+                std::mem::swap(bot, &mut self.pool[b as usize][k as usize]);
+            }
+            for (s, bot) in self.seats.iter_mut().enumerate() {
+                let (b, k) = want[s];
+                std::mem::swap(bot, &mut self.pool[b as usize][k as usize]);
+                self.taken[s] = (b, k);
+            }
+        }
+        for (s, bot) in self.seats.iter_mut().enumerate() {
+            bot.clone_from(&t.protos[self.taken[s].0 as usize]);
+        }
     }
 }
 

@@ -227,9 +227,14 @@ impl Tally {
                 p.xm[a * pairs + b] += u128::from(xa) * u128::from(mb);
             }
         }
+        // `Cluster::add_deal` without its branch (a cell with no units adds nothing).
         for (c, cell) in self.clusters.iter_mut().zip(acc.cells.iter_mut()) {
-            c.add_deal(cell.0, cell.1);
-            *cell = (0, 0);
+            let (x, m) = std::mem::take(cell);
+            let x = if m != 0 { x } else { 0 };
+            c.deals += u64::from(m != 0);
+            c.units += m;
+            c.sum += x;
+            c.sum_sq += u128::from(x) * u128::from(x);
         }
         self.deals += 1;
         self.games += acc.games;
@@ -384,12 +389,18 @@ impl DealAcc {
         let totals = &r.totals[..n];
         // The seat that led round 1: match wins by turn-order position from it.
         let first = r.round_records().next().map(|rec| rec.first.index());
+        let mut outs = [0u64; crate::rules::MAX_PLAYERS];
+        for rec in r.round_records() {
+            if let EndReason::Out(s) = rec.outcome.reason {
+                outs[s.index()] += 1;
+            }
+        }
         for (s, &total) in totals.iter().enumerate() {
             let b = spec.seats[s] as usize;
             let seat = Seat::from_index(s);
             let win = if r.is_winner(seat) { WIN_UNIT / winners } else { 0 };
             let score = total as u64;
-            let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count() as u64;
+            let outs = outs[s];
             self.add(l.bot(b, BOT_WIN), win, 1);
             self.add(l.bot(b, BOT_SCORE), score, 1);
             self.add(l.bot(b, BOT_ROUND_SCORE), score, rounds);
@@ -519,8 +530,15 @@ mod tests {
         let l = Layout { bots: 1, players: 3 };
         let mut scores = [0u32; crate::rules::MAX_PLAYERS];
         scores[..3].copy_from_slice(&[10, 4, 4]);
-        let outcome =
-            |reason, boneyard_left, no_start| Outcome { reason, scores, turns: 30, draws: 6, boneyard_left, no_start };
+        let outcome = |reason, boneyard_left, no_start| Outcome {
+            reason,
+            scores,
+            turns: 30,
+            draws: 6,
+            decisions: 20,
+            boneyard_left,
+            no_start,
+        };
         let mut records = [None; crate::tile::PIP_COUNT];
         // Round 1: seat 1 acts first, seats 1 and 2 tie for the round; round 2: seat 2 goes out.
         records[0] = Some(RoundRecord {
