@@ -20,7 +20,7 @@ pub use cutthroat::Cutthroat;
 pub use expert::Expert;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
-pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS};
+pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS, rollouts_on_this_thread};
 pub use oracle::Oracle;
 pub use planner::Planner;
 pub use random::Random;

@@ -85,6 +85,17 @@ pub(super) const fn rollout_stream(i: u32) -> u64 {
     2 * i as u64 + 1
 }
 
+thread_local! {
+    /// Rollouts played on this thread by the search bots (`montecarlo`, `expert`, `oracle`).
+    static ROLLOUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many rollouts the search bots have played on the calling thread so far: `mtrain bench`
+/// reads it before and after a run to report rollouts per second.
+pub fn rollouts_on_this_thread() -> u64 {
+    ROLLOUTS.with(std::cell::Cell::get)
+}
+
 /// What a finished rollout is worth to the deciding seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Score {
@@ -163,6 +174,7 @@ impl Scratch {
         me: Seat,
         depth: u32,
     ) -> i64 {
+        ROLLOUTS.with(|r| r.set(r.get() + 1));
         let n = world.players() as usize;
         let mut sim = world.clone();
         sim.play_unchecked(m, &mut NoObserver);

@@ -340,6 +340,38 @@ fn bench_measures_every_thread_count_and_writes_csv() {
         assert!(rounds > 0.0 && decisions > rounds, "{r:?}");
     }
     assert_eq!(rows[0][8], "1.0000", "the first thread count is the speed-up's base");
+    // Beside two threads, two independent single-thread processes: their speed-up over the
+    // first row, and the runner's rate as a share of theirs (no rollouts without a search bot).
+    assert!(text.contains("processes") && text.contains("efficiency"), "{text}");
+    assert_eq!((rows[0][9].as_str(), rows[0][10].as_str(), rows[0][11].as_str()), ("0.0", "", ""));
+    let machine: f64 = rows[1][10].parse().unwrap();
+    let efficiency: f64 = rows[1][11].parse().unwrap();
+    let speedup: f64 = rows[1][8].parse().unwrap();
+    assert!(machine > 0.0 && efficiency > 0.0, "{:?}", rows[1]);
+    assert!((speedup / machine - efficiency).abs() < 1e-3, "efficiency = speed-up / process speed-up: {:?}", rows[1]);
+    // A search bot's rollouts are counted.
+    let out = mtrain(&[
+        "bench",
+        "--bots",
+        "montecarlo:samples=2",
+        "--players",
+        "2",
+        "--threads",
+        "1",
+        "--seconds",
+        "0.3",
+        "--runs",
+        "1",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("rollouts/s") && !text.contains("efficiency"), "{text}");
+    let row: Vec<String> =
+        std::fs::read_to_string(&csv).unwrap().lines().nth(1).unwrap().split(',').map(str::to_string).collect();
+    let (decisions, rollouts): (f64, f64) = (row[5].parse().unwrap(), row[9].parse().unwrap());
+    assert!(rollouts >= 2.0 * decisions && decisions > 0.0, "2 worlds x every legal move per decision: {row:?}");
     rejects(&["bench", "--threads", "1,0"], &["'--threads <LIST>'", "each 1 or more"]);
     rejects(&["bench", "--runs", "0"], &["'--runs <R>': 0 runs measure nothing"]);
     rejects(&["bench", "--seconds", "-1"], &["invalid value '-1' for '--seconds <S>'", "positive number"]);

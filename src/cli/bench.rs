@@ -2,19 +2,27 @@
 //!
 //! For each thread count, `--runs` timed runs of `--seconds / --runs` each: every thread plays
 //! full matches (deal included) with its own seeds until the run's time is up, counting rounds,
-//! matches and decisions (calls to a bot's `choose`). Each figure is the median over the runs;
-//! the speed-up divides the median rounds per second by that of the first thread count.
-//! `--deal-only` times just the seeded shuffle and deal of a round (the floor under a round).
+//! matches, decisions (calls to a bot's `choose`) and the search bots' rollouts. Each thread
+//! plays its games the way a tournament worker does (one move list and one result kept for all
+//! its matches, `play_match_into`). Each figure is the median over the runs; the speed-up
+//! divides the median rounds per second by that of the first thread count.
+//!
+//! Beside each thread count above one, the same number of independent single-thread processes
+//! (this program again, `--threads 1`, started together) are timed the same way: their summed
+//! rounds per second over the first row's is the speed-up the machine itself allows (shared
+//! caches, memory bandwidth, clock boost), and the runner's efficiency is its own speed-up over
+//! that one. `--deal-only` times just the seeded shuffle and deal of a round (the floor under a
+//! round).
 
 use super::values::{self, ThreadList};
 use super::{BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, write_atomic};
 use crate::deal::deal_round;
 use crate::external::StderrTo;
-use crate::game::play_match;
+use crate::game::{MatchResult, MatchSeeds, play_match_into};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{Event, MoveList};
 use crate::rules::Rules;
-use crate::strategies::{Bot, Registry};
+use crate::strategies::{Bot, Registry, rollouts_on_this_thread};
 use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
 use clap::Args;
@@ -46,6 +54,12 @@ pub(crate) struct BenchArgs {
     /// Also write the table as CSV to FILE
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Do not time independent single-thread processes beside the thread counts above one
+    #[arg(long)]
+    no_processes: bool,
+    /// Internal: run as one of the independent processes (one line of figures, nothing else)
+    #[arg(long, hide = true)]
+    child: bool,
     #[command(flatten)]
     bot_args: BotArgs,
 }
@@ -102,6 +116,7 @@ struct Work {
     rounds: u64,
     matches: u64,
     decisions: u64,
+    rollouts: u64,
 }
 
 /// One timed run on `threads` threads for `dur`: total work and elapsed seconds.
@@ -117,6 +132,9 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                         bots.iter().map(|b| Counted { bot: b.clone(), decisions: 0 }).collect();
                     let base = mix(run, t as u64);
                     let mut i = 0u64;
+                    let mut moves = Box::new(MoveList::new());
+                    let mut result = MatchResult::empty(rules.players);
+                    let rollouts = rollouts_on_this_thread();
                     while Instant::now() < deadline && !seats.iter().any(Strategy::has_failed) {
                         if deal_only {
                             // A batch between clock reads, so the clock does not dominate.
@@ -128,14 +146,17 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                                 w.rounds += 1;
                             }
                         } else {
-                            let r = play_match(rules, mix(base, i), &mut seats, &mut crate::round::NoObserver);
-                            black_box(&r);
+                            let seeds = MatchSeeds::from_seed(mix(base, i));
+                            let obs = &mut crate::round::NoObserver;
+                            play_match_into(rules, &seeds, &mut seats, obs, &mut moves, &mut result);
+                            black_box(&result);
                             i += 1;
                             w.matches += 1;
-                            w.rounds += u64::from(r.rounds);
+                            w.rounds += u64::from(result.rounds);
                         }
                     }
                     w.decisions = seats.iter().map(|s| s.decisions).sum();
+                    w.rollouts = rollouts_on_this_thread() - rollouts;
                     w
                 })
             })
@@ -147,6 +168,7 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
         rounds: a.rounds + w.rounds,
         matches: a.matches + w.matches,
         decisions: a.decisions + w.decisions,
+        rollouts: a.rollouts + w.rollouts,
     });
     (total, elapsed)
 }
@@ -163,8 +185,95 @@ struct Row {
     rounds: f64,
     matches: f64,
     decisions: f64,
+    rollouts: f64,
     ns_per_decision: f64,
     ns_per_round: f64,
+    /// Summed rounds per second of `threads` independent single-thread processes (`None`: not
+    /// measured).
+    processes: Option<f64>,
+}
+
+/// The medians of `runs` timed runs on `t` threads.
+fn measure(rules: &Rules, bots: &[Bot], t: usize, dur: Duration, deal_only: bool, runs: usize) -> Row {
+    let (mut rr, mut mr, mut dr, mut ro, mut nsd, mut nsr) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for r in 0..runs {
+        let (w, secs) = timed_run(rules, bots, t, dur, deal_only, r as u64);
+        rr.push(w.rounds as f64 / secs);
+        mr.push(w.matches as f64 / secs);
+        dr.push(w.decisions as f64 / secs);
+        ro.push(w.rollouts as f64 / secs);
+        // CPU time per unit on each thread.
+        nsd.push(if w.decisions > 0 { secs * 1e9 * t as f64 / w.decisions as f64 } else { f64::NAN });
+        nsr.push(if w.rounds > 0 { secs * 1e9 * t as f64 / w.rounds as f64 } else { f64::NAN });
+    }
+    Row {
+        threads: t,
+        rounds: median(rr),
+        matches: median(mr),
+        decisions: median(dr),
+        rollouts: median(ro),
+        ns_per_decision: median(nsd),
+        ns_per_round: median(nsr),
+        processes: None,
+    }
+}
+
+/// The line a child process prints: its median rounds per second.
+const CHILD_TAG: &str = "mtrain-bench-child rounds_per_s=";
+
+/// This command line for one of `k` independent processes: the same table and bots, one thread,
+/// no output file, marked as a child.
+fn child_args(raw: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in raw.iter().skip(1) {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if a == "--threads" || a == "--out" {
+            skip = true;
+            continue;
+        }
+        if a.starts_with("--threads=") || a.starts_with("--out=") || a == "--child" || a == "--no-processes" {
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out.extend(["--threads", "1", "--no-processes", "--child"].map(String::from));
+    out
+}
+
+/// Starts `k` copies of this program as single-thread benches at once and sums their rounds per
+/// second.
+fn processes(raw: &[String], k: usize) -> Result<f64, CliError> {
+    let exe =
+        std::env::current_exe().map_err(|e| CliError::failure(format!("bench: cannot find this program: {e}")))?;
+    let args = child_args(raw);
+    let children = (0..k)
+        .map(|_| {
+            std::process::Command::new(&exe)
+                .args(&args)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::inherit())
+                .spawn()
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::failure(format!("bench: cannot start an independent process: {e}")))?;
+    let mut sum = 0.0;
+    for c in children {
+        let out = c.wait_with_output().map_err(|e| CliError::failure(format!("bench: independent process: {e}")))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let rate = text.lines().find_map(|l| l.strip_prefix(CHILD_TAG)).and_then(|v| v.trim().parse::<f64>().ok());
+        match rate {
+            Some(r) if out.status.success() => sum += r,
+            _ => {
+                return Err(CliError::failure("bench: an independent process failed (its error is above)".to_string()));
+            }
+        }
+    }
+    Ok(sum)
 }
 
 fn group(n: f64) -> String {
@@ -179,7 +288,7 @@ fn group(n: f64) -> String {
     out
 }
 
-pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
+pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), CliError> {
     let rules = a.table.rules()?;
     let (registry, ext) = a.bot_args.registry(base, StderrTo::Forward)?;
     if let Some(out) = &a.out {
@@ -188,6 +297,16 @@ pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
     let (specs, bots) = super::play::seat_bots(&a.bots, rules.players, &registry)?;
     let threads = a.threads.0.clone();
     let (seconds, runs) = (a.seconds, a.runs);
+    let dur = Duration::from_secs_f64(seconds / runs as f64);
+    if a.child {
+        let _ = timed_run(&rules, &bots, 1, Duration::from_millis(200), a.deal_only, u64::MAX);
+        let row = measure(&rules, &bots, 1, dur, a.deal_only, runs);
+        if let Some(e) = bot_failure(&ext) {
+            return Err(e);
+        }
+        println!("{CHILD_TAG}{}", row.rounds);
+        return Ok(());
+    }
     let bot_names = specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
     let changes = changes_text(&a.table.overrides());
     let what = if a.deal_only { "seeded shuffle and deal only".to_string() } else { format!("bots {bot_names}") };
@@ -199,7 +318,6 @@ pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
         rules.hand().unwrap_or(0),
         seconds / runs as f64
     );
-    let dur = Duration::from_secs_f64(seconds / runs as f64);
     // Warm-up: caches, page faults, thread start-up.
     let _ = timed_run(&rules, &bots, threads[0], Duration::from_millis(200), a.deal_only, u64::MAX);
     if let Some(e) = bot_failure(&ext) {
@@ -207,42 +325,41 @@ pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
     }
     let mut rows = Vec::new();
     for &t in &threads {
-        let mut rr = Vec::new();
-        let mut mr = Vec::new();
-        let mut dr = Vec::new();
-        let mut nsd = Vec::new();
-        let mut nsr = Vec::new();
-        for r in 0..runs {
-            let (w, secs) = timed_run(&rules, &bots, t, dur, a.deal_only, r as u64);
-            if let Some(e) = bot_failure(&ext) {
-                return Err(e);
-            }
-            rr.push(w.rounds as f64 / secs);
-            mr.push(w.matches as f64 / secs);
-            dr.push(w.decisions as f64 / secs);
-            // CPU time per unit on each thread.
-            nsd.push(if w.decisions > 0 { secs * 1e9 * t as f64 / w.decisions as f64 } else { f64::NAN });
-            nsr.push(if w.rounds > 0 { secs * 1e9 * t as f64 / w.rounds as f64 } else { f64::NAN });
+        let mut row = measure(&rules, &bots, t, dur, a.deal_only, runs);
+        if let Some(e) = bot_failure(&ext) {
+            return Err(e);
         }
-        rows.push(Row {
-            threads: t,
-            rounds: median(rr),
-            matches: median(mr),
-            decisions: median(dr),
-            ns_per_decision: median(nsd),
-            ns_per_round: median(nsr),
-        });
+        if t > 1 && !a.no_processes {
+            row.processes = Some(processes(raw, t)?);
+        }
+        rows.push(row);
     }
     let base = rows[0].rounds;
+    let searched = rows.iter().any(|r| r.rollouts > 0.0);
     let unit = if a.deal_only { "  deals/s" } else { " rounds/s" };
-    println!("threads   {unit}   matches/s  decisions/s  ns/round  ns/decision  speed-up");
+    let rollouts_head = if searched { "   rollouts/s" } else { "" };
+    let show_processes = rows.iter().any(|r| r.processes.is_some());
+    let processes_head = if show_processes { "  processes  efficiency" } else { "" };
+    println!(
+        "threads   {unit}   matches/s  decisions/s{rollouts_head}  ns/round  ns/decision  speed-up{processes_head}"
+    );
     let mut csv_rows = Vec::new();
     for r in &rows {
+        // Speed-ups over the first row; the efficiency compares like with like (as many
+        // threads as processes).
         let speedup = r.rounds / base;
+        let machine = r.processes.map(|p| p / base);
+        let efficiency = r.processes.map(|p| r.rounds / p);
         let nsd = if r.ns_per_decision.is_finite() { format!("{:.0}", r.ns_per_decision) } else { "-".into() };
         let count = |v: f64| if a.deal_only { "-".to_string() } else { group(v) };
+        let rollouts = if searched { format!("  {:>11}", group(r.rollouts)) } else { String::new() };
+        let procs = match (show_processes, machine, efficiency) {
+            (false, _, _) => String::new(),
+            (true, Some(m), Some(e)) => format!("  {m:>8.2}x  {:>9.1}%", 100.0 * e),
+            (true, _, _) => format!("  {:>9}  {:>10}", "-", "-"),
+        };
         println!(
-            "{:>7}  {:>10}  {:>10}  {:>11}  {:>8.0}  {:>11}  {:>7.2}x",
+            "{:>7}  {:>10}  {:>10}  {:>11}{rollouts}  {:>8.0}  {:>11}  {:>7.2}x{procs}",
             r.threads,
             group(r.rounds),
             count(r.matches),
@@ -261,11 +378,18 @@ pub(crate) fn run(a: &BenchArgs, base: &Registry) -> Result<(), CliError> {
             format!("{:.1}", r.ns_per_round),
             if r.ns_per_decision.is_finite() { format!("{:.1}", r.ns_per_decision) } else { String::new() },
             format!("{speedup:.4}"),
+            format!("{:.1}", r.rollouts),
+            machine.map_or(String::new(), |m| format!("{m:.4}")),
+            efficiency.map_or(String::new(), |e| format!("{e:.4}")),
         ]);
     }
+    if show_processes {
+        println!(
+            "processes: the speed-up of as many independent single-thread processes run together (the machine's own limit); efficiency: the speed-up over it"
+        );
+    }
     if let Some(path) = &a.out {
-        let header =
-            "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup";
+        let header = "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup,rollouts_per_s,process_speedup,efficiency";
         write_atomic(path, crate::report::csv_table(header.split(','), csv_rows).as_bytes())?;
     }
     Ok(())

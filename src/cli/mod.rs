@@ -305,7 +305,7 @@ where
         Command::Balance(a) => balance::run(&a, &raw, registry),
         Command::Strategies(a) => strategies::run(&a, registry).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
-        Command::Bench(a) => bench::run(&a, registry).map(|()| 0),
+        Command::Bench(a) => bench::run(&a, &raw, registry).map(|()| 0),
         Command::Tune(a) => tune::run(&a, &raw, registry),
     };
     match result {
