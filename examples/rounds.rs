@@ -11,26 +11,7 @@
 
 use mexican_train::game::play_round_general;
 use mexican_train::rng::{mix, rng_from_seed};
-use mexican_train::{
-    Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, Strategy, View, deal_round, play_round,
-};
-
-/// A bot that counts its decisions.
-struct Counted(Bot, u64);
-
-impl Strategy for Counted {
-    #[inline]
-    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
-        self.1 += 1;
-        self.0.choose(view, moves, rng)
-    }
-    fn round_start(&mut self, view: &View<'_>) {
-        self.0.round_start(view);
-    }
-    fn uses_voids(&self) -> bool {
-        self.0.uses_voids()
-    }
-}
+use mexican_train::{Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, deal_round, play_round};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -44,10 +25,12 @@ fn main() {
         other => panic!("engines: top or all, not {other}"),
     };
     let rules = Rules::wikipedia();
-    let mut bots: Vec<Counted> = (0..4).map(|_| Counted(Bot::parse(bot).expect("bot spec"), 0)).collect();
+    // The bots as the tournament runs them (the same `play_round::<Bot, _>`); decisions are
+    // counted by the engine (`Outcome::decisions`).
+    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse(bot).expect("bot spec")).collect();
     let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
     let mut moves = MoveList::new();
-    let mut turns = 0u64;
+    let (mut turns, mut decisions) = (0u64, 0u64);
     for i in 0..n {
         let mut deal_rng = rng_from_seed(mix(7, i));
         let engine = if all { 12 - (i % 13) as u8 } else { 12 };
@@ -62,7 +45,7 @@ fn main() {
             }
         };
         turns += u64::from(outcome.turns);
+        decisions += u64::from(outcome.decisions);
     }
-    let decisions: u64 = bots.iter().map(|b| b.1).sum();
     println!("{n} rounds, {turns} turns, {decisions} decisions");
 }

@@ -22,10 +22,16 @@ impl TileSet {
 
     /// Every tile of the double-`max` set.
     pub fn full(max: Pip) -> TileSet {
+        // Every value 0..=max pairs with every other: each row up to `max` holds bits 0..=max.
+        let m = max.get() as usize;
         let mut s = TileSet::EMPTY;
-        for t in Tile::canonical(max) {
-            s.insert(t);
+        for row in &mut s.rows[..=m] {
+            *row = (1u32 << (m + 1)) - 1;
         }
+        // (m + 1)(m + 2) / 2 tiles; each value shows m + 2 times (once on every tile of its
+        // suit, twice on its double).
+        s.len = ((m + 1) * (m + 2) / 2) as u8;
+        s.pips = (m * (m + 1) / 2 * (m + 2)) as u16;
         s
     }
 
@@ -142,13 +148,19 @@ impl TileSet {
 
     /// Count and pip sum recomputed from the bits (what the caches must equal).
     pub fn recompute(&self) -> (usize, u16) {
-        let mut len = 0;
-        let mut pips = 0u16;
-        for t in self.iter() {
-            len += 1;
-            pips += t.pips();
+        // By one population count per row instead of visiting every tile. The rows are
+        // symmetric: `[a|b]` is bit `b` of row `a` and bit `a` of row `b`, a double one bit. So
+        // the set bits count every tile twice but the doubles once, and value `a` shows on the
+        // tiles of row `a`, twice on its double.
+        let (mut bits, mut doubles, mut pips) = (0u32, 0u32, 0u32);
+        for (a, &row) in self.rows.iter().enumerate() {
+            let count = row.count_ones();
+            let double = row >> a & 1;
+            bits += count;
+            doubles += double;
+            pips += a as u32 * (count + double);
         }
-        (len, pips)
+        (((bits + doubles) / 2) as usize, pips as u16)
     }
 
     /// Number of tiles (cached).
@@ -316,12 +328,31 @@ mod tests {
     }
 
     #[test]
+    fn counts_by_population_equal_counts_tile_by_tile() {
+        let mut rng = crate::rng::rng_from_seed(5);
+        let all: Vec<Tile> = Tile::canonical(Pip::new(18).unwrap()).collect();
+        for keep in [0u64, 1, 3, 7, 15, u64::MAX] {
+            for _ in 0..200 {
+                let s: TileSet =
+                    all.iter().copied().filter(|_| rand::RngCore::next_u64(&mut rng) & keep == 0).collect();
+                let by_tile = (s.iter().count(), s.iter().map(|t| t.pips()).sum::<u16>());
+                assert_eq!(s.recompute(), by_tile);
+                assert_eq!(s.difference(&TileSet::EMPTY).pips(), by_tile.1);
+            }
+        }
+        // The double-12 set: 91 tiles, 1,092 pips (each value appears 14 times).
+        assert_eq!(TileSet::full(Pip::new(12).unwrap()).recompute(), (91, 1092));
+    }
+
+    #[test]
     fn full_sets_have_the_right_sizes_and_suits() {
         for (m, n) in [(6u8, 28usize), (9, 55), (12, 91), (15, 136), (18, 190)] {
             let max = Pip::new(m).unwrap();
             let s = TileSet::full(max);
             assert_eq!(s.len(), n);
             assert_eq!(s.recompute().0, n);
+            assert_eq!(s.recompute(), (s.len(), s.pips()));
+            assert_eq!(s, Tile::canonical(max).collect::<TileSet>());
             assert!(s.within(max));
             for v in 0..=m {
                 assert_eq!(s.suit_len(Pip::new(v).unwrap()), m as u32 + 1);

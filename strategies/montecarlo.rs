@@ -178,9 +178,13 @@ impl Scratch {
         let n = world.players() as usize;
         let mut sim = world.clone();
         sim.play_unchecked(m, &mut NoObserver);
+        // A rollout bot that never draws on its stream (greedy) is not given a fresh one.
+        let seeded = rollout.uses_rng();
         for (s, bot) in self.seats[..n].iter_mut().enumerate() {
             bot.clone_from(rollout);
-            self.rngs[s] = rng_from_seed(mix(seed, s as u64));
+            if seeded {
+                self.rngs[s] = rng_from_seed(mix(seed, s as u64));
+            }
         }
         let (seats, rngs) = (&mut self.seats[..n], &mut self.rngs[..n]);
         if depth == 0 {
