@@ -6,6 +6,8 @@
 #   greedy_round         a greedy round through `play_round`, deal included (4 players, double-12)
 #   greedy_round_all     the same with the engine cycling 12..0 as in a match (the floor under a
 #                        tournament of full matches)
+#   greedy_round_general the greedy round on the general turn machine only (what the plain loop saves)
+#   deal                 the seeded shuffle, deal and initial state of a round (the floor under it)
 #   planner_round        a planner round through `play_round`
 #   montecarlo_decision  one montecarlo decision (default settings), rounds through `play_round`
 #   tournament_round     a round of `mtrain tournament --bots greedy --players 4 --rounds 1`
@@ -43,6 +45,8 @@ tournament() { # rounds games -> instructions
 
 greedy=$(refs "$R" greedy 20000 play)
 greedy_all=$(refs "$R" greedy 13000 play all)
+general=$(refs "$R" greedy 4000 general)
+dealonly=$(refs "$R" greedy 20000 deal)
 planner=$(refs "$R" planner 2000 play)
 mc=$(refs "$R" montecarlo 4 play)
 mc_decisions=$(decisions)
@@ -52,13 +56,15 @@ t13_small=$(tournament 13 4)
 t13=$(tournament 13 404)
 
 python3 - "$OUT" "$BUDGETS" "$UPDATE" "$greedy" "$greedy_all" "$planner" "$mc" "$mc_decisions" \
-  "$t1_small" "$t1" "$t13_small" "$t13" <<'PY'
+  "$t1_small" "$t1" "$t13_small" "$t13" "$general" "$dealonly" <<'PY'
 import csv, os, sys
 out, budgets_path, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-greedy, greedy_all, planner, mc, mc_dec, t1s, t1, t13s, t13 = (int(x) for x in sys.argv[4:13])
+greedy, greedy_all, planner, mc, mc_dec, t1s, t1, t13s, t13, general, dealonly = (int(x) for x in sys.argv[4:15])
 measured = {
     "greedy_round": greedy / 20000,
     "greedy_round_all": greedy_all / 13000,
+    "greedy_round_general": general / 4000,
+    "deal": dealonly / 20000,
     "planner_round": planner / 2000,
     "montecarlo_decision": mc / mc_dec,
     "tournament_round": (t1 - t1s) / 4000,
@@ -67,6 +73,8 @@ measured = {
 what = {
     "greedy_round": "`examples/rounds greedy 20000 play`, per round",
     "greedy_round_all": "`examples/rounds greedy 13000 play all`, per round",
+    "greedy_round_general": "`examples/rounds greedy 4000 general`, per round",
+    "deal": "`examples/rounds greedy 20000 deal`, per round",
     "planner_round": "`examples/rounds planner 2000 play`, per round",
     "montecarlo_decision": "`examples/rounds montecarlo 4 play`, per decision",
     "tournament_round": "`mtrain tournament --bots greedy --players 4 --rounds 1`, 4004 minus 4 games, per round",
@@ -94,6 +102,8 @@ for name, v, b, change, verdict in rows:
     bs = "-" if b is None else f"{b:,.0f}"
     cs = "-" if change is None else f"{change:+.1f}%"
     print(f"{name:<24} {v:>13,.0f} {bs:>13} {cs:>8}  {verdict}")
+print(f"the plain loop: {measured['greedy_round_general'] / measured['greedy_round']:.2f}x fewer instructions than the general machine; "
+      f"the deal is {measured['deal'] / measured['greedy_round']:.0%} of a round")
 print(f"tournament overhead over play_round: one-round games {measured['tournament_round'] / greedy * 20000 - 1:+.1%}, "
       f"full matches {measured['tournament_match_round'] / measured['greedy_round_all'] - 1:+.1%}")
 if update:
