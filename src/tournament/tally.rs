@@ -395,10 +395,16 @@ impl DealAcc {
                 outs[s.index()] += 1;
             }
         }
+        // Each place's number of seats (seats level after the tie-break share it).
+        let mut level = [0usize; crate::rules::MAX_PLAYERS];
+        for &p in &r.places[..n] {
+            level[p as usize] += 1;
+        }
+        let win_share = WIN_UNIT.checked_div(winners).unwrap_or(0);
         for (s, &total) in totals.iter().enumerate() {
             let b = spec.seats[s] as usize;
             let seat = Seat::from_index(s);
-            let win = if r.is_winner(seat) { WIN_UNIT / winners } else { 0 };
+            let win = if r.is_winner(seat) { win_share } else { 0 };
             let score = total as u64;
             let outs = outs[s];
             self.add(l.bot(b, BOT_WIN), win, 1);
@@ -406,10 +412,10 @@ impl DealAcc {
             self.add(l.bot(b, BOT_ROUND_SCORE), score, rounds);
             self.add(l.bot(b, BOT_OUTS), outs, rounds);
             // Seats level after the tie-break share the ranks they span equally.
-            let (k, w) = (r.places[s] as usize, r.level_with(s));
+            let (k, w) = (r.places[s] as usize, level[r.places[s] as usize]);
+            let share = WIN_UNIT / w as u64;
             for j in 0..n {
-                let share = if (k..k + w).contains(&j) { WIN_UNIT / w as u64 } else { 0 };
-                self.add(l.bot(b, BOT_RANK + j), share, 1);
+                self.add(l.bot(b, BOT_RANK + j), if (k..k + w).contains(&j) { share } else { 0 }, 1);
             }
             self.add(l.seat(s, SEAT_WIN), win, 1);
             if let Some(first) = first {
