@@ -264,6 +264,9 @@ impl Tournament {
                 let r = &w.result;
                 let bot_failed = w.seats.iter().any(Strategy::has_failed);
                 if bot_failed || abandon.load(Ordering::Relaxed) {
+                    // The deal in progress is not counted: the worker's accumulator starts the
+                    // next chunk empty.
+                    w.acc.clear();
                     return ChunkOutput {
                         chunk: c,
                         tally,
@@ -583,6 +586,29 @@ impl GameRows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chunk_cut_mid_deal_leaves_the_worker_clean() {
+        // Two bots at two seats: every deal is two games (the seats swapped).
+        let rules = Rules { players: 2, ..Rules::wikipedia() };
+        let specs: Vec<StrategySpec> = ["greedy", "planner"].iter().map(|s| s.parse().unwrap()).collect();
+        let t = Tournament::new(rules, specs, Schedule::new(&[0, 1], 2, true, 4 * CHUNK_DEALS, 9).unwrap());
+        assert_eq!(t.schedule.rotations(), 2);
+        let mut w = Worker::new(&t);
+        // A deal's first game accumulated, then the chunk cut (as a signal or another chunk's
+        // failing bot can do between two games); then chunk 1 on the same worker.
+        let mut bots = [Bot::parse("greedy").unwrap(), Bot::parse("planner").unwrap()];
+        let first = crate::game::play_match(&t.rules, 1, &mut bots, &mut NoObserver);
+        w.acc.add_game(&t.schedule.game(0), &first);
+        let cut = t.play_chunk_until(0, false, None, &AtomicBool::new(true), &mut w);
+        assert!(cut.failed && !cut.bot_failed && cut.tally.games == 0);
+        let next = t.play_chunk_until(1, true, None, &AtomicBool::new(false), &mut w);
+        let fresh = t.play_chunk(1, true);
+        assert_eq!(next.tally, fresh.tally);
+        assert_eq!(next.games_csv, fresh.games_csv);
+        assert_eq!(next.decisions, fresh.decisions);
+        assert!(fresh.decisions > 0);
+    }
 
     #[test]
     fn chunk_sets_merge_ranges() {

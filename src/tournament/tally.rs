@@ -366,6 +366,13 @@ impl DealAcc {
         DealAcc { layout, cells: vec![(0, 0); layout.len()], games: 0, rounds: 0, met: Vec::new() }
     }
 
+    /// Drops what the deal in progress added (a chunk cut short mid-deal).
+    pub fn clear(&mut self) {
+        self.cells.fill((0, 0));
+        self.games = 0;
+        self.rounds = 0;
+    }
+
     /// Adds `x` head-to-head points out of `m` to the pair `(i, j)`, `i < j` (2 points per
     /// comparison, 1 for a level one): for tests of the ratings on synthetic results.
     #[cfg(test)]
