@@ -19,15 +19,18 @@ use super::state::{LOOSE_LEVELS, Phase, RoundState};
 use crate::deal::Boneyard;
 use crate::rng::{GameRng, below, shuffle};
 use crate::rules::MAX_PLAYERS;
-use crate::tile::{MAX_TILES, Pip, Tile};
+use crate::tile::{MAX_TILES, Tile};
 use crate::tile_set::TileSet;
 
 /// Attempts at a fill that meets every known void before dropping them.
 pub const FILL_TRIES: usize = 8;
 
 impl RoundState {
-    /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, §4.13).
-    fn fits_end(&self, t: Tile, v: Pip) -> bool {
+    /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, §4.13): the
+    /// definition [`Self::allowed`] computes for a whole mask of values.
+    #[cfg(test)]
+    fn fits_end(&self, t: Tile, v: crate::tile::Pip) -> bool {
+        use crate::tile::Pip;
         t.contains(v) || (self.rules.blanks_wild && (t.contains(Pip::ZERO) || v == Pip::ZERO))
     }
 
@@ -166,15 +169,46 @@ impl RoundState {
         true
     }
 
+    /// Whether `t` fits none of the open ends in `voids` (a value mask): [`Self::fits_end`] for
+    /// every value of the mask at once. A tile `[a|b]` shows `a` and `b`; under blanks wild a
+    /// blank fits any end and a blank end takes any tile.
+    #[inline]
     fn allowed(&self, t: Tile, voids: u32) -> bool {
-        let mut bits = voids;
-        while bits != 0 {
-            let v = Pip::from_u8(bits.trailing_zeros() as u8);
-            bits &= bits - 1;
-            if self.fits_end(t, v) {
-                return false;
+        if voids == 0 {
+            return true;
+        }
+        let (a, b) = (t.low().get(), t.high().get());
+        let shows_void = (voids >> a | voids >> b) & 1 != 0;
+        let wild = self.rules.blanks_wild && (a == 0 || voids & 1 != 0);
+        !(shows_void || wild)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::deal_round;
+    use crate::rng::rng_from_seed;
+    use crate::rules::Rules;
+    use crate::tile::Pip;
+
+    #[test]
+    fn allowed_is_fits_end_over_every_value_of_the_mask() {
+        for blanks_wild in [false, true] {
+            // Only the rules' blanks wild matters here; the tiles go up to the double-18.
+            let rules = Rules { blanks_wild, ..Rules::wikipedia() };
+            let deal = deal_round(&rules, Pip::new(12).unwrap(), &mut rng_from_seed(3));
+            let state = RoundState::new(&rules, &deal, Seat::from_index(0));
+            let mut rng = rng_from_seed(4);
+            let masks = (0..400)
+                .map(|_| rand::RngCore::next_u32(&mut rng) & 0x7FFFF >> (rand::RngCore::next_u32(&mut rng) % 19));
+            for voids in [0, 1, 1 << 18, 0x7FFFF].into_iter().chain(masks) {
+                for t in Tile::canonical(Pip::new(18).unwrap()) {
+                    let by_value =
+                        (0..19u8).filter(|&v| voids >> v & 1 == 1).all(|v| !state.fits_end(t, Pip::from_u8(v)));
+                    assert_eq!(state.allowed(t, voids), by_value, "{t} voids {voids:#x} blanks wild {blanks_wild}");
+                }
             }
         }
-        true
     }
 }
