@@ -98,7 +98,7 @@ impl Deal {
         Deal { set_aside: false, ..Deal::from_parts(Tile::new(e, e), hands, boneyard) }
     }
 
-    /// Whether no hand holds a tile showing `e` ([004]: then everything is reshuffled).
+    /// Whether no hand holds a tile showing `e` (Great Harbour Cay: then everything is reshuffled).
     pub fn no_hand_shows(&self, e: Pip) -> bool {
         self.hands[..self.players as usize].iter().all(|h| !h.has_suit(e))
     }

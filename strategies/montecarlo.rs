@@ -34,10 +34,11 @@
 //!   rollouts, with its default parameters.
 //! - `score` (default `margin`; `margin` or `own`): what a rollout is worth, see above.
 //!
-//! Cost per decision (release build, 4 players, double-12, `wikipedia`, defaults, positions from
-//! greedy play; `cargo bench --bench engine -- decision`): about 0.9 ms on a shared 2-core
-//! machine, i.e. 32 × (legal moves) greedy rollouts of the rest of the round. It scales
-//! linearly with `samples`. Strength against `greedy`, wikipedia rules, double-12, full
+//! Cost per decision (release build, double-12, `wikipedia`, defaults, every seat `montecarlo`):
+//! about 230 µs at 4 players and 180 µs at 2 on a 2-core AMD EPYC machine
+//! (results/benchmarks/SEARCH.md, `scripts/bench-search.sh`), i.e. 32 × (legal moves) greedy
+//! rollouts of the rest of the round, about 110 at 4 players; `mtrain bench --bots montecarlo`
+//! prints decisions and rollouts per second. It scales linearly with `samples`. Strength against `greedy`, wikipedia rules, double-12, full
 //! matches: 93.3% [92.1, 94.3] of 2000 two-player games
 //! (`mtrain tournament --bots montecarlo,greedy --players 2 --games 2000 --seed 1`); at four
 //! players (two of each, 400 games, `--players 4 --games 400`) 46.9% [45.8, 48.0] of the games

@@ -17,7 +17,7 @@ use std::ops::Deref;
 /// blanks wild, otherwise one); and the tiles offered are distinct tiles of one hand, at most
 /// [`MAX_TILES`]. Hence at most `2 * TRAIN_SLOTS * MAX_TILES + 3` moves. (Without blanks wild a
 /// train with open end `v` takes at most the [`crate::tile::PIP_COUNT`] tiles showing `v`, so real lists stay
-/// under `TRAIN_SLOTS * PIP_COUNT + 3`; a [002] second double adds at most one tile per train
+/// under `TRAIN_SLOTS * PIP_COUNT + 3`; a dominorules.com second double adds at most one tile per train
 /// that the same train's singles leave out.) Branching doubles (§4.8) add up to
 /// [`super::MAX_BRANCHES`] slots but cannot be combined with blanks wild, so their lists stay under
 /// `ALL_TRAIN_SLOTS * PIP_COUNT + 3`, far inside the bound. A test pins the constant and builds
@@ -209,7 +209,7 @@ impl RoundState {
         }
     }
 
-    /// Moves of the less frequent phases (follow-ups, swan walks, [002] second doubles), kept out
+    /// Moves of the less frequent phases (follow-ups, swan walks, dominorules.com second doubles), kept out
     /// of `legal_moves` so that its common arms stay small.
     #[inline(never)]
     fn other_moves(&self, p: Seat, out: &mut MoveList) {
@@ -398,7 +398,7 @@ impl RoundState {
         if self.rules.blanks_wild { Source::WildHand(hand) } else { Source::Hand(hand) }
     }
 
-    /// Whether `p` is in a first turn that may only use its own train (ED-27, [004]).
+    /// Whether `p` is in a first turn that may only use its own train (ED-27, Great Harbour Cay).
     pub(super) fn first_turn_restricted(&self, p: Seat) -> bool {
         // A build phase is the opening itself: the seat's first normal turn is not restricted.
         self.rules.first_turn_own_train_only
@@ -512,7 +512,7 @@ impl RoundState {
         }
     }
 
-    /// FOLLOWUP for `AnyEligible` ([000], [003]): eligible trains plus the trains of this turn's
+    /// FOLLOWUP for `AnyEligible` (Celko 1998, the Family house rules): eligible trains plus the trains of this turn's
     /// uncovered doubles, then the Mexican start; `singles` excludes doubles (one double a turn).
     fn follow_any_moves(&self, p: Seat, src: Source<'_>, singles: bool, out: &mut MoveList) {
         let open = self.turn_doubles[..self.turn_doubles_len as usize].iter().filter_map(|d| {
@@ -548,7 +548,7 @@ impl RoundState {
         }
     }
 
-    /// FOLLOWUP for [002] after double D1 (`train`, `v1`): F_1, a non-double on any eligible
+    /// FOLLOWUP for dominorules.com after double D1 (`train`, `v1`): F_1, a non-double on any eligible
     /// train or on D1, and F_2, a second double when a third tile from hand can follow.
     fn second_double_moves(&self, p: Seat, train: TrainId, v1: Pip, drawn: Option<Tile>, out: &mut MoveList) {
         if drawn.is_some_and(Tile::is_double) {
@@ -579,7 +579,7 @@ impl RoundState {
         }
     }
 
-    /// F_1 of [002]: a non-double on any eligible train or on D1.
+    /// F_1 of dominorules.com: a non-double on any eligible train or on D1.
     fn follow_single_or_d1(&self, p: Seat, src: Source<'_>, d1: TrainId, out: &mut MoveList) {
         self.eligible_and(p, src, true, std::iter::once(d1), out);
     }

@@ -33,7 +33,7 @@ pub(super) enum Phase {
     /// Swan drive (§4.4): the walk over the public trains, at walk position `pos` (see
     /// [`RoundState::swan_target`]).
     Swan { pos: u8 },
-    /// [002]: after a second double, the third tile goes on either double.
+    /// dominorules.com: after a second double, the third tile goes on either double.
     SecondDouble { train: TrainId, value: Pip, train2: TrainId, value2: Pip },
     /// The round is over.
     Over,
@@ -122,7 +122,7 @@ pub struct RoundState {
     pub(super) public_this_turn: u16,
     /// Tap penalty models (N-8): the seat that ended its last turn on one tile unannounced.
     pub(super) tap_due: Option<Seat>,
-    /// [004] tap penalty with an empty boneyard: seats that miss their next turn.
+    /// Great Harbour Cay tap penalty with an empty boneyard: seats that miss their next turn.
     pub(super) skip_next: u16,
     /// Seats with an idle, non-skipped turn since the table last changed (blocked test).
     pub(super) idle_seats: u16,
@@ -633,8 +633,8 @@ impl RoundState {
     }
 
     /// Under `go_out_on_double = MustCover` (ED-31g), whether the double just placed showing
-    /// `v` still owes its follow-up, so that an empty hand does not end the round yet. A [002]
-    /// second double owes nothing more: its third tile "from hand" cannot be drawn, and [002]
+    /// `v` still owes its follow-up, so that an empty hand does not end the round yet. A dominorules.com
+    /// second double owes nothing more: its third tile "from hand" cannot be drawn, and dominorules.com
     /// lets "two doubles as his last play" end the round.
     pub(super) fn cover_owed(&self, v: Pip, own_lifted: bool) -> bool {
         let second_double = matches!(self.phase, Phase::FollowUp { .. })

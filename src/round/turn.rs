@@ -39,7 +39,7 @@ impl RoundState {
                     if self.rules.tap == TapModel::DrawTwo
                         && let Some(q) = self.tap_due.take()
                     {
-                        // [000]/[001]: caught before play returns to him: he draws two.
+                        // Celko 1998 and the Encyclopedia rules: caught before play returns to him: he draws two.
                         self.penalty_draw(q, 2, obs);
                     }
                     if self.skip_next & self.current.bit() != 0 {
@@ -306,7 +306,8 @@ impl RoundState {
             self.placer = Some(p);
             obs.event(&Event::Engine { seat: p, tile });
             if matches!(self.rules.first_player, FirstPlayer::EnginePlacer | FirstPlayer::PreviousOut) {
-                // EnginePlacer, and PreviousOut's first round ([003] v4 round 1 uses r5).
+                // EnginePlacer, and PreviousOut's first round (the Family house rules' variation 4 uses rule 5
+                // in round 1).
                 self.first = p;
             }
             for t in self.trains.iter_mut() {
@@ -519,7 +520,8 @@ impl RoundState {
                     self.mark_exempt(m.tile.low(), own_lifted);
                     self.phase = Phase::SecondDouble { train, value, train2: m.train, value2: m.tile.low() };
                 }
-                // A chain of doubles: each double earns another follow-up ([000], [003]).
+                // A chain of doubles: each double earns another follow-up (Celko 1998, the Family house
+                // rules).
                 _ => self.after_double(m.train, m.tile.low(), own_lifted, obs),
             },
             _ => self.placements_done(obs),
@@ -641,7 +643,7 @@ impl RoundState {
         obs.event(&Event::Penalty { seat: q, tiles });
     }
 
-    /// Tap penalties due at the end of a turn (N-8): [004]'s falls after the next player's turn;
+    /// Tap penalties due at the end of a turn (N-8): Great Harbour Cay's falls after the next player's turn;
     /// then this turn's own offence, if it ended on one tile.
     fn tap_end_of_turn<O: Observer>(&mut self, p: Seat, obs: &mut O) {
         if self.rules.tap == TapModel::AlwaysAnnounced {
