@@ -19,9 +19,11 @@ struct Lightest {
 
 impl Strategy for Lightest {
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
-        let pips = |i: usize| i32::from(moves[i].tile.pips());
+        // From `late` tiles on, shed the heaviest instead. A stop, skip or bullet lays no tile:
+        // it is the last choice, taken only when no tile is offered.
         let sign = if view.hand().len() <= self.late { -1 } else { 1 };
-        (0..moves.len()).min_by_key(|&i| sign * pips(i)).unwrap_or(0)
+        let weight = |i: usize| moves[i].tile().map_or(i32::MAX, |t| sign * i32::from(t.pips()));
+        (0..moves.len()).min_by_key(|&i| weight(i)).unwrap_or(0)
     }
 
     fn uses_voids(&self) -> bool {

@@ -48,8 +48,9 @@ pub struct MatchStart<'a> {
 ///
 /// impl Strategy for Lightest {
 ///     fn choose(&mut self, _view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
-///         // Index of the move whose tile has the fewest pips; the first on ties.
-///         (0..moves.len()).min_by_key(|&i| moves[i].tile.pips()).unwrap_or(0)
+///         // Index of the move whose tile has the fewest pips; the first on ties. A move that
+///         // lays no tile (a stop, skip or bullet) has no pips: it comes last.
+///         (0..moves.len()).min_by_key(|&i| moves[i].tile().map_or(u16::MAX, |t| t.pips())).unwrap_or(0)
 ///     }
 ///     fn uses_voids(&self) -> bool {
 ///         false // never reads View::known_voids

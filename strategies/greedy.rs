@@ -58,6 +58,8 @@ impl Strategy for Greedy {
     #[inline]
     fn choose(&mut self, _view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
         let mut best = 0;
+        // The raw tile field: a move that places nothing carries the double blank, so it weighs 0
+        // pips, as `m.tile().map_or(0, Tile::pips)` would, without a branch on the hot path.
         let mut best_pips = moves[0].tile.pips();
         let mut ties = 1u64;
         for (i, m) in moves.iter().enumerate().skip(1) {

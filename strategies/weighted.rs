@@ -37,7 +37,7 @@
 use super::plan::PlanCache;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::GameRng;
-use crate::round::{MoveList, Seat, TrainId};
+use crate::round::{MoveKind, MoveList, Seat, TrainId};
 use crate::strategy::{SpecError, StrategySpec};
 use crate::tile::Pip;
 use crate::view::View;
@@ -125,6 +125,7 @@ impl Strategy for Weighted {
         let hand = view.hand();
         let own = TrainId::personal(me);
         let max = view.rules().set;
+        let wild = view.rules().blanks_wild;
         let heaviest = 2.0 * f64::from(max.get()).max(1.0);
         let hand_size = f64::from(hand.len() as u32).max(1.0);
         let next = Seat::from_index((me.index() + 1) % n);
@@ -139,34 +140,34 @@ impl Strategy for Weighted {
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         for (i, m) in moves.iter().enumerate() {
-            let score = if m.train == TrainId::BULLET {
-                f64::INFINITY
-            } else if m.train == TrainId::STOP || m.train == TrainId::SKIP {
-                0.0
-            } else {
-                let t = m.tile;
-                let end = t.other(view.train(m.train).end);
-                let on_own = m.train == own;
-                let pips = f64::from(t.pips()) / heaviest;
-                let rest = hand.without(t);
-                let is_plan = on_own && plan_next == Some(t);
-                let public = !on_own || marked;
-                let f = [
-                    pips,
-                    if urgent { pips } else { 0.0 },
-                    f64::from(u8::from(t.is_double())),
-                    f64::from(u8::from(t.is_double() && fitting(&rest, t.low()) == 0)),
-                    f64::from(u8::from(on_own)),
-                    f64::from(u8::from(on_own && marked)),
-                    f64::from(u8::from(m.train.is_mexican())),
-                    f64::from(u8::from(m.train.owner().is_some_and(|s| s != me))),
-                    f64::from(u8::from(is_plan)),
-                    f64::from(u8::from(plan_set.contains(t) && !is_plan)),
-                    f64::from(fitting(&rest, end)) / hand_size,
-                    f64::from(u8::from(public && next != me && next_voids & (1 << end.get()) != 0)),
-                    f64::from(view.unplayed(end)) / f64::from(max.get() + 2),
-                ];
-                f.iter().zip(w).map(|(x, w)| x * w).sum()
+            let score = match m.kind() {
+                MoveKind::Bullet => f64::INFINITY,
+                MoveKind::Stop | MoveKind::Skip => 0.0,
+                MoveKind::Place(p) => {
+                    let (t, train) = (p.tile, p.train);
+                    let end = p.new_end(view.train(train).end, wild);
+                    let on_own = train == own;
+                    let pips = f64::from(t.pips()) / heaviest;
+                    let rest = hand.without(t);
+                    let is_plan = on_own && plan_next == Some(t);
+                    let public = !on_own || marked;
+                    let f = [
+                        pips,
+                        if urgent { pips } else { 0.0 },
+                        f64::from(u8::from(t.is_double())),
+                        f64::from(u8::from(t.is_double() && fitting(&rest, t.low()) == 0)),
+                        f64::from(u8::from(on_own)),
+                        f64::from(u8::from(on_own && marked)),
+                        f64::from(u8::from(train.is_mexican())),
+                        f64::from(u8::from(train.owner().is_some_and(|s| s != me))),
+                        f64::from(u8::from(is_plan)),
+                        f64::from(u8::from(plan_set.contains(t) && !is_plan)),
+                        f64::from(fitting(&rest, end)) / hand_size,
+                        f64::from(u8::from(public && next != me && next_voids & (1 << end.get()) != 0)),
+                        f64::from(view.unplayed(end)) / f64::from(max.get() + 2),
+                    ];
+                    f.iter().zip(w).map(|(x, w)| x * w).sum()
+                }
             };
             if score > best_score {
                 best = i;

@@ -65,7 +65,10 @@ fn train_id(t: Target) -> TrainId {
 }
 
 fn placement(m: &Move) -> Placement {
-    if m.is_stop() { Placement::STOP } else { Placement { tile: pair(m.tile), target: target_of(m.train) } }
+    match m.placement() {
+        None => Placement::STOP,
+        Some(p) => Placement { tile: pair(p.tile), target: target_of(p.train) },
+    }
 }
 
 fn kind_of(d: Decision) -> Kind {
@@ -390,7 +393,7 @@ fn lockstep(
                 let mv = moves[choose(moves.as_slice())];
                 let _ = write!(round.history, " {seat}:{mv}");
                 let p = placement(&mv);
-                assert_eq!(mv.train, train_id(p.target));
+                assert_eq!(mv.train().unwrap_or(TrainId::STOP), train_id(p.target));
                 state.play(mv, &mut rec).unwrap_or_else(|err| panic!("{err}\n{}", round.context()));
                 model.play(p);
             }
@@ -722,7 +725,7 @@ fn celko1998_build_out_agrees_with_reference_model() {
     let dealt = Deal::with_engine_in_play(Pip::from_u8(12), &[hand0, hand1], &rest[15..]);
     let mut cov = Coverage::default();
     let mut choose = |moves: &[Move]| {
-        let double = moves.iter().position(|m| !m.is_stop() && m.tile.is_double());
+        let double = moves.iter().position(|m| m.tile().is_some_and(|t| t.is_double()));
         double.or_else(|| moves.iter().position(|m| !m.is_stop())).expect("a tile to lay")
     };
     let ending = lockstep(Preset::Celko1998, &rules, &dealt, (12, 1, 1, 0), &mut choose, &mut cov);

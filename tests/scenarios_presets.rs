@@ -820,7 +820,7 @@ fn celko_build_audit() -> Audit {
                     assert_eq!(st.turns_taken(seat), 0);
                     builds_with_pending += u32::from(!st.pending().is_empty());
                     for m in list {
-                        assert!(m.is_stop() || m.train == own(seat), "build offers {list:?}");
+                        assert!(m.is_stop() || m.train().unwrap() == own(seat), "build offers {list:?}");
                     }
                 } else {
                     assert!(st.turns() >= players as u32, "a normal turn before every seat has built");
@@ -2358,16 +2358,19 @@ fn harbour_audit() -> Audit {
             |st, seat, kind, list| {
                 assert!(st.pending().len() <= 1, "two obligations: {:?}", st.pending());
                 if kind == Decision::FollowUp {
-                    let train = list[0].train;
+                    let train = list[0].train().unwrap();
                     assert!(st.train(train).open_double);
                     for m in list {
-                        assert!(!m.tile.is_double() && m.train == train, "follow-up offers {list:?}");
+                        assert!(
+                            !m.tile().unwrap().is_double() && m.train().unwrap() == train,
+                            "follow-up offers {list:?}"
+                        );
                     }
                 }
                 if st.turns_taken(seat) == 0 {
-                    assert!(list.iter().all(|m| m.train == own(seat)), "first turn offers {list:?}");
+                    assert!(list.iter().all(|m| m.train().unwrap() == own(seat)), "first turn offers {list:?}");
                 }
-                if list.iter().any(|m| m.train.is_mexican() && st.train(m.train).len == 0) {
+                if list.iter().any(|m| m.train().unwrap().is_mexican() && st.train(m.train().unwrap()).len == 0) {
                     assert!(st.played_own(seat), "Mexican start before playing on one's own train");
                 }
             },

@@ -1314,7 +1314,7 @@ fn delayed_first_turn_optional_and_forced_pass_look_the_same() {
 // ---------------------------------------------------------------------------------------------
 
 fn turned(tile: &str, train: TrainId) -> Move {
-    Move { tile: t(tile), train: train.turned() }
+    Move::place_turned(t(tile), train)
 }
 
 /// A blank joins any end, an end showing a blank takes any tile, and a tile that can join both

@@ -96,18 +96,24 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
                     if st.turns_taken(seat) == 0 {
                         audit.first_turn_choices += 1;
                         assert_eq!(kind, Decision::Normal);
-                        assert!(moves.iter().all(|m| m.train == own(seat)), "round {r}: first turn offers {moves:?}");
+                        assert!(
+                            moves.iter().all(|m| m.train().unwrap() == own(seat)),
+                            "round {r}: first turn offers {moves:?}"
+                        );
                     }
                     match kind {
                         Decision::FollowUp => {
                             audit.follow_up_choices += 1;
-                            let train = moves[0].train;
+                            let train = moves[0].train().unwrap();
                             let d = st.train(train);
                             assert!(d.open_double, "round {r}: follow-up on a train without an open double");
                             for m in moves.iter() {
-                                assert!(!m.tile.is_double(), "round {r}: a double offered as follow-up: {moves:?}");
-                                assert_eq!(m.train, train, "round {r}: follow-up on two trains: {moves:?}");
-                                assert!(m.tile.contains(d.end));
+                                assert!(
+                                    !m.tile().unwrap().is_double(),
+                                    "round {r}: a double offered as follow-up: {moves:?}"
+                                );
+                                assert_eq!(m.train().unwrap(), train, "round {r}: follow-up on two trains: {moves:?}");
+                                assert!(m.tile().unwrap().contains(d.end));
                             }
                         }
                         Decision::Cover => {
@@ -115,8 +121,12 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
                             assert_eq!(pending.len(), 1);
                             let ob = pending[0];
                             for m in moves.iter() {
-                                assert_eq!(m.train, ob.train, "round {r}: cover choice off the double: {moves:?}");
-                                assert!(m.tile.contains(ob.value) && !m.tile.is_double());
+                                assert_eq!(
+                                    m.train().unwrap(),
+                                    ob.train,
+                                    "round {r}: cover choice off the double: {moves:?}"
+                                );
+                                assert!(m.tile().unwrap().contains(ob.value) && !m.tile().unwrap().is_double());
                             }
                         }
                         Decision::Normal => {}
@@ -297,7 +307,7 @@ fn e02_follow_up_never_offers_a_double() {
     assert_eq!(sorted(normal), sorted(vec![mv("3-3", own(A)), mv("2-3", own(A)), mv("3-4", own(A))]));
     let follow = tb.choice(A, Decision::FollowUp);
     assert_eq!(sorted(follow.clone()), sorted(vec![mv("2-3", own(A)), mv("3-4", own(A))]));
-    assert!(follow.iter().all(|m| !m.tile.is_double()));
+    assert!(follow.iter().all(|m| !m.tile().unwrap().is_double()));
     // A double is not even legal when tried.
     assert_eq!(tb.st.play(mv("4-4", own(A)), &mut NoObserver), Err(PlayError::Illegal(mv("4-4", own(A)))));
 

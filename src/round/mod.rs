@@ -191,13 +191,73 @@ pub struct Train {
     pub open_double: bool,
 }
 
-/// A placement: a tile on a train. Placing on an unstarted Mexican slot starts that train.
+/// One legal move: a tile placed on a train, or one of the moves that place nothing
+/// ([`Move::STOP`], [`Move::SKIP`], [`Move::BULLET`]).
+///
+/// The kind of move is explicit: [`Move::tile`] and [`Move::train`] are `None` for a move that
+/// places nothing, and [`Move::kind`] names it, so a strategy cannot take a stop for the double
+/// blank without saying so. Placing on an unstarted Mexican slot starts that train. A move is two
+/// bytes, and the engine reads it without a branch.
+///
+/// # Examples
+///
+/// ```
+/// use mexican_train::{Move, MoveKind, Tile, TrainId, Seat};
+///
+/// let own = TrainId::personal(Seat::new(0).unwrap());
+/// let play = Move::place("12-5".parse::<Tile>().unwrap(), own);
+/// assert_eq!(play.tile().map(|t| t.pips()), Some(17));
+/// assert_eq!(play.train(), Some(own));
+/// assert_eq!(Move::STOP.tile(), None); // not the double blank
+/// assert!(matches!(Move::STOP.kind(), MoveKind::Stop));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Move {
+    /// The tile from hand (a placeholder for a move that places nothing).
+    pub(crate) tile: Tile,
+    /// The target slot, with the turned flag ([`TrainId::turned`]), or a non-train target.
+    pub(crate) train: TrainId,
+}
+
+/// What a [`Move`] does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveKind {
+    /// A tile from hand laid on a train.
+    Place(Placement),
+    /// Ending an optional sequence: finishing a build after at least one tile, or declining
+    /// another double or another tile on a swan walk.
+    Stop,
+    /// Passing the Mexican train by in a swan walk and going on (§4.4).
+    Skip,
+    /// Declaring a bullet train (§4.5): the whole hand goes out on one's own train.
+    Bullet,
+}
+
+/// A tile laid on a train.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Placement {
     /// The tile from hand.
     pub tile: Tile,
-    /// Where it goes.
+    /// The train (never carries the turned flag).
     pub train: TrainId,
+    /// Blanks wild only (§4.13): the tile is laid high half inward, so its low half becomes the
+    /// open end. Otherwise the half that matches the open end goes inward.
+    pub turned: bool,
+}
+
+impl Placement {
+    /// The train's open end after this placement, given its open end `joined` before it.
+    /// Under blanks wild (`blanks_wild`) the orientation decides: the high half is the new end,
+    /// or the low one when [`Placement::turned`]; otherwise the half that does not match
+    /// `joined`.
+    #[inline]
+    pub fn new_end(self, joined: Pip, blanks_wild: bool) -> Pip {
+        match (blanks_wild, self.turned) {
+            (true, false) => self.tile.high(),
+            (true, true) => self.tile.low(),
+            (false, _) => self.tile.other(joined),
+        }
+    }
 }
 
 impl Move {
@@ -210,10 +270,71 @@ impl Move {
     /// Passing the Mexican train by in a swan walk and going on (§4.4).
     pub const SKIP: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::SKIP };
 
+    /// `tile` laid on `train` (low half inward under blanks wild).
+    ///
+    /// # Panics
+    ///
+    /// If `train` is not a train slot (one of the non-train targets such as [`TrainId::STOP`]).
+    #[inline]
+    pub const fn place(tile: Tile, train: TrainId) -> Move {
+        assert!(train.index() < ALL_TRAIN_SLOTS, "not a train");
+        Move { tile, train }
+    }
+
+    /// Blanks wild (§4.13): `tile` laid on `train` high half inward.
+    ///
+    /// # Panics
+    ///
+    /// If `train` is not a train slot.
+    #[inline]
+    pub const fn place_turned(tile: Tile, train: TrainId) -> Move {
+        assert!(train.index() < ALL_TRAIN_SLOTS, "not a train");
+        Move { tile, train: train.turned() }
+    }
+
+    /// What this move does.
+    #[inline]
+    pub fn kind(self) -> MoveKind {
+        match self.train {
+            TrainId::STOP => MoveKind::Stop,
+            TrainId::SKIP => MoveKind::Skip,
+            TrainId::BULLET => MoveKind::Bullet,
+            t => MoveKind::Place(Placement { tile: self.tile, train: t.base(), turned: t.is_turned() }),
+        }
+    }
+
+    /// The placement, for a move that lays a tile.
+    #[inline]
+    pub fn placement(self) -> Option<Placement> {
+        match self.kind() {
+            MoveKind::Place(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The tile laid; `None` for a move that places nothing.
+    #[inline]
+    pub fn tile(self) -> Option<Tile> {
+        self.placement().map(|p| p.tile)
+    }
+
+    /// The train a tile is laid on (without the orientation); `None` for a move that places
+    /// nothing.
+    #[inline]
+    pub fn train(self) -> Option<TrainId> {
+        self.placement().map(|p| p.train)
+    }
+
     /// Whether this is [`Move::STOP`].
     #[inline]
     pub fn is_stop(self) -> bool {
         self.train == TrainId::STOP
+    }
+
+    /// Whether this lays a tile (not [`Move::STOP`], [`Move::SKIP`] or [`Move::BULLET`]).
+    #[inline]
+    pub fn is_placement(self) -> bool {
+        self.train.index() < 0x80
     }
 }
 
@@ -317,4 +438,38 @@ pub enum PlayError {
     /// The move is not among the legal moves.
     #[error("illegal move {0}")]
     Illegal(Move),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_that_lay_no_tile_have_no_tile() {
+        for (m, kind) in [(Move::STOP, MoveKind::Stop), (Move::SKIP, MoveKind::Skip), (Move::BULLET, MoveKind::Bullet)]
+        {
+            assert_eq!(m.kind(), kind);
+            assert_eq!((m.tile(), m.train(), m.placement()), (None, None, None));
+            assert!(!m.is_placement());
+        }
+        let own = TrainId::personal(Seat::from_index(1));
+        let t = Tile::from_pips(0, 0);
+        let m = Move::place(t, own);
+        assert_eq!(m.kind(), MoveKind::Place(Placement { tile: t, train: own, turned: false }));
+        assert_ne!(m, Move::STOP);
+        // A turned placement names its train without the orientation flag.
+        let w = Move::place_turned(Tile::from_pips(0, 5), own);
+        assert_eq!(w.train(), Some(own));
+        let p = w.placement().unwrap();
+        assert!(p.turned);
+        assert_eq!(p.new_end(Pip::from_u8(5), true), Pip::from_u8(0));
+        assert_eq!(
+            Move::place(Tile::from_pips(0, 5), own).placement().unwrap().new_end(Pip::from_u8(5), true),
+            Pip::from_u8(5)
+        );
+        assert_eq!(
+            Move::place(Tile::from_pips(0, 5), own).placement().unwrap().new_end(Pip::from_u8(5), false),
+            Pip::from_u8(0)
+        );
+    }
 }

@@ -53,7 +53,7 @@ pub fn pip(v: u8) -> Pip {
 }
 
 pub fn mv(tile: &str, train: TrainId) -> Move {
-    Move { tile: t(tile), train }
+    Move::place(t(tile), train)
 }
 
 pub fn sorted(mut v: Vec<Move>) -> Vec<Move> {
