@@ -333,6 +333,8 @@ struct Proc {
     stderr_thread: Option<std::thread::JoinHandle<()>>,
     /// Set once the process is unusable.
     dead: bool,
+    /// Set once its process group has been killed.
+    group_killed: bool,
 }
 
 /// Why a read came back without a line.
@@ -421,6 +423,7 @@ impl Proc {
             last_err,
             stderr_thread: Some(stderr_thread),
             dead: false,
+            group_killed: false,
         })
     }
 
@@ -541,8 +544,12 @@ impl Proc {
     }
 
     /// Kills every process of the group the bot leads (the bot, and what it started and left
-    /// there), and collects the bot's exit.
+    /// there), and collects the bot's exit. Once only: a group found empty later may have a
+    /// new process's id.
     fn kill_group(&mut self) {
+        if std::mem::replace(&mut self.group_killed, true) {
+            return;
+        }
         #[cfg(unix)]
         {
             // The bot was started with `process_group(0)`: its group's id is its pid. A group
