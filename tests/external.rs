@@ -307,6 +307,181 @@ fn bad_run(mode: &str, out: &Path, extra: &[&str]) -> (Option<i32>, String, Vec<
     (r.status.code(), String::from_utf8(r.stdout).unwrap(), err, secs)
 }
 
+/// Runs a tournament with a misbehaving bot in `out` and checks that it stopped with one line
+/// of exit code 3 that holds each of `needles`, saved as after Ctrl-C; returns that line.
+fn bad_run_fails(mode: &str, out: &Path, needles: &[&str]) -> String {
+    let (code, stdout, err, secs) = bad_run(mode, out, &[]);
+    assert_eq!(code, Some(3), "{mode}: {err:?}");
+    assert_eq!(err.len(), 1, "{mode}: expected one line, got {err:?}");
+    let line = &err[0];
+    assert!(line.starts_with("mtrain: bot 'bad' (python3 "), "{mode}: {line}");
+    assert!(line.contains("failed in game ") && line.contains(", seat "), "{mode}: {line}");
+    for n in needles {
+        assert!(line.contains(n), "{mode}: '{line}' lacks '{n}'");
+    }
+    // Within the timeout: nothing waits on the bot longer than --bot-timeout and the
+    // two-second shutdown.
+    assert!(secs < 30.0, "{mode}: took {secs:.1} s");
+    assert!(stdout.contains("Stopped by a failing bot"), "{mode}: {stdout}");
+    assert!(stdout.contains("continue with: mtrain tournament --resume"), "{mode}: {stdout}");
+    // Saved as after Ctrl-C: resumable, marked interrupted.
+    let manifest: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+    assert_eq!(manifest["stopped"], "interrupted", "{mode}");
+    assert!(out.join("tally.json").exists());
+    line.clone()
+}
+
+#[test]
+fn a_line_the_protocol_does_not_expect_fails_the_bot() {
+    let dir = scratch("unexpected");
+    // Two answers to one decide (written at once), and an answer to each message that takes none.
+    for mode in ["twice", "answer=match", "answer=round", "answer=round_end"] {
+        let out = dir.join(mode.replace('=', "-"));
+        bad_run_fails(mode, &out, &["wrote a line when no reply was expected", "reply: {\"move\": 0}"]);
+    }
+    // play: the extra line once changed the match silently (314-440 instead of 462-202).
+    let ext = format!("bad=python3 {} answer=round", repo("tests/bots/bad.py"));
+    let r = mtrain(&["play", "--seed", "5", "--players", "2", "--ext-bot", &ext, "--bots", "bad,greedy"]);
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(3), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("[bad]")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("wrote a line when no reply was expected"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_failing_bot_is_reported_with_the_real_cause() {
+    let dir = scratch("cause");
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "huge",
+            &["reply longer than 1 MiB", "last request: {\"type\":\"decide\"", "reply: {\"move\": 0, \"pad\": \"xxx"],
+        ),
+        ("exit-child", &["exited with status 5", "last request: {\"type\":\"decide\"", "no reply"]),
+        ("close-input", &["closed its input"]),
+    ];
+    for (mode, needles) in cases {
+        let line = bad_run_fails(mode, &dir.join(mode), needles);
+        assert!(!line.contains("no reply within"), "{mode}: {line}");
+        assert!(!line.contains("closed its output"), "{mode}: {line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Whether process `pid` has ended (gone, or a zombie its parent has yet to collect).
+#[cfg(target_os = "linux")]
+fn ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+/// Waits (generously) until every pid listed in `file` has ended; panics naming one that has not.
+#[cfg(target_os = "linux")]
+fn all_ended(file: &Path, what: &str) {
+    let text = read(file);
+    let pids: Vec<&str> = text.split_whitespace().collect();
+    assert!(!pids.is_empty(), "{what}: no child started");
+    let deadline = Instant::now() + std::time::Duration::from_secs(20);
+    for pid in pids {
+        while !ended(pid) {
+            assert!(Instant::now() < deadline, "{what}: the bot's child {pid} is still running");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_bot_process_outlives_mtrain() {
+    let dir = scratch("group");
+    let bot = repo("tests/bots/bad.py");
+    // A normal end.
+    let pids = dir.join("normal.pids");
+    let ext = format!("bad=python3 {bot} none --child {}", pids.display());
+    ok(&mtrain(&["play", "--players", "2", "--ext-bot", &ext, "--bots", "bad,greedy"]));
+    all_ended(&pids, "normal end");
+    // A failing bot (exit code 3), and one that exits leaving a child with its output open.
+    for mode in ["crash", "exit-child"] {
+        let pids = dir.join(format!("{mode}.pids"));
+        let out = dir.join(mode);
+        let (code, _, err, _) = bad_run(&format!("{mode} --child {}", pids.display()), &out, &["--threads", "1"]);
+        assert_eq!(code, Some(3), "{mode}: {err:?}");
+        all_ended(&pids, mode);
+    }
+    // SIGTERM (exit code 143): the run saves and ends its bots.
+    let pids = dir.join("term.pids");
+    let ext = format!("bad=python3 {bot} none --child {}", pids.display());
+    let o = dir.join("term").display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(["tournament", "--players", "2", "--games", "10000000", "--ext-bot", &ext, "--bots", "bad,greedy"])
+        .args(["--threads", "1", "--quiet", "--out", &o])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&pids).map_or(true, |t| !t.ends_with('\n')) {
+        assert!(Instant::now() < deadline, "the bot did not start");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    all_ended(&pids, "SIGTERM");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_log_is_capped() {
+    let dir = scratch("chatty");
+    let out = dir.join("run");
+    let ext = format!("bad=python3 {} chatty", repo("tests/bots/bad.py"));
+    let o = out.display().to_string();
+    let args = ["tournament", "--players", "2", "--games", "4", "--ext-bot", &ext, "--bots", "bad,greedy"];
+    ok(&mtrain(&[&args[..], &["--threads", "1", "--quiet", "--out", &o]].concat()));
+    let logs: Vec<PathBuf> = std::fs::read_dir(out.join("bot-logs")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    let log = std::fs::read(&logs[0]).unwrap();
+    const CAP: usize = 10 * 1024 * 1024;
+    // The bot wrote 12,000,000 bytes: the first 10 MiB are kept, then one line says what was cut.
+    assert!(log.len() > CAP && log.len() < CAP + 300, "{} bytes", log.len());
+    assert!(log[..CAP].iter().all(|&b| b == b'x' || b == b'\n'));
+    let last = String::from_utf8_lossy(&log[CAP..]).trim().to_string();
+    assert!(!last.contains('\n'), "{last}");
+    assert!(last.contains(&format!("{} more bytes", 12_000_000 - CAP)), "{last}");
+    assert!(last.contains("10 MiB"), "{last}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_starts_an_external_bot_at_the_value_its_spec_gives() {
+    let dir = scratch("tune");
+    let ext = format!("mine=python3 {} none", repo("tests/bots/bad.py"));
+    let run = |bot: &str, out: &str| {
+        let o = dir.join(out).display().to_string();
+        mtrain(
+            &["tune", "--ext-bot", &ext, "--bot", bot, "--param", "w=0:1", "--players", "2"]
+                .iter()
+                .chain(&["--iterations", "1", "--games", "2", "--confirm-games", "2", "--threads", "1", "--quiet"])
+                .chain(&["--out", o.as_str()])
+                .copied()
+                .collect::<Vec<_>>(),
+        )
+    };
+    let stdout = ok(&run("mine:w=0.3", "given"));
+    assert!(stdout.contains("start: mine:w=0.3"), "{stdout}");
+    // Without it mtrain cannot know the bot's own default: it refuses rather than guess.
+    let r = run("mine", "missing");
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("give the starting value in the spec, e.g. --bot mine:w="), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_bad_bot_stops_the_run_with_one_line_and_exit_code_3() {
     let dir = scratch("bad");
@@ -327,24 +502,7 @@ fn a_bad_bot_stops_the_run_with_one_line_and_exit_code_3() {
     ];
     for (mode, needles) in cases {
         let out = dir.join(mode);
-        let (code, stdout, err, secs) = bad_run(mode, &out, &[]);
-        assert_eq!(code, Some(3), "{mode}: {err:?}");
-        assert_eq!(err.len(), 1, "{mode}: expected one line, got {err:?}");
-        let line = &err[0];
-        assert!(line.starts_with("mtrain: bot 'bad' (python3 "), "{mode}: {line}");
-        assert!(line.contains("failed in game ") && line.contains(", seat "), "{mode}: {line}");
-        for n in *needles {
-            assert!(line.contains(n), "{mode}: '{line}' lacks '{n}'");
-        }
-        // Within the timeout: nothing waits on the bot longer than --bot-timeout and the
-        // two-second shutdown.
-        assert!(secs < 30.0, "{mode}: took {secs:.1} s");
-        assert!(stdout.contains("Stopped by a failing bot"), "{mode}: {stdout}");
-        assert!(stdout.contains("continue with: mtrain tournament --resume"), "{mode}: {stdout}");
-        // Saved as after Ctrl-C: resumable, marked interrupted.
-        let manifest: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
-        assert_eq!(manifest["stopped"], "interrupted", "{mode}");
-        assert!(out.join("tally.json").exists());
+        bad_run_fails(mode, &out, needles);
         // The bot's stderr went to a file, not over the terminal.
         if *mode == "crash" {
             let logs: String =

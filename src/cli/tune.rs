@@ -30,7 +30,8 @@ use std::path::PathBuf;
 pub(crate) struct TuneArgs {
     #[command(flatten)]
     table: TableArgs,
-    /// The bot to tune, with its starting parameters (name or name:key=value,...)
+    /// The bot to tune, with its starting parameters (name or name:key=value,...); for an
+    /// external bot (--ext-bot) give the starting value of every --param here
     #[arg(long, value_name = "BOT")]
     bot: Option<String>,
     /// A numeric parameter of the bot to tune and its range, key=lo:hi (repeatable), e.g.
@@ -151,6 +152,15 @@ fn build(a: &TuneArgs, base_registry: &Registry, stderr: StderrTo) -> Result<(Co
             None => None,
         };
         let given = spec.get(&p.key).or(default);
+        if given.is_none() && entry.params.is_none() {
+            // An external bot's defaults are its own: mtrain cannot know where to start.
+            return Err(CliError::usage(format!(
+                "--param {key}: {name} is an external bot whose default for '{key}' mtrain cannot know: give the starting value in the spec, e.g. --bot {name}:{key}={}",
+                p.text((p.lo + p.hi) / 2.0),
+                key = p.key,
+                name = spec.name,
+            )));
+        }
         let value = match given {
             Some(v) => v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
                 CliError::usage(format!(

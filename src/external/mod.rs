@@ -8,10 +8,15 @@
 //! bot and thread, not one per game. A process that a finished thread leaves behind is reused by
 //! the next thread that needs one.
 //!
-//! A bot that cannot start, exits, stays silent past the timeout, writes malformed JSON or
-//! picks a move that is not offered is a [`BotFailure`]: its process is killed, the bot
-//! answers every later question with a placeholder and reports [`Strategy::has_failed`], and
-//! the run stops and discards the games it touched. Only the first failure is kept.
+//! A bot that cannot start, exits, stays silent past the timeout, writes malformed JSON, a line
+//! longer than [`MAX_LINE`] or a line no request asked for, or picks a move that is not offered
+//! is a [`BotFailure`]: its process group is killed, the bot answers every later question with a
+//! placeholder and reports [`Strategy::has_failed`], and the run stops and discards the games it
+//! touched. Only the first failure is kept.
+//!
+//! A line no request asked for is caught before mtrain sends the bot its next message: if
+//! anything the bot wrote is already waiting (read, or readable without waiting), the bot fails.
+//! A second answer written together with the first is caught as the first is read.
 //!
 //! On Linux, a thread that talks to an external bot is pinned to one CPU, together with the
 //! processes it talks to (see `affinity` below): a library user who plays such bots on a thread
@@ -19,7 +24,9 @@
 //!
 //! The processes run in a process group of their own, so that Ctrl-C in a terminal reaches
 //! mtrain (which then saves its work) and not the bots; when the run ends each is sent `quit`,
-//! its input is closed, and it is killed if it has not exited within two seconds.
+//! its input is closed, and it is killed if it has not exited within two seconds. Whatever is
+//! left of its process group then (processes the bot started) is killed too, as is the whole
+//! group of a bot that fails: no process of a bot outlives mtrain.
 
 mod protocol;
 
@@ -43,6 +50,21 @@ use std::time::{Duration, Instant};
 
 /// The default `--bot-timeout`: far above what a slow interpreted bot needs for one reply.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest line a bot may write, in bytes, its newline not counted (1 MiB): a longer one
+/// fails the bot.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The most bytes of one process's standard error kept in its log file (10 MiB); what follows
+/// is read and dropped, and one last line says how many bytes were cut.
+pub const LOG_CAP: u64 = 10 << 20;
+
+/// While waiting for a reply, how often mtrain looks whether the bot has exited (a process it
+/// started may hold its output open, so that no end of file comes).
+const EXIT_CHECK: Duration = Duration::from_millis(100);
+
+/// Longest stretch of standard error handled as one line (longer ones are handled in pieces).
+const ERR_PIECE: u64 = 64 << 10;
 
 /// Where the bots' standard error goes.
 #[derive(Clone, Debug)]
@@ -304,18 +326,41 @@ struct Proc {
     stdout: ChildStdout,
     /// Bytes read and not yet returned as lines.
     buf: Vec<u8>,
+    /// How much of `buf` is known to hold no newline.
+    scanned: usize,
     /// The last line the bot wrote on stderr.
     last_err: Arc<Mutex<Option<String>>>,
     stderr_thread: Option<std::thread::JoinHandle<()>>,
     /// Set once the process is unusable.
     dead: bool,
+    /// Set once its process group has been killed.
+    group_killed: bool,
 }
 
 /// Why a read came back without a line.
 enum ReadError {
     Timeout,
     Closed,
+    /// The process exited, but something it started still holds its output open.
+    Exited(std::process::ExitStatus),
+    /// A line longer than [`MAX_LINE`]: its beginning.
+    TooLong(String),
     Io(std::io::Error),
+}
+
+impl ReadError {
+    /// What went wrong, for a failure line; `timeout` describes the wait that ran out.
+    fn what(self, p: &mut Proc, timeout: &str) -> (String, Option<String>) {
+        match self {
+            ReadError::Timeout => (format!("no {timeout}"), None),
+            ReadError::Closed => (p.exit_text(), None),
+            ReadError::Exited(status) => (exit_status_text(status), None),
+            ReadError::TooLong(start) => {
+                ("reply longer than 1 MiB (the protocol's longest line)".to_string(), Some(start))
+            }
+            ReadError::Io(e) => (format!("cannot read its output: {e}"), None),
+        }
+    }
 }
 
 impl Proc {
@@ -335,7 +380,13 @@ impl Proc {
         let stderr = child.stderr.take().expect("piped");
         let last_err = Arc::new(Mutex::new(None));
         let mut sink: Box<dyn Write + Send> = match &info.settings.stderr {
-            StderrTo::Dir(dir) => Box::new(LazyFile { path: dir.join(format!("{}-{k}.log", info.name)), file: None }),
+            StderrTo::Dir(dir) => Box::new(LazyFile {
+                path: dir.join(format!("{}-{k}.log", info.name)),
+                file: None,
+                kept: 0,
+                cut: 0,
+                at_line_start: true,
+            }),
             StderrTo::Forward => Box::new(Prefixed { prefix: format!("[{}] ", info.name) }),
             StderrTo::Discard => Box::new(std::io::sink()),
         };
@@ -347,7 +398,9 @@ impl Proc {
                 let mut line = Vec::new();
                 loop {
                     line.clear();
-                    match r.read_until(b'\n', &mut line) {
+                    // Read on to the end, whatever the log keeps, so that the bot never blocks on
+                    // a full pipe; a line without end is handled in pieces.
+                    match r.by_ref().take(ERR_PIECE).read_until(b'\n', &mut line) {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
                             let _ = sink.write_all(&line);
@@ -366,9 +419,11 @@ impl Proc {
             stdin: Some(stdin),
             stdout,
             buf: Vec::new(),
+            scanned: 0,
             last_err,
             stderr_thread: Some(stderr_thread),
             dead: false,
+            group_killed: false,
         })
     }
 
@@ -384,21 +439,86 @@ impl Proc {
     fn read_line(&mut self, timeout: Duration) -> Result<String, ReadError> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=i).collect();
-                return Ok(String::from_utf8_lossy(&line[..i]).trim_end_matches('\r').to_string());
+            if let Some(i) = self.buf[self.scanned..].iter().position(|&b| b == b'\n') {
+                let end = self.scanned + i;
+                self.scanned = 0;
+                if end > MAX_LINE {
+                    return Err(self.too_long());
+                }
+                let line: Vec<u8> = self.buf.drain(..=end).collect();
+                return Ok(String::from_utf8_lossy(&line[..end]).trim_end_matches('\r').to_string());
+            }
+            self.scanned = self.buf.len();
+            if self.buf.len() > MAX_LINE {
+                return Err(self.too_long());
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() || !wait_readable(&self.stdout, left)? {
-                return Err(ReadError::Timeout);
+            if !wait_readable(&self.stdout, left.min(EXIT_CHECK))? {
+                // Nothing yet. A bot that has exited says so, even when a process it started
+                // keeps its output open (what it wrote before exiting is read first).
+                if let Ok(Some(status)) = self.child.try_wait()
+                    && !wait_readable(&self.stdout, Duration::ZERO)?
+                {
+                    return Err(ReadError::Exited(status));
+                }
+                if left.is_zero() {
+                    return Err(ReadError::Timeout);
+                }
+                continue;
             }
-            let mut chunk = [0u8; 8192];
+            self.fill()?;
+        }
+    }
+
+    /// Reads what the pipe holds into `buf`; end of file is [`ReadError::Closed`].
+    fn fill(&mut self) -> Result<(), ReadError> {
+        let mut chunk = [0u8; 8192];
+        loop {
             match self.stdout.read(&mut chunk) {
                 Ok(0) => return Err(ReadError::Closed),
-                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    return Ok(());
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(ReadError::Io(e)),
             }
+        }
+    }
+
+    /// A line over [`MAX_LINE`]: its beginning, for the report.
+    fn too_long(&self) -> ReadError {
+        ReadError::TooLong(String::from_utf8_lossy(&self.buf[..self.buf.len().min(4 * QUOTE_CHARS)]).into_owned())
+    }
+
+    /// What the bot wrote that no request asked for, looked at without waiting: bytes left
+    /// after its last answer, or waiting in the pipe. `Ok(None)` when there is none.
+    fn unexpected(&mut self) -> Result<Option<String>, ReadError> {
+        if self.buf.is_empty() {
+            if !wait_readable(&self.stdout, Duration::ZERO)? {
+                return Ok(None);
+            }
+            self.fill()?;
+        }
+        let end = self.buf.iter().position(|&b| b == b'\n').unwrap_or(self.buf.len());
+        Ok(Some(String::from_utf8_lossy(&self.buf[..end.min(4 * QUOTE_CHARS)]).trim_end_matches('\r').to_string()))
+    }
+
+    /// Why a write to the bot failed: its exit status if it has exited (waiting briefly for
+    /// it), or else that it closed its input.
+    fn write_failed(&mut self, e: &std::io::Error) -> String {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return exit_status_text(status),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                _ => break,
+            }
+        }
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            "closed its input (it reads no more requests)".to_string()
+        } else {
+            format!("cannot write to its input: {e}")
         }
     }
 
@@ -414,15 +534,42 @@ impl Proc {
         }
     }
 
-    /// Kills the process and collects its last stderr line.
+    /// Kills the process and its process group, and collects its last stderr line.
     fn kill(&mut self) -> Option<String> {
         self.dead = true;
+        self.kill_group();
+        self.stdin = None;
+        self.join_stderr(Instant::now() + Duration::from_millis(500));
+        lock(&self.last_err).clone()
+    }
+
+    /// Kills every process of the group the bot leads (the bot, and what it started and left
+    /// there), and collects the bot's exit. Once only: a group found empty later may have a
+    /// new process's id.
+    fn kill_group(&mut self) {
+        if std::mem::replace(&mut self.group_killed, true) {
+            return;
+        }
+        #[cfg(unix)]
+        {
+            // The bot was started with `process_group(0)`: its group's id is its pid. A group
+            // outlives its leader while any member lives, so this reaches the processes a bot
+            // that has already exited left behind.
+            if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+                // SAFETY: killpg has no memory effects; the group is the bot's own.
+                unsafe {
+                    libc::killpg(pgid, libc::SIGKILL);
+                }
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.stdin = None;
+    }
+
+    /// Waits until `deadline` for the stderr copy thread, which ends when the last process
+    /// holding the pipe has gone (and writes the log's last line).
+    fn join_stderr(&mut self, deadline: Instant) {
         if let Some(t) = self.stderr_thread.take() {
-            // The pipe closes with the process; the copy thread then ends.
-            let deadline = Instant::now() + Duration::from_millis(500);
             while !t.is_finished() && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(2));
             }
@@ -430,7 +577,6 @@ impl Proc {
                 let _ = t.join();
             }
         }
-        lock(&self.last_err).clone()
     }
 
     /// Asks the bot to exit and closes its input.
@@ -443,46 +589,70 @@ impl Proc {
         self.stdin = None;
     }
 
-    /// Waits for the exit until `deadline`, then kills.
+    /// Waits for the exit until `deadline`, then kills what is left of the process group.
     fn wait_until(&mut self, deadline: Instant) {
         loop {
             match self.child.try_wait() {
-                Ok(Some(_)) => break,
                 Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-                _ => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
-                    break;
-                }
+                _ => break,
             }
         }
-        if let Some(t) = self.stderr_thread.take()
-            && t.is_finished()
-        {
-            let _ = t.join();
-        }
+        self.kill_group();
+        self.join_stderr(Instant::now() + Duration::from_secs(2));
     }
 }
 
-/// A log file created (with its folder) at the first line, so that a quiet bot leaves none.
+/// A log file created (with its folder) at the first line, so that a quiet bot leaves none,
+/// holding at most [`LOG_CAP`] bytes of the bot's output and then one line saying how many
+/// more were cut.
 struct LazyFile {
     path: PathBuf,
     file: Option<std::fs::File>,
+    /// Bytes written.
+    kept: u64,
+    /// Bytes dropped past the cap.
+    cut: u64,
+    /// Whether the last byte written ended a line.
+    at_line_start: bool,
 }
 
 impl Write for LazyFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(usize::try_from(LOG_CAP - self.kept).unwrap_or(usize::MAX));
+        self.cut += (buf.len() - n) as u64;
+        if n == 0 {
+            return Ok(buf.len());
+        }
         if self.file.is_none() {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
             self.file = Some(std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?);
         }
-        self.file.as_mut().expect("opened").write(buf)
+        self.file.as_mut().expect("opened").write_all(&buf[..n])?;
+        self.kept += n as u64;
+        self.at_line_start = buf[n - 1] == b'\n';
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.file.as_mut().map_or(Ok(()), Write::flush)
+    }
+}
+
+impl Drop for LazyFile {
+    /// The last line of a log that reached its cap.
+    fn drop(&mut self) {
+        if let Some(f) = self.file.as_mut()
+            && self.cut > 0
+        {
+            let _ = writeln!(
+                f,
+                "{}[mtrain: this log stops at its limit of 10 MiB; {} more bytes of the bot's standard error were not kept]",
+                if self.at_line_start { "" } else { "\n" },
+                self.cut
+            );
+        }
     }
 }
 
@@ -524,7 +694,8 @@ fn wait_readable(out: &ChildStdout, timeout: Duration) -> Result<bool, ReadError
     use std::os::fd::AsRawFd;
     // std has no read with a timeout on a pipe; poll(2) is the system's own way to wait.
     let mut fds = libc::pollfd { fd: out.as_raw_fd(), events: libc::POLLIN, revents: 0 };
-    let ms = timeout.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+    // Zero: look without waiting; otherwise at least a millisecond.
+    let ms = if timeout.is_zero() { 0 } else { timeout.as_millis().clamp(1, i32::MAX as u128) as libc::c_int };
     loop {
         // SAFETY: one valid pollfd, owned by this frame, for the duration of the call.
         let r = unsafe { libc::poll(&mut fds, 1, ms) };
@@ -633,11 +804,19 @@ fn start(shared: &Shared) -> Result<Proc, (String, Option<String>, Option<String
     let mut msg = Vec::new();
     protocol::hello(&mut msg, &shared.spec.name, &shared.spec.params);
     if let Err(e) = p.send(&msg) {
-        let what = format!("{} before the handshake ({e})", p.exit_text());
+        let what = format!("{} before the handshake", p.write_failed(&e));
         return Err((what, None, p.kill()));
     }
     match p.read_line(info.settings.timeout) {
         Ok(line) => {
+            if !p.buf.is_empty() {
+                let extra = p.unexpected().ok().flatten();
+                return Err((
+                    "wrote a line when no reply was expected (a second line after ready)".into(),
+                    extra,
+                    p.kill(),
+                ));
+            }
             let v: serde_json::Value = match serde_json::from_str(&line) {
                 Ok(v) => v,
                 Err(e) => {
@@ -662,11 +841,14 @@ fn start(shared: &Shared) -> Result<Proc, (String, Option<String>, Option<String
             None,
             p.kill(),
         )),
-        Err(ReadError::Closed) => {
-            let what = format!("{} before the handshake", p.exit_text());
+        Err(e @ (ReadError::Closed | ReadError::Exited(_))) => {
+            let what = format!("{} before the handshake", e.what(&mut p, "").0);
             Err((what, None, p.kill()))
         }
-        Err(ReadError::Io(e)) => Err((format!("cannot read its output: {e}"), None, p.kill())),
+        Err(e) => {
+            let (what, reply) = e.what(&mut p, "");
+            Err((what, reply, p.kill()))
+        }
     }
 }
 
@@ -740,7 +922,7 @@ impl ExtBot {
             return None;
         }
         if let Err(e) = proc.send(&self.msg) {
-            let what = format!("{} ({e})", proc.exit_text());
+            let what = proc.write_failed(&e);
             let err = proc.kill();
             drop(proc);
             self.fail(what, true, None, err);
@@ -750,21 +932,56 @@ impl ExtBot {
             return None;
         }
         match proc.read_line(self.shared.info.settings.timeout) {
-            Ok(line) => Some(line),
-            Err(e) => {
-                let what = match e {
-                    ReadError::Timeout => {
-                        format!("no reply within {} s (--bot-timeout)", self.shared.info.settings.timeout.as_secs_f64())
-                    }
-                    ReadError::Closed => proc.exit_text(),
-                    ReadError::Io(e) => format!("cannot read its output: {e}"),
-                };
+            // Anything after the answer answers nothing: a second answer written with the first.
+            Ok(line) if !proc.buf.is_empty() => {
+                let extra = proc.unexpected().ok().flatten();
                 let err = proc.kill();
                 drop(proc);
-                self.fail(what, true, None, err);
+                self.fail(
+                    format!("wrote a line when no reply was expected (after its answer {})", clip(&line)),
+                    true,
+                    extra,
+                    err,
+                );
+                None
+            }
+            Ok(line) => Some(line),
+            Err(e) => {
+                let timeout =
+                    format!("reply within {} s (--bot-timeout)", self.shared.info.settings.timeout.as_secs_f64());
+                let (what, reply) = e.what(&mut proc, &timeout);
+                let err = proc.kill();
+                drop(proc);
+                self.fail(what, true, reply, err);
                 None
             }
         }
+    }
+
+    /// Fails the bot if it has written anything since its last answer, looking without
+    /// waiting: done before each message is written into `self.msg` (which still holds the
+    /// last request, the one the stray line followed). Whether to go on.
+    fn quiet(&mut self) -> bool {
+        if self.failed {
+            return false;
+        }
+        let Some(p) = self.proc.clone() else { return true };
+        let mut proc = lock(&p);
+        if proc.dead {
+            drop(proc);
+            self.failed = true;
+            return false;
+        }
+        let (what, line) = match proc.unexpected() {
+            Ok(None) => return true,
+            Ok(Some(line)) => ("wrote a line when no reply was expected".to_string(), Some(line)),
+            Err(e) => e.what(&mut proc, "reply"),
+        };
+        let err = proc.kill();
+        drop(proc);
+        let sent = !self.msg.is_empty();
+        self.fail(what, sent, line, err);
+        false
     }
 
     /// Fails with a bad reply, killing the process.
@@ -776,7 +993,7 @@ impl ExtBot {
 
 impl Strategy for ExtBot {
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
-        if self.failed {
+        if !self.quiet() {
             return 0;
         }
         protocol::decide(&mut self.msg, self.round, view, &self.events, moves);
@@ -806,7 +1023,7 @@ impl Strategy for ExtBot {
         self.round += 1;
         self.engine = view.engine().1;
         self.events.clear();
-        if self.failed {
+        if !self.quiet() {
             return;
         }
         protocol::round_start(&mut self.msg, self.round, view);
@@ -826,7 +1043,6 @@ impl Strategy for ExtBot {
         if self.failed {
             return;
         }
-        protocol::match_start(&mut self.msg, start);
         match acquire(&self.shared) {
             Ok(p) => self.proc = Some(p),
             Err((what, reply, stderr)) => {
@@ -834,6 +1050,10 @@ impl Strategy for ExtBot {
                 return;
             }
         }
+        if !self.quiet() {
+            return;
+        }
+        protocol::match_start(&mut self.msg, start);
         self.exchange(false);
     }
 
@@ -847,6 +1067,9 @@ impl Strategy for ExtBot {
         }
         self.events.extend_from_slice(events);
         if events.iter().any(|e| matches!(e, Event::RoundEnd { .. })) {
+            if !self.quiet() {
+                return;
+            }
             protocol::round_end(&mut self.msg, self.seat, self.round, self.engine, self.players, &self.events);
             self.events.clear();
             self.exchange(false);
