@@ -3,7 +3,7 @@
 use crate::deal::deal;
 use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
 use crate::round::{
-    EndReason, Event, Move, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, Step,
+    EndReason, Event, Move, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, SeenEvent, Step,
 };
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::{MatchStart, Strategy};
@@ -206,9 +206,14 @@ fn play_round_observed<S: Strategy, O: Observer>(
 ) -> Option<Outcome> {
     let mut tee = EventLog { inner: obs, log: Vec::new() };
     let all = sees_hidden(bots);
-    let deliver = |bots: &mut [S], log: &mut Vec<Event>| {
-        for bot in bots.iter_mut().filter(|b| b.wants_events()) {
-            bot.observe(log);
+    // Each seat gets its own view of the events: another seat's draws hidden unless it sees all.
+    let mut seen: Vec<SeenEvent> = Vec::new();
+    let mut deliver = |bots: &mut [S], log: &mut Vec<Event>| {
+        for (s, bot) in bots.iter_mut().enumerate().filter(|(_, b)| b.wants_events()) {
+            let viewer = Seat::from_index(s);
+            seen.clear();
+            seen.extend(log.iter().map(|e| e.seen_by(viewer, all & viewer.bit() != 0)));
+            bot.observe(&seen);
         }
         log.clear();
     };

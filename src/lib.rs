@@ -47,7 +47,7 @@ pub use game::{MatchObserver, MatchResult, MatchSeeds, RoundRecord, play_match, 
 pub use rng::{GameRng, mix, rng_from_seed};
 pub use round::{
     Decision, EndReason, Event, Move, MoveKind, MoveList, NoObserver, Obligation, Observer, Outcome, Placement,
-    PlayError, RoundState, Seat, Step, Train, TrainId,
+    PlayError, RoundState, Seat, SeenEvent, Step, Train, TrainId,
 };
 pub use rules::{Preset, RuleError, RuleErrors, Rules};
 pub use strategies::Bot;

@@ -4,7 +4,7 @@
 //! trait.
 
 use crate::rng::GameRng;
-use crate::round::{Event, MoveList, Seat};
+use crate::round::{MoveList, Seat, SeenEvent};
 use crate::rules::Rules;
 use crate::view::View;
 use std::fmt;
@@ -100,11 +100,12 @@ pub trait Strategy {
         false
     }
 
-    /// The events since the last call, full information (a [`Event::Draw`] names the tile
-    /// drawn whoever drew it): a strategy must hide from itself what its seat cannot see.
-    /// Called, when [`Strategy::wants_events`], before every decision of any seat and once
-    /// after the round's last event.
-    fn observe(&mut self, _events: &[Event]) {}
+    /// The events since the last call, as this strategy's seat sees them: another seat's
+    /// draws and penalty tiles arrive hidden ([`SeenEvent::HiddenDraw`],
+    /// [`SeenEvent::HiddenPenalty`]), exactly what an external bot is sent, unless the strategy
+    /// declares [`Strategy::sees_hidden`]. Called, when [`Strategy::wants_events`], before every
+    /// decision of any seat and once after the round's last event.
+    fn observe(&mut self, _events: &[SeenEvent]) {}
 
     /// Whether this strategy sees the tiles its seat cannot: every hand and the boneyard's
     /// order ([`View::hidden`]). Only the `oracle`, which measures the ceiling of play, does; the
@@ -146,7 +147,7 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
         (**self).wants_events()
     }
 
-    fn observe(&mut self, events: &[Event]) {
+    fn observe(&mut self, events: &[SeenEvent]) {
         (**self).observe(events)
     }
 

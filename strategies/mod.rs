@@ -27,7 +27,7 @@ pub use random::Random;
 pub use weighted::{FEATURES, Weighted};
 
 use crate::rng::GameRng;
-use crate::round::{Event, MoveList};
+use crate::round::{MoveList, SeenEvent};
 use crate::strategy::{MatchStart, SpecError, Strategy, StrategySpec};
 use crate::view::View;
 use std::fmt;
@@ -165,7 +165,7 @@ macro_rules! builtin_bots {
                 }
             }
 
-            fn observe(&mut self, events: &[Event]) {
+            fn observe(&mut self, events: &[SeenEvent]) {
                 match self {
                     $(Bot::$variant(b) => b.observe(events),)+
                     Bot::Custom(b) => b.observe(events),

@@ -20,7 +20,7 @@ use crate::deal::deal_round;
 use crate::external::StderrTo;
 use crate::game::{MatchResult, MatchSeeds, play_match_into};
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{Event, MoveList};
+use crate::round::{MoveList, SeenEvent};
 use crate::rules::Rules;
 use crate::strategies::{Bot, Registry, rollouts_on_this_thread};
 use crate::strategy::{MatchStart, Strategy};
@@ -97,7 +97,7 @@ impl Strategy for Counted {
         self.bot.wants_events()
     }
 
-    fn observe(&mut self, events: &[Event]) {
+    fn observe(&mut self, events: &[SeenEvent]) {
         self.bot.observe(events);
     }
 

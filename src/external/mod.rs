@@ -33,7 +33,7 @@ mod protocol;
 pub use protocol::PROTOCOL_VERSION;
 
 use crate::rng::GameRng;
-use crate::round::{Event, MoveList, Seat};
+use crate::round::{Event, MoveList, Seat, SeenEvent};
 use crate::strategies::{Bot, Origin, Registry};
 use crate::strategy::{MatchStart, Strategy, StrategySpec};
 use crate::tile::Pip;
@@ -861,7 +861,7 @@ pub struct ExtBot {
     round: u8,
     players: usize,
     engine: Pip,
-    events: Vec<Event>,
+    events: Vec<SeenEvent>,
     msg: Vec<u8>,
     failed: bool,
 }
@@ -1061,12 +1061,12 @@ impl Strategy for ExtBot {
         true
     }
 
-    fn observe(&mut self, events: &[Event]) {
+    fn observe(&mut self, events: &[SeenEvent]) {
         if self.failed {
             return;
         }
         self.events.extend_from_slice(events);
-        if events.iter().any(|e| matches!(e, Event::RoundEnd { .. })) {
+        if events.iter().any(|e| matches!(e, SeenEvent::Open(Event::RoundEnd { .. }))) {
             if !self.quiet() {
                 return;
             }

@@ -3,7 +3,7 @@
 //! an event hides the tiles another seat drew.
 
 use crate::report::json::{EventJson, Pairs, TileText, Tiles, TrainRef};
-use crate::round::{Event, Move, MoveList, Seat, TrainId};
+use crate::round::{Event, Move, MoveList, Seat, SeenEvent, TrainId};
 use crate::rules::{PARAMS, Rules};
 use crate::strategy::MatchStart;
 use crate::tile::{Pip, Tile};
@@ -132,7 +132,7 @@ pub(crate) fn round_start(out: &mut Vec<u8>, round: u8, view: &View<'_>) {
 
 /// The events since a seat's last message.
 struct Events<'a> {
-    events: &'a [Event],
+    events: &'a [SeenEvent],
     viewer: Seat,
     engine: Pip,
     players: usize,
@@ -141,9 +141,22 @@ struct Events<'a> {
 impl Serialize for Events<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.events.len()))?;
-        for ev in self.events {
+        for seen in self.events {
+            // A hidden event becomes a stand-in the viewer-aware log writer shows without its
+            // tiles: one log vocabulary for the game log and the protocol.
+            let hidden = Tile::from_pips(0, 0);
+            let ev = match *seen {
+                SeenEvent::Open(ev) => ev,
+                SeenEvent::HiddenDraw { seat } => Event::Draw { seat, tile: hidden },
+                SeenEvent::HiddenPenalty { seat, count } => {
+                    Event::Penalty { seat, tiles: [(count > 0).then_some(hidden), (count > 1).then_some(hidden)] }
+                }
+            };
+            debug_assert!(
+                !matches!(seen, SeenEvent::Open(Event::Draw { seat, .. } | Event::Penalty { seat, .. }) if *seat != self.viewer)
+            );
             seq.serialize_element(&EventJson {
-                ev,
+                ev: &ev,
                 viewer: Some(self.viewer),
                 engine: Some(self.engine),
                 players: self.players,
@@ -162,7 +175,7 @@ struct RoundEndMsg<'a> {
 }
 
 /// `round_end`: the events after the seat's last decision, the round's end among them.
-pub(crate) fn round_end(out: &mut Vec<u8>, seat: Seat, round: u8, engine: Pip, players: usize, events: &[Event]) {
+pub(crate) fn round_end(out: &mut Vec<u8>, seat: Seat, round: u8, engine: Pip, players: usize, events: &[SeenEvent]) {
     line(
         out,
         &RoundEndMsg {
@@ -309,7 +322,7 @@ struct Decide<'a, 'v, I: Iterator<Item = Tile> + Clone, F: Fn(Seat) -> u64, G: F
 }
 
 /// `decide`: the seat must choose; the bot answers `{"move": index}`.
-pub(crate) fn decide(out: &mut Vec<u8>, round: u8, view: &View<'_>, events: &[Event], moves: &MoveList) {
+pub(crate) fn decide(out: &mut Vec<u8>, round: u8, view: &View<'_>, events: &[SeenEvent], moves: &MoveList) {
     use crate::round::Decision;
     let n = view.players() as usize;
     let seat = view.seat();

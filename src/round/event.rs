@@ -37,7 +37,8 @@ pub enum Event {
         /// The engine tile.
         tile: Tile,
     },
-    /// A tile was drawn from the boneyard (full information: observers of a bot must hide it).
+    /// A tile was drawn from the boneyard (full information; a strategy receives another seat's
+    /// draw as [`SeenEvent::HiddenDraw`]).
     Draw {
         /// Who drew.
         seat: Seat,
@@ -79,6 +80,41 @@ pub enum Event {
         /// Each seat's score.
         scores: [u32; MAX_PLAYERS],
     },
+}
+
+/// An event as one seat sees it, what [`Strategy::observe`](crate::Strategy::observe) receives:
+/// another seat's draws and penalty tiles are hidden, everything else is public. Only a strategy
+/// that declares [`Strategy::sees_hidden`](crate::Strategy::sees_hidden) gets every event
+/// [`SeenEvent::Open`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SeenEvent {
+    /// An event the seat sees whole: every public event, and its own draws and penalties.
+    Open(Event),
+    /// Another seat drew a tile from the boneyard.
+    HiddenDraw {
+        /// Who drew.
+        seat: Seat,
+    },
+    /// Another seat drew `count` tiles as a last-tile penalty.
+    HiddenPenalty {
+        /// Who drew them.
+        seat: Seat,
+        /// How many (fewer than the penalty when the boneyard ran short).
+        count: u8,
+    },
+}
+
+impl Event {
+    /// This event as `viewer` sees it; `all` for a strategy that sees the hidden tiles.
+    pub fn seen_by(self, viewer: Seat, all: bool) -> SeenEvent {
+        match self {
+            Event::Draw { seat, .. } if !all && seat != viewer => SeenEvent::HiddenDraw { seat },
+            Event::Penalty { seat, tiles } if !all && seat != viewer => {
+                SeenEvent::HiddenPenalty { seat, count: tiles.iter().flatten().count() as u8 }
+            }
+            ev => SeenEvent::Open(ev),
+        }
+    }
 }
 
 /// Receives events. With [`NoObserver`] every call compiles to nothing.

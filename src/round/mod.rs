@@ -14,7 +14,7 @@ mod trail;
 mod turn;
 
 pub use determinize::FILL_TRIES;
-pub use event::{Event, NoObserver, Observer};
+pub use event::{Event, NoObserver, Observer, SeenEvent};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};
 pub use trail::{longest_trail, whole_hand_trail};
