@@ -33,8 +33,7 @@ fn watch(rules: &Rules, all: bool) -> Vec<SeenEvent> {
     let mut bots = vec![Bot::custom(Watcher { seen: seen.clone(), all })];
     bots.extend((1..rules.players).map(|_| Bot::parse("greedy").unwrap()));
     play_match(rules, 7, &mut bots, &mut NoObserver);
-    let seen = seen.lock().unwrap().clone();
-    seen
+    seen.lock().unwrap().to_vec()
 }
 
 fn seat0() -> Seat {
@@ -69,8 +68,10 @@ fn penalty_tiles_of_another_seat_arrive_as_a_count() {
     let mut rules = Rules { rounds: Some(4), ..Rules::wikipedia() };
     rules.apply_rule("tap=draw_two").unwrap();
     let seen = watch(&rules, false);
-    let counts: Vec<u8> =
-        seen.iter().filter_map(|e| if let SeenEvent::HiddenPenalty { count, .. } = e { Some(*count) } else { None }).collect();
+    let counts: Vec<u8> = seen
+        .iter()
+        .filter_map(|e| if let SeenEvent::HiddenPenalty { count, .. } = e { Some(*count) } else { None })
+        .collect();
     assert!(seen.iter().all(|e| !matches!(e, SeenEvent::Open(Event::Penalty { seat, .. }) if *seat != seat0())));
     assert!(counts.iter().all(|&c| c <= 2), "{counts:?}");
 }
@@ -80,7 +81,8 @@ fn a_strategy_that_sees_hidden_tiles_gets_every_event_whole() {
     let rules = Rules { rounds: Some(3), ..Rules::wikipedia() };
     let seen = watch(&rules, true);
     assert!(seen.iter().all(|e| matches!(e, SeenEvent::Open(_))));
-    let others = seen.iter().filter(|e| matches!(e, SeenEvent::Open(Event::Draw { seat, .. }) if *seat != seat0())).count();
+    let others =
+        seen.iter().filter(|e| matches!(e, SeenEvent::Open(Event::Draw { seat, .. }) if *seat != seat0())).count();
     assert!(others > 0);
     // The same match, seen from the seat: the same events, the others' draws hidden.
     let mine = watch(&rules, false);
