@@ -261,6 +261,8 @@ pub enum Origin {
     Rust,
     /// An external program (`--ext-bot NAME=COMMAND`), run as written here.
     External(String),
+    /// A short name for a spec (`--name NAME=SPEC`): the spec written here, in canonical form.
+    Alias(String),
 }
 
 /// One bot in a [`Registry`].
@@ -402,6 +404,52 @@ impl Registry {
             build: Arc::new(build),
         });
         Ok(())
+    }
+
+    /// Names a spec: `name` in a `--bots` list is the bot `spec` (one bot of this registry, with
+    /// its parameters), and results show `name`. A tuned bot's long spec becomes a short column
+    /// in every table; [`Registry::full_spec`] gives the spec back for the records.
+    ///
+    /// # Errors
+    /// A taken or invalid name, or a spec that is not one valid bot, as one line.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mexican_train::strategies::Registry;
+    ///
+    /// let mut registry = Registry::builtin();
+    /// registry.alias("patient", "hoarder:release=1,late=5").unwrap();
+    /// let field = registry.field("patient,greedy").unwrap();
+    /// assert_eq!(field.bots[0].to_string(), "patient");
+    /// assert_eq!(registry.full_spec(&field.bots[0]), "hoarder:release=1,late=5");
+    /// ```
+    pub fn alias(&mut self, name: &str, spec: &str) -> Result<(), String> {
+        self.check_name(name)?;
+        let field = self.field(spec).map_err(|e| e.to_string())?;
+        if field.entries.len() != 1 {
+            return Err(format!("'{spec}' is not one bot (give one name or name:key=value spec)"));
+        }
+        let target = field.bots[0].clone();
+        let full = self.full_spec(&target);
+        let inner = self.clone();
+        self.entries.push(Entry {
+            name: name.to_string(),
+            about: format!("a name for {full}"),
+            default_field: false,
+            params: Some(Vec::new()),
+            origin: Origin::Alias(full),
+            build: Arc::new(move |_| inner.build(&target)),
+        });
+        Ok(())
+    }
+
+    /// The spec a bot stands for: the named spec of a [`Registry::alias`], else the spec itself.
+    pub fn full_spec(&self, spec: &StrategySpec) -> String {
+        match self.get(&spec.name).map(|e| &e.origin) {
+            Some(Origin::Alias(full)) => full.clone(),
+            _ => spec.to_string(),
+        }
     }
 
     fn check_name(&self, name: &str) -> Result<(), String> {

@@ -110,7 +110,6 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         per_game: None,
         check: 0,
     };
-    let t = &config.tournament;
     if with_rows > 0 {
         // Each shard's rows are its chunks in order, and the shards' chunks do not interleave:
         // the shards in chunk order, one after the other, are the whole run in game order.
@@ -149,7 +148,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         }
         state.per_game = Some(marks);
     }
-    write_outputs(&a.out, &t.specs, &state.tally, config.anchor)?;
+    write_outputs(&a.out, &config.labels, &state.tally, config.anchor)?;
     write_atomic(&a.out.join("tally.json"), state.to_json().as_bytes())?;
     let threads = 0;
     write_atomic(
@@ -158,7 +157,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     )?;
     let mut report = header(&config);
     report.push('\n');
-    report.push_str(&rep::console(&t.specs, &state.tally, config.anchor, config.gauntlet));
+    report.push_str(&rep::console(&config.labels, &state.tally, config.anchor, config.gauntlet));
     let missing = state.chunks_total - state.done.len();
     if missing > 0 {
         report.push_str(&format!(

@@ -78,6 +78,18 @@ pub(crate) struct BotArgs {
     /// stops with that bot's failure
     #[arg(long, default_value = "10", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
     bot_timeout: f64,
+    /// Name a bot spec: NAME stands for SPEC in --bots, and tables, CSVs and plots show NAME
+    /// (the manifest and the `spec` column of summary.csv and ratings.csv keep SPEC), e.g.
+    /// --name tuned=weighted:pips=0.46,urgent=1.9 --bots tuned,expert (repeatable)
+    #[arg(long = "name", value_name = "NAME=SPEC", value_parser = name_spec)]
+    name: Vec<(String, String)>,
+}
+
+fn name_spec(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(n, spec)| (n.trim().to_string(), spec.trim().to_string()))
+        .filter(|(n, spec)| !n.is_empty() && !spec.is_empty())
+        .ok_or_else(|| format!("expected NAME=SPEC, e.g. tuned=weighted:pips=0.5, not '{s}'"))
 }
 
 fn ext_spec(s: &str) -> Result<ExternalSpec, String> {
@@ -106,6 +118,9 @@ impl BotArgs {
         let settings = Settings { timeout: std::time::Duration::from_secs_f64(timeout), stderr };
         let ext = ExternalBots::register(&self.ext_bot, &settings, &mut registry)
             .map_err(|e| CliError::usage(format!("--ext-bot: {e}")))?;
+        for (name, spec) in &self.name {
+            registry.alias(name, spec).map_err(|e| CliError::usage(format!("--name {name}={spec}: {e}")))?;
+        }
         Ok((registry, ext))
     }
 }

@@ -30,6 +30,7 @@ pub(crate) fn run(a: &StrategiesArgs, base: &Registry) -> Result<(), CliError> {
             Origin::BuiltIn => "",
             Origin::Rust => " [added by this program]",
             Origin::External(_) => " [external]",
+            Origin::Alias(_) => " [named with --name]",
         };
         let _ = writeln!(out, "{:<w$}  {}{origin}", b.name, b.about);
         match &b.params {

@@ -6,6 +6,7 @@ use super::{
     BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, changes_text, values, write_atomic,
 };
 use crate::external::{ExternalBots, StderrTo};
+use crate::report::BotLabel;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
@@ -115,6 +116,8 @@ pub(crate) struct Config {
     pub(crate) ext: ExternalBots,
     /// Where game logs go, if anywhere.
     log_games: Option<PathBuf>,
+    /// How results show each bot of the field (names, full specs, who sees hidden tiles).
+    pub(crate) labels: Vec<BotLabel>,
 }
 
 /// The shard from SLURM job-array variables, if they are set.
@@ -224,6 +227,7 @@ pub(crate) fn build(
         (None, Some((bot, _))) => bot,
         (None, None) => 0,
     };
+    let labels = field.bots.iter().map(|b| BotLabel::of(&registry, b)).collect();
     let tournament = Tournament::with_registry(rules, field.bots, schedule, &registry)
         .map_err(|e| CliError::usage(e.to_string()))?;
     Ok(Config {
@@ -237,6 +241,7 @@ pub(crate) fn build(
         args,
         ext,
         log_games: a.log_games.clone(),
+        labels,
     })
 }
 
@@ -367,6 +372,10 @@ pub(crate) fn manifest(
         "sprt": sprt,
         "anchor": t.specs[c.anchor].to_string(),
         "gauntlet": c.gauntlet.map(|g| t.specs[g].to_string()),
+        "bot_specs": c.labels.iter().map(|b| serde_json::json!({
+            "name": b.name, "spec": b.spec, "sees_hidden": b.sees_hidden
+        })).collect::<Vec<_>>(),
+        "sees_hidden": c.labels.iter().filter(|b| b.sees_hidden).map(|b| b.name.clone()).collect::<Vec<_>>(),
     });
     let hand = r.hand().map_or_else(Vec::new, |h| vec![h]);
     Manifest::new(
@@ -458,7 +467,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let before = session.games_before();
     // The reports and manifest of a checkpoint: the CSVs of the tally, then the manifest.
     let files = |st: &RunState, sprt: Option<&SprtState>| {
-        let mut f = report_files(&t.specs, &st.tally, config.anchor);
+        let mut f = report_files(&config.labels, &st.tally, config.anchor);
         f.push(("manifest.json", manifest(&config, "tournament", raw_all, threads, started_at, st, sprt)));
         f
     };
@@ -469,7 +478,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
 
     let mut report = header(&config);
     report.push('\n');
-    report.push_str(&rep::console(&t.specs, &result.tally, config.anchor, config.gauntlet));
+    report.push_str(&rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet));
     if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
         report.push('\n');
         report.push_str(&sprt_text(p, s));
@@ -603,7 +612,7 @@ pub(crate) fn stored_config(
 }
 
 /// The CSV reports of a tally: (file name, contents).
-pub(crate) fn report_files(specs: &[StrategySpec], tally: &Tally, anchor: usize) -> Vec<(&'static str, String)> {
+pub(crate) fn report_files(specs: &[BotLabel], tally: &Tally, anchor: usize) -> Vec<(&'static str, String)> {
     vec![
         ("summary.csv", rep::summary_csv(specs, tally)),
         ("seats.csv", rep::seats_csv(tally)),
@@ -614,7 +623,7 @@ pub(crate) fn report_files(specs: &[StrategySpec], tally: &Tally, anchor: usize)
 }
 
 /// Writes the CSV reports of a tally into `dir`.
-pub(crate) fn write_outputs(dir: &Path, specs: &[StrategySpec], tally: &Tally, anchor: usize) -> Result<(), CliError> {
+pub(crate) fn write_outputs(dir: &Path, specs: &[BotLabel], tally: &Tally, anchor: usize) -> Result<(), CliError> {
     for (name, text) in report_files(specs, tally, anchor) {
         write_atomic(&dir.join(name), text.as_bytes())?;
     }

@@ -5,8 +5,8 @@
 //! gives the same bytes. Schemas are documented in `docs/csv.md`.
 
 use super::csv_table;
+use super::{BotLabel, SEES_HIDDEN_NOTE};
 use crate::stats::{Cluster, Estimate};
-use crate::strategy::StrategySpec;
 use crate::tournament::{Tally, WIN_UNIT, ratings, score_to_elo};
 use std::fmt::Write as _;
 
@@ -29,9 +29,9 @@ fn win(c: &Cluster) -> Option<Estimate> {
 }
 
 /// `summary.csv`: one row per bot, in field order.
-pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
+pub fn summary_csv(specs: &[BotLabel], t: &Tally) -> String {
     let n = t.layout.players;
-    let mut header: Vec<String> = "strategy,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,round_score,round_score_lo,round_score_hi,out_rate,out_lo,out_hi,deals"
+    let mut header: Vec<String> = "strategy,spec,sees_hidden,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,round_score,round_score_lo,round_score_hi,out_rate,out_lo,out_hi,deals"
         .split(',')
         .map(str::to_string)
         .collect();
@@ -45,7 +45,8 @@ pub fn summary_csv(specs: &[StrategySpec], t: &Tally) -> String {
     };
     let rows = specs.iter().enumerate().map(|(b, spec)| {
         let games = t.bot_score(b).units;
-        let mut row = vec![spec.to_string(), games.to_string()];
+        let mut row =
+            vec![spec.name.clone(), spec.spec.clone(), u8::from(spec.sees_hidden).to_string(), games.to_string()];
         row.extend(exact(win(t.bot_win(b))));
         row.extend(est(t.bot_score(b).mean(1.0)));
         row.extend(est(t.bot_round_score(b).mean(1.0)));
@@ -83,14 +84,14 @@ fn pair_elo(e: Option<Estimate>) -> Option<Estimate> {
 
 /// `pairs.csv`: one row per pair of bots `a < b` (field order): how often each finished ahead,
 /// and the Elo difference of A over B that the score means.
-pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
+pub fn pairs_csv(specs: &[BotLabel], t: &Tally) -> String {
     let header = "a,b,comparisons,a_ahead,b_ahead,ties,a_score,a_score_lo,a_score_hi,elo,elo_lo,elo_hi".split(',');
     let rows = (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).map(|(i, j)| {
         let a = t.pair_a_ahead(i, j);
         let b = t.pair_b_ahead(i, j);
         let mut row = vec![
-            specs[i].to_string(),
-            specs[j].to_string(),
+            specs[i].name.clone(),
+            specs[j].name.clone(),
             a.units.to_string(),
             a.sum.to_string(),
             b.sum.to_string(),
@@ -107,13 +108,15 @@ pub fn pairs_csv(specs: &[StrategySpec], t: &Tally) -> String {
 /// `ratings.csv`: one row per bot (field order): its Bradley-Terry rating on the Elo scale
 /// relative to the bot `anchor`, with the 95% interval over deals (see
 /// [`crate::tournament::ratings`]).
-pub fn ratings_csv(specs: &[StrategySpec], t: &Tally, anchor: usize) -> String {
+pub fn ratings_csv(specs: &[BotLabel], t: &Tally, anchor: usize) -> String {
     let r = ratings(t, anchor);
-    let header = "bot,elo,elo_lo,elo_hi,se,comparisons,anchor".split(',');
+    let header = "bot,spec,sees_hidden,elo,elo_lo,elo_hi,se,comparisons,anchor".split(',');
     let rows = specs.iter().zip(&r.bots).enumerate().map(|(b, (spec, x))| {
         let f2 = |v: f64| if v.is_finite() { format!("{v:.2}") } else { String::new() };
         vec![
-            spec.to_string(),
+            spec.name.clone(),
+            spec.spec.clone(),
+            u8::from(spec.sees_hidden).to_string(),
             f2(x.elo),
             f2(x.lo),
             f2(x.hi),
@@ -192,11 +195,11 @@ pub fn trim_lines(s: &str) -> String {
 ///
 /// `anchor` is the field index of the bot rated 0; with a `gauntlet` bot, the head-to-head
 /// section shows that bot against each opponent (with the Elo difference) instead of every pair.
-pub fn console(specs: &[StrategySpec], t: &Tally, anchor: usize, gauntlet: Option<usize>) -> String {
+pub fn console(specs: &[BotLabel], t: &Tally, anchor: usize, gauntlet: Option<usize>) -> String {
     trim_lines(&console_padded(specs, t, anchor, gauntlet))
 }
 
-fn console_padded(specs: &[StrategySpec], t: &Tally, anchor: usize, gauntlet: Option<usize>) -> String {
+fn console_padded(specs: &[BotLabel], t: &Tally, anchor: usize, gauntlet: Option<usize>) -> String {
     let self_play = specs.len() == 1;
     let exact = |e: Option<Estimate>| match e {
         Some(e) if self_play => format!("{:5.1}% (every seat)", 100.0 * e.value),
@@ -207,6 +210,9 @@ fn console_padded(specs: &[StrategySpec], t: &Tally, anchor: usize, gauntlet: Op
     let mut s = String::new();
     let _ = writeln!(s, "Bots (95% intervals over {} deals)", t.deals);
     let _ = writeln!(s, "{TIES}");
+    if specs.iter().any(|b| b.sees_hidden) {
+        let _ = writeln!(s, "{SEES_HIDDEN_NOTE}");
+    }
     let _ = writeln!(
         s,
         "  {:<name_w$} {:>9}  {:<22} {:<24} {:<20} {:<22}",
