@@ -1,11 +1,17 @@
 //! Records the git commit mtrain is built from, when it is built from a checkout, for the
-//! manifests (`MTRAIN_GIT_COMMIT`; absent otherwise, e.g. from a source package).
+//! manifests (`MTRAIN_GIT_COMMIT`; absent otherwise, e.g. from a source package), and the line
+//! `mtrain --version` prints (`MTRAIN_VERSION_LINE`: the version, the commit and whether the
+//! tree had changes).
 
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=.git/HEAD");
     println!("cargo:rerun-if-changed=.git/index");
+    // Whether the tree has changes follows the sources the binary is built from.
+    for p in ["src", "build.rs", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={p}");
+    }
     let commit = Command::new("git")
         .args(["rev-parse", "HEAD"])
         .output()
@@ -14,12 +20,19 @@ fn main() {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .map(|s| s.trim().to_string())
         .filter(|s| s.len() == 40 && s.chars().all(|c| c.is_ascii_hexdigit()));
-    if let Some(c) = commit {
-        let dirty = Command::new("git")
-            .args(["status", "--porcelain", "--untracked-files=no"])
-            .output()
-            .ok()
-            .is_some_and(|o| o.status.success() && !o.stdout.is_empty());
-        println!("cargo:rustc-env=MTRAIN_GIT_COMMIT={c}{}", if dirty { "+changes" } else { "" });
-    }
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let line = match commit {
+        Some(c) => {
+            let dirty = Command::new("git")
+                .args(["status", "--porcelain", "--untracked-files=no"])
+                .output()
+                .ok()
+                .is_some_and(|o| o.status.success() && !o.stdout.is_empty());
+            println!("cargo:rustc-env=MTRAIN_GIT_COMMIT={c}{}", if dirty { "+changes" } else { "" });
+            let tree = if dirty { "with uncommitted changes" } else { "clean tree" };
+            format!("{version} (commit {c}, {tree})")
+        }
+        None => format!("{version} (not built from a git checkout: commit unknown)"),
+    };
+    println!("cargo:rustc-env=MTRAIN_VERSION_LINE={line}");
 }

@@ -119,6 +119,9 @@ fn a_bot_that_sees_hidden_tiles_is_marked_wherever_results_are_shown() {
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     let shown = manifest.to_string();
     assert!(shown.contains("\"sees_hidden\":[\"oracle:samples=2\"]"), "{shown}");
+    // A single match's transcript marks it too.
+    let text = mtrain(&["play", "--bots", "oracle:samples=2,greedy", "--players", "2", "--rounds", "1"]);
+    assert!(text.contains("seat 0: oracle:samples=2 [sees hidden]   seat 1: greedy"), "{text}");
     // A field of players only says nothing of it.
     let text = mtrain(&[
         "tournament",

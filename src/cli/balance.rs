@@ -8,9 +8,9 @@
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::signals::Stop;
-use super::tournament::{check_out_dir, replace_ext_bots, resolve_shard, result_args, shell_word, stored_state};
+use super::tournament::{check_out_dir, replace_ext_bots, resolve_shard, result_args, stored_state};
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, EXIT_INTERRUPTED, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
+use super::{BotArgs, CliError, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value};
 use crate::external::StderrTo;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
@@ -26,6 +26,9 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Seconds between checkpoints when `--checkpoint` is not given.
+const DEFAULT_CHECKPOINT: f64 = 60.0;
 
 /// Options of `mtrain balance`.
 #[derive(Args, Debug, Clone)]
@@ -66,7 +69,7 @@ pub(crate) struct BalanceArgs {
     /// Master seed (decimal or 0x hex)
     #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Worker threads [default: every core]
+    /// Worker threads, at most 4 per core (and at least 16 allowed) [default: every core]
     #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Write balance.csv, recommendation.csv, one SVG per metric and manifest.json here
@@ -87,8 +90,9 @@ pub(crate) struct BalanceArgs {
     #[arg(long, value_name = "I/N", value_parser = values::shard)]
     shard: Option<(u64, u64)>,
     /// Save the sweep's exact state to --out every S seconds (and on Ctrl-C, SIGTERM or SIGHUP)
-    #[arg(long, default_value = "60", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
-    checkpoint: f64,
+    /// [default: 60]
+    #[arg(long, value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
+    checkpoint: Option<f64>,
     #[command(flatten)]
     bot_args: BotArgs,
 }
@@ -237,6 +241,15 @@ fn setup(a: &BalanceArgs, raw_sub: &[String], registry: &Registry) -> Result<Set
 }
 
 pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
+    // Signals are caught from the first moment: one that arrives while the run is set up stops
+    // it as soon as it starts, with what it has saved.
+    let stop = Stop::install();
+    super::needs_out(
+        a.out.as_deref(),
+        a.resume.as_deref(),
+        &[("--checkpoint", a.checkpoint.is_some())],
+        &[("--force", a.force)],
+    )?;
     let started_at = Started::now();
     let threads = a.threads.unwrap_or_else(all_cores);
     let raw_sub: Vec<String> = raw.iter().skip_while(|s| s.as_str() != "balance").skip(1).cloned().collect();
@@ -341,10 +354,11 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
             CliError::failure,
         )
     };
-    let stop = Stop::install();
     if out.is_some() && a.resume.is_none() {
         save(&state, false, Some("interrupted"))?;
     }
+    // What runs, before it runs.
+    super::tournament::print_now(&console_header(&p));
     let done_games: u64 = state.cells.iter().map(|c| c.tally.games).sum();
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
@@ -364,7 +378,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         progress: progress.clone(),
         stop: stop.stop.clone(),
         cut: stop.cut.clone(),
-        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
+        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
         ..RunOptions::new(threads)
     };
     let interrupted = state.play(
@@ -379,18 +393,10 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     let complete = state.cells.iter().all(|c| c.done.len() == c.chunks_total);
     let shard_done = state.cells.iter().all(|c| c.done == c.chunks_planned);
     save(&state, complete, if shard_done { None } else { Some("interrupted") })?;
-    if interrupted || !shard_done {
-        let how = match &out {
-            Some(dir) => format!("continue with: mtrain balance --resume {}", shell_word(&dir.display().to_string())),
-            None => "without --out nothing was saved to resume from".to_string(),
-        };
+    if interrupted || !shard_done || failed.is_some() {
         let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
-        let why = if failed.is_some() { "Stopped by a failing bot" } else { "Interrupted" };
-        println!("mtrain balance: {why}: {played} of {total_games} games played; {how}");
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        return Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED));
+        let hint = super::tournament::resume_hint("balance", out.as_deref(), played, total_games);
+        return super::tournament::stopped(failed, &hint, &stop);
     }
     if !complete {
         let (i, n) = shard.unwrap_or((1, 1));
@@ -448,7 +454,13 @@ fn stored_balance_args(args: &[String]) -> Result<BalanceArgs, CliError> {
 
 /// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell
 /// is complete.
-pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registry) -> Result<i32, CliError> {
+pub(crate) fn merge(
+    dirs: &[PathBuf],
+    out: &Path,
+    raw: &[String],
+    base: &Registry,
+    partial: bool,
+) -> Result<i32, CliError> {
     let started_at = Started::now();
     let mut states = Vec::new();
     for d in dirs {
@@ -506,11 +518,14 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path, raw: &[String], base: &Registr
         println!(
             "mtrain merge: {played} of {total_games} games of the sweep are in these folders; merge every shard for the results"
         );
-        return Ok(0);
+        let chunks: Vec<u64> = merged.cells.iter().map(|c| c.chunks_total).collect();
+        let done: Vec<&crate::tournament::ChunkSet> = merged.cells.iter().map(|c| &c.done).collect();
+        let lacking = super::merge::missing_shards(&first.args, &|s| SweepState::shard_plan(&chunks, s), &done);
+        return Ok(super::merge::incomplete("balance", &lacking, out, partial));
     }
     let cells: Vec<Cell> =
         merged.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect();
-    print!("{}", crate::report::tournament::trim_lines(&console(&p, &cells, &bots)));
+    print!("{}", crate::report::tournament::trim_lines(&(console_header(&p) + &console(&p, &cells, &bots))));
     write_results(out, &p, &cells, &bots)?;
     Ok(0)
 }
@@ -552,17 +567,28 @@ fn population(p: &Plan) -> String {
     format!("field {} ({skill})", names.join(", "))
 }
 
-fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
-    let mut s = format!(
-        "mtrain balance: {} rules{}, double-{}, {} games per cell; {}\nobjective {}: {}\n\n",
+/// What the sweep is: rules, cells, games, field, seed and objective (printed before it runs).
+fn console_header(p: &Plan) -> String {
+    let players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
+    let (lo, hi) = (players.iter().min().copied().unwrap_or(0), players.iter().max().copied().unwrap_or(0));
+    let span = if lo == hi { format!("{lo} players") } else { format!("{lo}-{hi} players") };
+    format!(
+        "mtrain balance: {} rules{}, double-{}, {span}, {} cells of {} games; seed {}; {}\nobjective {}: {}\n\n",
         p.base.preset,
         changes_text(&p.overrides),
         p.set,
+        p.cells.len(),
         p.games,
+        p.seed,
         population(p),
         p.objective.name(),
         p.objective.describe()
-    );
+    )
+}
+
+/// The recommendation table.
+fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
+    let mut s = String::new();
     s.push_str(&format!(
         "{:>7}  {:>4}  {:<14}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
         "players", "pick", "candidates", "blocked", "first player (round)", "skill", "turns", "published"

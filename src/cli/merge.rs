@@ -21,6 +21,66 @@ pub(crate) struct MergeArgs {
     /// Where to write the merged results
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Accept a merge that lacks shards (exit code 0). Without it, an incomplete merge still
+    /// writes what it has (`mtrain tournament --resume OUT` plays the rest) but exits with code
+    /// 4, naming the missing shards on stderr
+    #[arg(long)]
+    partial: bool,
+}
+
+/// Exit code of a merge that lacks shards (without `--partial`).
+pub const EXIT_INCOMPLETE: i32 = 4;
+
+/// The shards the merged folders lack, in words (`shard 2/3 (all 10 chunks)`), from the stored
+/// arguments' `--shard i/n`, the chunks a shard plays in each cell (`plan`) and the chunks done
+/// in each cell. Without a `--shard` in the arguments, the run's missing chunk count.
+pub(crate) fn missing_shards(
+    args: &[String],
+    plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,
+    done: &[&ChunkSet],
+) -> Vec<String> {
+    let n = args
+        .iter()
+        .position(|a| a == "--shard")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--shard=")))
+        .and_then(|s| super::values::shard(s).ok())
+        .map_or(1, |(_, n)| n);
+    // Chunks of [a, b) in `done`.
+    let overlap = |done: &ChunkSet, a: u64, b: u64| -> u64 {
+        done.0.iter().map(|&(x, y)| y.min(b).saturating_sub(x.max(a))).sum()
+    };
+    let mut out = Vec::new();
+    for i in 1..=n {
+        let (mut want, mut have) = (0, 0);
+        for (slice, done) in plan(Some((i, n))).iter().zip(done) {
+            for &(a, b) in &slice.0 {
+                want += b - a;
+                have += overlap(done, a, b);
+            }
+        }
+        if have < want {
+            let what = if n == 1 { "the run".to_string() } else { format!("shard {i}/{n}") };
+            out.push(if have == 0 {
+                format!("{what} (all {want} chunks)")
+            } else {
+                format!("{what} ({} of {want} chunks)", want - have)
+            });
+        }
+    }
+    out
+}
+
+/// The exit code and the stderr line of a merge that lacks `missing` shards.
+pub(crate) fn incomplete(command: &str, missing: &[String], out: &std::path::Path, partial: bool) -> i32 {
+    eprintln!(
+        "mtrain: incomplete merge: missing {}; the merged folder holds the rest (`mtrain {command} --resume {}` plays what is missing){}",
+        missing.join(", "),
+        out.display(),
+        if partial { "" } else { "; pass --partial to accept it with exit code 0" }
+    );
+    if partial { 0 } else { EXIT_INCOMPLETE }
 }
 
 /// Stored arguments without their `--shard` (what reproduces the merged run).
@@ -49,8 +109,19 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
             d.display()
         )));
     }
+    // Shards of one run are all of one kind: a sweep's folder beside a tournament's is a mix-up.
+    let sweeps: Vec<bool> = a.dirs.iter().map(|d| super::balance::is_sweep_dir(d)).collect();
+    if let (Some(s), Some(t)) = (sweeps.iter().position(|&s| s), sweeps.iter().position(|&s| !s))
+        && a.dirs[t].join("tally.json").is_file()
+    {
+        return Err(CliError::usage(format!(
+            "cannot merge a balance sweep with a tournament: '{}' holds a sweep (mtrain balance), '{}' a tournament; merge the shard folders of one run",
+            a.dirs[s].display(),
+            a.dirs[t].display()
+        )));
+    }
     if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
-        return super::balance::merge(&a.dirs, &a.out, raw_all, registry);
+        return super::balance::merge(&a.dirs, &a.out, raw_all, registry, a.partial);
     }
     let mut states = Vec::new();
     for d in &a.dirs {
@@ -166,5 +237,10 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         ));
     }
     let _ = std::io::stdout().lock().write_all(report.as_bytes());
+    if missing > 0 {
+        let total = state.chunks_total;
+        let lacking = missing_shards(&first.args, &|s| vec![ChunkSet::slice(total, s)], &[&state.done]);
+        return Ok(incomplete("tournament", &lacking, &a.out, a.partial));
+    }
     Ok(0)
 }

@@ -28,7 +28,7 @@ use std::sync::{Mutex, Once, TryLockError};
 
 /// mtrain: a Monte Carlo strategy simulator and tournament runner for Mexican Train.
 #[derive(Parser, Debug)]
-#[command(name = "mtrain", version, about, long_about = None)]
+#[command(name = "mtrain", version = env!("MTRAIN_VERSION_LINE"), about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -246,6 +246,42 @@ pub(crate) fn check_out_file(flag: &str, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Refuses options that act only on an output folder when there is none, and `--out` beside
+/// `--resume` (a resumed run writes into the folder it continues). `with_resume` lists options
+/// a resumed run's folder also serves (e.g. `--checkpoint`); `new_out` those that serve only a
+/// new `--out` (e.g. `--force`). Each entry is the flag and whether it was given.
+pub(crate) fn needs_out(
+    out: Option<&Path>,
+    resume: Option<&Path>,
+    with_resume: &[(&str, bool)],
+    new_out: &[(&str, bool)],
+) -> Result<(), CliError> {
+    if let (Some(o), Some(r)) = (out, resume) {
+        return Err(CliError::usage(format!(
+            "--resume writes into the folder it continues ('{}'): drop --out '{}'",
+            r.display(),
+            o.display()
+        )));
+    }
+    for &(flag, given) in with_resume {
+        if given && out.is_none() && resume.is_none() {
+            return Err(CliError::usage(format!(
+                "{flag} acts on the output folder, but no --out was given: add --out DIR"
+            )));
+        }
+    }
+    for &(flag, given) in new_out {
+        if given && out.is_none() {
+            return Err(CliError::usage(if resume.is_some() {
+                format!("{flag} acts on a new --out folder, and --resume continues its own: drop {flag}")
+            } else {
+                format!("{flag} acts on a new --out folder, but no --out was given: add --out DIR or drop {flag}")
+            }));
+        }
+    }
+    Ok(())
+}
+
 /// Every core.
 pub(crate) fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -334,14 +370,40 @@ where
 
 /// A file written under a temporary name and renamed into place only when complete.
 ///
+/// Only a regular file (or a new name) is ever replaced: a destination that is a symbolic link is
+/// followed (the file it points at is written, the link stays), and one that is a device, a FIFO
+/// or a socket (`/dev/stdout`, a named pipe) is written directly, in place, since renaming over it
+/// would replace something mtrain did not make.
+///
 /// The temporary file goes when the value is dropped unfinished, and also when the process
 /// panics: release builds abort on a panic without running `Drop`, so every unfinished
 /// temporary file is registered with a panic hook that removes it before the abort. (A process
 /// killed by a signal it cannot catch still leaves its `NAME.PID.tmp`.)
 pub(crate) struct AtomicFile {
+    /// The temporary file; the destination itself when it is written directly.
     tmp: PathBuf,
+    /// Where the file goes (the final target of a symbolic link).
     dest: PathBuf,
+    /// Whether `dest` is written in place (a device, FIFO or socket).
+    direct: bool,
     file: Option<BufWriter<File>>,
+}
+
+/// The path a chain of symbolic links at `path` ends at (the path itself when it is no link),
+/// whether or not that final file exists yet.
+fn link_target(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    // The kernel's own limit on links followed in one lookup.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                p = if to.is_absolute() { to } else { p.parent().unwrap_or(Path::new(".")).join(to) };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 /// The temporary files of unfinished [`AtomicFile`]s, for the panic hook.
@@ -378,7 +440,20 @@ fn remove_unfinished() {
 }
 
 impl AtomicFile {
-    pub(crate) fn create(dest: &Path) -> Result<AtomicFile, CliError> {
+    pub(crate) fn create(given: &Path) -> Result<AtomicFile, CliError> {
+        let cannot = |e: std::io::Error| CliError::usage(format!("cannot write '{}': {e}", given.display()));
+        // Something that is not a regular file (a device, a FIFO, a socket, also reached through
+        // a link such as /dev/stdout) is written in place.
+        if std::fs::metadata(given).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let file = std::fs::OpenOptions::new().write(true).open(given).map_err(cannot)?;
+            return Ok(AtomicFile {
+                tmp: given.to_path_buf(),
+                dest: given.to_path_buf(),
+                direct: true,
+                file: Some(BufWriter::new(file)),
+            });
+        }
+        let dest = &link_target(given).map_err(cannot)?;
         let name =
             dest.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", dest.display())))?;
         let mut tmp_name = name.to_os_string();
@@ -389,7 +464,7 @@ impl AtomicFile {
         let file =
             File::create(&tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))?;
         list.push(tmp.clone());
-        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), file: Some(BufWriter::new(file)) })
+        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), direct: false, file: Some(BufWriter::new(file)) })
     }
 
     pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
@@ -398,6 +473,10 @@ impl AtomicFile {
 
     pub(crate) fn commit(mut self) -> Result<(), CliError> {
         let mut w = self.file.take().expect("open");
+        if self.direct {
+            // A device or pipe: what was written is flushed; there is nothing to rename or sync.
+            return w.flush().map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())));
+        }
         let done = w.flush().and_then(|_| w.get_ref().sync_all()).and_then(|_| std::fs::rename(&self.tmp, &self.dest));
         if done.is_err() {
             let _ = std::fs::remove_file(&self.tmp);
@@ -417,7 +496,7 @@ impl AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
+        if self.file.take().is_some() && !self.direct {
             let _ = std::fs::remove_file(&self.tmp);
             self.forget_tmp();
         }

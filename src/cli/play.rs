@@ -117,8 +117,10 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
     let mut log_file = args.log.as_deref().map(AtomicFile::create).transpose()?;
 
     let stdout = std::io::stdout();
-    let mut transcript = Transcript::new(BufWriter::new(stdout.lock()), names.clone())
-        .with_changes(changes_text(&args.table.overrides()));
+    // The transcript marks a bot that sees hidden tiles; the log keeps the plain names.
+    let shown: Vec<String> = specs.iter().map(|s| crate::report::BotLabel::of(&registry, s).to_string()).collect();
+    let mut transcript =
+        Transcript::new(BufWriter::new(stdout.lock()), shown).with_changes(changes_text(&args.table.overrides()));
     let result = match log_file.as_mut() {
         Some(f) => {
             let mut log = JsonLog::new(f.writer(), names).with_options(args.table.overrides());

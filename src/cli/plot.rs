@@ -74,8 +74,25 @@ impl Table {
         let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(body.as_bytes());
         let bad = |e: csv::Error| CliError::usage(format!("cannot parse --csv '{}': {e}", path.display()));
         let header = r.headers().map_err(bad)?.iter().map(str::to_string).collect();
-        let rows = r.records().map(|rec| rec.map(|x| x.iter().map(str::to_string).collect())).collect::<Result<_, _>>();
-        Ok(Table { header, rows: rows.map_err(bad)? })
+        let rows: Vec<Vec<String>> = r
+            .records()
+            .map(|rec| rec.map(|x| x.iter().map(str::to_string).collect()))
+            .collect::<Result<_, _>>()
+            .map_err(bad)?;
+        let header: Vec<String> = header;
+        if header.iter().all(|h: &String| h.trim().is_empty()) {
+            return Err(CliError::usage(format!(
+                "--csv '{}' is empty: expected a header line and rows, as mtrain writes them",
+                path.display()
+            )));
+        }
+        if rows.is_empty() {
+            return Err(CliError::usage(format!(
+                "--csv '{}' has a header but no rows: nothing to plot",
+                path.display()
+            )));
+        }
+        Ok(Table { header, rows })
     }
 
     fn col(&self, name: &str, flag: &str) -> Result<usize, CliError> {
@@ -151,6 +168,30 @@ pub(crate) fn run(a: &PlotArgs) -> Result<(), CliError> {
                 pts.push((number(&p.1, &a.x)?, p.2, p.3));
             }
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Two rows at one x in one line would draw a zigzag between them.
+            if let Some(w) = pts.windows(2).find(|w| w[0].0 == w[1].0) {
+                let at = w[0].0;
+                let same: Vec<&Vec<String>> = t
+                    .rows
+                    .iter()
+                    .filter(|r| filters.iter().all(|(c, v)| r.get(*c).is_some_and(|x| x == v)))
+                    .filter(|r| group.is_none_or(|gc| format!("{}{}", a.group_prefix, r[gc]) == *g))
+                    .filter(|r| r.get(x).and_then(|v| v.trim().parse::<f64>().ok()) == Some(at))
+                    .collect();
+                let varying: Vec<&str> = (0..t.header.len())
+                    .filter(|&c| c != x && c != y && Some(c) != lo && Some(c) != hi)
+                    .filter(|&c| same.iter().any(|r| r.get(c) != same[0].get(c)))
+                    .map(|c| t.header[c].as_str())
+                    .collect();
+                return Err(CliError::usage(format!(
+                    "{} rows share --x {} = {}{}: one line through them would zigzag; draw one line per group with --group COL or keep one row per x with --where COL=VALUE (columns that differ there: {})",
+                    same.len(),
+                    a.x,
+                    w[0].0,
+                    if g.is_empty() { String::new() } else { format!(" in line '{g}'") },
+                    if varying.is_empty() { "none".to_string() } else { varying.join(", ") }
+                )));
+            }
             series.push(Series { label: g.clone(), points: pts });
         }
         let chart = Chart {

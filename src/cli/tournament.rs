@@ -20,6 +20,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// Seconds between checkpoints when `--checkpoint` is not given.
+const DEFAULT_CHECKPOINT: f64 = 60.0;
+
 /// Options of `mtrain tournament`.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct TournamentArgs {
@@ -40,7 +43,7 @@ pub(crate) struct TournamentArgs {
     /// the game index
     #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Worker threads [default: every core]
+    /// Worker threads, at most 4 per core (and at least 16 allowed) [default: every core]
     #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Write summary.csv, seats.csv, pairs.csv, ratings.csv, round_stats.csv, manifest.json and
@@ -83,8 +86,9 @@ pub(crate) struct TournamentArgs {
     resume: Option<PathBuf>,
     /// Save the run's exact state to --out every S seconds (and on Ctrl-C, SIGTERM or SIGHUP):
     /// after any interruption, even SIGKILL, --resume loses at most the games since the last one
-    #[arg(long, default_value = "60", value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
-    checkpoint: f64,
+    /// [default: 60]
+    #[arg(long, value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
+    checkpoint: Option<f64>,
     /// Also write the full-information JSONL log of every game (the format of `mtrain play
     /// --log`, refereeable by scripts/referee.py) into DIR, one file per chunk of 16 deals
     /// (games-NNNNNN.jsonl), the games in order
@@ -188,11 +192,14 @@ pub(crate) fn build(
     let gauntlet = match &a.gauntlet {
         None => None,
         Some(name) => {
-            let one = registry
-                .field(name)
-                .ok()
-                .filter(|f| f.entries.len() == 1)
-                .ok_or_else(|| CliError::usage(format!("--gauntlet '{name}' is not one bot (give one name or name:key=value spec; `mtrain strategies` lists them)")))?;
+            // An unknown bot or parameter is named as in --bots; a list is not one bot.
+            let one = registry.field(name).map_err(|e| CliError::usage(format!("--gauntlet: {e}")))?;
+            if one.entries.len() != 1 {
+                return Err(CliError::usage(format!(
+                    "--gauntlet '{name}' is not one bot but {}: give one name or name:key=value spec",
+                    one.entries.len()
+                )));
+            }
             if !field.bots.contains(&one.bots[0]) {
                 list = format!("{name},{list}");
                 field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
@@ -399,6 +406,15 @@ fn bot_logs(out: Option<&Path>) -> StderrTo {
 }
 
 pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Result<i32, CliError> {
+    // Signals are caught from the first moment: one that arrives while the run is set up stops
+    // it as soon as it starts, with what it has saved.
+    let stop = Stop::install();
+    super::needs_out(
+        a.out.as_deref(),
+        a.resume.as_deref(),
+        &[("--per-game", a.per_game), ("--checkpoint", a.checkpoint.is_some())],
+        &[("--force", a.force)],
+    )?;
     let started_at = Started::now();
     // Everything is checked before anything is written.
     let threads = a.threads.unwrap_or_else(all_cores);
@@ -428,6 +444,10 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         plan: ChunkSet::slice(t.chunk_count(), config.shard),
     };
     let outputs = Outputs { dir: out.clone(), per_game: config.per_game, logs: config.log_games.clone() };
+    if previous.is_none() {
+        // A refused log folder leaves no new --out folder behind.
+        Session::check_new(&id, &outputs, a.force)?;
+    }
     if let Some(dir) = &out {
         check_out_dir(dir)?;
     }
@@ -436,6 +456,8 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         None => Session::new(t, id, outputs, a.force)?,
     };
     let todo_games: u64 = session.todo().iter().map(|&c| t.chunk_games(c)).sum();
+    // What runs, before it runs: a long run shows more than a progress bar.
+    print_now(&(header(&config) + "\n"));
     let progress = if a.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
     } else {
@@ -452,7 +474,6 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
         pb
     };
-    let stop = Stop::install();
     let opts = RunOptions {
         threads,
         per_game: config.per_game,
@@ -460,7 +481,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         stop: stop.stop.clone(),
         cut: stop.cut.clone(),
         progress,
-        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint)),
+        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
         log_games: config.log_games.as_ref().map(|_| config.overrides.clone()),
     };
     let started = Instant::now();
@@ -476,30 +497,16 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let elapsed = started.elapsed().as_secs_f64();
     let played = result.tally.games - before;
 
-    let mut report = header(&config);
-    report.push('\n');
-    report.push_str(&rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet));
+    let mut report = rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet);
     if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
         report.push('\n');
         report.push_str(&sprt_text(p, s));
     }
     let failed = bot_failure(&config.ext);
-    if result.interrupted {
-        let why = if failed.is_some() { "Stopped by a failing bot" } else { "Interrupted" };
-        let how = match &out {
-            Some(dir) => {
-                format!("continue with: mtrain tournament --resume {}", shell_word(&dir.display().to_string()))
-            }
-            None => "without --out nothing was saved to resume from".to_string(),
-        };
-        report.push_str(&format!("\n{why}: {} of {} games played; {how}\n", result.tally.games, t.schedule.games()));
-    }
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let _ = lock.write_all(report.as_bytes());
-    let _ = lock.flush();
-    if let Some(e) = failed {
-        return Err(e);
+    print_now(&report);
+    if result.interrupted || failed.is_some() {
+        let hint = resume_hint("tournament", out.as_deref(), result.tally.games, t.schedule.games());
+        return stopped(failed, &hint, &stop);
     }
     if !a.quiet {
         eprintln!(
@@ -508,7 +515,39 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
             if threads == 1 { "" } else { "s" }
         );
     }
-    Ok(if result.interrupted { stop.exit_code().unwrap_or(EXIT_INTERRUPTED) } else { 0 })
+    Ok(0)
+}
+
+/// Writes `text` to stdout at once (a header before a long run, a report after it).
+pub(crate) fn print_now(text: &str) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let _ = lock.write_all(text.as_bytes());
+    let _ = lock.flush();
+}
+
+/// What a stopped run saved and how to go on, in words: `played` of `planned` games, and the
+/// `--resume` command of `command` on `out` (or that nothing was saved without one).
+pub(crate) fn resume_hint(command: &str, out: Option<&Path>, played: u64, planned: u64) -> String {
+    match out {
+        Some(dir) => format!(
+            "{played} of {planned} games played and saved; continue with: mtrain {command} --resume {}",
+            shell_word(&dir.display().to_string())
+        ),
+        None => format!("{played} of {planned} games played; without --out nothing was saved to resume from"),
+    }
+}
+
+/// The end of a run stopped early: by a failing bot (its one-line error, with `hint`), or by a
+/// signal (`hint` on stderr, which a redirected stdout does not swallow, and the signal's exit
+/// code).
+pub(crate) fn stopped(failed: Option<CliError>, hint: &str, stop: &Stop) -> Result<i32, CliError> {
+    if let Some(mut e) = failed {
+        e.message = format!("{}; {hint}", e.message);
+        return Err(e);
+    }
+    eprintln!("mtrain: interrupted: {hint}");
+    Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED))
 }
 
 /// The `tally.json` text of the `what` (run, sweep) in `dir` that `--resume` continues, after

@@ -59,7 +59,7 @@ pub(crate) struct TuneArgs {
     /// Most games the confirmation may play before it stops undecided
     #[arg(long, default_value = "20000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
     confirm_games: u64,
-    /// Worker threads [default: every core]
+    /// Worker threads, at most 4 per core (and at least 16 allowed) [default: every core]
     #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Write tune.json, trajectory.csv, trajectory.svg, tuned.txt and confirm.csv here
@@ -301,6 +301,10 @@ fn result_args(raw: &[String]) -> Vec<String> {
 }
 
 pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i32, CliError> {
+    // Signals are caught from the first moment: one that arrives while the run is set up stops
+    // it as soon as it starts, with what it has saved.
+    let stop = super::signals::Stop::install();
+    super::needs_out(a.out.as_deref(), a.resume.as_deref(), &[], &[("--force", a.force)])?;
     let raw_sub = &raw[2.min(raw.len())..];
     let (a, out, mut state) = match &a.resume {
         Some(dir) => {
@@ -327,10 +331,12 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             (stored, dir.clone(), Some(st))
         }
         None => {
-            let out = a
-                .out
-                .clone()
-                .ok_or_else(|| CliError::usage("give an output folder with --out DIR (or --resume DIR)"))?;
+            let Some(out) = a.out.clone() else {
+                // The first real error first: a bad --bot or --param is reported before the
+                // missing folder.
+                build(a, registry, StderrTo::Discard)?;
+                return Err(CliError::usage("give an output folder with --out DIR (or --resume DIR)"));
+            };
             (a.clone(), out, None)
         }
     };
@@ -360,7 +366,6 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     }
     let mut st = state.expect("set");
     let threads = a.threads.unwrap_or_else(all_cores);
-    let stop = super::signals::Stop::install();
     let d = c.params.len();
     let total = c.gains.iterations;
     let progress = if a.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -380,6 +385,21 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
         write_atomic(&out.join("tune.json"), (serde_json::to_string_pretty(st).expect("json") + "\n").as_bytes())
     };
     save(&st)?;
+    // What runs, before it runs.
+    super::tournament::print_now(&format!(
+        "mtrain tune: {} rules{}, double-{}, {} players; {} with {} parameter{} ({}); {total} iterations of {} games; seed {}{}\n",
+        c.rules.preset,
+        super::changes_text(&a.table.overrides()),
+        c.rules.set,
+        c.rules.players,
+        c.base.name,
+        d,
+        if d == 1 { "" } else { "s" },
+        c.params.iter().map(|p| p.key.clone()).collect::<Vec<_>>().join(", "),
+        c.games,
+        c.seed,
+        if st.rows.is_empty() { String::new() } else { format!("; resumed after {} iterations", st.rows.len()) }
+    ));
     let mut u = st.rows.last().map_or_else(|| st.start.clone(), |r| r.u.clone());
     let mut interrupted = false;
     for k in st.rows.len() as u64..total {
@@ -417,27 +437,14 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     let tuned = c.registry.canonical(&spec_at(&c.base, &c.params, &u)).map_err(|e| CliError::usage(e.to_string()))?;
     let startspec =
         c.registry.canonical(&spec_at(&c.base, &c.params, &st.start)).map_err(|e| CliError::usage(e.to_string()))?;
-    let mut report = format!(
-        "mtrain tune: {} rules, double-{}, {} players; {} with {} parameter{}; {} of {} iterations of {} games; seed {}\n",
-        c.rules.preset,
-        c.rules.set,
-        c.rules.players,
-        c.base.name,
-        d,
-        if d == 1 { "" } else { "s" },
-        st.rows.len(),
-        total,
-        c.games,
-        c.seed
-    );
-    report.push_str(&format!("start: {startspec}\ntuned: {tuned}\n"));
+    let mut report = format!("after {} of {total} iterations:\nstart: {startspec}\ntuned: {tuned}\n", st.rows.len());
     if interrupted {
-        report.push_str(&format!(
-            "\nInterrupted after {} of {total} iterations; continue with: mtrain tune --resume {}\n",
+        let _ = std::io::stdout().lock().write_all(report.as_bytes());
+        eprintln!(
+            "mtrain: interrupted after {} of {total} iterations, saved; continue with: mtrain tune --resume {}",
             st.rows.len(),
             shell_word(&out.display().to_string())
-        ));
-        let _ = std::io::stdout().lock().write_all(report.as_bytes());
+        );
         return Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED));
     }
     write_atomic(&out.join("trajectory.svg"), trajectory_svg(&c, &st)?.as_bytes())?;
@@ -448,11 +455,11 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     } else {
         match play(&c, &tuned, &startspec, c.confirm_games, mix(c.seed, CONFIRM), threads, &stop, Some(c.confirm))? {
             None => {
-                report.push_str(&format!(
-                    "\nInterrupted during the confirmation (the tuning is saved); run the confirmation again with: mtrain tune --resume {}\n",
-                    shell_word(&out.display().to_string())
-                ));
                 let _ = std::io::stdout().lock().write_all(report.as_bytes());
+                eprintln!(
+                    "mtrain: interrupted during the confirmation (the tuning is saved); run the confirmation again with: mtrain tune --resume {}",
+                    shell_word(&out.display().to_string())
+                );
                 return Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED));
             }
             Some((tally, sprt)) => {

@@ -57,12 +57,30 @@ pub(crate) fn timeout(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Worker threads, 1 or more.
-pub(crate) fn threads(s: &str) -> Result<usize, String> {
-    match whole::<usize>(s, "a whole number of threads, 1 or more")? {
+/// The most worker threads a run may ask for: 4 per core the machine makes available (a modest
+/// oversubscription, e.g. to check that results do not depend on the thread count), and never
+/// fewer than 16. More only starts threads that wait on each other.
+pub(crate) fn max_threads() -> usize {
+    (4 * super::all_cores()).max(16)
+}
+
+/// Why a thread count is refused, if it is: 0, or more than [`max_threads`].
+fn thread_count(n: usize) -> Result<usize, String> {
+    let most = max_threads();
+    let cores = super::all_cores();
+    match n {
         0 => Err("0 threads run nothing: expected a whole number of threads, 1 or more".into()),
+        n if n > most => Err(format!(
+            "{n} threads is more than this machine can use: it has {cores} core{} available, so give 1 to {most} (4 per core, at least 16)",
+            if cores == 1 { "" } else { "s" }
+        )),
         n => Ok(n),
     }
+}
+
+/// Worker threads, 1 to [`max_threads`].
+pub(crate) fn threads(s: &str) -> Result<usize, String> {
+    thread_count(whole::<usize>(s, "a whole number of threads, 1 or more")?)
 }
 
 /// Thread counts to measure, comma-separated, each 1 or more.
@@ -74,6 +92,9 @@ pub(crate) fn thread_list(s: &str) -> Result<ThreadList, String> {
     let list: Vec<usize> = s.split(',').map(|t| t.trim().parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
     if list.contains(&0) {
         return Err(bad());
+    }
+    for &n in &list {
+        thread_count(n)?;
     }
     Ok(ThreadList(list))
 }

@@ -277,13 +277,20 @@ pub fn prepare_out_dir(dir: &Path, ours: impl Fn(&str) -> bool, force: bool) -> 
     }
     for name in &entries {
         let ours = OUTPUT_FILES.contains(&name.as_str()) || name.ends_with(".svg") || name.ends_with(".tmp");
-        if ours {
+        // Only regular files are mtrain's to remove: a link, pipe or device by one of its names
+        // stays (a link is followed and a pipe written to in place when the file is written).
+        if ours && is_regular(&dir.join(name)) {
             let _ = std::fs::remove_file(dir.join(name));
         } else if name == "bot-logs" {
             let _ = std::fs::remove_dir_all(dir.join(name));
         }
     }
     Ok(())
+}
+
+/// Whether `path` is a regular file itself (not a link to one, a pipe, a device or a folder).
+fn is_regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
 }
 
 /// The entries a refusal shows: the first five, then `...`.
@@ -313,7 +320,7 @@ pub fn prune_game_logs(dir: &Path, keep: impl Fn(u64) -> bool) {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let stale_tmp = name.starts_with("games-") && name.ends_with(".tmp");
-        if stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c)) {
+        if (stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c))) && is_regular(&e.path()) {
             let _ = std::fs::remove_file(e.path());
         }
     }

@@ -61,12 +61,9 @@ impl<'a> Session<'a> {
     /// A folder holding something else ([`SessionError::Refused`]), or one that cannot be
     /// written.
     pub fn new(t: &'a Tournament, id: Identity, out: Outputs, force: bool) -> Result<Session<'a>, SessionError> {
+        let same_run = Self::check_new(&id, &out, force)?;
         let record = match &out.dir {
             Some(dir) => {
-                let same_run = std::fs::read_to_string(dir.join("tally.json"))
-                    .ok()
-                    .and_then(|s| RunState::from_json(&s).ok())
-                    .is_some_and(|st| st.fingerprint == id.fingerprint);
                 record::prepare_out_dir(dir, |_| same_run, force).map_err(|foreign| {
                     SessionError::Refused(format!(
                         "--out '{}' is not empty and holds no run of this tournament (it has {}): give a new or empty folder, --resume a run, or --force to replace mtrain's files in it",
@@ -127,6 +124,37 @@ impl<'a> Session<'a> {
         let s = Session { t, id, out, record: Some(record), start: st.tally, done: st.done, resumed: true };
         s.ready_logs(true)?;
         Ok(s)
+    }
+
+    /// Checks, before anything is created or removed, that a new run `id` may write into `out`'s
+    /// game-log folder: it must be new or empty, unless it holds this same run's logs (the run
+    /// stored in `out.dir` has this run's arguments, which name the log folder) or `force`; its
+    /// earlier game logs are then removed, other files left alone. Returns whether `out.dir`
+    /// holds a run of this tournament.
+    ///
+    /// # Errors
+    /// A log folder that holds something else ([`SessionError::Refused`]).
+    pub fn check_new(id: &Identity, out: &Outputs, force: bool) -> Result<bool, SessionError> {
+        let stored = out.dir.as_ref().and_then(|dir| {
+            std::fs::read_to_string(dir.join("tally.json")).ok().and_then(|s| RunState::from_json(&s).ok())
+        });
+        let same_run = stored.as_ref().is_some_and(|st| st.fingerprint == id.fingerprint);
+        let own_logs = same_run && stored.as_ref().is_some_and(|st| st.args == id.args);
+        let Some(dir) = &out.logs else { return Ok(same_run) };
+        if own_logs || force {
+            return Ok(same_run);
+        }
+        let Ok(list) = std::fs::read_dir(dir) else { return Ok(same_run) };
+        let mut entries: Vec<String> = list.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        entries.sort_unstable();
+        if entries.is_empty() {
+            return Ok(same_run);
+        }
+        Err(SessionError::Refused(format!(
+            "--log-games '{}' is not empty and holds no logs of this run (it has {}): give a new or empty folder, or --force to replace the game logs in it",
+            dir.display(),
+            record::shown(&entries)
+        )))
     }
 
     /// The game-log folder, created; on resume without the logs its state does not count.

@@ -1,0 +1,335 @@
+//! The command line at its edges: absurd thread counts, outputs that are not mtrain's files,
+//! options that would do nothing, incomplete merges, what the console says and when, and the
+//! version line.
+#![cfg(unix)]
+
+mod common;
+
+use common::rejects;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mtrain"))
+}
+
+fn mtrain(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-edges-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn kill(pid: u32, sig: i32) {
+    // SAFETY: kill(2) on the pid of a child this test started and has not yet waited for.
+    unsafe {
+        libc::kill(pid as libc::pid_t, sig);
+    }
+}
+
+#[test]
+fn an_absurd_thread_count_is_refused_with_what_the_machine_has() {
+    for cmd in ["tournament", "balance", "tune"] {
+        rejects(&[cmd, "--threads", "100000"], &["100000 threads is more than this machine can use", "core"]);
+        rejects(&[cmd, "--threads", "1500"], &["1500 threads", "give 1 to"]);
+    }
+    rejects(&["bench", "--threads", "1,2000"], &["2000 threads is more than this machine can use"]);
+    // A modest oversubscription stays allowed: 16 threads on any machine.
+    let out = mtrain(&["tournament", "--bots", "greedy,random", "--games", "64", "--threads", "16", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_signal_right_after_the_start_stops_the_run_and_saves() {
+    let dir = scratch("early-signal");
+    let out = dir.join("run");
+    let child = bin()
+        .args(["tournament", "--bots", "greedy,random", "--games", "100000000", "--threads", "16", "--quiet", "--out"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    let t = Instant::now();
+    kill(child.id(), libc::SIGTERM);
+    let done = child.wait_with_output().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(20), "took {:?} to stop", t.elapsed());
+    assert_eq!(done.status.code(), Some(143), "{}", String::from_utf8_lossy(&done.stderr));
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(err.contains("continue with: mtrain tournament --resume"), "{err}");
+    assert!(out.join("tally.json").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn outputs_that_are_not_regular_files_are_written_in_place_never_replaced() {
+    let dir = scratch("not-ours");
+    // A FIFO: written to, still a FIFO.
+    let fifo = dir.join("log.fifo");
+    let c = std::ffi::CString::new(s(&fifo)).unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let reader_path = fifo.clone();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::fs::File::open(reader_path).unwrap().read_to_string(&mut text).unwrap();
+        text
+    });
+    let out = mtrain(&["play", "--rounds", "1", "--seed", "3", "--log", &s(&fifo)]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = reader.join().unwrap();
+    assert!(text.starts_with("{\"event\":\"match\""), "{text}");
+    assert!(text.trim_end().ends_with('}') && text.contains("\"event\":\"match_end\""));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+
+    // A symbolic link, to an existing file and to a file not yet there: followed, never replaced.
+    for (link, target) in [("a.jsonl", "real-a.jsonl"), ("b.jsonl", "sub/real-b.jsonl")] {
+        let (link, target) = (dir.join(link), dir.join(target));
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        if link.ends_with("a.jsonl") {
+            std::fs::write(&target, "old\n").unwrap();
+        }
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let out = mtrain(&["play", "--rounds", "1", "--seed", "3", "--log", &s(&link)]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "{} was replaced", link.display());
+        assert!(std::fs::read_to_string(&target).unwrap().starts_with("{\"event\":\"match\""));
+    }
+    // A device that refuses writes: the failure is reported, the device stays.
+    let out = mtrain(&["play", "--rounds", "1", "--log", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No space left on device"));
+    assert!(std::fs::metadata("/dev/full").unwrap().file_type().is_char_device(), "/dev/full was replaced");
+
+    // An output file of --out that is a link: with --force the link is followed, not replaced.
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    let elsewhere = dir.join("kept-summary.csv");
+    std::fs::write(&elsewhere, "x\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, run.join("summary.csv")).unwrap();
+    let out =
+        mtrain(&["tournament", "--bots", "greedy,random", "--games", "64", "--quiet", "--force", "--out", &s(&run)]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::symlink_metadata(run.join("summary.csv")).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&elsewhere).unwrap().starts_with("strategy,spec,"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn options_that_would_do_nothing_are_refused() {
+    let dir = scratch("nothing");
+    let t = |extra: &[&str]| -> Vec<String> {
+        ["tournament", "--bots", "greedy,random", "--games", "64", "--quiet"]
+            .iter()
+            .chain(extra)
+            .map(|x| x.to_string())
+            .collect()
+    };
+    let r = |a: Vec<String>, needles: &[&str]| rejects(&a.iter().map(String::as_str).collect::<Vec<_>>(), needles);
+    r(t(&["--per-game"]), &["--per-game acts on the output folder", "add --out DIR"]);
+    r(t(&["--checkpoint", "5"]), &["--checkpoint acts on the output folder", "add --out DIR"]);
+    r(t(&["--force"]), &["--force acts on a new --out folder", "add --out DIR"]);
+    rejects(&["balance", "--games", "16", "--checkpoint", "5"], &["--checkpoint acts on the output folder"]);
+    rejects(&["balance", "--games", "16", "--force"], &["--force acts on a new --out folder"]);
+    rejects(&["tune", "--bot", "weighted", "--param", "pips=0:2", "--force"], &["--force acts on a new --out folder"]);
+    // --resume writes into its own folder: --out beside it is refused, as --seed is.
+    let run = dir.join("run");
+    let out = mtrain(&t(&["--out", &s(&run)]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(0));
+    rejects(&["tournament", "--resume", &s(&run), "--out", &s(&dir.join("e"))], &["drop --out"]);
+    rejects(&["balance", "--resume", &s(&run), "--out", &s(&dir.join("e"))], &["drop --out"]);
+    rejects(&["tune", "--resume", &s(&run), "--out", &s(&dir.join("e"))], &["drop --out"]);
+    rejects(&["tournament", "--resume", &s(&run), "--force"], &["--resume continues its own: drop --force"]);
+    assert!(!dir.join("e").exists());
+
+    // --log-games: new, empty, this same run's, or --force; never another run's logs deleted.
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    std::fs::write(logs.join("games-000000.jsonl"), "another run\n").unwrap();
+    r(t(&["--log-games", &s(&logs)]), &["--log-games", "is not empty", "games-000000.jsonl", "--force"]);
+    assert_eq!(std::fs::read_to_string(logs.join("games-000000.jsonl")).unwrap(), "another run\n");
+    let (run2, logs2) = (dir.join("run2"), dir.join("logs2"));
+    let again = t(&["--out", &s(&run2), "--log-games", &s(&logs2)]);
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    assert_eq!(mtrain(&again).status.code(), Some(0));
+    // The same run again in the same folders replaces its own logs.
+    assert_eq!(mtrain(&again).status.code(), Some(0));
+    assert!(logs2.join("games-000000.jsonl").is_file());
+    // Another run into those logs is refused; with --force its logs replace them.
+    let other = t(&["--seed", "9", "--out", &s(&dir.join("run3")), "--log-games", &s(&logs2)]);
+    let other: Vec<&str> = other.iter().map(String::as_str).collect();
+    rejects(&other, &["--log-games", "is not empty"]);
+    assert!(!dir.join("run3").exists(), "the refused run wrote its --out");
+    let mut forced = other.clone();
+    forced.push("--force");
+    assert_eq!(mtrain(&forced).status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_incomplete_merge_exits_4_and_names_the_missing_shards() {
+    let dir = scratch("merge");
+    let shard = |i: u32| dir.join(format!("s{i}"));
+    for i in 1..=3 {
+        let o = mtrain(&[
+            "tournament",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "600",
+            "--quiet",
+            "--shard",
+            &format!("{i}/3"),
+            "--out",
+            &s(&shard(i)),
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+    }
+    let out = mtrain(&["merge", &s(&shard(1)), &s(&shard(3)), "--out", &s(&dir.join("m"))]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("incomplete merge: missing shard 2/3 (all 3 chunks)"), "{err}");
+    assert!(err.contains("--partial"), "{err}");
+    assert!(dir.join("m/tally.json").is_file(), "an incomplete merge still writes what it has");
+    let out = mtrain(&["merge", &s(&shard(1)), &s(&shard(3)), "--out", &s(&dir.join("p")), "--partial"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing shard 2/3"));
+    let out = mtrain(&["merge", &s(&shard(1)), &s(&shard(2)), &s(&shard(3)), "--out", &s(&dir.join("all"))]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // A balance sweep's shard missing: the same.
+    for i in 1..=2 {
+        let o = mtrain(&[
+            "balance",
+            "--players",
+            "2-3",
+            "--hands",
+            "6-7",
+            "--games",
+            "64",
+            "--quiet",
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            &s(&dir.join(format!("b{i}"))),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let out = mtrain(&["merge", &s(&dir.join("b2")), "--out", &s(&dir.join("bm"))]);
+    assert_eq!(out.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing shard 1/2"));
+    // A sweep's folder beside a tournament's is named as the mix-up it is.
+    rejects(
+        &["merge", &s(&dir.join("b1")), &s(&shard(1)), "--out", &s(&dir.join("x"))],
+        &["cannot merge a balance sweep with a tournament"],
+    );
+    rejects(
+        &["merge", &s(&shard(1)), &s(&dir.join("b1")), "--out", &s(&dir.join("x"))],
+        &["cannot merge a balance sweep with a tournament"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_console_says_what_runs_before_it_runs() {
+    let dir = scratch("header");
+    let mut child = bin()
+        .args(["tournament", "--bots", "greedy,random", "--games", "100000000", "--seed", "4", "--out"])
+        .arg(dir.join("run"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
+    // The header arrived while the run still runs.
+    assert!(child.try_wait().unwrap().is_none(), "the run ended before its header was read");
+    assert!(first.starts_with("mtrain tournament: wikipedia rules, double-12, 4 players"), "{first}");
+    assert!(first.contains("seed 4"), "{first}");
+    kill(child.id(), libc::SIGINT);
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130));
+    // The way on is on stderr, which a redirected stdout does not swallow.
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(err.contains("games played and saved; continue with: mtrain tournament --resume"), "{err}");
+    assert!(!String::from_utf8_lossy(&done.stdout).contains("continue with"));
+
+    let mut child = bin()
+        .args(["balance", "--games", "100000", "--players", "4", "--hands", "10-12", "--out"])
+        .arg(dir.join("sweep"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
+    assert!(child.try_wait().unwrap().is_none(), "the sweep ended before its header was read");
+    assert!(first.starts_with("mtrain balance: wikipedia rules, double-12, 4 players, 3 cells"), "{first}");
+    kill(child.id(), libc::SIGTERM);
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(143));
+    assert!(String::from_utf8_lossy(&done.stderr).contains("continue with: mtrain balance --resume"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_version_names_the_commit() {
+    let out = mtrain(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.starts_with(&format!("mtrain {} (", env!("CARGO_PKG_VERSION"))), "{line}");
+    // Built from this checkout: a 40-digit commit and the state of the tree.
+    let commit = line.split("commit ").nth(1).map(|r| r.chars().take_while(char::is_ascii_hexdigit).count());
+    assert!(
+        commit == Some(40) || line.contains("not built from a git checkout"),
+        "{line}: expected the commit or why there is none"
+    );
+    assert!(
+        line.contains("clean tree") || line.contains("uncommitted changes") || line.contains("not built from"),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_first_real_error_is_reported() {
+    // tune without --out: a bad --bot or --param is what is wrong first.
+    rejects(&["tune", "--bot", "greedy", "--param", "foo=0:1"], &["greedy has no parameter 'foo'"]);
+    rejects(&["tune", "--bot", "alien", "--param", "x=0:1"], &["unknown bot 'alien'"]);
+    rejects(&["tune", "--bot", "weighted", "--param", "pips=0:2"], &["--out DIR"]);
+    rejects(&["tournament", "--gauntlet", "foo"], &["--gauntlet: unknown bot 'foo'", "valid: random, greedy"]);
+    rejects(&["tournament", "--gauntlet", "greedy:depth=2"], &["unknown parameter 'depth'"]);
+    rejects(&["tournament", "--gauntlet", "greedy,random"], &["is not one bot but 2"]);
+    let dir = scratch("plot");
+    let (empty, header, twice) = (dir.join("empty.csv"), dir.join("header.csv"), dir.join("twice.csv"));
+    std::fs::write(&empty, "").unwrap();
+    std::fs::write(&header, "players,value\n").unwrap();
+    std::fs::write(&twice, "players,bot,value\n2,a,0.5\n2,b,0.7\n3,a,0.4\n3,b,0.6\n").unwrap();
+    let svg = s(&dir.join("out.svg"));
+    rejects(&["plot", "--csv", &s(&empty), "--x", "players", "--y", "value", "--out", &svg], &["is empty"]);
+    rejects(
+        &["plot", "--csv", &s(&header), "--x", "players", "--y", "value", "--out", &svg],
+        &["has a header but no rows"],
+    );
+    // Repeated x values in one line would draw a zigzag: refused, naming the column to group by.
+    rejects(
+        &["plot", "--csv", &s(&twice), "--x", "players", "--y", "value", "--out", &svg],
+        &["2 rows share --x players = 2", "--group", "differ there: bot"],
+    );
+    assert!(!dir.join("out.svg").exists());
+    let ok = mtrain(&["plot", "--csv", &s(&twice), "--x", "players", "--y", "value", "--group", "bot", "--out", &svg]);
+    assert_eq!(ok.status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
