@@ -214,7 +214,8 @@ pub const METRICS: &[Metric] = &[
         axis: "advantage",
         label: "first player's round win rate minus 1/N",
         share: true,
-        reference: Some(0.0),
+        // The line is the limit the recommendation holds the edge to.
+        reference: Some(MAX_FIRST_EDGE),
         read: |c| position_win(c, 0).map(|e| shifted(e, 1.0 / c.players as f64)),
     },
     Metric {
@@ -222,7 +223,8 @@ pub const METRICS: &[Metric] = &[
         axis: "head-to-head score",
         label: "skill expression: first bot's head-to-head score against the last",
         share: true,
-        reference: Some(0.5),
+        // The floor the recommendation holds skill to.
+        reference: Some(MIN_SKILL),
         read: skill,
     },
     Metric {
@@ -333,25 +335,42 @@ pub fn read(c: &Cell, name: &str) -> Option<Value> {
 /// The defects shown at 95% in a cell, in words (empty: none shown): the rule defects first
 /// ([`rule_defects`]), then the skill floor.
 pub fn defects(c: &Cell) -> Vec<String> {
+    defect_metrics(c)
+        .into_iter()
+        .filter_map(|name| {
+            let v = read(c, name)?.value;
+            Some(match name {
+                "blocked_rate" => format!("blocked {:.1}%", 100.0 * v),
+                "first_player_advantage" => format!("first player +{:.1} points", 100.0 * v),
+                _ => format!("skill {v:.3}"),
+            })
+        })
+        .collect()
+}
+
+/// The metrics shown beyond their limit at 95% in a cell, by name (`blocked_rate`,
+/// `first_player_advantage`, then `skill`), as `recommendation.csv` lists them.
+pub fn defect_metrics(c: &Cell) -> Vec<&'static str> {
     let mut out = rule_defects(c);
-    if let Some(v) = skill_defect(c) {
-        out.push(format!("skill {v:.3}"));
+    if skill_defect(c).is_some() {
+        out.push("skill");
     }
     out
 }
 
-/// The defects a table suffers whoever plays: blocked rounds and the first player's edge.
-pub fn rule_defects(c: &Cell) -> Vec<String> {
+/// The defects a table suffers whoever plays, by metric name: blocked rounds and the first
+/// player's edge.
+pub fn rule_defects(c: &Cell) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if let Some(Value { value, interval: Some((lo, _)) }) = read(c, "blocked_rate")
+    if let Some(Value { interval: Some((lo, _)), .. }) = read(c, "blocked_rate")
         && lo > MAX_BLOCKED
     {
-        out.push(format!("blocked {:.1}%", 100.0 * value));
+        out.push("blocked_rate");
     }
-    if let Some(Value { value, interval: Some((lo, _)) }) = read(c, "first_player_advantage")
+    if let Some(Value { interval: Some((lo, _)), .. }) = read(c, "first_player_advantage")
         && lo > MAX_FIRST_EDGE
     {
-        out.push(format!("first player +{:.1} points", 100.0 * value));
+        out.push("first_player_advantage");
     }
     out
 }
@@ -485,7 +504,7 @@ pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) ->
             hand(base.deal_table.hand(set, players)),
             pick.fallback.to_string(),
             pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
-            cell.map(|c| defects(c).join("; ")).unwrap_or_default(),
+            cell.map(|c| defect_metrics(c).join(";")).unwrap_or_default(),
         ];
         for m in DECIDING {
             let v = cell.and_then(|c| read(c, m));
@@ -535,7 +554,16 @@ pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str) -> Re
         })
         .filter(|s| !s.points.is_empty())
         .collect();
-    let title = format!("{} (double-{set}, {preset}, {bots})", m.label);
+    // Say what the line is: the limit the recommendation uses, or the no-effect value.
+    let line = match (m.name, m.reference) {
+        ("blocked_rate", Some(r)) => format!("; line: the {:.0}% limit", 100.0 * r),
+        ("first_player_advantage", Some(r)) => format!("; line: the +{:.0}-point limit", 100.0 * r),
+        ("skill", Some(r)) => format!("; line: the {r:.2} floor"),
+        (_, Some(r)) if m.share => format!("; line at {:.0}%", 100.0 * r),
+        (_, Some(r)) => format!("; line at {r}"),
+        (_, None) => String::new(),
+    };
+    let title = format!("{} (double-{set}, {preset}, {bots}{line})", m.label);
     let y_label = m.axis;
     let chart = Chart {
         title: &title,

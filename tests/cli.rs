@@ -263,6 +263,24 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     assert!(rec.contains("wikipedia"), "{rec}");
     let svg = std::fs::read_to_string(a.join("blocked_rate.svg")).unwrap();
     assert!(svg.contains("3 players") && svg.contains("tiles dealt per player"));
+    // The defects column names metrics; the plots' lines are the limits the decision uses.
+    let mut table = csv_rows(&rec);
+    let header = table.remove(0);
+    let col = header.iter().position(|h| h == "defects").unwrap();
+    for r in &table {
+        for name in r[col].split(';').filter(|n| !n.is_empty()) {
+            assert!(["blocked_rate", "first_player_advantage", "skill"].contains(&name), "{r:?}");
+        }
+    }
+    let svg = std::fs::read_to_string(a.join("first_player_advantage.svg")).unwrap();
+    assert!(svg.contains("line: the +3-point limit"), "the reference line is not the limit");
+    let svg = std::fs::read_to_string(a.join("skill.svg")).unwrap();
+    assert!(svg.contains("line: the 0.55 floor"));
+}
+
+/// The rows of a CSV text, each cell as written (no cell in these files holds a comma).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines().map(|l| l.split(',').map(str::to_string).collect()).collect()
 }
 
 #[test]
@@ -339,11 +357,17 @@ fn bench_measures_every_thread_count_and_writes_csv() {
         let decisions: f64 = r[5].parse().unwrap();
         assert!(rounds > 0.0 && decisions > rounds, "{r:?}");
     }
-    assert_eq!(rows[0][8], "1.0000", "the first thread count is the speed-up's base");
+    assert_eq!(rows[0][8], "1.000000", "the first thread count is the speed-up's base");
+    // Decimals as in every CSV mtrain writes: exactly 6 places.
+    for r in &rows {
+        for cell in r.iter().filter(|c| c.contains('.')) {
+            assert_eq!(cell.split('.').nth(1).map(str::len), Some(6), "{cell} in {r:?}");
+        }
+    }
     // Beside two threads, two independent single-thread processes: their speed-up over the
     // first row, and the runner's rate as a share of theirs (no rollouts without a search bot).
     assert!(text.contains("processes") && text.contains("efficiency"), "{text}");
-    assert_eq!((rows[0][9].as_str(), rows[0][10].as_str(), rows[0][11].as_str()), ("0.0", "", ""));
+    assert_eq!((rows[0][9].as_str(), rows[0][10].as_str(), rows[0][11].as_str()), ("0.000000", "", ""));
     let machine: f64 = rows[1][10].parse().unwrap();
     let efficiency: f64 = rows[1][11].parse().unwrap();
     let speedup: f64 = rows[1][8].parse().unwrap();
@@ -526,7 +550,7 @@ fn audit_bots_grammar_rule_changes_and_output_files() {
     assert!(text.lines().all(|l| l == l.trim_end()), "trailing spaces:\n{text}");
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 2, "{summary}");
-    assert!(summary.lines().nth(1).unwrap().starts_with("greedy,32,0.250000,0.250000,0.250000,"), "{summary}");
+    assert!(summary.lines().nth(1).unwrap().starts_with("greedy,greedy,0,32,0.250000,0.250000,0.250000,"), "{summary}");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["rules"]["changed"], serde_json::json!({"tap": "draw_two"}));

@@ -368,19 +368,21 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
             nsd,
             speedup
         );
+        // Decimals with 6 places, as in every CSV mtrain writes.
+        let num = |v: f64| format!("{v:.6}");
         csv_rows.push(vec![
             r.threads.to_string(),
             runs.to_string(),
-            seconds.to_string(),
-            format!("{:.1}", r.rounds),
-            format!("{:.1}", r.matches),
-            format!("{:.1}", r.decisions),
-            format!("{:.1}", r.ns_per_round),
-            if r.ns_per_decision.is_finite() { format!("{:.1}", r.ns_per_decision) } else { String::new() },
-            format!("{speedup:.4}"),
-            format!("{:.1}", r.rollouts),
-            machine.map_or(String::new(), |m| format!("{m:.4}")),
-            efficiency.map_or(String::new(), |e| format!("{e:.4}")),
+            num(seconds),
+            num(r.rounds),
+            num(r.matches),
+            num(r.decisions),
+            num(r.ns_per_round),
+            if r.ns_per_decision.is_finite() { num(r.ns_per_decision) } else { String::new() },
+            num(speedup),
+            num(r.rollouts),
+            machine.map_or(String::new(), num),
+            efficiency.map_or(String::new(), num),
         ]);
     }
     if show_processes {
