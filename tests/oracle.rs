@@ -65,7 +65,19 @@ fn the_oracle_is_a_ceiling_above_montecarlo_and_never_fielded_by_default() {
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         let line = text.lines().find(|l| l.contains(" vs montecarlo")).unwrap_or_else(|| panic!("{text}")).to_string();
-        let lo: f64 = line.split('[').nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+        let lo: f64 = line
+            .split("score")
+            .nth(1)
+            .unwrap()
+            .split('[')
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
         lo
     };
     assert!(score("oracle:samples=4") > 75.0);

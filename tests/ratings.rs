@@ -198,8 +198,8 @@ fn bad_anchors_and_gauntlets_get_one_line_and_exit_2() {
     );
     rejects(&[&t[..], &["--anchor", "greedy,random"]].concat(), &["is not one bot of the field"]);
     rejects(&[&t[..], &["--anchor", "alien"]].concat(), &["--anchor 'alien'", "valid: greedy, random"]);
-    rejects(&[&t[..], &["--gauntlet", "alien"]].concat(), &["--gauntlet 'alien' is not one bot"]);
-    rejects(&[&t[..], &["--gauntlet", "greedy,random"]].concat(), &["--gauntlet 'greedy,random' is not one bot"]);
+    rejects(&[&t[..], &["--gauntlet", "alien"]].concat(), &["--gauntlet: unknown bot 'alien'", "valid: random"]);
+    rejects(&[&t[..], &["--gauntlet", "greedy,random"]].concat(), &["--gauntlet 'greedy,random' is not one bot but 2"]);
     rejects(
         &["tournament", "--games", "4", "--bots", "greedy", "--gauntlet", "greedy"],
         &["--gauntlet needs at least one other bot"],

@@ -45,7 +45,9 @@ fn byte_identical_at_any_thread_count_and_seed_matters() {
     assert_eq!(read(&a, "games.csv").lines().count(), 1 + 600 * 3);
     assert_eq!(read(&a, "rounds.csv").lines().count(), 1 + 600 * 4);
     let summary = read(&a, "summary.csv");
-    assert!(summary.starts_with("strategy,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,"));
+    assert!(
+        summary.starts_with("strategy,spec,sees_hidden,games,win_rate,win_lo,win_hi,mean_score,score_lo,score_hi,")
+    );
     assert_eq!(summary.lines().count(), 4);
     assert!(s1.contains("600 games = 200 deals x 3 rotations"));
     let manifest = read(&a, "manifest.json");
@@ -168,8 +170,14 @@ fn shards_merge_to_the_single_run() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("overlap"));
     let partial = tmp("partial");
-    let text =
-        run_ok(&["merge", parts[0].to_str().unwrap(), parts[1].to_str().unwrap(), "--out", partial.to_str().unwrap()]);
+    let text = run_ok(&[
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        "--out",
+        partial.to_str().unwrap(),
+        "--partial",
+    ]);
     assert!(text.contains("Incomplete"));
     assert!(read(&partial, "manifest.json").contains("\"complete\": false"));
     for d in parts.iter().chain([&whole, &merged, &partial]) {
