@@ -243,43 +243,34 @@ fn an_incomplete_merge_exits_4_and_names_the_missing_shards() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Starts `args` plus `--out out`, reads stdout's first line while the run still runs, then
+/// stops it with `sig`: that line and the process's output.
+fn first_line_then(args: &[&str], out: &Path, sig: i32) -> (String, Output) {
+    let mut child =
+        bin().args(args).arg("--out").arg(out).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
+    assert!(child.try_wait().unwrap().is_none(), "{args:?} ended before its header was read");
+    kill(child.id(), sig);
+    (first, child.wait_with_output().unwrap())
+}
+
 #[test]
 fn the_console_says_what_runs_before_it_runs() {
     let dir = scratch("header");
-    let mut child = bin()
-        .args(["tournament", "--bots", "greedy,random", "--games", "100000000", "--seed", "4", "--out"])
-        .arg(dir.join("run"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
-    // The header arrived while the run still runs.
-    assert!(child.try_wait().unwrap().is_none(), "the run ended before its header was read");
+    let run = ["tournament", "--bots", "greedy,random", "--games", "100000000", "--seed", "4"];
+    let (first, done) = first_line_then(&run, &dir.join("run"), libc::SIGINT);
     assert!(first.starts_with("mtrain tournament: wikipedia rules, double-12, 4 players"), "{first}");
     assert!(first.contains("seed 4"), "{first}");
-    kill(child.id(), libc::SIGINT);
-    let done = child.wait_with_output().unwrap();
     assert_eq!(done.status.code(), Some(130));
     // The way on is on stderr, which a redirected stdout does not swallow.
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(err.contains("games played and saved; continue with: mtrain tournament --resume"), "{err}");
     assert!(!String::from_utf8_lossy(&done.stdout).contains("continue with"));
 
-    let mut child = bin()
-        .args(["balance", "--games", "100000", "--players", "4", "--hands", "10-12", "--out"])
-        .arg(dir.join("sweep"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
-    assert!(child.try_wait().unwrap().is_none(), "the sweep ended before its header was read");
+    let sweep = ["balance", "--games", "100000", "--players", "4", "--hands", "10-12"];
+    let (first, done) = first_line_then(&sweep, &dir.join("sweep"), libc::SIGTERM);
     assert!(first.starts_with("mtrain balance: wikipedia rules, double-12, 4 players, 3 cells"), "{first}");
-    kill(child.id(), libc::SIGTERM);
-    let done = child.wait_with_output().unwrap();
     assert_eq!(done.status.code(), Some(143));
     assert!(String::from_utf8_lossy(&done.stderr).contains("continue with: mtrain balance --resume"));
     std::fs::remove_dir_all(&dir).unwrap();
