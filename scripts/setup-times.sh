@@ -11,7 +11,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 git clone -q . "$WORK/mtrain"
 cd "$WORK/mtrain"
-secs() { local s; s=$(date +%s%N); "$@" > /dev/null 2>&1; awk -v a="$s" -v b="$(date +%s%N)" 'BEGIN { print (b - a) / 1e9 }'; }
+secs() { local s; s=$(date +%s%N); "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; awk -v a="$s" -v b="$(date +%s%N)" 'BEGIN { print (b - a) / 1e9 }'; }
 run=$(secs cargo run --release -- tournament)
 build=$(secs cargo test --no-run)
 tests=$(secs cargo test)
