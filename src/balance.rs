@@ -7,37 +7,175 @@
 //! is `mix(seed, players * 256 + hand)`, so adding cells never changes the others.
 //!
 //! **What is measured**, per cell (docs/csv.md has every column):
-//! - *defects*: rounds nobody finishes (`blocked_rate`); the first player's edge per round
-//!   (`first_player_advantage`: round win rate of the round's first player minus `1/N`);
-//! - *skill expression* (`skill`): the head-to-head score of the field's first bot against its
+//! - *the criteria*: rounds nobody finishes (`blocked_rate`); the first player's edge, per match
+//!   by default (`match_first_player_advantage`: the match win rate of the seat that leads round
+//!   1 minus `1/N`; the lead rotates, so most of a round's edge cancels) or per round
+//!   (`first_player_advantage`: the round win rate of each round's first player minus `1/N`);
+//!   *skill expression* (`skill`): the head-to-head score of the field's first bot against its
 //!   last (list the stronger first; the default field lists `planner` first and `greedy` last):
 //!   0.5 means the hand size leaves no room for the better player;
-//! - the first player's edge over a whole match (`match_first_player_advantage`: the seat that
-//!   leads round 1; the lead rotates, so most of the per-round edge cancels), round length
-//!   (`turns`, and its spread `turns_sd`), decisiveness (`winner_margin`, `lead_changes`), draws;
+//! - round length (`turns`, and its spread `turns_sd`), decisiveness (`winner_margin`,
+//!   `lead_changes`), draws;
 //! - descriptive figures that are no defect in themselves: `dry_rate` (rounds that empty the
 //!   boneyard: players then mark and pass), the RMS turn-order advantage, `no_start_rate`.
 //!
-//! **Deciding with intervals.** An objective never compares point estimates alone: a defect
-//! counts only when its interval lies wholly beyond the limit (shown at 95%), and "the best" is
-//! a set: every hand size whose figure is not distinguishable from the best one at 95% (the
-//! difference of two independent cells within 1.96 standard errors). The pick within the set
-//! follows a stated rule: the largest hand (more tiles is more play, and the set already
-//! excludes what the objective counts against it).
+//! **Deciding with intervals and a margin.** Each criterion has a limit ([`Limits`], the user's
+//! to set) and an indifference margin. A figure is *beyond* its limit (a defect) when its 95%
+//! interval lies wholly past the limit and the margin, *within* when it lies wholly on the good
+//! side of the limit, and *on the limit* (no defect, and reported as such) when it reaches past
+//! the limit but not past the margin ([`Verdict::of`]). Only the margin's far edge decides a
+//! defect, so an interval that contains it is *undecided*, and a sweep plays the cell further
+//! (sequential sampling, up to a cap): a cell near the edge gets the games it needs instead of
+//! being decided by the noise of a fixed sample; at the cap it is no defect, and marked.
+//!
+//! An objective never compares point estimates alone: "the best" is a set, every hand size whose
+//! figure is not distinguishable from the best one at 95% (the difference of two independent
+//! cells within 1.96 standard errors). The pick within a set follows a stated rule: the published
+//! hand or the nearest candidate, or the largest hand.
 
 use crate::rules::{PRESETS, Rules};
 use crate::stats::{Estimate, Z95};
 use crate::tournament::{Tally, WIN_UNIT};
 
-/// The blocked-round share an objective counts as a defect when shown to exceed it.
+/// The default blocked-round limit: 5% of rounds. A blocked round (nobody can go out) is a
+/// normal, scored ending under every source's rules; counting more than one round in twenty
+/// as a defect is this project's convention for an ending players find unsatisfying, not a
+/// finding.
 pub const MAX_BLOCKED: f64 = 0.05;
-/// The first player's per-round edge over `1/N` (round win rate minus `1/N`) counted as a defect
-/// when shown to exceed it: 3 percentage points at any table size.
+/// The default first-player limit: 3 percentage points over the fair share `1/N`, at any table
+/// size. Three points is about one extra win in 33 matches (or rounds): the smallest edge a
+/// regular group would notice over an evening's play.
 pub const MAX_FIRST_EDGE: f64 = 0.03;
 
-/// The skill floor: a hand size where the field's first bot is shown to finish ahead of its last
-/// in fewer than this share of comparisons is one where skill stops mattering (a defect).
+/// The default skill floor: the field's first bot finishing ahead of its last in fewer than 55%
+/// of comparisons, a 5-point edge that a player would take many matches to feel, means the hand
+/// size leaves little room for the better player.
 pub const MIN_SKILL: f64 = 0.55;
+
+/// The default indifference margin: 1 percentage point on every criterion. A figure whose 95%
+/// interval lies within one point of its limit is "on the limit": no defect, and reported as
+/// such, rather than decided by the noise of the sample.
+pub const MARGIN: f64 = 0.01;
+
+/// Which first player the first-player criterion judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstPlayer {
+    /// The seat that leads round 1, over a whole match (the lead rotates, so most of a round's
+    /// edge cancels): how the game is played, and the default.
+    Match,
+    /// The first player of each round, per round: for single rounds.
+    Round,
+}
+
+impl FirstPlayer {
+    /// Parses `match` or `round`.
+    ///
+    /// # Errors
+    /// A message naming the valid values.
+    pub fn parse(s: &str) -> Result<FirstPlayer, String> {
+        match s.trim() {
+            "match" => Ok(FirstPlayer::Match),
+            "round" => Ok(FirstPlayer::Round),
+            other => Err(format!("unknown first-player criterion '{other}' (valid: match, round)")),
+        }
+    }
+
+    /// `match` or `round`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FirstPlayer::Match => "match",
+            FirstPlayer::Round => "round",
+        }
+    }
+
+    /// The metric the criterion reads.
+    pub fn metric(self) -> &'static str {
+        match self {
+            FirstPlayer::Match => "match_first_player_advantage",
+            FirstPlayer::Round => "first_player_advantage",
+        }
+    }
+}
+
+/// The limits a hand size is judged against, each a share, and the indifference margin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Blocked rounds: a defect above this share.
+    pub max_blocked: f64,
+    /// The first player's edge over `1/N`: a defect above this.
+    pub max_first_edge: f64,
+    /// Skill (the first bot's head-to-head score against the last): a defect below this.
+    pub min_skill: f64,
+    /// Per match or per round.
+    pub first_player: FirstPlayer,
+    /// A figure whose interval lies within this of its limit is on the limit.
+    pub margin: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_blocked: MAX_BLOCKED,
+            max_first_edge: MAX_FIRST_EDGE,
+            min_skill: MIN_SKILL,
+            first_player: FirstPlayer::Match,
+            margin: MARGIN,
+        }
+    }
+}
+
+/// How a figure stands against its limit. A defect needs the figure shown beyond the limit by
+/// more than the margin: the margin is a zone of indifference, and only its far edge decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its 95% interval lies wholly on the good side of the limit.
+    Within,
+    /// Its interval reaches past the limit, but not past the margin: no defect, and said so.
+    OnLimit,
+    /// Its interval lies wholly beyond the limit and the margin: a defect.
+    Beyond,
+    /// Its interval contains the margin's far edge: more games would decide it (a sweep samples
+    /// on until its cap; at the cap it is no defect).
+    Undecided,
+    /// No figure (e.g. skill with one bot in the field).
+    Unknown,
+}
+
+impl Verdict {
+    /// The word CSVs and the console use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Within => "within",
+            Verdict::OnLimit => "on_limit",
+            Verdict::Beyond => "beyond",
+            Verdict::Undecided => "undecided",
+            Verdict::Unknown => "unknown",
+        }
+    }
+
+    /// The verdict of `v` against `limit`, where `above` says that a figure above the limit is
+    /// beyond it (else below), with indifference `margin`: beyond when the whole interval lies
+    /// past `limit + margin` (or below `limit - margin`), within when it lies wholly on the good
+    /// side of the limit, on the limit when it reaches past the limit but not past the margin,
+    /// undecided when it contains the margin's edge.
+    pub fn of(v: Option<Value>, limit: f64, above: bool, margin: f64) -> Verdict {
+        let Some(Value { interval: Some((lo, hi)), .. }) = v else { return Verdict::Unknown };
+        // How far past the limit, in the bad direction, the interval's near and far ends lie.
+        let (near, far) = if above { (lo - limit, hi - limit) } else { (limit - hi, limit - lo) };
+        if near > margin {
+            Verdict::Beyond
+        } else if far < 0.0 {
+            Verdict::Within
+        } else if far < margin {
+            Verdict::OnLimit
+        } else {
+            Verdict::Undecided
+        }
+    }
+}
+
+/// The criteria, in order: blocked rounds, the first player, skill.
+pub const CRITERIA: [&str; 3] = ["blocked", "first_player", "skill"];
 
 /// How a hand size is chosen for a player count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,13 +219,18 @@ impl Objective {
         Objective::ALL.iter().find(|(_, o)| *o == self).map(|(n, _)| *n).expect("listed")
     }
 
-    /// The objective in plain words (console, manifest, docs).
-    pub fn describe(self) -> String {
+    /// The objective in plain words (console, manifest, docs), with the limits it uses.
+    pub fn describe(self, l: &Limits) -> String {
+        let first = match l.first_player {
+            FirstPlayer::Match => "the seat that leads round 1 winning the match",
+            FirstPlayer::Round => "the first player of a round winning it",
+        };
         let defect = format!(
-            "a defect is shown when its 95% interval lies wholly beyond the limit: more than {:.0}% of rounds blocked (nobody goes out), the first player of a round winning more than {:.0} percentage points above the fair share 1/N, or skill stopping to matter (the first bot's head-to-head score against the last below {:.2})",
-            MAX_BLOCKED * 100.0,
-            MAX_FIRST_EDGE * 100.0,
-            MIN_SKILL
+            "a defect is shown when its 95% interval lies wholly beyond the limit by more than a margin of {:.1} points (past the limit but within the margin it is on the limit, no defect): more than {:.1}% of rounds blocked (nobody goes out), {first} more than {:.1} percentage points above the fair share 1/N, or skill stopping to matter (the first bot's head-to-head score against the last below {:.3})",
+            l.margin * 100.0,
+            l.max_blocked * 100.0,
+            l.max_first_edge * 100.0,
+            l.min_skill
         );
         let set = "not distinguishable from the best at 95%";
         match self {
@@ -215,7 +358,7 @@ pub const METRICS: &[Metric] = &[
         label: "first player's round win rate minus 1/N",
         share: true,
         // The line is the limit the recommendation holds the edge to.
-        reference: Some(MAX_FIRST_EDGE),
+        reference: Some(0.0),
         read: |c| position_win(c, 0).map(|e| shifted(e, 1.0 / c.players as f64)),
     },
     Metric {
@@ -224,7 +367,7 @@ pub const METRICS: &[Metric] = &[
         label: "skill expression: first bot's head-to-head score against the last",
         share: true,
         // The floor the recommendation holds skill to.
-        reference: Some(MIN_SKILL),
+        reference: Some(0.5),
         read: skill,
     },
     Metric {
@@ -332,55 +475,68 @@ pub fn read(c: &Cell, name: &str) -> Option<Value> {
     (METRICS.iter().find(|m| m.name == name).expect("a listed metric").read)(c)
 }
 
-/// The defects shown at 95% in a cell, in words (empty: none shown): the rule defects first
-/// ([`rule_defects`]), then the skill floor.
-pub fn defects(c: &Cell) -> Vec<String> {
-    defect_metrics(c)
-        .into_iter()
-        .filter_map(|name| {
-            let v = read(c, name)?.value;
+/// Every criterion's figure and verdict in a cell: `(criterion, metric, figure, limit,
+/// verdict)`, in [`CRITERIA`] order.
+pub fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Value>, f64, Verdict); 3] {
+    let blocked = read(c, "blocked_rate");
+    let first = read(c, l.first_player.metric());
+    let skill = read(c, "skill");
+    [
+        ("blocked", "blocked_rate", blocked, l.max_blocked, Verdict::of(blocked, l.max_blocked, true, l.margin)),
+        (
+            "first_player",
+            l.first_player.metric(),
+            first,
+            l.max_first_edge,
+            Verdict::of(first, l.max_first_edge, true, l.margin),
+        ),
+        ("skill", "skill", skill, l.min_skill, Verdict::of(skill, l.min_skill, false, l.margin)),
+    ]
+}
+
+/// Whether more games would decide a criterion of the cell: some verdict is undecided.
+pub fn undecided(c: &Cell, l: &Limits) -> bool {
+    verdicts(c, l).iter().any(|v| v.4 == Verdict::Undecided)
+}
+
+/// The criteria of a cell with the verdict `which`.
+pub fn with_verdict(c: &Cell, l: &Limits, which: Verdict) -> Vec<&'static str> {
+    verdicts(c, l).iter().filter(|v| v.4 == which).map(|v| v.0).collect()
+}
+
+/// The defects shown in a cell, in words (empty: none shown): blocked rounds, the first player,
+/// then the skill floor.
+pub fn defects(c: &Cell, l: &Limits) -> Vec<String> {
+    verdicts(c, l)
+        .iter()
+        .filter(|v| v.4 == Verdict::Beyond)
+        .filter_map(|&(name, _, v, _, _)| {
+            let v = v?.value;
             Some(match name {
-                "blocked_rate" => format!("blocked {:.1}%", 100.0 * v),
-                "first_player_advantage" => format!("first player +{:.1} points", 100.0 * v),
+                "blocked" => format!("blocked {:.1}%", 100.0 * v),
+                "first_player" => format!("first player {:+.1} points per {}", 100.0 * v, l.first_player.name()),
                 _ => format!("skill {v:.3}"),
             })
         })
         .collect()
 }
 
-/// The metrics shown beyond their limit at 95% in a cell, by name (`blocked_rate`,
-/// `first_player_advantage`, then `skill`), as `recommendation.csv` lists them.
-pub fn defect_metrics(c: &Cell) -> Vec<&'static str> {
-    let mut out = rule_defects(c);
-    if skill_defect(c).is_some() {
-        out.push("skill");
-    }
-    out
+/// The criteria shown beyond their limit in a cell, by name (`blocked`, `first_player`,
+/// `skill`), as `recommendation.csv` lists them.
+pub fn defect_metrics(c: &Cell, l: &Limits) -> Vec<&'static str> {
+    with_verdict(c, l, Verdict::Beyond)
 }
 
-/// The defects a table suffers whoever plays, by metric name: blocked rounds and the first
+/// The defects a table suffers whoever plays, by criterion: blocked rounds and the first
 /// player's edge.
-pub fn rule_defects(c: &Cell) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if let Some(Value { interval: Some((lo, _)), .. }) = read(c, "blocked_rate")
-        && lo > MAX_BLOCKED
-    {
-        out.push("blocked_rate");
-    }
-    if let Some(Value { interval: Some((lo, _)), .. }) = read(c, "first_player_advantage")
-        && lo > MAX_FIRST_EDGE
-    {
-        out.push("first_player_advantage");
-    }
-    out
+pub fn rule_defects(c: &Cell, l: &Limits) -> Vec<&'static str> {
+    defect_metrics(c, l).into_iter().filter(|&n| n != "skill").collect()
 }
 
-/// The skill figure when it is shown below [`MIN_SKILL`].
-pub fn skill_defect(c: &Cell) -> Option<f64> {
-    match read(c, "skill") {
-        Some(Value { value, interval: Some((_, hi)) }) if hi < MIN_SKILL => Some(value),
-        _ => None,
-    }
+/// The skill figure when it is shown below the floor.
+pub fn skill_defect(c: &Cell, l: &Limits) -> Option<f64> {
+    let v = verdicts(c, l)[2];
+    (v.4 == Verdict::Beyond).then(|| v.2.map(|x| x.value)).flatten()
 }
 
 /// The cells whose `metric` is not distinguishable at 95% from the best (the largest when
@@ -416,13 +572,13 @@ pub struct Pick {
 
 /// The hand size `objective` picks among `cells` (all of one player count, in hand order);
 /// `published` is the preset's hand for that count, if it has one.
-pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -> Pick {
+pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>, l: &Limits) -> Pick {
     // Rule defects first: the fewest (normally none). Then the skill floor, but only where some
     // of those sizes pass it: a player count at which skill is shown not to matter at every hand
     // size is a property of the table that no hand size fixes, so it does not move the pick.
-    let fewest = cells.iter().map(|c| rule_defects(c).len()).min().unwrap_or(0);
-    let fair: Vec<&Cell> = cells.iter().copied().filter(|c| rule_defects(c).len() == fewest).collect();
-    let skilled: Vec<&Cell> = fair.iter().copied().filter(|c| skill_defect(c).is_none()).collect();
+    let fewest = cells.iter().map(|c| rule_defects(c, l).len()).min().unwrap_or(0);
+    let fair: Vec<&Cell> = cells.iter().copied().filter(|c| rule_defects(c, l).len() == fewest).collect();
+    let skilled: Vec<&Cell> = fair.iter().copied().filter(|c| skill_defect(c, l).is_none()).collect();
     let fallback = fewest > 0 || skilled.is_empty();
     let sound = if skilled.is_empty() { fair } else { skilled };
     let hands = |set: &[&Cell]| set.iter().map(|c| c.hand).collect::<Vec<u8>>();
@@ -444,7 +600,7 @@ pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>) -
             // A field of one bot has no skill figure: every size qualifies.
             largest(if set.is_empty() { cells.to_vec() } else { set }, false)
         }
-        Objective::LeastAdvantage => largest(best_set(cells, "first_player_advantage", false), false),
+        Objective::LeastAdvantage => largest(best_set(cells, l.first_player.metric(), false), false),
         Objective::LeastBlocked => largest(best_set(cells, "blocked_rate", false), false),
     }
 }
@@ -474,6 +630,36 @@ pub fn balance_csv(cells: &[Cell]) -> String {
     crate::report::csv_table("players,hand,metric,value,lo,hi".split(','), rows)
 }
 
+/// `decisions.csv`: a row per cell and criterion: the games the cell played, the figure with its
+/// interval, the limit, the margin and the verdict.
+pub fn decisions_csv(cells: &[Cell], l: &Limits) -> String {
+    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
+    let mut rows = Vec::new();
+    for c in cells {
+        for (criterion, metric, v, limit, verdict) in verdicts(c, l) {
+            let (value, lo, hi) = match v {
+                Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
+                Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
+                None => (String::new(), String::new(), String::new()),
+            };
+            rows.push(vec![
+                c.players.to_string(),
+                c.hand.to_string(),
+                c.tally.games.to_string(),
+                criterion.to_string(),
+                metric.to_string(),
+                value,
+                lo,
+                hi,
+                f(limit),
+                f(l.margin),
+                verdict.name().to_string(),
+            ]);
+        }
+    }
+    crate::report::csv_table("players,hand,games,criterion,metric,value,lo,hi,limit,margin,verdict".split(','), rows)
+}
+
 /// The published hand size of every preset for `set` and `players` (`None`: not in its table).
 pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
     PRESETS.iter().map(|p| (p.name, Rules::preset(p.name).ok().and_then(|r| r.deal_table.hand(set, players)))).collect()
@@ -481,11 +667,12 @@ pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
 
 /// `recommendation.csv`: per player count, the recommended hand, the set it was picked from, the
 /// figures of the pick with their intervals, and each preset's published hand size beside it.
-pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) -> String {
+pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> String {
     let set = base.set.get();
     // The header comes first (no comment line), so that every CSV reader loads it as is; the
     // objective is a column, and manifest.json says it in words.
-    let mut header: Vec<String> = "objective,players,recommended_hand,reference_hand,fallback,candidates,defects"
+    let mut header: Vec<String> =
+        "objective,players,recommended_hand,reference_hand,fallback,candidates,games,first_player,defects,on_limit,undecided"
         .split(',')
         .map(str::to_string)
         .collect();
@@ -495,7 +682,7 @@ pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) ->
     header.extend(PRESETS.iter().map(|p| p.name.to_string()));
     let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
     let hand = |h: Option<u8>| h.map_or(String::new(), |h| h.to_string());
-    let rows = recommendations(base, cells, objective).into_iter().map(|(players, pick)| {
+    let rows = recommendations(base, cells, objective, l).into_iter().map(|(players, pick)| {
         let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
         let mut row = vec![
             objective.name().to_string(),
@@ -504,7 +691,11 @@ pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) ->
             hand(base.deal_table.hand(set, players)),
             pick.fallback.to_string(),
             pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
-            cell.map(|c| defect_metrics(c).join(";")).unwrap_or_default(),
+            cell.map(|c| c.tally.games.to_string()).unwrap_or_default(),
+            l.first_player.name().to_string(),
+            cell.map(|c| defect_metrics(c, l).join(";")).unwrap_or_default(),
+            cell.map(|c| with_verdict(c, l, Verdict::OnLimit).join(";")).unwrap_or_default(),
+            cell.map(|c| with_verdict(c, l, Verdict::Undecided).join(";")).unwrap_or_default(),
         ];
         for m in DECIDING {
             let v = cell.and_then(|c| read(c, m));
@@ -518,18 +709,19 @@ pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective) ->
 }
 
 /// The figures the objectives decide on, in recommendation.csv and the console.
-pub const DECIDING: [&str; 4] = ["blocked_rate", "first_player_advantage", "skill", "turns"];
+pub const DECIDING: [&str; 5] =
+    ["blocked_rate", "first_player_advantage", "match_first_player_advantage", "skill", "turns"];
 
 /// The recommendation per player count, in player order.
 /// `base` is the preset swept (its deal table gives the published hand each pick starts from).
-pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective) -> Vec<(u8, Pick)> {
+pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> Vec<(u8, Pick)> {
     let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
     counts.dedup();
     counts
         .into_iter()
         .map(|p| {
             let group: Vec<&Cell> = cells.iter().filter(|c| c.players == p).collect();
-            (p, recommend(&group, objective, base.deal_table.hand(base.set.get(), p)))
+            (p, recommend(&group, objective, base.deal_table.hand(base.set.get(), p), l))
         })
         .collect()
 }
@@ -538,7 +730,7 @@ pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective) -> Ve
 ///
 /// # Errors
 /// A message if the metric has no data in any cell.
-pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str) -> Result<String, String> {
+pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str, l: &Limits) -> Result<String, String> {
     use crate::report::plot::{Chart, Series, line_chart_svg};
     let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
     counts.dedup();
@@ -554,14 +746,20 @@ pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str) -> Re
         })
         .filter(|s| !s.points.is_empty())
         .collect();
-    // Say what the line is: the limit the recommendation uses, or the no-effect value.
-    let line = match (m.name, m.reference) {
-        ("blocked_rate", Some(r)) => format!("; line: the {:.0}% limit", 100.0 * r),
-        ("first_player_advantage", Some(r)) => format!("; line: the +{:.0}-point limit", 100.0 * r),
-        ("skill", Some(r)) => format!("; line: the {r:.2} floor"),
-        (_, Some(r)) if m.share => format!("; line at {:.0}%", 100.0 * r),
-        (_, Some(r)) => format!("; line at {r}"),
-        (_, None) => String::new(),
+    // The line is the limit the decision uses (the criterion's own figure), else the no-effect
+    // value; the title says which.
+    let fp = l.first_player.metric();
+    let (reference, line) = match m.name {
+        "blocked_rate" => (Some(l.max_blocked), format!("; line: the {:.1}% limit", 100.0 * l.max_blocked)),
+        name if name == fp => {
+            (Some(l.max_first_edge), format!("; line: the +{:.1}-point limit", 100.0 * l.max_first_edge))
+        }
+        "skill" => (Some(l.min_skill), format!("; line: the {:.3} floor", l.min_skill)),
+        _ => match m.reference {
+            Some(r) if m.share => (Some(r), format!("; line at {:.0}%", 100.0 * r)),
+            Some(r) => (Some(r), format!("; line at {r}")),
+            None => (None, String::new()),
+        },
     };
     let title = format!("{} (double-{set}, {preset}, {bots}{line})", m.label);
     let y_label = m.axis;
@@ -570,8 +768,51 @@ pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str) -> Re
         x_label: "tiles dealt per player",
         y_label,
         percent: m.share,
-        reference: m.reference,
+        reference,
         series: &series,
     };
     line_chart_svg(&chart, (960, 600))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(lo: f64, hi: f64) -> Option<Value> {
+        Some(Value { value: (lo + hi) / 2.0, interval: Some((lo, hi)) })
+    }
+
+    #[test]
+    fn a_figure_is_judged_by_where_its_interval_lies_against_limit_and_margin() {
+        let (limit, m) = (0.05, 0.01);
+        // A ceiling (a defect above): a defect only past limit + margin.
+        assert_eq!(Verdict::of(v(0.061, 0.070), limit, true, m), Verdict::Beyond);
+        assert_eq!(Verdict::of(v(0.040, 0.049), limit, true, m), Verdict::Within);
+        // Past the limit, not past the margin: on the limit, no defect.
+        assert_eq!(Verdict::of(v(0.056, 0.0599), limit, true, m), Verdict::OnLimit);
+        assert_eq!(Verdict::of(v(0.045, 0.055), limit, true, m), Verdict::OnLimit);
+        // The margin's edge inside the interval: more games would decide it.
+        assert_eq!(Verdict::of(v(0.057, 0.061), limit, true, m), Verdict::Undecided);
+        assert_eq!(Verdict::of(v(0.03, 0.08), limit, true, m), Verdict::Undecided);
+        // A floor (a defect below).
+        assert_eq!(Verdict::of(v(0.50, 0.535), 0.55, false, m), Verdict::Beyond);
+        assert_eq!(Verdict::of(v(0.57, 0.60), 0.55, false, m), Verdict::Within);
+        assert_eq!(Verdict::of(v(0.545, 0.556), 0.55, false, m), Verdict::OnLimit);
+        assert_eq!(Verdict::of(v(0.52, 0.58), 0.55, false, m), Verdict::Undecided);
+        // No interval: nothing to judge.
+        assert_eq!(Verdict::of(None, limit, true, m), Verdict::Unknown);
+        assert_eq!(Verdict::of(Some(Value { value: 0.1, interval: None }), limit, true, m), Verdict::Unknown);
+        // Without a margin the limit itself decides; an interval across it is undecided.
+        assert_eq!(Verdict::of(v(0.051, 0.059), limit, true, 0.0), Verdict::Beyond);
+        assert_eq!(Verdict::of(v(0.041, 0.049), limit, true, 0.0), Verdict::Within);
+        assert_eq!(Verdict::of(v(0.045, 0.055), limit, true, 0.0), Verdict::Undecided);
+    }
+
+    #[test]
+    fn the_first_player_criterion_names_its_metric() {
+        assert_eq!(FirstPlayer::parse("match").unwrap().metric(), "match_first_player_advantage");
+        assert_eq!(FirstPlayer::parse("round").unwrap().metric(), "first_player_advantage");
+        assert!(FirstPlayer::parse("game").unwrap_err().contains("valid: match, round"));
+        assert_eq!(Limits::default().first_player, FirstPlayer::Match);
+    }
 }

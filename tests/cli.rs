@@ -269,13 +269,16 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     let col = header.iter().position(|h| h == "defects").unwrap();
     for r in &table {
         for name in r[col].split(';').filter(|n| !n.is_empty()) {
-            assert!(["blocked_rate", "first_player_advantage", "skill"].contains(&name), "{r:?}");
+            assert!(["blocked", "first_player", "skill"].contains(&name), "{r:?}");
         }
     }
+    // The first player is judged per match by default: that plot carries the limit.
+    let svg = std::fs::read_to_string(a.join("match_first_player_advantage.svg")).unwrap();
+    assert!(svg.contains("line: the +3.0-point limit"), "the reference line is not the limit");
     let svg = std::fs::read_to_string(a.join("first_player_advantage.svg")).unwrap();
-    assert!(svg.contains("line: the +3-point limit"), "the reference line is not the limit");
+    assert!(svg.contains("line at 0%"), "the per-round figure is not judged by default");
     let svg = std::fs::read_to_string(a.join("skill.svg")).unwrap();
-    assert!(svg.contains("line: the 0.55 floor"));
+    assert!(svg.contains("line: the 0.550 floor"));
 }
 
 /// The rows of a CSV text, each cell as written (no cell in these files holds a comma).

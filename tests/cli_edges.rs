@@ -324,3 +324,112 @@ fn the_first_real_error_is_reported() {
     assert_eq!(ok.status.code(), Some(0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_sweep_samples_an_undecided_cell_further_and_the_same_at_any_thread_count() {
+    let dir = scratch("sequential");
+    let run = |name: &str, threads: &str| {
+        let out = dir.join(name);
+        let o = mtrain(&[
+            "balance",
+            "--players",
+            "7",
+            "--hands",
+            "10-11",
+            "--games",
+            "200",
+            "--max-games",
+            "800",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            &s(&out),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        (std::fs::read_to_string(out.join("decisions.csv")).unwrap(), String::from_utf8(o.stdout).unwrap())
+    };
+    let (one, console) = run("t1", "1");
+    let (two, _) = run("t2", "2");
+    assert_eq!(one, two, "decisions differ between 1 and 2 threads");
+    assert!(one.starts_with("players,hand,games,criterion,metric,value,lo,hi,limit,margin,verdict\n"));
+    // Sampling stops only when every criterion is decided, or at the cap (800 games, in whole
+    // chunks of 16 deals).
+    let mut extended = false;
+    for l in one.lines().skip(1) {
+        let c: Vec<&str> = l.split(',').collect();
+        let games: u64 = c[2].parse().unwrap();
+        assert!(games <= 896, "{l}");
+        extended |= games > 224;
+        assert!(["within", "on_limit", "beyond", "undecided"].contains(&c[10]), "{l}");
+        if c[10] == "undecided" {
+            assert!(games > 800, "{l}: undecided before the cap");
+        }
+    }
+    assert!(extended, "no cell was sampled past its first look:\n{one}");
+    // The per-match criterion by default, said in the console; per round on request.
+    assert!(console.contains("first player (match)"), "{console}");
+    assert!(one.contains(",first_player,match_first_player_advantage,"));
+    let out = dir.join("round");
+    let o = mtrain(&[
+        "balance",
+        "--players",
+        "7",
+        "--hands",
+        "10",
+        "--games",
+        "100",
+        "--max-games",
+        "100",
+        "--first-player",
+        "round",
+        "--quiet",
+        "--out",
+        &s(&out),
+    ]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("first player (round)"));
+    let d = std::fs::read_to_string(out.join("decisions.csv")).unwrap();
+    assert!(d.contains(",first_player,first_player_advantage,"), "{d}");
+    let rec = std::fs::read_to_string(out.join("recommendation.csv")).unwrap();
+    assert!(rec.lines().nth(1).unwrap().contains(",round,"), "{rec}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn balance_limits_are_options_and_bad_ones_are_refused() {
+    rejects(&["balance", "--games", "100", "--max-games", "50"], &["--max-games 50 is fewer than --games 100"]);
+    rejects(&["balance", "--first-player", "game"], &["valid: match, round"]);
+    rejects(&["balance", "--max-blocked", "5"], &["expected a share from 0 to 1"]);
+    let dir = scratch("limits");
+    let out = dir.join("b");
+    let o = mtrain(&[
+        "balance",
+        "--players",
+        "4",
+        "--hands",
+        "12",
+        "--games",
+        "64",
+        "--max-games",
+        "64",
+        "--max-blocked",
+        "0.1",
+        "--max-first-edge",
+        "0.05",
+        "--min-skill",
+        "0.6",
+        "--margin",
+        "0.02",
+        "--quiet",
+        "--out",
+        &s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let console = String::from_utf8(o.stdout).unwrap();
+    assert!(console.contains("more than 10.0% of rounds blocked") && console.contains("below 0.600"), "{console}");
+    let d = std::fs::read_to_string(out.join("decisions.csv")).unwrap();
+    assert!(d.contains(",blocked,blocked_rate,") && d.contains(",0.100000,0.020000,"), "{d}");
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"min_skill\": 0.6") && manifest.contains("\"first_player\": \"match\""), "{manifest}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -286,15 +286,19 @@ fn merged_per_game_files_equal_one_run() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The sweep the balance tests play: a few seconds in the test build.
+/// The sweep the balance tests play: a few seconds in the test build. Sequential sampling
+/// (first looks of 2,000 games, up to 6,000) unless `extra` says otherwise.
 fn sweep<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut a = vec!["balance", "--players", "2-4", "--hands", "7-9", "--games", "6000", "--quiet"];
+    let mut a = vec!["balance", "--players", "2-4", "--hands", "7-9", "--quiet"];
+    if !extra.contains(&"--games") {
+        a.extend(["--games", "2000", "--max-games", "6000"]);
+    }
     a.extend(["--checkpoint", "0.3", "--out", out]);
     a.extend_from_slice(extra);
     a
 }
 
-const SWEEP_FILES: &[&str] = &["balance.csv", "recommendation.csv", "skill.svg", "blocked_rate.svg"];
+const SWEEP_FILES: &[&str] = &["balance.csv", "recommendation.csv", "decisions.csv", "skill.svg", "blocked_rate.svg"];
 
 #[test]
 fn a_balance_sweep_survives_kill_term_and_shards() {
@@ -325,13 +329,24 @@ fn a_balance_sweep_survives_kill_term_and_shards() {
         }
     }
     assert!(stopped >= 1, "no sweep was stopped before it finished");
-    // Three shards, merged in any order, give the whole sweep's files.
+    // Sequential sampling played some cells past their first look, none past the cap.
+    let decisions = read(&reference.join("decisions.csv"));
+    let games: Vec<u64> = decisions.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    assert!(games.iter().any(|&g| g > 2100) && games.iter().all(|&g| g <= 6100), "{decisions}");
+    // Three shards of a fixed sample, merged in any order, give the whole sweep's files.
+    let fixed = ["--games", "6000", "--max-games", "6000"];
+    let reference = dir.join("fixed");
+    assert_eq!(mtrain(&sweep(&s(&reference), &fixed)).status.code(), Some(0));
     let shards: Vec<String> = (1..=3).map(|i| s(&dir.join(format!("shard{i}")))).collect();
     for (i, d) in shards.iter().enumerate() {
         let sh = format!("{}/3", i + 1);
-        assert_eq!(mtrain(&sweep(d, &["--shard", &sh])).status.code(), Some(0));
+        let mut extra = fixed.to_vec();
+        extra.extend(["--shard", sh.as_str()]);
+        assert_eq!(mtrain(&sweep(d, &extra)).status.code(), Some(0));
         assert!(!Path::new(d).join("balance.csv").exists(), "a shard alone writes no results");
     }
+    // Sequential sampling cannot be split into shards.
+    refused(&sweep(&s(&dir.join("seq-shard")), &["--shard", "1/3"]), "--shard splits a fixed sample");
     refused(&["merge", &shards[0], &shards[1], "--out", &shards[1]], "is one of the folders to merge");
     let merged = dir.join("merged");
     let m = s(&merged);

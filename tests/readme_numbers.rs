@@ -23,3 +23,21 @@ fn set_up_times_are_those_of_results_setup_times_csv() {
     }
     assert_eq!(rows, 4);
 }
+
+#[test]
+fn the_balance_study_quotes_its_tables_and_its_seeds_agree() {
+    let readme = read("results/balance/README.md");
+    for table in ["results/balance/table-wikipedia.md", "results/balance/table-dominorules.md"] {
+        let t = read(table);
+        assert!(t.lines().count() >= 9, "{table}: a header and 7 player counts");
+        assert!(readme.contains(&t), "results/balance/README.md does not quote {table} as it is");
+    }
+    // "The picks are the same for seeds 1 to 5": seeds.csv says so for every player count.
+    let seeds = read("results/balance/seeds.csv");
+    let header: Vec<&str> = seeds.lines().next().unwrap().split(',').collect();
+    assert_eq!(header.iter().filter(|h| h.ends_with("_pick")).count(), 5, "{seeds}");
+    for line in seeds.lines().skip(1) {
+        assert!(line.ends_with(",yes"), "the seeds disagree: {line}");
+    }
+    assert!(read("README.md").contains("picks are the same for seeds 1 to 5"));
+}

@@ -11,7 +11,7 @@ use super::signals::Stop;
 use super::tournament::{check_out_dir, replace_ext_bots, resolve_shard, result_args, stored_state};
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
-use crate::balance::{self as bal, Cell, Objective, Value};
+use crate::balance::{self as bal, Cell, Objective, Value, Verdict};
 use crate::external::StderrTo;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::rules::Rules;
@@ -49,9 +49,37 @@ pub(crate) struct BalanceArgs {
     /// at most 24)
     #[arg(long, default_value = "auto", value_name = "A-B|auto", value_parser = values::hands, allow_hyphen_values = true)]
     hands: Hands,
-    /// Games per cell (player count and hand size); each seat rotation of a deal is one game
+    /// Games per cell (player count and hand size) at the first look, and the size of each
+    /// further batch; each seat rotation of a deal is one game
     #[arg(long, default_value = "4000", value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
     games: u64,
+    /// Most games a cell may play: a cell whose figures are not yet decided against their limits
+    /// (an interval that contains the edge of a limit's margin) plays another --games,
+    /// up to this [default: 4 x --games; equal to --games for a fixed sample]
+    #[arg(long, value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
+    max_games: Option<u64>,
+    /// Blocked-round limit: a defect above this share of rounds. Blocked rounds are a normal,
+    /// scored ending under every source's rules; 5% is this project's convention for an ending
+    /// players find unsatisfying, not a finding
+    #[arg(long, default_value = "0.05", value_name = "SHARE", value_parser = values::share, allow_hyphen_values = true)]
+    max_blocked: f64,
+    /// First-player limit: a defect when the first player wins more than this above the fair
+    /// share 1/N (0.03: 3 points, about one extra win in 33)
+    #[arg(long, default_value = "0.03", value_name = "SHARE", value_parser = values::share, allow_hyphen_values = true)]
+    max_first_edge: f64,
+    /// Which first player is judged: match (the seat that leads round 1, over a whole match:
+    /// how the game is played) or round (the first player of each round, per round)
+    #[arg(long, default_value = "match", value_name = "match|round", value_parser = bal::FirstPlayer::parse)]
+    first_player: bal::FirstPlayer,
+    /// Skill floor: a defect when the field's first bot finishes ahead of its last in fewer than
+    /// this share of comparisons (0.55: a 5-point edge, little room for the better player)
+    #[arg(long, default_value = "0.55", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
+    min_skill: f64,
+    /// Indifference margin: a defect needs the 95% interval wholly past the limit by more than
+    /// this; one past the limit but not the margin is "on the limit" (no defect, and reported),
+    /// and one containing the margin's edge is sampled further (0.01: 1 point)
+    #[arg(long, default_value = "0.01", value_name = "SHARE", value_parser = values::share, allow_hyphen_values = true)]
+    margin: f64,
     /// Rounds per match [default: every double from the highest down to 0-0]
     #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
     rounds: Option<u8>,
@@ -119,8 +147,11 @@ struct Plan {
     specs: Vec<StrategySpec>,
     entries: Vec<u16>,
     games: u64,
+    /// The most games a cell may play (sequential sampling stops there).
+    max_games: u64,
     seed: u64,
     objective: Objective,
+    limits: bal::Limits,
     metrics: Vec<&'static bal::Metric>,
     /// Whether every bot of the field is deterministic.
     deterministic: bool,
@@ -157,6 +188,13 @@ fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
             .map_err(|e| CliError::usage(e.to_string()))?;
     }
     let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
+    let max_games = a.max_games.unwrap_or(a.games.saturating_mul(4));
+    if max_games < a.games {
+        return Err(CliError::usage(format!(
+            "--max-games {max_games} is fewer than --games {}: give at least as many (equal: a fixed sample)",
+            a.games
+        )));
+    }
     let metrics = match &a.metrics {
         Some(list) => bal::parse_metrics(list).map_err(CliError::usage)?,
         None => bal::METRICS.iter().collect(),
@@ -169,8 +207,16 @@ fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
         specs: field.bots,
         entries: field.entries,
         games: a.games,
+        max_games,
         seed: a.seed,
         objective,
+        limits: bal::Limits {
+            max_blocked: a.max_blocked,
+            max_first_edge: a.max_first_edge,
+            min_skill: a.min_skill,
+            first_player: a.first_player,
+            margin: a.margin,
+        },
         metrics,
         deterministic,
     })
@@ -189,35 +235,44 @@ fn span_text(s: Span) -> String {
 fn fingerprint(p: &Plan) -> String {
     let specs: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
     format!(
-        "rules={:?};cells={:?};bots={};entries={:?};games={};seed={};deterministic={}",
+        "rules={:?};cells={:?};bots={};entries={:?};games={};max_games={};seed={};deterministic={};limits={:?}",
         p.base,
         p.cells,
         specs.join("|"),
         p.entries,
         p.games,
+        p.max_games,
         p.seed,
-        p.deterministic
+        p.deterministic,
+        p.limits
     )
 }
 
-/// The tournament of one cell.
+/// The tournament of one cell, scheduled for the most games it may play: its first chunks are
+/// the first look (a schedule's games depend only on their index, so a longer schedule extends
+/// a shorter one).
 fn cell_tournament(p: &Plan, players: u8, hand: u8, registry: &Registry) -> Result<Tournament, CliError> {
     let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
     let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
-    let schedule =
-        Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, seed).expect("checked in plan");
+    let schedule = Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.max_games, seed)
+        .expect("checked in plan");
     Tournament::with_registry(rules, p.specs.clone(), schedule, registry).map_err(|e| CliError::usage(e.to_string()))
 }
 
-/// Chunks of each cell's tournament.
-fn cell_chunks(p: &Plan) -> Vec<u64> {
+/// Chunks of each cell's tournament of `games` games.
+fn chunks_of(p: &Plan, games: u64) -> Vec<u64> {
     p.cells
         .iter()
         .map(|&(players, _)| {
-            Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.games, 0)
+            Schedule::with_seating(&p.entries, players, seating(p.deterministic), games, 0)
                 .map_or(0, |s| s.deals.div_ceil(CHUNK_DEALS))
         })
         .collect()
+}
+
+/// Chunks of each cell's whole tournament (its most games).
+fn cell_chunks(p: &Plan) -> Vec<u64> {
+    chunks_of(p, p.max_games)
 }
 
 /// The games of a cell's chunks.
@@ -275,8 +330,15 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
             "a shard of a sweep is only useful merged with the others: give --out DIR (then mtrain merge the shards' folders)",
         ));
     }
+    if shard.is_some() && p.max_games != p.games {
+        return Err(CliError::usage(
+            "--shard splits a fixed sample, but sequential sampling decides each cell from all its games: give --max-games equal to --games with --shard",
+        ));
+    }
     let chunks = cell_chunks(&p);
-    let planned = SweepState::shard_plan(&chunks, shard);
+    // The first look: --games of each cell (all of a shard's slice when sharded).
+    let first = chunks_of(&p, p.games);
+    let planned = SweepState::shard_plan(&first, shard);
     let fp = fingerprint(&p);
     let mut state = match previous {
         Some(st) => {
@@ -381,16 +443,29 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
         ..RunOptions::new(threads)
     };
+    // Sequential sampling: a cell with a figure not yet decided against its limit plays another
+    // --games, up to --max-games. Decided after whole batches, so the games played depend only
+    // on the seed, never on the thread count or an interruption.
+    let more = |i: usize, c: &CellState| -> Option<u64> {
+        let end = c.chunks_planned.0.last().map_or(0, |r| r.1);
+        let cell = Cell { players: c.players, hand: c.hand, tally: c.tally.clone() };
+        (shard.is_none() && end < chunks[i] && bal::undecided(&cell, &p.limits))
+            .then(|| (end + first[i]).min(chunks[i]))
+    };
     let interrupted = state.play(
         &opts,
         |i| cell_tournament(&p, p.cells[i].0, p.cells[i].1, &registry),
         |i| progress.set_message(format!("{} players, {} tiles", p.cells[i].0, p.cells[i].1)),
+        more,
+        |t, added| progress.inc_length(games_in(t, added)),
         |st| save(st, false, Some("interrupted")),
     )?;
     progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let failed = bot_failure(&ext);
-    let complete = state.cells.iter().all(|c| c.done.len() == c.chunks_total);
+    // A cell is complete when its sequential sampling has stopped: all it planned is played.
+    let complete =
+        state.cells.iter().all(|c| c.done == c.chunks_planned && (shard.is_none() || c.done.len() == c.chunks_total));
     let shard_done = state.cells.iter().all(|c| c.done == c.chunks_planned);
     save(&state, complete, if shard_done { None } else { Some("interrupted") })?;
     if interrupted || !shard_done || failed.is_some() {
@@ -412,7 +487,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     if !a.quiet {
         eprintln!(
             "played {} games in {elapsed:.1} s on {threads} thread{}",
-            total_games - done_games,
+            state.cells.iter().map(|c| c.tally.games).sum::<u64>() - done_games,
             if threads == 1 { "" } else { "s" }
         );
     }
@@ -426,11 +501,12 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
 fn write_results(dir: &Path, p: &Plan, cells: &[Cell], bots: &str) -> Result<(), CliError> {
     let mut files: Vec<(String, String)> = vec![
         ("balance.csv".into(), bal::balance_csv(cells)),
-        ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective)),
+        ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective, &p.limits)),
+        ("decisions.csv".into(), bal::decisions_csv(cells, &p.limits)),
     ];
     for m in &p.metrics {
         let rules_name = format!("{}{}", p.base.preset, changes_text(&p.overrides));
-        let svg = bal::plot(cells, m, p.set, &rules_name, bots).map_err(CliError::failure)?;
+        let svg = bal::plot(cells, m, p.set, &rules_name, bots, &p.limits).map_err(CliError::failure)?;
         files.push((format!("{}.svg", m.name), svg));
     }
     for (name, text) in &files {
@@ -537,7 +613,8 @@ pub(crate) fn is_sweep_dir(dir: &Path) -> bool {
 
 /// The files of a balance sweep.
 fn is_balance_file(name: &str) -> bool {
-    matches!(name, "balance.csv" | "recommendation.csv" | "manifest.json" | "bot-logs") || name.ends_with(".svg")
+    matches!(name, "balance.csv" | "recommendation.csv" | "decisions.csv" | "manifest.json" | "bot-logs")
+        || name.ends_with(".svg")
 }
 
 /// Whether `name` in `dir` belongs to a balance sweep (its `tally.json` one of a sweep's).
@@ -582,16 +659,17 @@ fn console_header(p: &Plan) -> String {
         p.seed,
         population(p),
         p.objective.name(),
-        p.objective.describe()
+        p.objective.describe(&p.limits)
     )
 }
 
 /// The recommendation table.
 fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
     let mut s = String::new();
+    let first_head = format!("first player ({})", p.limits.first_player.name());
     s.push_str(&format!(
-        "{:>7}  {:>4}  {:<14}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
-        "players", "pick", "candidates", "blocked", "first player (round)", "skill", "turns", "published"
+        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
+        "players", "pick", "candidates", "games", "blocked", first_head, "skill", "turns", "published"
     ));
     let pct = |v: Option<Value>, signed: bool| match v {
         Some(Value { value, interval: Some((lo, hi)) }) if signed => {
@@ -609,7 +687,8 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
         None => "-".to_string(),
     };
     let mut any_fallback = false;
-    for (players, pick) in bal::recommendations(&p.base, cells, p.objective) {
+    let (mut any_on, mut any_undecided) = (false, false);
+    for (players, pick) in bal::recommendations(&p.base, cells, p.objective, &p.limits) {
         let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
         let get = |name: &str| cell.and_then(|c| bal::read(c, name));
         let pub_list: Vec<String> = bal::published(p.set, players)
@@ -617,22 +696,43 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
             .filter_map(|(name, h)| h.map(|h| format!("{name} {h}")))
             .collect();
         any_fallback |= pick.fallback;
+        // A figure on its limit (within the margin) or undecided at the cap is marked.
+        let mark = |name: &str| match cell.map(|c| bal::verdicts(c, &p.limits)) {
+            Some(v) => match v.iter().find(|x| x.0 == name).map(|x| x.4) {
+                Some(Verdict::OnLimit) => "~",
+                Some(Verdict::Undecided) => "?",
+                _ => "",
+            },
+            None => "",
+        };
+        any_on |= ["blocked", "first_player", "skill"].iter().any(|n| mark(n) == "~");
+        any_undecided |= ["blocked", "first_player", "skill"].iter().any(|n| mark(n) == "?");
         s.push_str(&format!(
-            "{players:>7}  {:>4}  {:<14}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
+            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
             match pick.hand {
                 Some(h) if pick.fallback => format!("{h}*"),
                 Some(h) => h.to_string(),
                 None => "-".to_string(),
             },
             span_list(&pick.set),
-            pct(get("blocked_rate"), false),
-            pct(get("first_player_advantage"), true),
-            score(get("skill")),
+            cell.map_or("-".to_string(), |c| c.tally.games.to_string()),
+            pct(get("blocked_rate"), false) + mark("blocked"),
+            pct(get(p.limits.first_player.metric()), true) + mark("first_player"),
+            score(get("skill")) + mark("skill"),
             get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
     }
     s.push_str(&format!("(candidates: {}; intervals are 95%)\n", candidates_text(p.objective)));
+    if any_on {
+        s.push_str(&format!(
+            "(~ on the limit: the interval reaches past the limit but not past the {:.1}-point margin, so no defect)\n",
+            100.0 * p.limits.margin
+        ));
+    }
+    if any_undecided {
+        s.push_str("(? undecided at --max-games: the interval still crosses the limit; no defect)\n");
+    }
     if any_fallback {
         s.push_str(
             "(* every hand size shows a defect at that player count: the candidates have the fewest blocked or first-player defects; the skill floor applies only where some pass it)\n",
@@ -692,7 +792,15 @@ fn manifest(
         "games": played,
         "bots": bots,
         "objective": p.objective.name(),
-        "objective_description": p.objective.describe(),
+        "objective_description": p.objective.describe(&p.limits),
+        "max_games_per_cell": p.max_games,
+        "limits": {
+            "max_blocked": p.limits.max_blocked,
+            "max_first_edge": p.limits.max_first_edge,
+            "first_player": p.limits.first_player.name(),
+            "min_skill": p.limits.min_skill,
+            "margin": p.limits.margin,
+        },
         "population": population(p),
         "shard": shard.map(|(i, n)| format!("{i}/{n}")),
     });

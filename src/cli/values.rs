@@ -83,6 +83,14 @@ pub(crate) fn threads(s: &str) -> Result<usize, String> {
     thread_count(whole::<usize>(s, "a whole number of threads, 1 or more")?)
 }
 
+/// A share or score: a number from 0 to 1, e.g. 0.05.
+pub(crate) fn share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err("expected a share from 0 to 1, e.g. 0.05 for 5%".into()),
+    }
+}
+
 /// Thread counts to measure, comma-separated, each 1 or more.
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadList(pub(crate) Vec<usize>);

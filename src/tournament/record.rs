@@ -255,6 +255,7 @@ pub const OUTPUT_FILES: &[&str] = &[
     "manifest.json",
     "balance.csv",
     "recommendation.csv",
+    "decisions.csv",
 ];
 
 /// Readies `dir` for a new run, which starts afresh: every entry must be one `ours` accepts

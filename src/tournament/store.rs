@@ -295,7 +295,9 @@ impl SweepState {
     }
 
     /// Plays every cell's remaining chunks in order, cell `i` by `cells(i)`, each with `opts`;
-    /// `save` sees the whole sweep's state at every checkpoint of a cell. Stops at the first
+    /// `save` sees the whole sweep's state at every checkpoint of a cell. When a cell has played
+    /// all it planned, `more(i, cell)` may extend its plan to the chunks `0..end` (sequential
+    /// sampling); `extended` is told the tournament and the chunks added. Stops at the first
     /// cell that stops (a signal, a failing bot).
     ///
     /// # Errors
@@ -305,28 +307,51 @@ impl SweepState {
         opts: &super::RunOptions,
         mut cells: impl FnMut(usize) -> Result<Tournament, E>,
         mut on_cell: impl FnMut(usize),
+        mut more: impl FnMut(usize, &CellState) -> Option<u64>,
+        mut extended: impl FnMut(&Tournament, &ChunkSet),
         save: impl Fn(&SweepState) -> Result<(), E>,
     ) -> Result<bool, E> {
         for i in 0..self.cells.len() {
-            let c = &self.cells[i];
-            let todo: Vec<u64> =
-                c.chunks_planned.0.iter().flat_map(|&(x, y)| x..y).filter(|&k| !c.done.contains(k)).collect();
-            if todo.is_empty() {
-                continue;
-            }
-            on_cell(i);
-            let t = cells(i)?;
-            let snapshot = |r: &super::RunResult| {
-                let mut st = self.clone();
-                st.cells[i].tally = r.tally.clone();
-                st.cells[i].done = r.done.clone();
-                st
-            };
-            let result = t.run(&todo, c.tally.clone(), c.done.clone(), opts, |_| Ok(()), |r| save(&snapshot(r)))?;
-            self.cells[i].tally = result.tally;
-            self.cells[i].done = result.done;
-            if result.interrupted {
-                return Ok(true);
+            let mut t: Option<Tournament> = None;
+            loop {
+                let c = &self.cells[i];
+                let todo: Vec<u64> =
+                    c.chunks_planned.0.iter().flat_map(|&(x, y)| x..y).filter(|&k| !c.done.contains(k)).collect();
+                if todo.is_empty() {
+                    // Everything planned is played: sample on, or go to the next cell.
+                    let Some(end) = more(i, c) else { break };
+                    let from = c.chunks_planned.0.last().map_or(0, |r| r.1);
+                    if end <= from {
+                        break;
+                    }
+                    let mut added = ChunkSet::default();
+                    added.insert_range(from, end);
+                    if t.is_none() {
+                        t = Some(cells(i)?);
+                    }
+                    extended(t.as_ref().expect("set"), &added);
+                    self.cells[i].chunks_planned.insert_range(from, end);
+                    save(self)?;
+                    continue;
+                }
+                on_cell(i);
+                if t.is_none() {
+                    t = Some(cells(i)?);
+                }
+                let tour = t.as_ref().expect("set");
+                let snapshot = |r: &super::RunResult| {
+                    let mut st = self.clone();
+                    st.cells[i].tally = r.tally.clone();
+                    st.cells[i].done = r.done.clone();
+                    st
+                };
+                let result =
+                    tour.run(&todo, c.tally.clone(), c.done.clone(), opts, |_| Ok(()), |r| save(&snapshot(r)))?;
+                self.cells[i].tally = result.tally;
+                self.cells[i].done = result.done;
+                if result.interrupted {
+                    return Ok(true);
+                }
             }
         }
         Ok(false)
