@@ -220,6 +220,8 @@ fn an_incomplete_merge_exits_4_and_names_the_missing_shards() {
             "6-7",
             "--games",
             "64",
+            "--max-games",
+            "64",
             "--quiet",
             "--shard",
             &format!("{i}/2"),
