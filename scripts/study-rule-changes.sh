@@ -27,6 +27,7 @@ CHANGES=(
   "branching_doubles=four_way" "branching_doubles=four_way_triple_cover" "partnerships=true"
   "galt_opening=true" "first_player=highest_pip_draw"
 )
+rm -rf "$OUT/runs"   # the script's own runs, made anew (mtrain refuses a folder holding another run)
 mkdir -p "$OUT/runs"
 for c in "${CHANGES[@]}"; do
   echo "== $c" >&2

@@ -15,6 +15,7 @@ OUT="${OUT:-results/turn-order}"
 GAMES="${GAMES:-5000}"
 SEED=2026
 BOT=greedy
+rm -rf "$OUT/runs"   # the script's own runs, made anew (mtrain refuses a folder holding another run)
 mkdir -p "$OUT/runs"
 declare -A PLAYERS=([celko1998]="2 3 4 5 6 7 8" [wikipedia]="2 3 4 5 6 7 8" [dominorules]="2 3 4 5 6 7 8"
                     [family_house]="2 3 4 5 6 7 8 9 10" [harbour_cay]="2 3 4 5 6 7 8 9 10")
@@ -35,6 +36,8 @@ for name in sorted(os.listdir(os.path.join(out, "runs"))):
     n = int(n)
     with open(os.path.join(run, "manifest.json")) as f:
         hand = json.load(f)["rules"]["hand"]
+    # The manifest lists the hand sizes a run deals (one here).
+    hand = hand[0] if isinstance(hand, list) else hand
     with open(os.path.join(run, "round_stats.csv")) as f:
         for r in csv.DictReader(f):
             m = r["metric"]

@@ -41,3 +41,23 @@ fn the_balance_study_quotes_its_tables_and_its_seeds_agree() {
     }
     assert!(read("README.md").contains("picks are the same for seeds 1 to 5"));
 }
+
+#[test]
+fn the_turn_order_headline_matches_turn_order_csv() {
+    let csv = read("results/turn-order/turn_order.csv");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (per, pos, adv, players) = (col("per"), col("position"), col("advantage"), col("players"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let first = |p: &'static str| rows.iter().filter(move |r| r[per] == p && r[pos] == "1");
+    let top = first("round").max_by(|a, b| a[adv].parse::<f64>().unwrap().total_cmp(&b[adv].parse().unwrap())).unwrap();
+    let quoted = format!("+{:.1} points at {} players", 100.0 * top[adv].parse::<f64>().unwrap(), top[players]);
+    let readme = read("README.md");
+    assert!(readme.contains(&quoted), "README lacks '{quoted}', the largest per-round edge in turn_order.csv");
+    // "the match win rate of the seat that led round 1 is within 2 points of fair everywhere"
+    assert!(readme.contains("within 2 points of fair everywhere"));
+    for r in first("match") {
+        assert!(r[adv].parse::<f64>().unwrap().abs() < 0.02, "{r:?}");
+    }
+}
