@@ -31,11 +31,14 @@ def spans(hands):
 MARK = {"within": "", "on_limit": " ~", "beyond": " **defect**", "undecided": " ?", "unknown": ""}
 
 
-def figure(d, points):
+def figure(d, points, also=None):
+    """The figure with its interval and verdict mark (`also`: a second criterion on the same
+    figure, the skill ceiling beside the floor)."""
     v, lo, hi = float(d["value"]), float(d["lo"]), float(d["hi"])
+    mark = MARK[d["verdict"]] + (MARK[also["verdict"]] if also else "")
     if points:
-        return f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{MARK[d['verdict']]}"
-    return f"{v:.3f} [{lo:.3f}, {hi:.3f}]{MARK[d['verdict']]}"
+        return f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{mark}"
+    return f"{v:.3f} [{lo:.3f}, {hi:.3f}]{mark}"
 
 
 def blocked(d):
@@ -51,8 +54,8 @@ def main(folder):
     for r in rec:
         p, ref = r["players"], r["reference_hand"]
         pick = r["recommended_hand"] + ("*" if r["fallback"] == "true" else "")
-        b, f, s = (dec[(p, ref, c)] for c in ("blocked", "first_player", "skill"))
-        print(f"| {p} | {ref} | {pick} | {spans(r['candidates'])} | {b['games']} | {blocked(b)} | {figure(f, True)} | {figure(s, False)} |")
+        b, f, s, c = (dec[(p, ref, c)] for c in ("blocked", "first_player", "skill", "skill_ceiling"))
+        print(f"| {p} | {ref} | {pick} | {spans(r['candidates'])} | {b['games']} | {blocked(b)} | {figure(f, True)} | {figure(s, False, c)} |")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,11 @@ pub const MAX_FIRST_EDGE: f64 = 0.03;
 /// size leaves little room for the better player.
 pub const MIN_SKILL: f64 = 0.55;
 
+/// The default skill ceiling: the field's last bot finishing ahead of its first in fewer than
+/// one comparison in twenty means luck no longer gives the weaker player a chance: a game with
+/// no luck left is a defect too.
+pub const MAX_SKILL: f64 = 0.95;
+
 /// The default indifference margin: 1 percentage point on every criterion. A figure whose 95%
 /// interval lies within one point of its limit is "on the limit": no defect, and reported as
 /// such, rather than decided by the noise of the sample.
@@ -106,6 +111,8 @@ pub struct Limits {
     pub max_first_edge: f64,
     /// Skill (the first bot's head-to-head score against the last): a defect below this.
     pub min_skill: f64,
+    /// Skill: a defect above this (luck no longer matters).
+    pub max_skill: f64,
     /// Per match or per round.
     pub first_player: FirstPlayer,
     /// A figure whose interval lies within this of its limit is on the limit.
@@ -118,6 +125,7 @@ impl Default for Limits {
             max_blocked: MAX_BLOCKED,
             max_first_edge: MAX_FIRST_EDGE,
             min_skill: MIN_SKILL,
+            max_skill: MAX_SKILL,
             first_player: FirstPlayer::Match,
             margin: MARGIN,
         }
@@ -174,8 +182,8 @@ impl Verdict {
     }
 }
 
-/// The criteria, in order: blocked rounds, the first player, skill.
-pub const CRITERIA: [&str; 3] = ["blocked", "first_player", "skill"];
+/// The criteria, in order: blocked rounds, the first player, the skill floor, the skill ceiling.
+pub const CRITERIA: [&str; 4] = ["blocked", "first_player", "skill", "skill_ceiling"];
 
 /// How a hand size is chosen for a player count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,11 +234,12 @@ impl Objective {
             FirstPlayer::Round => "the first player of a round winning it",
         };
         let defect = format!(
-            "a defect is shown when its 95% interval lies wholly beyond the limit by more than a margin of {:.1} points (past the limit but within the margin it is on the limit, no defect): more than {:.1}% of rounds blocked (nobody goes out), {first} more than {:.1} percentage points above the fair share 1/N, or skill stopping to matter (the first bot's head-to-head score against the last below {:.3})",
+            "a defect is shown when its 95% interval lies wholly beyond the limit by more than a margin of {:.1} points (past the limit but within the margin it is on the limit, no defect): more than {:.1}% of rounds blocked (nobody goes out), {first} more than {:.1} percentage points above the fair share 1/N, skill stopping to matter (the first bot's head-to-head score against the last below {:.3}), or luck stopping to matter (that score above {:.3})",
             l.margin * 100.0,
             l.max_blocked * 100.0,
             l.max_first_edge * 100.0,
-            l.min_skill
+            l.min_skill,
+            l.max_skill
         );
         let set = "not distinguishable from the best at 95%";
         match self {
@@ -477,7 +486,7 @@ pub fn read(c: &Cell, name: &str) -> Option<Value> {
 
 /// Every criterion's figure and verdict in a cell: `(criterion, metric, figure, limit,
 /// verdict)`, in [`CRITERIA`] order.
-pub fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Value>, f64, Verdict); 3] {
+pub fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Value>, f64, Verdict); 4] {
     let blocked = read(c, "blocked_rate");
     let first = read(c, l.first_player.metric());
     let skill = read(c, "skill");
@@ -491,6 +500,7 @@ pub fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Va
             Verdict::of(first, l.max_first_edge, true, l.margin),
         ),
         ("skill", "skill", skill, l.min_skill, Verdict::of(skill, l.min_skill, false, l.margin)),
+        ("skill_ceiling", "skill", skill, l.max_skill, Verdict::of(skill, l.max_skill, true, l.margin)),
     ]
 }
 
@@ -515,6 +525,7 @@ pub fn defects(c: &Cell, l: &Limits) -> Vec<String> {
             Some(match name {
                 "blocked" => format!("blocked {:.1}%", 100.0 * v),
                 "first_player" => format!("first player {:+.1} points per {}", 100.0 * v, l.first_player.name()),
+                "skill_ceiling" => format!("skill {v:.3}: no luck left"),
                 _ => format!("skill {v:.3}"),
             })
         })
@@ -522,7 +533,7 @@ pub fn defects(c: &Cell, l: &Limits) -> Vec<String> {
 }
 
 /// The criteria shown beyond their limit in a cell, by name (`blocked`, `first_player`,
-/// `skill`), as `recommendation.csv` lists them.
+/// `skill`, `skill_ceiling`), as `recommendation.csv` lists them.
 pub fn defect_metrics(c: &Cell, l: &Limits) -> Vec<&'static str> {
     with_verdict(c, l, Verdict::Beyond)
 }
@@ -530,13 +541,13 @@ pub fn defect_metrics(c: &Cell, l: &Limits) -> Vec<&'static str> {
 /// The defects a table suffers whoever plays, by criterion: blocked rounds and the first
 /// player's edge.
 pub fn rule_defects(c: &Cell, l: &Limits) -> Vec<&'static str> {
-    defect_metrics(c, l).into_iter().filter(|&n| n != "skill").collect()
+    defect_metrics(c, l).into_iter().filter(|&n| !n.starts_with("skill")).collect()
 }
 
-/// The skill figure when it is shown below the floor.
+/// The skill figure when it is shown below the floor or above the ceiling.
 pub fn skill_defect(c: &Cell, l: &Limits) -> Option<f64> {
-    let v = verdicts(c, l)[2];
-    (v.4 == Verdict::Beyond).then(|| v.2.map(|x| x.value)).flatten()
+    let v = verdicts(c, l);
+    (v[2].4 == Verdict::Beyond || v[3].4 == Verdict::Beyond).then(|| v[2].2.map(|x| x.value)).flatten()
 }
 
 /// The cells whose `metric` is not distinguishable at 95% from the best (the largest when
@@ -754,7 +765,7 @@ pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str, l: &L
         name if name == fp => {
             (Some(l.max_first_edge), format!("; line: the +{:.1}-point limit", 100.0 * l.max_first_edge))
         }
-        "skill" => (Some(l.min_skill), format!("; line: the {:.3} floor", l.min_skill)),
+        "skill" => (Some(l.min_skill), format!("; line: the {:.3} floor; ceiling {:.3}", l.min_skill, l.max_skill)),
         _ => match m.reference {
             Some(r) if m.share => (Some(r), format!("; line at {:.0}%", 100.0 * r)),
             Some(r) => (Some(r), format!("; line at {r}")),

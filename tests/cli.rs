@@ -269,7 +269,7 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     let col = header.iter().position(|h| h == "defects").unwrap();
     for r in &table {
         for name in r[col].split(';').filter(|n| !n.is_empty()) {
-            assert!(["blocked", "first_player", "skill"].contains(&name), "{r:?}");
+            assert!(["blocked", "first_player", "skill", "skill_ceiling"].contains(&name), "{r:?}");
         }
     }
     // The first player is judged per match by default: that plot carries the limit.

@@ -402,6 +402,10 @@ fn balance_limits_are_options_and_bad_ones_are_refused() {
     rejects(&["balance", "--games", "100", "--max-games", "50"], &["--max-games 50 is fewer than --games 100"]);
     rejects(&["balance", "--first-player", "game"], &["valid: match, round"]);
     rejects(&["balance", "--max-blocked", "5"], &["expected a share from 0 to 1"]);
+    rejects(
+        &["balance", "--min-skill", "0.7", "--max-skill", "0.6"],
+        &["--min-skill 0.7 is not below --max-skill 0.6"],
+    );
     let dir = scratch("limits");
     let out = dir.join("b");
     let o = mtrain(&[

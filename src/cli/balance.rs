@@ -75,6 +75,11 @@ pub(crate) struct BalanceArgs {
     /// this share of comparisons (0.55: a 5-point edge, little room for the better player)
     #[arg(long, default_value = "0.55", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
     min_skill: f64,
+    /// Skill ceiling: a defect when the field's first bot finishes ahead of its last in more than
+    /// this share of comparisons (0.95: the weaker player wins fewer than one in twenty; luck
+    /// no longer gives it a chance)
+    #[arg(long, default_value = "0.95", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
+    max_skill: f64,
     /// Indifference margin: a defect needs the 95% interval wholly past the limit by more than
     /// this; one past the limit but not the margin is "on the limit" (no defect, and reported),
     /// and one containing the margin's edge is sampled further (0.01: 1 point)
@@ -188,6 +193,12 @@ fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
             .map_err(|e| CliError::usage(e.to_string()))?;
     }
     let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
+    if a.min_skill >= a.max_skill {
+        return Err(CliError::usage(format!(
+            "--min-skill {} is not below --max-skill {}: give a floor below the ceiling",
+            a.min_skill, a.max_skill
+        )));
+    }
     let max_games = a.max_games.unwrap_or(a.games.saturating_mul(4));
     if max_games < a.games {
         return Err(CliError::usage(format!(
@@ -214,6 +225,7 @@ fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
             max_blocked: a.max_blocked,
             max_first_edge: a.max_first_edge,
             min_skill: a.min_skill,
+            max_skill: a.max_skill,
             first_player: a.first_player,
             margin: a.margin,
         },
@@ -705,8 +717,8 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
             },
             None => "",
         };
-        any_on |= ["blocked", "first_player", "skill"].iter().any(|n| mark(n) == "~");
-        any_undecided |= ["blocked", "first_player", "skill"].iter().any(|n| mark(n) == "?");
+        any_on |= bal::CRITERIA.iter().any(|n| mark(n) == "~");
+        any_undecided |= bal::CRITERIA.iter().any(|n| mark(n) == "?");
         s.push_str(&format!(
             "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
             match pick.hand {
@@ -718,7 +730,7 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
             cell.map_or("-".to_string(), |c| c.tally.games.to_string()),
             pct(get("blocked_rate"), false) + mark("blocked"),
             pct(get(p.limits.first_player.metric()), true) + mark("first_player"),
-            score(get("skill")) + mark("skill"),
+            score(get("skill")) + mark("skill") + mark("skill_ceiling"),
             get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
@@ -735,7 +747,7 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
     }
     if any_fallback {
         s.push_str(
-            "(* every hand size shows a defect at that player count: the candidates have the fewest blocked or first-player defects; the skill floor applies only where some pass it)\n",
+            "(* every hand size shows a defect at that player count: the candidates have the fewest blocked or first-player defects; the skill floor and ceiling apply only where some pass them)\n",
         );
     }
     s
@@ -799,6 +811,7 @@ fn manifest(
             "max_first_edge": p.limits.max_first_edge,
             "first_player": p.limits.first_player.name(),
             "min_skill": p.limits.min_skill,
+            "max_skill": p.limits.max_skill,
             "margin": p.limits.margin,
         },
         "population": population(p),
