@@ -7,16 +7,21 @@
 #      montecarlo < expert < oracle, a tournament with a 95% interval on the head-to-head score;
 #      the montecarlo -> expert step is an SPRT (elo0 = 0, elo1 = 20) at equal time, both at their
 #      defaults (expert's decision costs no more time than montecarlo's: scripts/bench-search.sh);
-#   2. the share of the ceiling gap that expert closes, against the common field `montecarlo`:
-#      (s(expert) - 1/2) / (s(oracle) - 1/2), s = head-to-head score against montecarlo over
-#      fixed-size runs (not the SPRT's), with a delta-method 95% interval; the same share for
-#      the oracle that sees the hands but not the boneyard's order;
+#   2. the share of the ceiling gap that expert closes, against the common field `montecarlo`, on
+#      a scale that does not saturate: the points per round each saves against montecarlo in the
+#      same games, g = r(montecarlo) - r(bot), share = g(expert) / g(oracle), over fixed-size
+#      runs (not the SPRT's), with a delta-method 95% interval (each gain's standard error bounded
+#      by the sum of the two bots' own, their correlation within a run being unknown); the
+#      head-to-head scores beside it (a score saturates: the oracle wins every 2-player match);
+#      the same for the oracle that sees the hands but not the boneyard's order (no ceiling:
+#      expert is level with it at 4 players);
 #   3. the skill curve (wikipedia, 2 players): expert with a budget of 1, 2, 4, ..., 256 samples
 #      (its default at 2 players: 80) against montecarlo at its default 32.
 # Writes results/ladder/{ladder.csv, gap.csv, skill.csv, skill_curve.svg, tables.md} and one
 # tournament folder per run under results/ladder/runs/.
 #
-# Usage: scripts/study-ladder.sh   (about 20 minutes on 2 cores; SCALE=0.1 for a quick look)
+# Usage: scripts/study-ladder.sh   (about 20 minutes on 2 cores; SCALE=0.1 for a quick look;
+#        REUSE=1 recomputes the tables from the runs already in results/ladder/runs/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -33,6 +38,7 @@ run() {
   shift 6
   local bots="$a,$b"
   if [ "$n" = 4 ]; then bots="$a,$a,$b,$b"; fi
+  if [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/runs/$name/tally.json" ]; then return; fi
   echo "== $name: $a vs $b, $preset, $n players, up to $g games" >&2
   rm -rf "$OUT/runs/$name"
   "$MT" tournament --rules "$preset" --players "$n" --bots "$bots" --games "$g" --seed "${RUN_SEED:-$SEED}" --quiet \
@@ -69,6 +75,19 @@ def pair(name):
         r = next(csv.DictReader(f))
     return float(r["a_score"]), float(r["a_score_lo"]), float(r["a_score_hi"]), int(r["comparisons"]), r["a"], r["b"]
 
+def points(name):
+    """Mean points per round of the run's two bots, each with its standard error, first bot first."""
+    with open(os.path.join(runs, name, "summary.csv")) as f:
+        rows = list(csv.DictReader(f))
+    return [(float(r["round_score"]), (float(r["round_score_hi"]) - float(r["round_score_lo"])) / (2 * 1.959964))
+            for r in rows]
+
+def gain(name):
+    """Points per round the first bot saves against the second in the same games, with a bound on
+    its standard error (the sum of the two: their correlation within a run is not in the files)."""
+    (a, sa), (b, sb) = points(name)
+    return b - a, sa + sb
+
 def games(name):
     with open(os.path.join(runs, name, "manifest.json")) as f:
         m = json.load(f)
@@ -91,16 +110,18 @@ for preset in ("wikipedia", "dominorules"):
             sprt = m.get("sprt") or {}
             ladder.append([preset, n, a, b, comps, fmt(v), fmt(lo), fmt(hi), sprt.get("decision", ""),
                            fmt(sprt["llr"]) if sprt else ""])
-        # Gap share with a delta-method interval (the runs are independent).
+        # Gap share on points per round, with a delta-method interval (the runs are independent).
         e, elo, ehi, _, _, _ = pair(f"{c}-gap-expert")
+        ge, se_e = gain(f"{c}-gap-expert")
         for who in ("oracle", "oracle-hands"):
             o, olo, ohi, _, oname, _ = pair(f"{c}-gap-{who}")
-            se_e, se_o = (ehi - elo) / (2 * 1.959964), (ohi - olo) / (2 * 1.959964)
-            num, den = e - 0.5, o - 0.5
-            share = num / den
-            se = math.sqrt((se_e / den) ** 2 + (num * se_o / den ** 2) ** 2)
-            gap.append([preset, n, oname, fmt(e), fmt(elo), fmt(ehi), fmt(o), fmt(olo), fmt(ohi), fmt(share),
-                        fmt(share - 1.959964 * se), fmt(share + 1.959964 * se)])
+            go, se_o = gain(f"{c}-gap-{who}")
+            share = ge / go
+            se = math.sqrt((se_e / go) ** 2 + (ge * se_o / go ** 2) ** 2)
+            z = 1.959964
+            gap.append([preset, n, oname, fmt(e), fmt(elo), fmt(ehi), fmt(o), fmt(olo), fmt(ohi),
+                        fmt(ge), fmt(ge - z * se_e), fmt(ge + z * se_e), fmt(go), fmt(go - z * se_o), fmt(go + z * se_o),
+                        fmt(share), fmt(share - z * se), fmt(share + z * se)])
 
 skill = []
 for s in (1, 2, 4, 8, 16, 32, 64, 128, 256):
@@ -116,7 +137,8 @@ def write(path, header, rows):
 write("ladder.csv", ["preset", "players", "a", "b", "comparisons", "a_score", "a_score_lo", "a_score_hi",
                      "sprt_decision", "sprt_llr"], ladder)
 write("gap.csv", ["preset", "players", "ceiling", "expert_score", "expert_lo", "expert_hi", "ceiling_score",
-                  "ceiling_lo", "ceiling_hi", "share", "share_lo", "share_hi"], gap)
+                  "ceiling_lo", "ceiling_hi", "expert_gain", "expert_gain_lo", "expert_gain_hi", "ceiling_gain",
+                  "ceiling_gain_lo", "ceiling_gain_hi", "share", "share_lo", "share_hi"], gap)
 write("skill.csv", ["samples", "log2_samples", "comparisons", "score", "score_lo", "score_hi"], skill)
 
 pct = lambda x: "%.1f%%" % (100 * float(x))
@@ -127,12 +149,14 @@ with open(os.path.join(out, "tables.md"), "w") as f:
     for r in ladder:
         sprt = f"{r[8]}, LLR {float(r[9]):.2f}" if r[8] else ""
         f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | `{r[3]}` | {r[4]} | {pct(r[5])} [{pct(r[6])}, {pct(r[7])}] | {sprt} |\n")
-    f.write("\n## Share of the ceiling gap closed (common field: `montecarlo`)\n\n")
-    f.write("| rules | players | ceiling | expert's score | ceiling's score | share closed [95% interval] |\n")
-    f.write("|---|---|---|---|---|---|\n")
+    f.write("\n## Share of the gap closed, in points per round saved against `montecarlo`\n\n")
+    f.write("| rules | players | against | expert saves | it saves | share closed [95% interval] | expert's score | its score |\n")
+    f.write("|---|---|---|---|---|---|---|---|\n")
+    pts = lambda x: "%.2f" % float(x)
     for r in gap:
-        f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | {pct(r[3])} [{pct(r[4])}, {pct(r[5])}] | "
-                f"{pct(r[6])} [{pct(r[7])}, {pct(r[8])}] | {pct(r[9])} [{pct(r[10])}, {pct(r[11])}] |\n")
+        f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | {pts(r[9])} [{pts(r[10])}, {pts(r[11])}] | "
+                f"{pts(r[12])} [{pts(r[13])}, {pts(r[14])}] | {pct(r[15])} [{pct(r[16])}, {pct(r[17])}] | "
+                f"{pct(r[3])} [{pct(r[4])}, {pct(r[5])}] | {pct(r[6])} [{pct(r[7])}, {pct(r[8])}] |\n")
     f.write("\n## Skill curve (wikipedia, 2 players): expert's budget against montecarlo at 32 samples\n\n")
     f.write("| samples | comparisons | score against montecarlo [95% interval] |\n|---|---|---|\n")
     for r in skill:

@@ -61,3 +61,30 @@ fn the_turn_order_headline_matches_turn_order_csv() {
         assert!(r[adv].parse::<f64>().unwrap().abs() < 0.02, "{r:?}");
     }
 }
+
+#[test]
+fn the_ladder_quotes_its_gap_shares_from_gap_csv() {
+    let csv = read("results/ladder/gap.csv");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let ladder = read("results/ladder/README.md");
+    let mut rows = 0;
+    for line in lines {
+        let r: Vec<&str> = line.split(',').collect();
+        if r[col("ceiling")] != "oracle" {
+            // The hands-only oracle is no ceiling: every share's interval reaches 100%.
+            assert!(r[col("share_hi")].parse::<f64>().unwrap() > 1.0, "{line}");
+            continue;
+        }
+        let pct = |c: &str| format!("{:.1}", 100.0 * r[col(c)].parse::<f64>().unwrap());
+        let quoted = format!("{}% [{}, {}]", pct("share"), pct("share_lo"), pct("share_hi"));
+        assert!(ladder.contains(&quoted), "results/ladder/README.md lacks {quoted} ({line})");
+        rows += 1;
+    }
+    assert_eq!(rows, 4);
+    // The headline's ranges are those shares: a quarter at 2 players, 43-52% at 4.
+    assert!(read("README.md").contains(
+        "about a quarter of\n  the gap to an all-seeing `oracle` (a ceiling, not a player) at 2 players and 43-52% at 4"
+    ));
+}
