@@ -7,17 +7,20 @@
 # Usage: scripts/strategies.sh            # the published sizes (see results/strategies/README.md)
 #        GAMES_SCALE=0.1 scripts/strategies.sh   # a quick, smaller run
 #
-# A field of 6 bots on a table of N plays every combination of N bots equally often, in every seat
+# A field of 7 bots on a table of N plays every combination of N bots equally often, in every seat
 # rotation. Game counts are chosen so that every win rate's 95% interval is narrower than two
 # percentage points; the table's last line reports the widest interval measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-BOTS="${BOTS:-random,greedy,planner,hoarder,cutthroat,montecarlo}"
+# `tuned` is `weighted` with the weights the tuning study found under wikipedia (results/tuning/).
+TUNED="$(cat results/tuning/runs/tune-wikipedia/tuned.txt)"
+BOTS="${BOTS:-random,greedy,planner,hoarder,cutthroat,montecarlo,tuned}"
 OUT="${OUT:-results/strategies}"
 SCALE="${GAMES_SCALE:-1}"
 SEED=2026
 mkdir -p "$OUT"
+rm -rf "$OUT"/{wikipedia,dominorules}-{2,4,6}p   # the script's own runs, made anew
 # Games per player count: 2 players play 15 pairings, 4 players 15 lineups, 6 players one.
 declare -A GAMES=([2]=36000 [4]=18000 [6]=12000)
 for preset in wikipedia dominorules; do
@@ -25,7 +28,7 @@ for preset in wikipedia dominorules; do
     games=$(python3 -c "import math; print(max(${players}, math.ceil(${GAMES[$players]} * ${SCALE})))")
     echo "== $preset, $players players, $games games" >&2
     start=$(date +%s)
-    target/release/mtrain tournament --rules "$preset" --players "$players" --bots "$BOTS" \
+    target/release/mtrain tournament --rules "$preset" --players "$players" --name "tuned=$TUNED" --bots "$BOTS" \
       --games "$games" --seed "$SEED" --quiet --out "$OUT/$preset-${players}p" > "$OUT/$preset-${players}p.txt"
     echo "   $(( $(date +%s) - start )) s" >&2
   done

@@ -88,3 +88,32 @@ fn the_ladder_quotes_its_gap_shares_from_gap_csv() {
         "about a quarter of\n  the gap to an all-seeing `oracle` (a ceiling, not a player) at 2 players and 43-52% at 4"
     ));
 }
+
+#[test]
+fn the_league_headline_matches_league_csv() {
+    let csv = read("results/strategies/league.csv");
+    let rate = |preset: &str, players: &str, bot: &str| -> String {
+        let row = csv
+            .lines()
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .find(|r| r[0] == preset && r[1] == players && r[3] == bot)
+            .unwrap_or_else(|| panic!("{preset} {players} {bot} not in league.csv"));
+        format!("{:.1}%", 100.0 * row[5].parse::<f64>().unwrap())
+    };
+    let readme = read("README.md");
+    let quoted = format!(
+        "`tuned` wins {} of two-player matches and\n  {} of four-player ones (a fair share is 25%); `montecarlo` is second at {} and {}.",
+        rate("wikipedia", "2", "tuned"),
+        rate("wikipedia", "4", "tuned"),
+        rate("wikipedia", "2", "montecarlo"),
+        rate("wikipedia", "4", "montecarlo")
+    );
+    assert!(readme.contains(&quoted), "README lacks: {quoted}");
+    // "the strongest player everywhere": first in every cell.
+    for line in csv.lines().skip(1) {
+        let r: Vec<&str> = line.split(',').collect();
+        if r[2] == "1" {
+            assert_eq!(r[3], "tuned", "{line}");
+        }
+    }
+}
