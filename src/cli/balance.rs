@@ -743,7 +743,7 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
         ));
     }
     if any_undecided {
-        s.push_str("(? undecided at --max-games: the interval still crosses the limit; no defect)\n");
+        s.push_str("(? undecided at --max-games: the interval still contains the margin's edge; no defect)\n");
     }
     if any_fallback {
         s.push_str(
