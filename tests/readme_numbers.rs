@@ -117,3 +117,33 @@ fn the_league_headline_matches_league_csv() {
         }
     }
 }
+
+#[test]
+fn the_tuning_and_sprt_headlines_match_their_csvs() {
+    let readme = read("README.md");
+    // Tuning: the tuned bot's and its defaults' match win rates on fresh deals, both presets.
+    let gain = read("results/tuning/gain.csv");
+    let mut reader = csv_cells(&gain);
+    let header = reader.remove(0);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let range = |name: &str| {
+        let v: Vec<f64> = reader.iter().map(|r| 100.0 * r[col(name)].parse::<f64>().unwrap()).collect();
+        let (lo, hi) = (v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max));
+        format!("{:.0}-{:.0}%", lo, hi)
+    };
+    let (tuned, start) = (range("tuned_win"), range("start_win"));
+    assert!(readme.contains(&format!("wins {tuned} of\n  4-player matches")), "README lacks the tuned bot's {tuned}");
+    assert!(readme.contains(&format!("(its\n  defaults: {start})")), "README lacks the defaults' {start}");
+    // The SPRT's false-positive rate between equal bots.
+    let runs = read("results/sprt/runs.csv");
+    let total = runs.lines().skip(1).count();
+    let h1 = runs.lines().skip(1).filter(|l| l.split(',').nth(1) == Some("H1")).count();
+    let quoted = format!("{:.1}% of {total} runs", 100.0 * h1 as f64 / total as f64);
+    assert!(readme.contains(&quoted), "README lacks '{quoted}'");
+}
+
+/// The cells of a CSV text, header first.
+fn csv_cells(text: &str) -> Vec<Vec<String>> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+    r.records().map(|rec| rec.unwrap().iter().map(str::to_string).collect()).collect()
+}
