@@ -757,29 +757,33 @@ pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str, l: &L
         })
         .filter(|s| !s.points.is_empty())
         .collect();
-    // The line is the limit the decision uses (the criterion's own figure), else the no-effect
-    // value; the title says which.
+    // The lines are the limits the decision uses (the criterion's own figure), else the
+    // no-effect value; the note under the legend says which (split into lines at "; ").
     let fp = l.first_player.metric();
-    let (reference, line) = match m.name {
-        "blocked_rate" => (Some(l.max_blocked), format!("; line: the {:.1}% limit", 100.0 * l.max_blocked)),
+    let (references, note) = match m.name {
+        "blocked_rate" => (vec![l.max_blocked], format!("line: the {:.1}%; limit", 100.0 * l.max_blocked)),
         name if name == fp => {
-            (Some(l.max_first_edge), format!("; line: the +{:.1}-point limit", 100.0 * l.max_first_edge))
+            (vec![l.max_first_edge], format!("line: the +{:.1}-point; limit", 100.0 * l.max_first_edge))
         }
-        "skill" => (Some(l.min_skill), format!("; line: the {:.3} floor; ceiling {:.3}", l.min_skill, l.max_skill)),
+        "skill" => (
+            vec![l.min_skill, l.max_skill],
+            format!("lines: the {:.2} floor; and the {:.2} ceiling", l.min_skill, l.max_skill),
+        ),
         _ => match m.reference {
-            Some(r) if m.share => (Some(r), format!("; line at {:.0}%", 100.0 * r)),
-            Some(r) => (Some(r), format!("; line at {r}")),
-            None => (None, String::new()),
+            Some(r) if m.share => (vec![r], format!("line at {:.0}%", 100.0 * r)),
+            Some(r) => (vec![r], format!("line at {r}")),
+            None => (Vec::new(), String::new()),
         },
     };
-    let title = format!("{} (double-{set}, {preset}, {bots}{line})", m.label);
+    let title = format!("{} (double-{set}, {preset}, {bots})", m.label);
     let y_label = m.axis;
     let chart = Chart {
         title: &title,
         x_label: "tiles dealt per player",
         y_label,
         percent: m.share,
-        reference,
+        references: &references,
+        note: &note,
         series: &series,
     };
     line_chart_svg(&chart, (960, 600))

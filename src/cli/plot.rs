@@ -199,7 +199,8 @@ pub(crate) fn run(a: &PlotArgs) -> Result<(), CliError> {
             x_label: &x_label,
             y_label: &y_label,
             percent: a.percent,
-            reference: a.reference,
+            references: a.reference.as_slice(),
+            note: "",
             series: &series,
         };
         line_chart_svg(&chart, (960, 600))

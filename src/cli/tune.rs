@@ -289,7 +289,8 @@ fn trajectory_svg(c: &Config, st: &TuneState) -> Result<String, CliError> {
         x_label: "iteration",
         y_label: "position in its range",
         percent: true,
-        reference: None,
+        references: &[],
+        note: "",
         series: &series,
     };
     line_chart_svg(&chart, (900, 480)).map_err(CliError::failure)

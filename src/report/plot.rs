@@ -29,8 +29,10 @@ pub struct Chart<'a> {
     pub y_label: &'a str,
     /// Show y as a percentage (the data are fractions).
     pub percent: bool,
-    /// Draw a horizontal reference line at this y.
-    pub reference: Option<f64>,
+    /// Draw a horizontal reference line at each of these y (e.g. a limit, or a floor and a ceiling).
+    pub references: &'a [f64],
+    /// What the reference lines are, under the legend (lines split at `; `); empty: nothing.
+    pub note: &'a str,
     /// The lines.
     pub series: &'a [Series],
 }
@@ -52,9 +54,9 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(170, 68, 153),
 ];
 
-/// The value axis from `lo` to `hi`, widened to show the reference line and padded by 6%.
-fn padded(lo: f64, hi: f64, reference: Option<f64>) -> (f64, f64) {
-    let (lo, hi) = reference.map_or((lo, hi), |r| (lo.min(r), hi.max(r)));
+/// The value axis from `lo` to `hi`, widened to show the reference lines and padded by 6%.
+fn padded(lo: f64, hi: f64, references: &[f64]) -> (f64, f64) {
+    let (lo, hi) = references.iter().fold((lo, hi), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     let pad = ((hi - lo) * 0.06).max(1e-9);
     (lo - pad, hi + pad)
 }
@@ -72,7 +74,14 @@ fn value_format(span: f64, percent: bool) -> impl Fn(&f64) -> String {
         }
     };
     move |v: &f64| {
-        if percent { format!("{:.*}%", digits(span * 100.0), v * 100.0) } else { format!("{:.*}", digits(span), v) }
+        let (scaled, places, unit) =
+            if percent { (v * 100.0, digits(span * 100.0), "%") } else { (*v, digits(span), "") };
+        let text = format!("{scaled:.places$}{unit}");
+        // A tick a rounding error below zero reads "0", not "-0".
+        match text.strip_prefix('-') {
+            Some(rest) if rest.chars().all(|c| matches!(c, '0' | '.' | '%')) => rest.to_string(),
+            _ => text,
+        }
     }
 }
 
@@ -93,7 +102,7 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
     if !x0.is_finite() || !y0.is_finite() {
         return Err(format!("nothing to plot for {}", chart.title));
     }
-    let (y0, y1) = padded(y0, y1, chart.reference);
+    let (y0, y1) = padded(y0, y1, chart.references);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
@@ -122,7 +131,7 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
             .bold_line_style(RGBColor(225, 225, 225))
             .draw()
             .map_err(e)?;
-        if let Some(r) = chart.reference {
+        for &r in chart.references {
             c.draw_series(LineSeries::new([(x0 - 0.5, r), (x1 + 0.5, r)], BLACK.mix(0.5).stroke_width(1)))
                 .map_err(e)?;
         }
@@ -146,10 +155,17 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
                 root.draw(&Text::new(s.label.clone(), (lx + 30, ly - 8), ("sans-serif", 14))).map_err(e)?;
             }
         }
+        let mut ly = 60 + 22 * chart.series.len() as i32 + 10;
+        let lx = w as i32 - LEGEND_WIDTH as i32;
         if legend > 0 && chart.series.iter().any(|s| s.points.iter().any(|p| p.2.is_some())) {
-            let ly = 60 + 22 * chart.series.len() as i32 + 10;
-            let lx = w as i32 - LEGEND_WIDTH as i32;
             root.draw(&Text::new("bars: 95% interval", (lx, ly), ("sans-serif", 12))).map_err(e)?;
+            ly += 18;
+        }
+        if legend > 0 {
+            for line in chart.note.split("; ").filter(|l| !l.is_empty()) {
+                root.draw(&Text::new(line.to_string(), (lx, ly), ("sans-serif", 12))).map_err(e)?;
+                ly += 16;
+            }
         }
         root.present().map_err(e)?;
     }
@@ -194,7 +210,7 @@ pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String>
     if k == 0 || !x0.is_finite() {
         return Err(format!("nothing to plot for {}", chart.title));
     }
-    let (x0, x1) = padded(x0, x1, chart.reference);
+    let (x0, x1) = padded(x0, x1, chart.reference.as_slice());
     let name_width = chart.rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32 * 7 + 20;
     let row_px = (10 + 9 * chart.groups.len() as u32).max(26);
     let height = 120 + row_px * k as u32;
@@ -273,15 +289,26 @@ mod tests {
             x_label: "tiles per player",
             y_label: "share of rounds",
             percent: true,
-            reference: None,
+            references: &[0.05],
+            note: "line: the 5% limit",
             series: &series,
         };
         let svg = line_chart_svg(&chart, (640, 400)).unwrap();
         assert!(svg.starts_with("<svg"));
-        for text in ["blocked rounds", "tiles per player", "share of rounds", "4 players", "6 players", "30%"] {
+        for text in [
+            "blocked rounds",
+            "tiles per player",
+            "share of rounds",
+            "4 players",
+            "6 players",
+            "30%",
+            "line: the 5% limit",
+        ] {
             assert!(svg.contains(text), "{text} missing");
         }
         assert_eq!(svg, line_chart_svg(&chart, (640, 400)).unwrap(), "deterministic");
+        let f = value_format(0.3, true);
+        assert_eq!((f(&-1e-17), f(&-0.05), f(&0.05)), ("0%".to_string(), "-5%".to_string(), "5%".to_string()));
         assert!(line_chart_svg(&Chart { series: &[], ..chart }, (640, 400)).is_err());
     }
 }
