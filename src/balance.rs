@@ -514,24 +514,6 @@ pub fn with_verdict(c: &Cell, l: &Limits, which: Verdict) -> Vec<&'static str> {
     verdicts(c, l).iter().filter(|v| v.4 == which).map(|v| v.0).collect()
 }
 
-/// The defects shown in a cell, in words (empty: none shown): blocked rounds, the first player,
-/// then the skill floor.
-pub fn defects(c: &Cell, l: &Limits) -> Vec<String> {
-    verdicts(c, l)
-        .iter()
-        .filter(|v| v.4 == Verdict::Beyond)
-        .filter_map(|&(name, _, v, _, _)| {
-            let v = v?.value;
-            Some(match name {
-                "blocked" => format!("blocked {:.1}%", 100.0 * v),
-                "first_player" => format!("first player {:+.1} points per {}", 100.0 * v, l.first_player.name()),
-                "skill_ceiling" => format!("skill {v:.3}: no luck left"),
-                _ => format!("skill {v:.3}"),
-            })
-        })
-        .collect()
-}
-
 /// The criteria shown beyond their limit in a cell, by name (`blocked`, `first_player`,
 /// `skill`, `skill_ceiling`), as `recommendation.csv` lists them.
 pub fn defect_metrics(c: &Cell, l: &Limits) -> Vec<&'static str> {
