@@ -24,15 +24,17 @@
 //! order. Ending an optional sequence (stop, skip) scores 0; a bullet train (going out at once)
 //! is always played. With every weight 0 but `pips` it is `greedy` exactly.
 //!
-//! The defaults were set by hand to play at least as well as `planner`. Measured, head to head
-//! against `planner` (`mtrain tournament --players 2 --bots weighted,planner --games 2000
-//! --seed 5`; at four players `--bots weighted,weighted,planner,planner`): 60.2% [58.2, 62.2]
-//! at two players and 65.3% [63.8, 66.7] at four under `wikipedia`, 58.6% [56.5, 60.7] and
-//! 61.0% [59.6, 62.5] under `dominorules`; at a four-player table with `planner`, `cutthroat`
-//! and `greedy` it rates 79 Elo [65, 93] above `cutthroat`, the next best.
+//! The defaults are tuned: the weights `mtrain tune` (SPSA) found under `wikipedia` at four
+//! players, double-12, full matches (results/tuning, `scripts/study-tuning.sh`, which also
+//! measures them). On deals the tuning never saw they beat the hand-set weights the bot had
+//! before ([`HAND_WEIGHTS`], still reachable as the spec [`hand_spec`] returns) by 160 Elo under
+//! `wikipedia` and 175 under `dominorules`, where they are level with weights tuned for
+//! `dominorules` itself (so one set serves, not one per preset), and beat `expert` at four
+//! players. The hand-set weights had been set to play at least as well as `planner`.
 //!
 //! Cost per decision: one pass over the moves with a few bit counts each, plus a PLAN search
-//! (as `planner`) after a draw or a change of its own train's end.
+//! (as `planner`) after a draw or a change of its own train's end: about as much as `planner`,
+//! some six times `greedy` (results/tuning/cost.csv, from `mtrain bench`).
 
 use super::plan::PlanCache;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
@@ -42,22 +44,48 @@ use crate::strategy::{SpecError, StrategySpec};
 use crate::tile::Pip;
 use crate::view::View;
 
-/// The features, in the order of [`Weighted::weights`]: name, default weight, help.
+/// The features, in the order of [`Weighted::weights`]: name, default weight, help. The defaults
+/// are the weights SPSA tuning found under `wikipedia` at four players (the tuning study in
+/// results/tuning: one set serves every preset; [`HAND_WEIGHTS`] are the earlier hand-set ones).
 pub const FEATURES: [(&str, &str, &str); 13] = [
-    ("pips", "1", "the tile's pips over the heaviest tile's"),
-    ("urgent", "2", "the tile's pips (as `pips`) when another seat holds at most two tiles"),
-    ("double", "0.3", "the tile is a double"),
-    ("open_double", "-0.3", "a double the hand cannot cover itself"),
-    ("own", "0", "on the seat's own train"),
-    ("unmark", "1", "on the seat's own train while it is marked"),
-    ("mexican", "0.1", "on a Mexican train"),
-    ("other", "0.1", "on another seat's marked train"),
-    ("plan", "0.5", "the next tile of the seat's longest own-train plan, on its own train"),
-    ("plan_tile", "-0.8", "a tile of that plan spent out of turn"),
-    ("follow", "0.3", "hand tiles fitting the end left, over the hand's size"),
-    ("void_end", "0.3", "leaves a public end the next seat is known to lack"),
-    ("unplayed", "-0.2", "tiles not yet played showing the end left, over the most possible"),
+    ("pips", "0.462543", "the tile's pips over the heaviest tile's"),
+    ("urgent", "1.687504", "the tile's pips (as `pips`) when another seat holds at most two tiles"),
+    ("double", "0.437424", "the tile is a double"),
+    ("open_double", "0.57154", "a double the hand cannot cover itself"),
+    ("own", "-0.975204", "on the seat's own train"),
+    ("unmark", "1.710909", "on the seat's own train while it is marked"),
+    ("mexican", "1.422504", "on a Mexican train"),
+    ("other", "1.074482", "on another seat's marked train"),
+    ("plan", "1.007879", "the next tile of the seat's longest own-train plan, on its own train"),
+    ("plan_tile", "-2.949265", "a tile of that plan spent out of turn"),
+    ("follow", "1.106573", "hand tiles fitting the end left, over the hand's size"),
+    ("void_end", "0.17044", "leaves a public end the next seat is known to lack"),
+    ("unplayed", "-0.515532", "tiles not yet played showing the end left, over the most possible"),
 ];
+
+/// The hand-set weights `weighted` had before tuning, in the order of [`FEATURES`]: reachable as
+/// the spec [`hand_spec`] returns. The tuning study starts from them.
+pub const HAND_WEIGHTS: [(&str, &str); 13] = [
+    ("pips", "1"),
+    ("urgent", "2"),
+    ("double", "0.3"),
+    ("open_double", "-0.3"),
+    ("own", "0"),
+    ("unmark", "1"),
+    ("mexican", "0.1"),
+    ("other", "0.1"),
+    ("plan", "0.5"),
+    ("plan_tile", "-0.8"),
+    ("follow", "0.3"),
+    ("void_end", "0.3"),
+    ("unplayed", "-0.2"),
+];
+
+/// The spec of `weighted` with the hand-set weights ([`HAND_WEIGHTS`]): `weighted:pips=1,urgent=2,...`.
+pub fn hand_spec() -> String {
+    let params: Vec<String> = HAND_WEIGHTS.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("weighted:{}", params.join(","))
+}
 
 /// Largest accepted absolute weight.
 pub const MAX_WEIGHT: f64 = 1000.0;
@@ -75,7 +103,7 @@ const PARAMS: [ParamInfo; 13] = {
 pub(super) const INFO: BotInfo = BotInfo {
     name: "weighted",
     default_field: false,
-    about: "scores moves by a weighted sum of named features (every weight a parameter, for tuning)",
+    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA (every weight a parameter; the earlier hand-set weights: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
     params: &PARAMS,
     build: |spec| Ok(Bot::Weighted(Weighted::from_spec(spec)?)),
 };

@@ -57,7 +57,7 @@ fn a_run_writes_its_files_the_same_at_any_thread_count() {
     let traj = read(&a.join("trajectory.csv"));
     let lines: Vec<&str> = traj.lines().collect();
     assert_eq!(lines[0], "iteration,c_k,a_k,score,comparisons,pips,follow");
-    assert_eq!(lines[1], "0,,,,0,1,0.3", "the starting point: the bot's defaults");
+    assert_eq!(lines[1], "0,,,,0,0.462543,1.106573", "the starting point: the bot's defaults");
     assert_eq!(lines.len(), 14);
     let tuned = read(&a.join("tuned.txt"));
     assert!(tuned.starts_with("weighted:") && text.contains(tuned.trim()));
@@ -132,7 +132,7 @@ fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
     check(&["--bot", "weighted", "--param", "pips=3:1"], "the range is empty");
     check(&["--bot", "weighted", "--param", "pips=zero:1"], "expected key=lo:hi");
     check(&["--bot", "weighted", "--param", "pips"], "expected key=lo:hi");
-    check(&["--bot", "weighted", "--param", "pips=2:3"], "the starting value 1 lies outside the range 2:3");
+    check(&["--bot", "weighted", "--param", "pips=2:3"], "the starting value 0.462543 lies outside the range 2:3");
     check(&["--bot", "weighted", "--param", "pips=0:5000"], "the range end 5000 is not a valid value");
     check(&["--bot", "weighted", "--param", "pips=0:2", "--param", "pips=0:1"], "--param pips is given twice");
     check(&["--bot", "montecarlo", "--param", "rollout=0:1"], "'rollout' is not a number (greedy)");
