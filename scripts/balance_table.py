@@ -31,11 +31,10 @@ def spans(hands):
 MARK = {"within": "", "on_limit": " ~", "beyond": " **defect**", "undecided": " ?", "unknown": ""}
 
 
-def figure(d, points, also=None):
-    """The figure with its interval and verdict mark (`also`: a second criterion on the same
-    figure, the skill ceiling beside the floor)."""
+def figure(d, points):
+    """The figure with its interval and verdict mark."""
     v, lo, hi = float(d["value"]), float(d["lo"]), float(d["hi"])
-    mark = MARK[d["verdict"]] + (MARK[also["verdict"]] if also else "")
+    mark = MARK[d["verdict"]]
     if points:
         return f"{100 * v:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]{mark}"
     return f"{v:.3f} [{lo:.3f}, {hi:.3f}]{mark}"
@@ -49,13 +48,13 @@ def blocked(d):
 def main(folder):
     rec = rows(f"{folder}/recommendation.csv")
     dec = {(r["players"], r["hand"], r["criterion"]): r for r in rows(f"{folder}/decisions.csv")}
-    print("| players | published | pick | candidates | at the published hand: games | blocked | first player per match (points) | skill |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| players | published | pick | candidates | at the published hand: games | blocked | first player per match (points) | skill | luck |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rec:
         p, ref = r["players"], r["reference_hand"]
         pick = r["recommended_hand"] + ("*" if r["fallback"] == "true" else "")
         b, f, s, c = (dec[(p, ref, c)] for c in ("blocked", "first_player", "skill", "skill_ceiling"))
-        print(f"| {p} | {ref} | {pick} | {spans(r['candidates'])} | {b['games']} | {blocked(b)} | {figure(f, True)} | {figure(s, False, c)} |")
+        print(f"| {p} | {ref} | {pick} | {spans(r['candidates'])} | {b['games']} | {blocked(b)} | {figure(f, True)} | {figure(s, False)} | {figure(c, False)} |")
 
 
 if __name__ == "__main__":

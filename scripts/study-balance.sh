@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hand-size study: `mtrain balance` with its defaults (the field planner, cutthroat, greedy;
+# The hand-size study: `mtrain balance` with its defaults (the field weighted, planner, greedy;
 # the balanced objective; the default games per cell) on the standard double-12 study under
 # `wikipedia`, players 2 to 8, every hand size from 5 tiles, for five seeds, then once under
 # `dominorules`. One folder per run under results/balance/; results/balance/seeds.csv puts the

@@ -27,10 +27,11 @@
 //! The defaults are tuned: the weights `mtrain tune` (SPSA) found under `wikipedia` at four
 //! players, double-12, full matches (results/tuning, `scripts/study-tuning.sh`, which also
 //! measures them). On deals the tuning never saw they beat the hand-set weights the bot had
-//! before ([`HAND_WEIGHTS`], still reachable as the spec [`hand_spec`] returns) by 160 Elo under
-//! `wikipedia` and 175 under `dominorules`, where they are level with weights tuned for
-//! `dominorules` itself (so one set serves, not one per preset), and beat `expert` at four
-//! players. The hand-set weights had been set to play at least as well as `planner`.
+//! before ([`HAND_WEIGHTS`], still reachable as the spec [`hand_spec`] returns) by 155 to 175
+//! Elo under `wikipedia`, `dominorules`, `family_house` and `harbour_cay` (under `dominorules`
+//! they are level with weights tuned for it, so one set serves those four), and beat `expert`
+//! at four players. Under `celko1998` they lose to the hand-set weights (-227 Elo): play those
+//! there. The hand-set weights had been set to play at least as well as `planner`.
 //!
 //! Cost per decision: one pass over the moves with a few bit counts each, plus a PLAN search
 //! (as `planner`) after a draw or a change of its own train's end: about as much as `planner`,
@@ -46,7 +47,8 @@ use crate::view::View;
 
 /// The features, in the order of [`Weighted::weights`]: name, default weight, help. The defaults
 /// are the weights SPSA tuning found under `wikipedia` at four players (the tuning study in
-/// results/tuning: one set serves every preset; [`HAND_WEIGHTS`] are the earlier hand-set ones).
+/// results/tuning: one set serves four presets of five, not `celko1998`; [`HAND_WEIGHTS`] are
+/// the earlier hand-set ones).
 pub const FEATURES: [(&str, &str, &str); 13] = [
     ("pips", "0.462543", "the tile's pips over the heaviest tile's"),
     ("urgent", "1.687504", "the tile's pips (as `pips`) when another seat holds at most two tiles"),

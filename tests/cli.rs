@@ -237,7 +237,9 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     let console = run(args(&a, "1"));
     run(args(&b, "2"));
     assert!(
-        console.contains("field planner, cutthroat, greedy (skill = planner's head-to-head score against greedy"),
+        console.contains(
+            "field weighted, planner, greedy (skill = weighted's head-to-head score against greedy (0.5: no edge); luck = planner's against greedy)"
+        ),
         "{console}"
     );
     assert!(console.contains("objective balanced:"), "{console}");
@@ -247,7 +249,7 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     }
     let csv = std::fs::read_to_string(a.join("balance.csv")).unwrap();
     // 2 player counts x 4 hand sizes, each with every metric and one row per position.
-    let metrics = 13;
+    let metrics = 14;
     assert_eq!(csv.lines().count(), 1 + 4 * (metrics + 3) + 4 * (metrics + 4));
     let rec = std::fs::read_to_string(a.join("recommendation.csv")).unwrap();
     // The header comes first, then a row per player count (the objective in its own column).
@@ -278,7 +280,22 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
     let svg = std::fs::read_to_string(a.join("first_player_advantage.svg")).unwrap();
     assert!(svg.contains("line at 0%"), "the per-round figure is not judged by default");
     let svg = std::fs::read_to_string(a.join("skill.svg")).unwrap();
-    assert!(svg.contains("lines: the 0.55 floor") && svg.contains("and the 0.95 ceiling"));
+    assert!(svg.contains("line: the 0.55 floor"), "skill's line is not its floor");
+    let svg = std::fs::read_to_string(a.join("skill_ceiling.svg")).unwrap();
+    assert!(svg.contains("line: the 0.95 ceiling"), "luck's line is not its ceiling");
+    // Skill is the first bot against the last, luck the second against the last.
+    let dec = std::fs::read_to_string(a.join("decisions.csv")).unwrap();
+    let bal = std::fs::read_to_string(a.join("balance.csv")).unwrap();
+    for (criterion, metric) in [("skill", "skill"), ("skill_ceiling", "skill_ceiling")] {
+        let row = dec.lines().find(|l| l.starts_with("3,6,") && l.contains(&format!(",{criterion},"))).unwrap();
+        let value = row.split(',').nth(5).unwrap();
+        assert!(bal.contains(&format!("3,6,{metric},{value},")), "{row}");
+    }
+    let skill = |m: &str| -> f64 {
+        let l = bal.lines().find(|l| l.starts_with(&format!("4,9,{m},"))).unwrap();
+        l.split(',').nth(3).unwrap().parse().unwrap()
+    };
+    assert_ne!(skill("skill"), skill("skill_ceiling"), "the two figures compare different pairs");
 }
 
 /// The rows of a CSV text, each cell as written (no cell in these files holds a comma).

@@ -66,13 +66,20 @@ fn plays_every_preset_at_two_and_four_players() {
     }
 }
 
-/// The defaults are the tuning study's wikipedia weights, as results/tuning records them; the
-/// hand-set weights are reachable by the spec `mtrain strategies` prints.
+/// The defaults are the tuning study's wikipedia weights: the last row of its trajectory, and
+/// its tuned spec is `weighted` itself; the hand-set weights are reachable by the spec `mtrain
+/// strategies` prints.
 #[test]
 fn the_defaults_are_the_tuned_weights_and_the_hand_set_ones_stay_reachable() {
-    let tuned = std::fs::read_to_string("results/tuning/runs/tune-wikipedia/tuned.txt").unwrap();
-    let defaults: Vec<String> = FEATURES.iter().map(|(k, d, _)| format!("{k}={d}")).collect();
-    assert_eq!(tuned.trim(), format!("weighted:{}", defaults.join(",")));
+    let dir = "results/tuning/runs/tune-wikipedia";
+    let traj = std::fs::read_to_string(format!("{dir}/trajectory.csv")).unwrap();
+    let header: Vec<&str> = traj.lines().next().unwrap().split(',').collect();
+    let last: Vec<&str> = traj.lines().last().unwrap().split(',').collect();
+    for (k, d, _) in FEATURES {
+        let col = header.iter().position(|h| *h == k).unwrap();
+        assert_eq!(last[col], d, "{k}");
+    }
+    assert_eq!(std::fs::read_to_string(format!("{dir}/tuned.txt")).unwrap().trim(), "weighted");
     let registry = Registry::builtin();
     assert!(registry.get("weighted").unwrap().about.contains(&hand_spec()));
     let Bot::Weighted(hand) = Bot::parse(&hand_spec()).unwrap() else { panic!("weighted") };

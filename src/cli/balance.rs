@@ -75,9 +75,9 @@ pub(crate) struct BalanceArgs {
     /// this share of comparisons (0.55: a 5-point edge, little room for the better player)
     #[arg(long, default_value = "0.55", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
     min_skill: f64,
-    /// Skill ceiling: a defect when the field's first bot finishes ahead of its last in more than
-    /// this share of comparisons (0.95: the weaker player wins fewer than one in twenty; luck
-    /// no longer gives it a chance)
+    /// Skill ceiling: a defect when the field's second bot (the first, in a field of two)
+    /// finishes ahead of its last in more than this share of comparisons (0.95: the weaker player
+    /// wins fewer than one in twenty; luck no longer gives it a chance)
     #[arg(long, default_value = "0.95", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
     max_skill: f64,
     /// Indifference margin: a defect needs the 95% interval wholly past the limit by more than
@@ -89,8 +89,9 @@ pub(crate) struct BalanceArgs {
     #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
     rounds: Option<u8>,
     /// The population of players, as in `mtrain tournament` (fewer than seats are repeated to
-    /// fill the table, more are combined). Skill expression is the first bot's head-to-head
-    /// score against the last, so list the stronger first
+    /// fill the table, more are combined). List the strongest first and a beginner last: skill
+    /// (the floor) is the first bot's head-to-head score against the last, luck (the ceiling) the
+    /// second's against the last (the first's in a field of two)
     #[arg(long, default_value = DEFAULT_FIELD, value_name = "BOTS")]
     bots: String,
     /// How to pick the recommended hand size [valid: balanced, no_defect, most_skill, least_advantage, least_blocked]
@@ -130,9 +131,12 @@ pub(crate) struct BalanceArgs {
     bot_args: BotArgs,
 }
 
-/// The default population: a realistic mix of a careful player, an aggressive one and a
-/// beginner (the planner, cut-throat play and greedy play); skill is planner against greedy.
-pub(crate) const DEFAULT_FIELD: &str = "planner,cutthroat,greedy";
+/// The default population: the strongest bot cheap enough for a sweep (`weighted`, with its
+/// tuned weights: it beats the search bots at four players and costs what `planner` does), a
+/// careful player (`planner`) and a beginner (`greedy`). Skill is `weighted` against `greedy`
+/// (can the best player show it?), luck `planner` against `greedy` (does an ordinary gap between
+/// two players still leave the weaker one a chance?).
+pub(crate) const DEFAULT_FIELD: &str = "weighted,planner,greedy";
 
 /// The smallest hand `--hands auto` sweeps: fewer tiles make rounds of a few turns that no source
 /// deals (the smallest published hand is 6 tiles).
@@ -651,7 +655,10 @@ fn population(p: &Plan) -> String {
     let names: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
     let skill = match names.as_slice() {
         [] | [_] => "no skill figure: the field has one bot".to_string(),
-        [first, .., last] => format!("skill = {first}'s head-to-head score against {last} (0.5: no edge)"),
+        [first, last] => format!("skill and luck = {first}'s head-to-head score against {last} (0.5: no edge)"),
+        [first, second, .., last] => format!(
+            "skill = {first}'s head-to-head score against {last} (0.5: no edge); luck = {second}'s against {last}"
+        ),
     };
     format!("field {} ({skill})", names.join(", "))
 }
@@ -680,8 +687,8 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
     let mut s = String::new();
     let first_head = format!("first player ({})", p.limits.first_player.name());
     s.push_str(&format!(
-        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
-        "players", "pick", "candidates", "games", "blocked", first_head, "skill", "turns", "published"
+        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
+        "players", "pick", "candidates", "games", "blocked", first_head, "skill", "luck", "turns", "published"
     ));
     let pct = |v: Option<Value>, signed: bool| match v {
         Some(Value { value, interval: Some((lo, hi)) }) if signed => {
@@ -720,7 +727,7 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
         any_on |= bal::CRITERIA.iter().any(|n| mark(n) == "~");
         any_undecided |= bal::CRITERIA.iter().any(|n| mark(n) == "?");
         s.push_str(&format!(
-            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<7}  {}\n",
+            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
             match pick.hand {
                 Some(h) if pick.fallback => format!("{h}*"),
                 Some(h) => h.to_string(),
@@ -730,7 +737,8 @@ fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
             cell.map_or("-".to_string(), |c| c.tally.games.to_string()),
             pct(get("blocked_rate"), false) + mark("blocked"),
             pct(get(p.limits.first_player.metric()), true) + mark("first_player"),
-            score(get("skill")) + mark("skill") + mark("skill_ceiling"),
+            score(get("skill")) + mark("skill"),
+            score(get("skill_ceiling")) + mark("skill_ceiling"),
             get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
