@@ -83,10 +83,20 @@ fn the_ladder_quotes_its_gap_shares_from_gap_csv() {
         rows += 1;
     }
     assert_eq!(rows, 4);
-    // The headline's ranges are those shares: a quarter at 2 players, 43-52% at 4.
-    assert!(read("README.md").contains(
-        "about a quarter of\n  the gap to an all-seeing `oracle` (a ceiling, not a player) at 2 players and 43-52% at 4"
-    ));
+    // The headline's ranges are those shares: about a quarter at 2 players, their range at 4.
+    let shares = |players: &str| -> Vec<f64> {
+        records("results/ladder/gap.csv")
+            .iter()
+            .filter(|r| r["ceiling"] == "oracle" && r["players"] == players)
+            .map(|r| num(r, "share"))
+            .collect()
+    };
+    assert!(shares("2").iter().all(|s| (0.2..0.3).contains(s)), "{:?}", shares("2"));
+    let quoted = format!(
+        "about a quarter of\n  the gap to an all-seeing `oracle` (a ceiling, not a player) at 2 players and {} at 4",
+        pct_range(&shares("4"))
+    );
+    assert!(read("README.md").contains(&quoted), "README lacks '{quoted}'");
 }
 
 #[test]
@@ -180,4 +190,188 @@ fn the_tuning_and_sprt_headlines_match_their_csvs() {
 fn csv_cells(text: &str) -> Vec<Vec<String>> {
     let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
     r.records().map(|rec| rec.unwrap().iter().map(str::to_string).collect()).collect()
+}
+
+/// The rows of a CSV file under results/ as maps from column to cell.
+fn records(rel: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let cells = csv_cells(&read(rel));
+    let header = &cells[0];
+    cells[1..].iter().map(|r| header.iter().cloned().zip(r.iter().cloned()).collect()).collect()
+}
+
+fn num(r: &std::collections::HashMap<String, String>, col: &str) -> f64 {
+    r[col].parse().unwrap_or_else(|_| panic!("{col}: {:?}", r.get(col)))
+}
+
+/// "lo-hi" of a set of shares, in whole percent.
+fn pct_range(v: &[f64]) -> String {
+    let (lo, hi) = (v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max));
+    format!("{:.0}-{:.0}%", 100.0 * lo, 100.0 * hi)
+}
+
+/// The index of results/ states each study's headline: each figure in it is recomputed here
+/// from the study's CSVs (the balance row is checked with its own study above).
+#[test]
+fn the_results_index_headlines_match_their_csvs() {
+    let index = read("results/README.md");
+    let row = |study: &str| -> String {
+        index
+            .lines()
+            .find(|l| l.starts_with(&format!("| {study} |")))
+            .unwrap_or_else(|| panic!("no row {study}"))
+            .to_string()
+    };
+    let has = |study: &str, quoted: &str| {
+        assert!(row(study).contains(quoted), "results/README.md's {study} row lacks '{quoted}'");
+    };
+
+    // The league: tuned first everywhere, montecarlo second, their win-rate ranges.
+    let league = records("results/strategies/league.csv");
+    let rates =
+        |bot: &str| -> Vec<f64> { league.iter().filter(|r| r["bot"] == bot).map(|r| num(r, "win_rate")).collect() };
+    for r in &league {
+        match r["rank"].as_str() {
+            "1" => assert_eq!(r["bot"], "tuned"),
+            "2" => assert_eq!(r["bot"], "montecarlo"),
+            _ => {}
+        }
+    }
+    has("Strategy league", &format!("wins {} of matches", pct_range(&rates("tuned"))));
+    has("Strategy league", &format!("`montecarlo` is second ({})", pct_range(&rates("montecarlo"))));
+
+    // Turn order: the largest per-round edge of the seat that leads.
+    let turn = records("results/turn-order/turn_order.csv");
+    let top = turn
+        .iter()
+        .filter(|r| r["per"] == "round" && r["position"] == "1")
+        .max_by(|a, b| num(a, "advantage").total_cmp(&num(b, "advantage")))
+        .unwrap();
+    has("Turn-order advantage", &format!("+{:.1} points at {} players", 100.0 * num(top, "advantage"), top["players"]));
+
+    // Rule changes: how many survive the correction, and the largest moves.
+    let changes = records("results/rule-changes/rule_changes.csv");
+    let surviving = |col: &str| changes.iter().filter(|r| r[col] == "true").count();
+    has(
+        "Single rule changes",
+        &format!(
+            "Of 56 comparisons, {} changes move blocked rounds and {} the first player's",
+            surviving("survives_blocked_rate"),
+            surviving("survives_first_player_advantage")
+        ),
+    );
+    assert_eq!(2 * (changes.len() - 1), 56, "28 changes on two figures");
+    let delta = |change: &str, col: &str| 100.0 * num(changes.iter().find(|r| r["change"] == change).unwrap(), col);
+    has(
+        "Single rule changes",
+        &format!("(+{:.1} points)", delta("mark_on_empty_boneyard=false", "delta_blocked_rate")),
+    );
+    let tap = changes
+        .iter()
+        .filter(|r| r["change"].starts_with("tap="))
+        .map(|r| 100.0 * num(r, "delta_blocked_rate"))
+        .fold(f64::MAX, f64::min);
+    has("Single rule changes", &format!("last-tile penalty (+{tap:.1})"));
+    let biggest: Vec<f64> = {
+        let mut v: Vec<f64> = changes.iter().map(|r| 100.0 * num(r, "delta_first_player_advantage")).collect();
+        v.sort_by(|a, b| b.total_cmp(a));
+        v
+    };
+    has("Single rule changes", &format!("(+{:.1} to +{:.1})", biggest[1], biggest[0]));
+
+    // The ladder: expert's fixed-size scores, the SPRT decisions, the shares, the skill curve.
+    let gap = records("results/ladder/gap.csv");
+    let oracle: Vec<_> = gap.iter().filter(|r| r["ceiling"] == "oracle").collect();
+    let scores: Vec<f64> = oracle.iter().map(|r| num(r, "expert_score")).collect();
+    has("Ladder and ceiling", &format!("by {} (SPRT 0/20: H1 in all 4 cells)", pct_range(&scores)));
+    let sprts: Vec<_> =
+        records("results/ladder/ladder.csv").into_iter().filter(|r| !r["sprt_decision"].is_empty()).collect();
+    assert_eq!(sprts.len(), 4);
+    assert!(sprts.iter().all(|r| r["sprt_decision"] == "H1"));
+    let shares = |players: &str| -> Vec<f64> {
+        oracle.iter().filter(|r| r["players"] == players).map(|r| num(r, "share")).collect()
+    };
+    assert!(shares("2").iter().all(|s| (0.2..0.3).contains(s)), "about a quarter at 2 players: {:?}", shares("2"));
+    has(
+        "Ladder and ceiling",
+        &format!("a quarter of the gap to the all-seeing oracle at 2 players and {} at 4", pct_range(&shares("4"))),
+    );
+    let curve: Vec<f64> = records("results/ladder/skill.csv").iter().map(|r| 100.0 * num(r, "score")).collect();
+    let gains: Vec<f64> = curve.windows(2).skip(2).map(|w| w[1] - w[0]).collect();
+    let (lo, hi) = (gains.iter().copied().fold(f64::MAX, f64::min), gains.iter().copied().fold(f64::MIN, f64::max));
+    has("Ladder and ceiling", &format!("From 4 samples on, each budget doubling gains {lo:.0}-{hi:.0} points"));
+    let ladder_page = read("results/ladder/README.md");
+    let early: Vec<f64> = gains[..2].to_vec();
+    let late: Vec<f64> = gains[2..].to_vec();
+    let span = |v: &[f64]| {
+        format!("{:.0}-{:.0}", v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max))
+    };
+    let quoted = format!("each doubling from 4 to 16 gains {} points, from 16 on {}", span(&early), span(&late));
+    assert!(ladder_page.replace('\n', " ").contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
+
+    // Tuning: gain, ratings, head to head with the search bots.
+    let gain = records("results/tuning/gain.csv");
+    let g: Vec<String> = gain.iter().map(|r| format!("+{:.1}", 100.0 * num(r, "gain"))).collect();
+    has("Tuning", &format!("{} and {} points of match win rate over its hand-set weights", g[0], g[1]));
+    let elo = |preset: &str, bot: &str| {
+        let rows = records(&format!("results/tuning/runs/ratings-{preset}/ratings.csv"));
+        num(rows.iter().find(|r| r["bot"] == bot).unwrap(), "elo")
+    };
+    has("Tuning", &format!("rated +{:.0} / +{:.0} Elo over planner", elo("wikipedia", "tw"), elo("dominorules", "td")));
+    has(
+        "Tuning",
+        &format!(
+            "above `montecarlo` (+{:.0} / +{:.0})",
+            elo("wikipedia", "montecarlo"),
+            elo("dominorules", "montecarlo")
+        ),
+    );
+    let pair = |run: &str| records(&format!("results/tuning/runs/{run}/pairs.csv")).remove(0);
+    let p4 = pair("search-4p-expert");
+    has("Tuning", &format!("at 4 players ({:.1}%)", 100.0 * num(&p4, "a_score")));
+    let p2 = pair("search-2p-expert");
+    has(
+        "Tuning",
+        &format!(
+            "not distinguishable from it at 2 ({:.1}% [{:.1}, {:.1}])",
+            100.0 * num(&p2, "a_score"),
+            100.0 * num(&p2, "a_score_lo"),
+            100.0 * num(&p2, "a_score_hi")
+        ),
+    );
+
+    // The SPRT: the figures its script-written page states, and the runs behind them.
+    let sprt = read("results/sprt/README.md");
+    let runs = records("results/sprt/runs.csv");
+    let h1 = runs.iter().filter(|r| r["decision"] == "H1").count();
+    let line = sprt.lines().find(|l| l.starts_with("| H1 accepted")).unwrap();
+    assert!(line.contains(&format!("| {h1} | {:.1}% [", 100.0 * h1 as f64 / runs.len() as f64)), "{line}");
+    let share = line.rsplit('|').nth(1).unwrap().trim();
+    has("SPRT error rate", &format!("{} SPRT (0, 20) runs", runs.len()));
+    has("SPRT error rate", &format!("accepted in {share}"));
+    let mut comps: Vec<u64> = runs.iter().map(|r| r["comparisons"].parse().unwrap()).collect();
+    comps.sort_unstable();
+    let median = (comps[comps.len() / 2 - 1] + comps[comps.len() / 2]) / 2;
+    let thousands = format!("{},{:03}", median / 1000, median % 1000);
+    has("SPRT error rate", &format!("median {thousands} comparisons a run"));
+}
+
+/// Every committed tally.json is the current format, so `--resume` and `mtrain merge` take it.
+#[test]
+fn every_committed_tally_is_the_current_format() {
+    let format = mexican_train::tournament::STORE_FORMAT;
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("results")];
+    let mut seen = 0;
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "tally.json") {
+                let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                assert_eq!(v["format"], format, "{} is not format {format}", p.display());
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 100, "{seen} tally files");
 }
