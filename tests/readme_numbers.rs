@@ -97,6 +97,19 @@ fn the_ladder_quotes_its_gap_shares_from_gap_csv() {
         pct_range(&shares("4"))
     );
     assert!(read("README.md").contains(&quoted), "README lacks '{quoted}'");
+    // expert against montecarlo in the fixed-size runs: score and Elo ranges over the 4 cells.
+    let (mut score, mut elo) = (Vec::new(), Vec::new());
+    for cell in ["wikipedia-2p", "wikipedia-4p", "dominorules-2p", "dominorules-4p"] {
+        let p = records(&format!("results/ladder/runs/{cell}-gap-expert/pairs.csv")).remove(0);
+        assert_eq!((p["a"].as_str(), p["b"].as_str()), ("expert", "montecarlo"));
+        score.push(num(&p, "a_score"));
+        elo.push(num(&p, "elo"));
+    }
+    let (lo, hi) = (elo.iter().copied().fold(f64::MAX, f64::min), elo.iter().copied().fold(f64::MIN, f64::max));
+    let quoted = format!("{} head to head (+{lo:.0} to +{hi:.0} Elo;", pct_range(&score));
+    assert!(read("README.md").contains(&quoted), "README lacks '{quoted}'");
+    let quoted = format!("put it at {} (+{lo:.0} to +{hi:.0} Elo)", pct_range(&score));
+    assert!(ladder.contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
 }
 
 #[test]
@@ -170,6 +183,19 @@ fn the_tuning_and_sprt_headlines_match_their_csvs() {
             _ => {}
         }
     }
+    // Head to head with expert: at four players, and at two (score, interval, Elo interval).
+    let p4 = records("results/tuning/runs/search-4p-expert/pairs.csv").remove(0);
+    let p2 = records("results/tuning/runs/search-2p-expert/pairs.csv").remove(0);
+    let quoted = format!(
+        "beats `expert` at four players ({:.0}%) and is not distinguishable from it at two\n  ({:.1}% [{:.1}, {:.1}], {:+.0} to {:+.0} Elo)",
+        100.0 * num(&p4, "a_score"),
+        100.0 * num(&p2, "a_score"),
+        100.0 * num(&p2, "a_score_lo"),
+        100.0 * num(&p2, "a_score_hi"),
+        num(&p2, "elo_lo"),
+        num(&p2, "elo_hi")
+    );
+    assert!(readme.contains(&quoted), "README lacks '{quoted}'");
     // results/tuning/README.md quotes the transfer and cost tables as the script wrote them.
     let (tables, page) = (read("results/tuning/tables.md"), read("results/tuning/README.md"));
     for head in ["| played under | pair |", "| bot | decisions/s |"] {
