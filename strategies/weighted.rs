@@ -105,7 +105,7 @@ const PARAMS: [ParamInfo; 13] = {
 pub(super) const INFO: BotInfo = BotInfo {
     name: "weighted",
     default_field: false,
-    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA (every weight a parameter; the earlier hand-set weights: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
+    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA under wikipedia (every weight a parameter; under celko1998 play the hand-set weights, which beat these there: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
     params: &PARAMS,
     build: |spec| Ok(Bot::Weighted(Weighted::from_spec(spec)?)),
 };

@@ -40,6 +40,81 @@ fn the_balance_study_quotes_its_tables_and_its_seeds_agree() {
         assert!(line.ends_with(",yes"), "the seeds disagree: {line}");
     }
     assert!(read("README.md").contains("picks are the same for seeds 1 to 5"));
+    // The prose figures, from seed 1's balance.csv.
+    let bal = records("results/balance/d12-wikipedia-seed1/balance.csv");
+    let v = |p: u8, h: u8, m: &str| {
+        let r = bal.iter().find(|r| r["players"] == p.to_string() && r["hand"] == h.to_string() && r["metric"] == m);
+        num(r.unwrap_or_else(|| panic!("{p} {h} {m}")), "value")
+    };
+    let cells = |p: u8, m: &str| -> Vec<(u8, f64)> {
+        bal.iter()
+            .filter(|r| r["players"] == p.to_string() && r["metric"] == m)
+            .map(|r| (r["hand"].parse().unwrap(), num(r, "value")))
+            .collect()
+    };
+    let page = readme.replace("\n  ", " ");
+    let blocked2 = cells(2, "blocked_rate");
+    let (lo, hi) = (
+        blocked2.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap(),
+        blocked2.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap(),
+    );
+    let quoted = format!(
+        "from {:.1}% with {} tiles, rising steadily with the hand, to {:.1}% with {}",
+        100.0 * lo.1,
+        lo.0,
+        100.0 * hi.1,
+        hi.0
+    );
+    assert!(page.contains(&quoted), "results/balance/README.md lacks '{quoted}'");
+    let skill2: Vec<f64> = cells(2, "skill").iter().map(|c| c.1).collect();
+    let quoted = format!(
+        "{:.2} to {:.2} at 2 players, and even at 8 players {:.2} with 5 tiles (on the floor, within the margin) and {:.2} at the published 11",
+        skill2.iter().copied().fold(f64::MAX, f64::min),
+        skill2.iter().copied().fold(f64::MIN, f64::max),
+        v(8, 5, "skill"),
+        v(8, 11, "skill")
+    );
+    assert!(page.contains(&quoted), "results/balance/README.md lacks '{quoted}'");
+    let quoted = format!("21 and 22 tiles ({:.3} and {:.3})", v(4, 21, "skill_ceiling"), v(4, 22, "skill_ceiling"));
+    assert!(page.contains(&quoted), "results/balance/README.md lacks '{quoted}'");
+    let quoted = format!("({:.3} at 4 players and 15 tiles, below)", v(4, 15, "skill"));
+    assert!(page.contains(&quoted), "results/balance/README.md lacks '{quoted}'");
+    // README's headline and the results index: the 2-player blocked range, skill and luck at
+    // the published hands, the luck defects at 4 players.
+    let published: Vec<(u8, u8)> = records("results/balance/d12-wikipedia-seed1/recommendation.csv")
+        .iter()
+        .map(|r| (r["players"].parse().unwrap(), r["reference_hand"].parse().unwrap()))
+        .collect();
+    let at = |m: &str| -> (f64, f64) {
+        let v: Vec<f64> = published.iter().map(|&(p, h)| v(p, h, m)).collect();
+        (v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max))
+    };
+    let (s, l) = (at("skill"), at("skill_ceiling"));
+    let main = read("README.md").replace("\n  ", " ");
+    for quoted in [
+        format!("({:.1}% with {} tiles to {:.1}% with {})", 100.0 * lo.1, lo.0, 100.0 * hi.1, hi.0),
+        format!("(`weighted`'s score against `greedy`: {:.2} to {:.2})", s.0, s.1),
+        format!("(a careful `planner` against a beginner: {:.2} to {:.2})", l.0, l.1),
+        format!(
+            "({:.3} and {:.3} at 4 players with 21 and 22 tiles)",
+            v(4, 21, "skill_ceiling"),
+            v(4, 22, "skill_ceiling")
+        ),
+        format!("beats `greedy` almost always at most tables ({:.3} at 4 players and 15 tiles)", v(4, 15, "skill")),
+    ] {
+        assert!(main.contains(&quoted), "README lacks '{quoted}'");
+    }
+    let index = read("results/README.md");
+    let quoted = format!("every hand size blocks too many rounds ({:.1}% to {:.1}%)", 100.0 * lo.1, 100.0 * hi.1);
+    assert!(index.contains(&quoted), "results/README.md lacks '{quoted}'");
+    // Defects at the published hands: only the 2-player blocked one.
+    let dec = records("results/balance/d12-wikipedia-seed1/decisions.csv");
+    for &(p, h) in &published {
+        for r in dec.iter().filter(|r| r["players"] == p.to_string() && r["hand"] == h.to_string()) {
+            let expected = if p == 2 && r["criterion"] == "blocked" { "beyond" } else { "within" };
+            assert_eq!(r["verdict"], expected, "{p} players, {h} tiles, {}", r["criterion"]);
+        }
+    }
 }
 
 #[test]
