@@ -13,7 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-# `tuned` is `weighted` with the weights the tuning study found under wikipedia (results/tuning/).
+# `tuned` is `weighted` with the weights the tuning study found under wikipedia (results/tuning/):
+# its defaults since that study, so tuned.txt reads `weighted` (the committed runs name the full spec).
 TUNED="$(cat results/tuning/runs/tune-wikipedia/tuned.txt)"
 BOTS="${BOTS:-random,greedy,planner,hoarder,cutthroat,montecarlo,tuned}"
 OUT="${OUT:-results/strategies}"
