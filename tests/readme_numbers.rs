@@ -130,6 +130,26 @@ fn the_turn_order_headline_matches_turn_order_csv() {
     let quoted = format!("+{:.1} points at {} players", 100.0 * top[adv].parse::<f64>().unwrap(), top[players]);
     let readme = read("README.md");
     assert!(readme.contains(&quoted), "README lacks '{quoted}', the largest per-round edge in turn_order.csv");
+    // At 4 players under the three presets where the lead goes by the deal's order, and the
+    // ratio of family_house's and harbour_cay's mean edge to theirs at 2 to 8 players.
+    let edge = |preset: &str, n: u32| -> f64 {
+        let r = first("round").find(|r| r[0] == preset && r[players] == n.to_string()).unwrap();
+        100.0 * r[adv].parse::<f64>().unwrap()
+    };
+    let three = ["celko1998", "wikipedia", "dominorules"];
+    let four: Vec<f64> = three.iter().map(|p| edge(p, 4)).collect();
+    let ratios: Vec<f64> = (2..=8)
+        .map(|n| {
+            let holder = (edge("family_house", n) + edge("harbour_cay", n)) / 2.0;
+            holder / (three.iter().map(|p| edge(p, n)).sum::<f64>() / 3.0)
+        })
+        .collect();
+    let span = |v: &[f64]| (v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max));
+    let ((a, b), (c, d)) = (span(&four), span(&ratios));
+    let quoted = format!(
+        "by {a:.1} to {b:.1} points at\n  4 players and by more at bigger tables, and by {c:.1} to {d:.1} times as much under `family_house`"
+    );
+    assert!(readme.contains(&quoted), "README lacks '{quoted}'");
     // "the match win rate of the seat that led round 1 is within 2 points of fair everywhere"
     assert!(readme.contains("within 2 points of fair everywhere"));
     for r in first("match") {
@@ -348,6 +368,20 @@ fn the_results_index_headlines_match_their_csvs() {
         .max_by(|a, b| num(a, "advantage").total_cmp(&num(b, "advantage")))
         .unwrap();
     has("Turn-order advantage", &format!("+{:.1} points at {} players", 100.0 * num(top, "advantage"), top["players"]));
+    let edge = |preset: &str, n: u32| -> f64 {
+        let r = turn.iter().find(|r| {
+            r["per"] == "round" && r["position"] == "1" && r["preset"] == preset && r["players"] == n.to_string()
+        });
+        num(r.unwrap(), "advantage")
+    };
+    let ratios: Vec<f64> = (2..=8)
+        .map(|n| {
+            let others = (edge("celko1998", n) + edge("wikipedia", n) + edge("dominorules", n)) / 3.0;
+            (edge("family_house", n) + edge("harbour_cay", n)) / 2.0 / others
+        })
+        .collect();
+    let (lo, hi) = (ratios.iter().copied().fold(f64::MAX, f64::min), ratios.iter().copied().fold(f64::MIN, f64::max));
+    has("Turn-order advantage", &format!("is {lo:.1}-{hi:.1} times larger where the engine's holder leads"));
 
     // Rule changes: how many survive the correction, and the largest moves.
     let changes = records("results/rule-changes/rule_changes.csv");
