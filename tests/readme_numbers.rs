@@ -150,6 +150,10 @@ fn the_turn_order_headline_matches_turn_order_csv() {
         "by {a:.1} to {b:.1} points at\n  4 players and by more at bigger tables, and by {c:.1} to {d:.1} times as much under `family_house`"
     );
     assert!(readme.contains(&quoted), "README lacks '{quoted}'");
+    // "78 comparisons": two figures (per round, per match) for each case (preset, players).
+    let cases = first("round").count();
+    assert_eq!(first("match").count(), cases);
+    assert!(readme.contains(&format!("correction for the {} comparisons", 2 * cases)), "{cases} cases");
     // "the match win rate of the seat that led round 1 is within 2 points of fair everywhere"
     assert!(readme.contains("within 2 points of fair everywhere"));
     for r in first("match") {
