@@ -669,11 +669,11 @@ fn console_header(p: &Plan) -> String {
     let (lo, hi) = (players.iter().min().copied().unwrap_or(0), players.iter().max().copied().unwrap_or(0));
     let span = if lo == hi { format!("{lo} players") } else { format!("{lo}-{hi} players") };
     format!(
-        "mtrain balance: {} rules{}, double-{}, {span}, {} cells of {} games; seed {}; {}\nobjective {}: {}\n\n",
+        "mtrain balance: {} rules{}, double-{}, {span}, {} of {} games; seed {}; {}\nobjective {}: {}\n\n",
         p.base.preset,
         changes_text(&p.overrides),
         p.set,
-        p.cells.len(),
+        if p.cells.len() == 1 { "1 cell".to_string() } else { format!("{} cells", p.cells.len()) },
         p.games,
         p.seed,
         population(p),
