@@ -186,24 +186,58 @@ fn shards_merge_to_the_single_run() {
 }
 
 #[test]
-fn slurm_variables_select_the_shard() {
-    let a = tmp("slurm");
-    let b = tmp("slurm-flag");
+fn shard_auto_reads_the_schedulers_variables() {
+    let (a, b, c, d) = (tmp("slurm"), tmp("slurm-flag"), tmp("k8s"), tmp("whole"));
     let args = ["tournament", "--bots", "greedy,random", "--games", "400", "--rounds", "2", "--quiet"];
-    let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
-        .args(args)
-        .args(["--out", a.to_str().unwrap()])
-        .env("SLURM_ARRAY_TASK_ID", "5")
-        .env("SLURM_ARRAY_TASK_MIN", "4")
-        .env("SLURM_ARRAY_TASK_COUNT", "2")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let with_env = |extra: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mtrain"));
+        cmd.args(args).args(extra);
+        for k in [
+            "SLURM_ARRAY_TASK_ID",
+            "SLURM_ARRAY_TASK_MIN",
+            "SLURM_ARRAY_TASK_COUNT",
+            "JOB_COMPLETION_INDEX",
+            "PARALLEL_SEQ",
+        ] {
+            cmd.env_remove(k);
+        }
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    // A Slurm array 4-5: task 5 is slice 2 of 2.
+    let slurm = [("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_MIN", "4"), ("SLURM_ARRAY_TASK_COUNT", "2")];
+    let out = with_env(&["--shard", "auto", "--out", a.to_str().unwrap()], &slurm);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     run_ok(&[&args[..], &["--shard", "2/2", "--out", b.to_str().unwrap()]].concat());
     assert_eq!(read(&a, "summary.csv"), read(&b, "summary.csv"));
-    assert!(read(&a, "tally.json").contains("\"2/2\""));
-    std::fs::remove_dir_all(a).unwrap();
-    std::fs::remove_dir_all(b).unwrap();
+    // The stored arguments name the slice, not `auto`: --resume and merge need no variables.
+    let tally = read(&a, "tally.json");
+    assert!(tally.contains("\"2/2\"") && !tally.contains("\"auto\""), "{tally}");
+    // A Kubernetes Indexed Job's index 1 of 2 (from 0) is the same slice.
+    let out = with_env(&["--shard", "auto/2", "--out", c.to_str().unwrap()], &[("JOB_COMPLETION_INDEX", "1")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read(&c, "summary.csv"), read(&b, "summary.csv"));
+    // Without --shard the variables do not shard the run, and a note says so.
+    let out = with_env(&["--out", d.to_str().unwrap()], &slurm);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --shard auto to play its slice"));
+    assert!(read(&d, "manifest.json").contains("\"shard\": null"));
+    // A lone task id, or no scheduler at all, is refused with one line.
+    for (env, needle) in [
+        (&[("SLURM_ARRAY_TASK_ID", "3")][..], "SLURM_ARRAY_TASK_COUNT is not"),
+        (&[][..], "found no scheduler's shard"),
+        (&[("JOB_COMPLETION_INDEX", "3")][..], "give --shard auto/N"),
+    ] {
+        let out = with_env(&["--shard", "auto"], env);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle) && err.lines().count() == 1, "{err}");
+    }
+    for dir in [a, b, c, d] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
 
 #[test]
@@ -274,8 +308,8 @@ fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
         (vec!["--players", "1"], "1 player is not playable"),
         (vec!["--bots", "greedy,random,greedy:ties=random,alien"], "unknown bot 'alien'"),
         (vec!["--bots", "greedy,random,greedy:ties=random", "--players", "2", "--no-rotate"], "do not fit 2 seats"),
-        (vec!["--shard", "3/2"], "invalid value '3/2' for '--shard <I/N>'"),
-        (vec!["--shard", "0/2"], "invalid value '0/2' for '--shard <I/N>'"),
+        (vec!["--shard", "3/2"], "invalid value '3/2' for '--shard <I/N|auto|auto/N>'"),
+        (vec!["--shard", "0/2"], "invalid value '0/2' for '--shard <I/N|auto|auto/N>'"),
         (vec!["--sprt", "0,10", "--bots", "greedy,random,greedy:ties=random"], "--sprt compares two bots"),
         (vec!["--sprt", "10,0"], "invalid value '10,0' for '--sprt <ELO0,ELO1>'"),
         (vec!["--sprt", "0,10", "--bots", "greedy,greedy:ties=first"], "the field has 1 distinct bot"),

@@ -8,7 +8,7 @@
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::signals::Stop;
-use super::tournament::{check_out_dir, replace_ext_bots, resolve_shard, result_args, stored_state};
+use super::tournament::{check_out_dir, replace_ext_bots, result_args, stored_state};
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Value, Verdict};
@@ -119,10 +119,12 @@ pub(crate) struct BalanceArgs {
     /// Continue the interrupted sweep whose output is in DIR (its settings are reused)
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
-    /// Play only slice i of n (1 <= i <= n) of the sweep's games; merge slices with mtrain merge
-    /// [default: from SLURM_ARRAY_TASK_ID, _MIN and _COUNT when set]
-    #[arg(long, value_name = "I/N", value_parser = values::shard)]
-    shard: Option<(u64, u64)>,
+    /// Play only slice i of n (1 <= i <= n) of the sweep's games; merge slices with mtrain
+    /// merge. auto: the slice a Slurm job array gives this task; auto/N: the index a Kubernetes
+    /// Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel (PARALLEL_SEQ) gives, of N shards
+    /// (docs/cluster.md)
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = super::shard::parse)]
+    shard: Option<super::shard::ShardArg>,
     /// Save the sweep's exact state to --out every S seconds (and on Ctrl-C, SIGTERM or SIGHUP)
     /// [default: 60]
     #[arg(long, value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
@@ -307,7 +309,7 @@ struct Setup {
 fn setup(a: &BalanceArgs, raw_sub: &[String], registry: &Registry) -> Result<Setup, CliError> {
     let plan = plan(a, registry)?;
     let mut args = result_args(raw_sub);
-    let shard = resolve_shard(a.shard, &mut args)?;
+    let shard = super::shard::resolve_shard(a.shard, &mut args)?;
     Ok(Setup { plan, args, shard, bots: a.bots.clone() })
 }
 

@@ -97,6 +97,32 @@ pub(crate) fn without_shard(args: &[String]) -> Vec<String> {
     out
 }
 
+/// The build that wrote a folder, from its `manifest.json`: `mtrain VERSION (commit C)`.
+fn build_of(dir: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("manifest.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let version = v.get("version")?.as_str()?;
+    let commit = v.get("commit").and_then(|c| c.as_str()).unwrap_or("unknown");
+    Some(format!("mtrain {version} (commit {commit})"))
+}
+
+/// Refuses shards written by different builds of mtrain, naming two of them: a change to the
+/// engine or a bot between builds would change the games, and the sums would mix two runs.
+fn same_build(dirs: &[PathBuf]) -> Result<(), CliError> {
+    let builds: Vec<(usize, String)> =
+        dirs.iter().enumerate().filter_map(|(i, d)| build_of(d).map(|b| (i, b))).collect();
+    if let Some((first, b0)) = builds.first()
+        && let Some((i, b)) = builds.iter().find(|(_, b)| b != b0)
+    {
+        return Err(CliError::usage(format!(
+            "cannot merge '{}' (with '{}'): its shard was written by {b}, the other by {b0}; play every shard with one build",
+            dirs[*i].display(),
+            dirs[*first].display()
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategies::Registry) -> Result<i32, CliError> {
     let started = crate::report::manifest::Started::now();
     // The output may not be an input: merging would read the files it replaces.
@@ -120,6 +146,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
             a.dirs[t].display()
         )));
     }
+    same_build(&a.dirs)?;
     if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
         return super::balance::merge(&a.dirs, &a.out, raw_all, registry, a.partial);
     }

@@ -9,6 +9,7 @@ pub(crate) mod merge;
 mod play;
 mod plot;
 mod rules;
+mod shard;
 mod signals;
 mod strategies;
 mod tournament;

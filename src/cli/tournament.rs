@@ -77,10 +77,11 @@ pub(crate) struct TournamentArgs {
     /// to the field if --bots does not list it
     #[arg(long, value_name = "BOT")]
     gauntlet: Option<String>,
-    /// Play only slice i of n (1 <= i <= n) of the deals; merge slices with mtrain merge
-    /// [default: from SLURM_ARRAY_TASK_ID, _MIN and _COUNT when set]
-    #[arg(long, value_name = "I/N", value_parser = values::shard)]
-    shard: Option<(u64, u64)>,
+    /// Play only slice i of n (1 <= i <= n) of the deals; merge slices with mtrain merge. auto:
+    /// the slice a Slurm job array gives this task; auto/N: the index a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX) or GNU parallel (PARALLEL_SEQ) gives, of N shards (docs/cluster.md)
+    #[arg(long, value_name = "I/N|auto|auto/N", value_parser = super::shard::parse)]
+    shard: Option<super::shard::ShardArg>,
     /// Continue the interrupted run whose output is in DIR (its settings are reused)
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
@@ -122,39 +123,6 @@ pub(crate) struct Config {
     log_games: Option<PathBuf>,
     /// How results show each bot of the field (names, full specs, who sees hidden tiles).
     pub(crate) labels: Vec<BotLabel>,
-}
-
-/// The shard from SLURM job-array variables, if they are set.
-fn slurm_shard() -> Result<Option<(u64, u64)>, CliError> {
-    let var = |k: &str| std::env::var(k).ok();
-    let (Some(id), Some(count)) = (var("SLURM_ARRAY_TASK_ID"), var("SLURM_ARRAY_TASK_COUNT")) else {
-        return Ok(None);
-    };
-    let min = var("SLURM_ARRAY_TASK_MIN").unwrap_or_else(|| "0".into());
-    let bad = || {
-        CliError::usage(format!(
-            "cannot read the shard from SLURM_ARRAY_TASK_ID={id}, SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_COUNT={count}: expected a contiguous array"
-        ))
-    };
-    let (id, min, count): (u64, u64, u64) =
-        (id.parse().map_err(|_| bad())?, min.parse().map_err(|_| bad())?, count.parse().map_err(|_| bad())?);
-    if id < min || id - min >= count {
-        return Err(bad());
-    }
-    Ok(Some((id - min + 1, count)))
-}
-
-/// The shard to play: `given` (`--shard`), or the Slurm array's, which is then added to `args`
-/// so that `--resume` finds the same slice without the job's variables.
-pub(crate) fn resolve_shard(given: Option<(u64, u64)>, args: &mut Vec<String>) -> Result<Option<(u64, u64)>, CliError> {
-    if given.is_some() {
-        return Ok(given);
-    }
-    let s = slurm_shard()?;
-    if let Some((i, n)) = s {
-        args.extend(["--shard".to_string(), format!("{i}/{n}")]);
-    }
-    Ok(s)
 }
 
 /// The arguments that determine results (for --resume): drops threads, output and progress.
@@ -217,7 +185,7 @@ pub(crate) fn build(
     let schedule = Schedule::with_seating(&field.entries, rules.players, seating, a.games, a.seed)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let mut args = result_args(raw);
-    let shard = resolve_shard(a.shard, &mut args)?;
+    let shard = super::shard::resolve_shard(a.shard, &mut args)?;
     let sprt = a.sprt;
     if sprt.is_some() && field.bots.len() != 2 {
         return Err(CliError::usage(format!(
