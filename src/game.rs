@@ -1,7 +1,7 @@
 //! A match: rounds from the highest double down, cumulative scores, the winner and tie-break.
 
 use crate::deal::deal;
-use crate::rng::{GameRng, below, mix, rng_from_seed, stream};
+use crate::rng::{GameRng, below, rng_from_seed, seeds};
 use crate::round::{
     EndReason, Event, Move, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, SeenEvent, Step,
 };
@@ -331,8 +331,8 @@ impl MatchSeeds {
     pub fn from_seed(seed: u64) -> MatchSeeds {
         MatchSeeds {
             seed,
-            deal: mix(seed, stream::DEAL),
-            bots: std::array::from_fn(|s| mix(seed, stream::BOT + s as u64)),
+            deal: seeds::shuffles(seed),
+            bots: std::array::from_fn(|s| seeds::bot(seed, s as u64)),
             game: 0,
         }
     }

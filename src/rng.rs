@@ -44,6 +44,62 @@ pub mod stream {
     pub const SEATING: u64 = 3 << 32;
 }
 
+/// Every seed a run derives, by name, in one place: a result depends on a seed only through
+/// these (test vectors below pin them). A tournament's master seed gives each deal its seed;
+/// a deal's seed gives its shuffles, its seating order and each seat's bot stream; a balance
+/// sweep gives each cell a master seed; a tuning run gives each iteration its deals and signs,
+/// and its confirmation a master seed of its own.
+pub mod seeds {
+    use super::{mix, stream};
+
+    /// Stream of the SPSA perturbation signs of iteration `k` (`SIGNS + k`).
+    pub const SIGNS: u64 = 7 << 32;
+    /// Stream of a tuning run's confirmation.
+    pub const CONFIRM: u64 = 8 << 32;
+
+    /// Deal `deal` of a tournament whose master seed is `run`: every rotation of the deal
+    /// shares it.
+    pub const fn deal(run: u64, deal: u64) -> u64 {
+        mix(run, deal)
+    }
+
+    /// The shuffles and match-level choices (a random first player) of a match or deal seed.
+    pub const fn shuffles(match_seed: u64) -> u64 {
+        mix(match_seed, stream::DEAL)
+    }
+
+    /// The bot stream of seat (or table position) `seat` under a match or deal seed.
+    pub const fn bot(match_seed: u64, seat: u64) -> u64 {
+        mix(match_seed, stream::BOT + seat)
+    }
+
+    /// The seating order of a deal at a table too large to go through every order.
+    pub const fn seating(deal_seed: u64) -> u64 {
+        mix(deal_seed, stream::SEATING)
+    }
+
+    /// The master seed of the balance cell of `players` and `hand`: adding cells to a sweep
+    /// never changes the others.
+    pub const fn balance_cell(run: u64, players: u8, hand: u8) -> u64 {
+        mix(run, players as u64 * 256 + hand as u64)
+    }
+
+    /// The master seed of the games of SPSA iteration `k`.
+    pub const fn tune_iteration(run: u64, k: u64) -> u64 {
+        mix(run, k)
+    }
+
+    /// The seed of iteration `k`'s perturbation signs.
+    pub const fn tune_signs(run: u64, k: u64) -> u64 {
+        mix(run, SIGNS + k)
+    }
+
+    /// The master seed of a tuning run's confirmation games (deals no iteration plays).
+    pub const fn tune_confirm(run: u64) -> u64 {
+        mix(run, CONFIRM)
+    }
+}
+
 /// A uniform integer in `0..n` (Lemire's multiply-shift with rejection; unbiased).
 ///
 /// # Panics
@@ -72,6 +128,21 @@ pub fn shuffle<T>(rng: &mut GameRng, items: &mut [T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each named seed is the derivation it has always been: [`mix`] (pinned below) of the
+    /// parent and a fixed index, so moving the formulas here changed no result.
+    #[test]
+    fn named_seeds_are_the_published_derivations() {
+        let (run, k) = (0x1234_5678_9abc_def0, 77);
+        assert_eq!(seeds::deal(run, k), mix(run, k));
+        assert_eq!(seeds::shuffles(run), mix(run, 1 << 32));
+        assert_eq!(seeds::bot(run, 3), mix(run, (2 << 32) + 3));
+        assert_eq!(seeds::seating(run), mix(run, 3 << 32));
+        assert_eq!(seeds::balance_cell(run, 7, 12), mix(run, 7 * 256 + 12));
+        assert_eq!(seeds::tune_iteration(run, k), mix(run, k));
+        assert_eq!(seeds::tune_signs(run, k), mix(run, (7 << 32) + k));
+        assert_eq!(seeds::tune_confirm(run), mix(run, 8 << 32));
+    }
 
     // Test vectors: these pin the exact streams. Changing them changes every published result.
     #[test]

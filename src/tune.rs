@@ -19,14 +19,11 @@
 //! resumed run continues exactly; the confirmation games (`mix(seed, CONFIRM)`) use deals no
 //! iteration played.
 
-use crate::rng::{mix, rng_from_seed};
+use crate::rng::{rng_from_seed, seeds};
 use crate::strategy::StrategySpec;
 use rand::RngCore;
 
-/// Stream of the perturbation signs (`SIGNS + k`).
-pub const SIGNS: u64 = 7 << 32;
-/// The master seed of the confirmation run is `mix(seed, CONFIRM)`.
-pub const CONFIRM: u64 = 8 << 32;
+pub use crate::rng::seeds::{CONFIRM, SIGNS};
 
 /// One tuned parameter and its range.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,7 +106,7 @@ impl Gains {
 
 /// Iteration `k`'s signs, one per parameter.
 pub fn signs(seed: u64, k: u64, d: usize) -> Vec<f64> {
-    let mut rng = rng_from_seed(mix(seed, SIGNS + k));
+    let mut rng = rng_from_seed(seeds::tune_signs(seed, k));
     (0..d).map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 }).collect()
 }
 

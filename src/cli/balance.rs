@@ -271,7 +271,7 @@ fn fingerprint(p: &Plan) -> String {
 /// a shorter one).
 fn cell_tournament(p: &Plan, players: u8, hand: u8, registry: &Registry) -> Result<Tournament, CliError> {
     let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
-    let seed = crate::rng::mix(p.seed, u64::from(players) * 256 + u64::from(hand));
+    let seed = crate::rng::seeds::balance_cell(p.seed, players, hand);
     let schedule = Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.max_games, seed)
         .expect("checked in plan");
     Tournament::with_registry(rules, p.specs.clone(), schedule, registry).map_err(|e| CliError::usage(e.to_string()))
@@ -570,7 +570,7 @@ pub(crate) fn merge(
         CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
     })?;
     // Arguments that reproduce the merged sweep: without the shard.
-    let args = super::merge::without_shard(&first.args);
+    let args = super::shard::without_shard(&first.args);
     merged.args = args.clone();
     let b = stored_balance_args(&args)?;
     let (registry, _ext) = b.bot_args.registry(base, StderrTo::Discard)?;
@@ -614,8 +614,8 @@ pub(crate) fn merge(
         );
         let chunks: Vec<u64> = merged.cells.iter().map(|c| c.chunks_total).collect();
         let done: Vec<&crate::tournament::ChunkSet> = merged.cells.iter().map(|c| &c.done).collect();
-        let lacking = super::merge::missing_shards(&first.args, &|s| SweepState::shard_plan(&chunks, s), &done);
-        return Ok(super::merge::incomplete("balance", &lacking, out, partial));
+        let lacking = super::shard::missing_shards(&first.args, &|s| SweepState::shard_plan(&chunks, s), &done);
+        return Ok(super::shard::incomplete("balance", &lacking, out, partial));
     }
     let cells: Vec<Cell> =
         merged.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect();

@@ -289,7 +289,8 @@ fn group(n: f64) -> String {
 }
 
 pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), CliError> {
-    let rules = a.table.rules()?;
+    let table = a.table.table()?;
+    let rules = table.rules.clone();
     let (registry, ext) = a.bot_args.registry(base, StderrTo::Forward)?;
     if let Some(out) = &a.out {
         check_out_file("--out", out)?;
@@ -308,7 +309,7 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
         return Ok(());
     }
     let bot_names = specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-    let changes = changes_text(&a.table.overrides());
+    let changes = changes_text(&table.changes);
     let what = if a.deal_only { "seeded shuffle and deal only".to_string() } else { format!("bots {bot_names}") };
     println!(
         "mtrain bench: {} rules{changes}, double-{}, {} players, {} tiles each; {what}; {runs} runs of {:.2} s per thread count (medians)",

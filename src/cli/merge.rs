@@ -3,6 +3,7 @@
 //! The merged `summary.csv`, `seats.csv`, `pairs.csv` and `round_stats.csv` are byte-identical
 //! to those of a single run of the same games, because every statistic is an exact integer sum.
 
+use super::shard::{incomplete, missing_shards, without_shard};
 use super::tournament::{fingerprint, header, manifest, stored_config, write_outputs};
 use super::{AtomicFile, CliError, write_atomic};
 use crate::report::tournament as rep;
@@ -26,75 +27,6 @@ pub(crate) struct MergeArgs {
     /// 4, naming the missing shards on stderr
     #[arg(long)]
     partial: bool,
-}
-
-/// Exit code of a merge that lacks shards (without `--partial`).
-pub const EXIT_INCOMPLETE: i32 = 4;
-
-/// The shards the merged folders lack, in words (`shard 2/3 (all 10 chunks)`), from the stored
-/// arguments' `--shard i/n`, the chunks a shard plays in each cell (`plan`) and the chunks done
-/// in each cell. Without a `--shard` in the arguments, the run's missing chunk count.
-pub(crate) fn missing_shards(
-    args: &[String],
-    plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,
-    done: &[&ChunkSet],
-) -> Vec<String> {
-    let n = args
-        .iter()
-        .position(|a| a == "--shard")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
-        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--shard=")))
-        .and_then(|s| super::values::shard(s).ok())
-        .map_or(1, |(_, n)| n);
-    // Chunks of [a, b) in `done`.
-    let overlap = |done: &ChunkSet, a: u64, b: u64| -> u64 {
-        done.0.iter().map(|&(x, y)| y.min(b).saturating_sub(x.max(a))).sum()
-    };
-    let mut out = Vec::new();
-    for i in 1..=n {
-        let (mut want, mut have) = (0, 0);
-        for (slice, done) in plan(Some((i, n))).iter().zip(done) {
-            for &(a, b) in &slice.0 {
-                want += b - a;
-                have += overlap(done, a, b);
-            }
-        }
-        if have < want {
-            let what = if n == 1 { "the run".to_string() } else { format!("shard {i}/{n}") };
-            out.push(if have == 0 {
-                format!("{what} (all {want} chunks)")
-            } else {
-                format!("{what} ({} of {want} chunks)", want - have)
-            });
-        }
-    }
-    out
-}
-
-/// The exit code and the stderr line of a merge that lacks `missing` shards.
-pub(crate) fn incomplete(command: &str, missing: &[String], out: &std::path::Path, partial: bool) -> i32 {
-    eprintln!(
-        "mtrain: incomplete merge: missing {}; the merged folder holds the rest (`mtrain {command} --resume {}` plays what is missing){}",
-        missing.join(", "),
-        out.display(),
-        if partial { "" } else { "; pass --partial to accept it with exit code 0" }
-    );
-    if partial { 0 } else { EXIT_INCOMPLETE }
-}
-
-/// Stored arguments without their `--shard` (what reproduces the merged run).
-pub(crate) fn without_shard(args: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(x) = it.next() {
-        if x == "--shard" {
-            it.next();
-        } else if !x.starts_with("--shard=") {
-            out.push(x.clone());
-        }
-    }
-    out
 }
 
 /// The build that wrote a folder, from its `manifest.json`: `mtrain VERSION (commit C)`.

@@ -213,20 +213,26 @@ pub(crate) fn changes_text(overrides: &[(String, String)]) -> String {
     format!(" (changed: {})", list.join(", "))
 }
 
+/// The table a subcommand plays, parsed once from [`TableArgs`]: the rules, and the `--rule`
+/// options as applied (each once, in the order first given), which headers, logs and manifests
+/// name as the user gave them.
+#[derive(Clone, Debug)]
+pub(crate) struct Table {
+    /// The validated rules.
+    pub(crate) rules: Rules,
+    /// The `--rule` options as applied.
+    pub(crate) changes: Vec<(String, String)>,
+}
+
 impl TableArgs {
-    /// Builds and validates the rules.
-    pub(crate) fn rules(&self) -> Result<Rules, CliError> {
-        let (mut rules, _) = preset_rules(&self.rules, &self.rule, self.set)?;
+    /// Parses the options once: the rules, built and validated, and the changes applied.
+    pub(crate) fn table(&self) -> Result<Table, CliError> {
+        let (mut rules, changes) = preset_rules(&self.rules, &self.rule, self.set)?;
         rules.players = self.players;
         rules.hand_size = self.hand;
         rules.rounds = self.rounds;
         rules.validate()?;
-        Ok(rules)
-    }
-
-    /// The `--rule` options as applied (key, value), each once, in the order first given.
-    pub(crate) fn overrides(&self) -> Vec<(String, String)> {
-        preset_rules(&self.rules, &self.rule, self.set).map(|(_, o)| o).unwrap_or_default()
+        Ok(Table { rules, changes })
     }
 }
 

@@ -102,7 +102,8 @@ impl<A: MatchObserver, B: MatchObserver> MatchObserver for Both<'_, A, B> {
 }
 
 pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
-    let rules = args.table.rules()?;
+    let table = args.table.table()?;
+    let rules = table.rules.clone();
     // No progress bar here: a bot's stderr goes to ours, each line marked with its name.
     let (registry, ext) = args.bot_args.registry(base, StderrTo::Forward)?;
     let seed = args.seed;
@@ -120,10 +121,10 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
     // The transcript marks a bot that sees hidden tiles; the log keeps the plain names.
     let shown: Vec<String> = specs.iter().map(|s| crate::report::BotLabel::of(&registry, s).to_string()).collect();
     let mut transcript =
-        Transcript::new(BufWriter::new(stdout.lock()), shown).with_changes(changes_text(&args.table.overrides()));
+        Transcript::new(BufWriter::new(stdout.lock()), shown).with_changes(changes_text(&table.changes));
     let result = match log_file.as_mut() {
         Some(f) => {
-            let mut log = JsonLog::new(f.writer(), names).with_options(args.table.overrides());
+            let mut log = JsonLog::new(f.writer(), names).with_options(table.changes.clone());
             let r = play_match(&rules, seed, &mut bots, &mut Both(&mut transcript, Some(&mut log), &ext));
             if let Some(e) = bot_failure(&ext) {
                 // The match is not what the bots would have played: no log is kept.

@@ -153,7 +153,8 @@ pub(crate) fn build(
     stderr: StderrTo,
     timeout: f64,
 ) -> Result<Config, CliError> {
-    let rules = a.table.rules()?;
+    let table = a.table.table()?;
+    let rules = table.rules;
     let (registry, ext) = a.bot_args.registry_with(base, stderr, timeout)?;
     let mut list = a.bots.clone().unwrap_or_else(|| registry.default_field());
     let mut field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
@@ -212,7 +213,7 @@ pub(crate) fn build(
         gauntlet: gauntlet.map(|(bot, _)| bot),
         shard,
         per_game: a.per_game,
-        overrides: a.table.overrides(),
+        overrides: table.changes,
         args,
         ext,
         log_games: a.log_games.clone(),

@@ -14,12 +14,12 @@ use super::{BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failu
 use crate::external::StderrTo;
 use crate::report::csv_table;
 use crate::report::plot::{Chart, Series, line_chart_svg};
-use crate::rng::mix;
+use crate::rng::seeds;
 use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::{ChunkSet, Hypothesis, RunOptions, Schedule, Seating, Sprt, Tally, Tournament, score_to_elo};
-use crate::tune::{CONFIRM, Gains, TuneParam, perturbed, signs, spec_at, step};
+use crate::tune::{Gains, TuneParam, perturbed, signs, spec_at, step};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
@@ -109,6 +109,8 @@ struct TuneState {
 /// A checked configuration.
 struct Config {
     rules: Rules,
+    /// The `--rule` options as applied.
+    changes: Vec<(String, String)>,
     registry: Registry,
     ext: crate::external::ExternalBots,
     base: StrategySpec,
@@ -121,7 +123,8 @@ struct Config {
 }
 
 fn build(a: &TuneArgs, base_registry: &Registry, stderr: StderrTo) -> Result<(Config, Vec<f64>), CliError> {
-    let rules = a.table.rules()?;
+    let table = a.table.table()?;
+    let rules = table.rules;
     let (registry, ext) = a.bot_args.registry(base_registry, stderr)?;
     let bot = a.bot.as_deref().ok_or_else(|| CliError::usage("give the bot to tune with --bot BOT"))?;
     let spec: StrategySpec = bot.parse().map_err(|e: crate::strategy::SpecError| CliError::usage(e.to_string()))?;
@@ -191,6 +194,7 @@ fn build(a: &TuneArgs, base_registry: &Registry, stderr: StderrTo) -> Result<(Co
     let gains = Gains { iterations: a.iterations, c: a.perturbation, r: a.rate };
     let config = Config {
         rules,
+        changes: table.changes,
         registry,
         ext,
         base: spec,
@@ -390,7 +394,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     super::tournament::print_now(&format!(
         "mtrain tune: {} rules{}, double-{}, {} players; {} with {} parameter{} ({}); {total} iterations of {} games; seed {}{}\n",
         c.rules.preset,
-        super::changes_text(&a.table.overrides()),
+        super::changes_text(&c.changes),
         c.rules.set,
         c.rules.players,
         c.base.name,
@@ -418,7 +422,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             // Both points round to the same bot: the games would say nothing.
             (0.5, 0)
         } else {
-            match play(&c, &ps, &ms, c.games, mix(c.seed, k), threads, &stop, None)? {
+            match play(&c, &ps, &ms, c.games, seeds::tune_iteration(c.seed, k), threads, &stop, None)? {
                 None => {
                     interrupted = true;
                     break;
@@ -454,7 +458,16 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     let (line, row) = if tuned == startspec {
         ("\nConfirmation: the tuned parameters are the starting ones; there is no gain to confirm.\n".to_string(), None)
     } else {
-        match play(&c, &tuned, &startspec, c.confirm_games, mix(c.seed, CONFIRM), threads, &stop, Some(c.confirm))? {
+        match play(
+            &c,
+            &tuned,
+            &startspec,
+            c.confirm_games,
+            seeds::tune_confirm(c.seed),
+            threads,
+            &stop,
+            Some(c.confirm),
+        )? {
             None => {
                 let _ = std::io::stdout().lock().write_all(report.as_bytes());
                 eprintln!(

@@ -16,7 +16,7 @@ use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
 use crate::game::{MatchResult, MatchSeeds, play_match_into};
 use crate::report::jsonl::JsonLog;
 use crate::report::{csv_table, csv_writer};
-use crate::rng::{mix, stream};
+use crate::rng::seeds;
 use crate::round::MoveList;
 use crate::round::{EndReason, NoObserver};
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -253,7 +253,7 @@ impl Tournament {
                 w.seat(self, &g.seats[..n]);
                 let seeds = MatchSeeds {
                     seed: g.deal_seed,
-                    deal: mix(g.deal_seed, stream::DEAL),
+                    deal: seeds::shuffles(g.deal_seed),
                     bots: std::array::from_fn(|s| if s < n { g.bot_seed(s) } else { 0 }),
                     game: g.game,
                 };

@@ -25,7 +25,7 @@
 //!   rotation, so a rotation changes who holds which hand and nothing else, and `mtrain play`
 //!   with that deal seed and the bots of rotation 0 in seat order replays the game.
 
-use crate::rng::{mix, stream};
+use crate::rng::seeds;
 use crate::rules::MAX_PLAYERS;
 
 /// Who plays one game and from which seeds.
@@ -49,7 +49,7 @@ pub struct GameSpec {
 impl GameSpec {
     /// The bot stream seed of seat `s`.
     pub fn bot_seed(&self, s: usize) -> u64 {
-        mix(self.deal_seed, stream::BOT + self.positions[s] as u64)
+        seeds::bot(self.deal_seed, self.positions[s] as u64)
     }
 }
 
@@ -332,9 +332,9 @@ impl Schedule {
         let l_count = self.lineups.len() as u64;
         let lineup = &self.lineups[(deal % l_count) as usize];
         let n = self.players as usize;
-        let deal_seed = mix(self.seed, deal);
+        let deal_seed = seeds::deal(self.seed, deal);
         let order = if self.orders.is_empty() {
-            random_order(n, mix(deal_seed, stream::SEATING))
+            random_order(n, seeds::seating(deal_seed))
         } else {
             self.orders[((deal / l_count) % self.orders.len() as u64) as usize]
         };
