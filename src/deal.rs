@@ -1,4 +1,4 @@
-//! The seeded deal (RULES.md ED-1).
+//! The seeded deal: how a round's tiles are shuffled and dealt, exactly.
 //!
 //! 1. Start from the set in canonical `(low, high)` order, with the engine removed first when it
 //!    is set aside. 2. Shuffle with our Fisher–Yates ([`crate::rng::shuffle`]). 3. Seat `s`

@@ -1,7 +1,61 @@
 //! mtrain: a Monte Carlo strategy simulator and tournament runner for Mexican Train.
 //!
-//! Data flows one way: rules + seed → [`deal`] → [`round`] → [`game`] (match) → record.
-//! This file is the map: every module is listed here and the vocabulary is re-exported by name.
+//! This page is the map: every module, its role, and how data flows through them. The
+//! vocabulary (tiles, rules, rounds, bots) is re-exported at the root by name.
+//!
+//! # Data flow
+//!
+//! Everything runs one way, and every step is a pure function of its inputs and a seed:
+//!
+//! ```text
+//! Rules + seed ─▶ deal ─▶ round ─▶ game (a match) ─▶ job (tournament, balance, tune) ─▶ report
+//!                          ▲
+//!                 View ─▶ Strategy (a bot) chooses a Move
+//! ```
+//!
+//! 1. **The table.** [`rules`] holds every rule as plain data ([`Rules`], five presets and the
+//!    `--rule` variations); [`tile`] and [`tile_set`] are the atoms (a tile, a set of tiles as a
+//!    bit matrix).
+//! 2. **A round.** [`deal`] shuffles and deals from a seed; [`round`] is the engine: the round
+//!    state, move generation, the turn procedure of each preset, and the events a round emits.
+//!    A bot sees a round only through a [`view::View`] (what one seat may know).
+//! 3. **The players.** [`strategy`] defines the [`Strategy`] trait and bot specs
+//!    (`name:key=value`); [`strategies`] holds the built-in bots and the [`strategies::Registry`]
+//!    that names them (Rust bots are added there); [`external`] plays any program that speaks
+//!    the JSON-lines bot protocol.
+//! 4. **A match.** [`game`] plays rounds from the highest double down and scores them
+//!    ([`play_match`]); [`rng`] derives every seed by name ([`rng::seeds`]), so a match is a
+//!    function of its seed.
+//! 5. **A job.** [`tournament`] schedules many matches as numbered chunks of deals (a pure plan),
+//!    runs them on threads, and folds them into exact integer sums ([`tournament::Tally`]) that
+//!    merge across threads, shards and resumes; its session keeps the run's state on disk
+//!    (`tally.json`, checkpoints, per-game files). [`balance`] sweeps hand sizes as one
+//!    tournament per cell and judges each against its limits; [`tune`] moves a bot's parameters
+//!    by SPSA over rounds of games. [`stats`] turns sums into estimates with intervals.
+//! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
+//!    transcript and JSONL log of a match, manifests, SVG plots.
+//! 7. **The command line.** [`cli`] parses `mtrain` arguments into the pieces above, runs them,
+//!    and prints; it holds no game logic.
+//!
+//! # Modules
+//!
+//! | module | role |
+//! |---|---|
+//! | [`tile`], [`tile_set`] | pips and tiles; sets of tiles as suit bitmaps |
+//! | [`rules`] | the rule parameters, presets, deal tables, `--rule` parsing |
+//! | [`deal`] | the seeded shuffle and deal of a round |
+//! | [`round`] | the engine: round state, moves, turns, events |
+//! | [`view`] | a seat's legal knowledge of a round |
+//! | [`strategy`], [`strategies`] | the bot trait and specs; the built-in bots and their registry |
+//! | [`external`] | bots in other programs, over the JSON-lines protocol |
+//! | [`game`] | a match of rounds, scores and the winner |
+//! | [`rng`] | the PRNG and every seed derivation |
+//! | [`stats`] | integer accumulators and their intervals |
+//! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, durable runs |
+//! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
+//! | [`tune`] | SPSA tuning of numeric bot parameters |
+//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots |
+//! | [`cli`] | the `mtrain` command line |
 //!
 //! # Examples
 //!

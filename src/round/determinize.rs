@@ -1,6 +1,6 @@
 //! Determinization: a full round state that one seat cannot tell apart from the real one.
 //!
-//! A search bot (RULES.md §6, `montecarlo`) plays hypothetical futures. It may not look at the
+//! A search bot (`montecarlo`, `expert`) plays hypothetical futures. It may not look at the
 //! other hands or the boneyard order, so it plays them in a *sampled world*: the table, every
 //! public counter and its own hand as they are, and the tiles it cannot see dealt afresh into the
 //! other hands (same sizes) and the boneyard (same size, new order).

@@ -552,7 +552,7 @@ impl RoundState {
     /// train or on D1, and F_2, a second double when a third tile from hand can follow.
     fn second_double_moves(&self, p: Seat, train: TrainId, v1: Pip, drawn: Option<Tile>, out: &mut MoveList) {
         if drawn.is_some_and(Tile::is_double) {
-            return; // A drawn double can never be the follow-up (RULES.md §5.3, DERIVED).
+            return; // A drawn double can never be the follow-up (docs/rules.md §6.3).
         }
         self.follow_single_or_d1(p, self.source(p, drawn), train, out);
         if drawn.is_some() {

@@ -134,7 +134,7 @@ pub struct RoundState {
     pub(super) swan_resume: u8,
     /// Continuous draw (§4.12): failed cover attempts per pending obligation.
     pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
-    /// Public void inference (RULES.md §6): bit `v` of seat `s` means every other seat can tell
+    /// Public void inference (the known voids of docs/rules.md §2): bit `v` of seat `s` means every other seat can tell
     /// that `s` holds no tile that fits an open end `v`.
     pub(super) voids: [u32; MAX_PLAYERS],
     /// Older void records loosened by the tiles a seat has since taken in unseen
@@ -162,7 +162,7 @@ impl RoundState {
         RoundState::with_setup(rules, deal, setup)
     }
 
-    /// A round whose engine is found by `setup.engine_mode` (RULES.md N-1): with `SetAside` the
+    /// A round whose engine is found by `setup.engine_mode` (docs/rules.md §8, `engine_mode`): with `SetAside` the
     /// deal's engine is already in the centre; otherwise [`RoundState::advance`] first runs the
     /// engine search (draws from the boneyard), the placement, and any build phase.
     ///
@@ -336,7 +336,7 @@ impl RoundState {
     }
 
     /// Open-end values `seat` is publicly known to hold no fitting tile for (bit `v` = value
-    /// `v`; RULES.md §6 void inference).
+    /// `v`; the known voids of docs/rules.md §2).
     ///
     /// A seat that finds no legal placement is void in every value it could have played on
     /// (the ends of the trains open to it, the engine number when it may start a Mexican train,
@@ -496,7 +496,7 @@ impl RoundState {
         }
     }
 
-    // ---- primitives (RULES.md §5.0.3) ----
+    // ---- primitives (docs/rules.md §6.3) ----
 
     /// DRAW(p): the next boneyard tile into p's hand.
     pub(super) fn draw<O: Observer>(&mut self, p: Seat, obs: &mut O) -> Option<Tile> {
@@ -775,7 +775,7 @@ impl RoundState {
     /// Ends the round: scores every hand and emits `RoundEnd`. `mid_turn` counts the turn in
     /// progress as taken (a seat went out); otherwise END has already counted it.
     ///
-    /// Convention: RULES.md §5.0.5 stops a going-out turn before END, so its rules never see that
+    /// Convention: docs/rules.md §6.5 stops a going-out turn before END, so its rules never see that
     /// turn counted; mtrain still counts it in `turns_taken` and [`Outcome::turns`], because the
     /// statistics report "turns per round" and the winning turn is one of them. No rule reads the
     /// counters after the round ends, so play is unaffected.

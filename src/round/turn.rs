@@ -1,4 +1,4 @@
-//! The turn state machine of RULES.md §5: setup (engine search and placement), build phases,
+//! The turn state machine of docs/rules.md §6 (a round step by step): setup (engine search and placement), build phases,
 //! and the NORMAL / OBLIGATED / FOLLOWUP procedures with each preset's variants as rule fields.
 
 use super::event::{Event, Observer};
@@ -14,7 +14,7 @@ impl RoundState {
     ///
     /// Forced actions are: the engine search and placement, beginning a turn, draws, markers,
     /// passes, a placement when exactly one is legal, the end of a turn, and the end of the
-    /// round (RULES.md §5.0.1).
+    /// round (docs/rules.md §6.1).
     pub fn advance<O: Observer>(&mut self, moves: &mut MoveList, obs: &mut O) -> Step {
         self.advance_until(moves, obs, false).expect("runs to a choice or the end")
     }
@@ -175,7 +175,7 @@ impl RoundState {
             && self.root_of(self.obligation_to_serve().train).owner().is_some_and(|q| q != p)
     }
 
-    // ---- setup (RULES.md N-1, §5.1 S3–S6, §5.4 S3, §5.5 S3–S5) ----
+    // ---- setup (docs/rules.md §6.1, and `engine_mode` in §8) ----
 
     /// Whether this deal is gathered, reshuffled and redealt before any play: the engine
     /// comes from a hand under Great Harbour Cay rules and no hand holds a tile showing the
@@ -549,7 +549,7 @@ impl RoundState {
     }
 
     /// After a placement that completes the turn: STUCK is tested inside PLACE, before END
-    /// (RULES.md §5.0.3 step 7), so a stuck round ends mid-turn like going out; else END.
+    /// (docs/rules.md §6.5), so a stuck round ends mid-turn like going out; else END.
     fn end_turn_or_stuck<O: Observer>(&mut self, obs: &mut O) {
         if self.rules.early_end_when_stuck && self.stuck() {
             self.finish(EndReason::Stuck, true, obs);
@@ -570,7 +570,7 @@ impl RoundState {
         exempt
     }
 
-    /// FOLLOWUP entry after a double (RULES.md §5.2 F1 and the other presets' F1).
+    /// FOLLOWUP entry after a double (docs/rules.md §6.3, and `follow_up` in §8).
     ///
     /// Under `CoverSameDouble` an exempt double ends the turn at once: its follow-up is its
     /// cover, and it needs none. Under the other follow-up rules the extra tile is owed for
@@ -741,7 +741,7 @@ impl RoundState {
         self.phase = Phase::TurnStart;
     }
 
-    /// STUCK() of RULES.md §5.0.4 (ED-18): no tile can ever be played again.
+    /// STUCK() of docs/rules.md §6.5 (and §11, edge cases): no tile can ever be played again.
     pub(super) fn stuck(&self) -> bool {
         let needing_cover = match self.phase {
             Phase::FollowUp { train, value, .. }
