@@ -36,6 +36,10 @@
 //! cells within 1.96 standard errors). The pick within a set follows a stated rule: the published
 //! hand or the nearest candidate, or the largest hand.
 
+mod sweep;
+
+pub use sweep::{AUTO_MAX_HAND, AUTO_MIN_HAND, Sweep, SweepError, SweepSpec, all_planned_played};
+
 use crate::rules::{PRESETS, Rules};
 use crate::stats::{Estimate, Z95};
 use crate::tournament::{Tally, WIN_UNIT};
@@ -304,6 +308,7 @@ impl From<Estimate> for Value {
 }
 
 /// A metric: name, axis label, whether it is a share, and how to read it from a cell.
+#[derive(Debug)]
 pub struct Metric {
     /// CSV and CLI name.
     pub name: &'static str,

@@ -10,20 +10,15 @@
 use super::signals::Stop;
 use super::tournament::{check_out_dir, replace_ext_bots, result_args, stored_state};
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, all_cores, bot_failure, changes_text, preset_rules, write_atomic};
-use crate::balance::{self as bal, Cell, Objective, Value, Verdict};
+use super::{BotArgs, CliError, all_cores, bot_failure, preset_rules, write_atomic};
+use crate::balance::{self as bal, Cell, Objective, Sweep, SweepError, SweepSpec};
 use crate::external::StderrTo;
+use crate::report::balance as rep;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
-use crate::rules::Rules;
 use crate::strategies::Registry;
-use crate::strategy::StrategySpec;
 use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown, write_checkpoint};
-use crate::tournament::{
-    BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, RunOptions, STORE_FORMAT, Schedule, Seating, SweepState, Tally,
-    Tournament, kind_of,
-};
+use crate::tournament::{BALANCE_KIND, RunOptions, SweepState, kind_of};
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -140,93 +135,24 @@ pub(crate) struct BalanceArgs {
 /// two players still leave the weaker one a chance?).
 pub(crate) const DEFAULT_FIELD: &str = "weighted,planner,greedy";
 
-/// The smallest hand `--hands auto` sweeps: fewer tiles make rounds of a few turns that no source
-/// deals (the smallest published hand is 6 tiles).
-const AUTO_MIN_HAND: u8 = 5;
-/// The largest hand `--hands auto` sweeps: half again the largest any source deals (16), so
-/// two and three players do not spend most of the sweep on hands no table would deal.
-const AUTO_MAX_HAND: u8 = 24;
-
-/// A checked sweep.
-struct Plan {
-    base: Rules,
-    /// The `--rule` options as applied.
-    overrides: Vec<(String, String)>,
-    set: u8,
-    /// `(players, hand)` in player-then-hand order.
-    cells: Vec<(u8, u8)>,
-    specs: Vec<StrategySpec>,
-    entries: Vec<u16>,
-    games: u64,
-    /// The most games a cell may play (sequential sampling stops there).
-    max_games: u64,
-    seed: u64,
-    objective: Objective,
-    limits: bal::Limits,
-    metrics: Vec<&'static bal::Metric>,
-    /// Whether every bot of the field is deterministic.
-    deterministic: bool,
-}
-
-fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
-    let (mut base, overrides) = preset_rules(&a.rules, &a.rule, a.set)?;
-    let set = a.set;
-    base.rounds = a.rounds;
-    let Span(p0, p1) = a.players;
-    let mut cells = Vec::new();
-    for players in p0..=p1 {
-        // The player counts are the preset's (as for `play`); the hand sizes are the sweep's.
-        let mut rules = Rules { players, hand_size: None, ..base.clone() };
-        rules.validate().map_err(|e| CliError::usage(format!("--players {}: {e}", span_text(a.players))))?;
-        let max = (rules.dealable_tiles() / players.max(1) as usize).min(u8::MAX as usize) as u8;
-        let Span(h0, h1) = a.hands.0.unwrap_or(Span(AUTO_MIN_HAND.min(max), max.min(AUTO_MAX_HAND)));
-        if a.hands.0.is_some() && h1 > max {
-            return Err(CliError::usage(format!(
-                "--hands {h0}-{h1} cannot be dealt to {players} players from double-{set}: at most {max} tiles each ({} tiles to deal)",
-                rules.dealable_tiles()
-            )));
-        }
-        for hand in h0..=h1 {
-            rules.hand_size = Some(hand);
-            rules.validate().map_err(|e| CliError::usage(format!("{players} players with {hand} tiles each: {e}")))?;
-            cells.push((players, hand));
-        }
-    }
-    let field = registry.field(&a.bots).map_err(|e| CliError::usage(e.to_string()))?;
-    let deterministic = registry.deterministic(&field.bots);
-    for &(players, _) in &cells {
-        Schedule::with_seating(&field.entries, players, seating(deterministic), a.games, 0)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-    }
-    let objective = Objective::parse(a.objective.trim()).map_err(CliError::usage)?;
-    if a.min_skill >= a.max_skill {
-        return Err(CliError::usage(format!(
-            "--min-skill {} is not below --max-skill {}: give a floor below the ceiling",
-            a.min_skill, a.max_skill
-        )));
-    }
-    let max_games = a.max_games.unwrap_or(a.games.saturating_mul(4));
-    if max_games < a.games {
-        return Err(CliError::usage(format!(
-            "--max-games {max_games} is fewer than --games {}: give at least as many (equal: a fixed sample)",
-            a.games
-        )));
-    }
+/// The sweep the arguments describe, checked.
+fn sweep(a: &BalanceArgs, registry: &Registry) -> Result<Sweep, CliError> {
+    let (mut rules, changes) = preset_rules(&a.rules, &a.rule, a.set)?;
+    rules.rounds = a.rounds;
     let metrics = match &a.metrics {
-        Some(list) => bal::parse_metrics(list).map_err(CliError::usage)?,
-        None => bal::METRICS.iter().collect(),
+        Some(list) => Some(bal::parse_metrics(list).map_err(CliError::usage)?),
+        None => None,
     };
-    Ok(Plan {
-        base,
-        overrides,
-        set,
-        cells,
-        specs: field.bots,
-        entries: field.entries,
+    let spec = SweepSpec {
+        rules,
+        changes,
+        players: (a.players.0, a.players.1),
+        hands: a.hands.0.map(|Span(lo, hi)| (lo, hi)),
+        bots: a.bots.clone(),
         games: a.games,
-        max_games,
+        max_games: a.max_games,
         seed: a.seed,
-        objective,
+        objective: Objective::parse(a.objective.trim()).map_err(CliError::usage)?,
         limits: bal::Limits {
             max_blocked: a.max_blocked,
             max_first_edge: a.max_first_edge,
@@ -236,81 +162,14 @@ fn plan(a: &BalanceArgs, registry: &Registry) -> Result<Plan, CliError> {
             margin: a.margin,
         },
         metrics,
-        deterministic,
-    })
+    };
+    Sweep::new(&spec, registry).map_err(|e| CliError::usage(e.to_string()))
 }
 
-/// Every rotation and seating order; one game per deal for one deterministic bot everywhere.
-fn seating(deterministic: bool) -> Seating {
-    Seating { deterministic, ..Seating::default() }
-}
-
-fn span_text(s: Span) -> String {
-    if s.0 == s.1 { s.0.to_string() } else { format!("{}-{}", s.0, s.1) }
-}
-
-/// The identity of a sweep: what its results depend on.
-fn fingerprint(p: &Plan) -> String {
-    let specs: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
-    format!(
-        "rules={:?};cells={:?};bots={};entries={:?};games={};max_games={};seed={};deterministic={};limits={:?}",
-        p.base,
-        p.cells,
-        specs.join("|"),
-        p.entries,
-        p.games,
-        p.max_games,
-        p.seed,
-        p.deterministic,
-        p.limits
-    )
-}
-
-/// The tournament of one cell, scheduled for the most games it may play: its first chunks are
-/// the first look (a schedule's games depend only on their index, so a longer schedule extends
-/// a shorter one).
-fn cell_tournament(p: &Plan, players: u8, hand: u8, registry: &Registry) -> Result<Tournament, CliError> {
-    let rules = Rules { players, hand_size: Some(hand), ..p.base.clone() };
-    let seed = crate::rng::seeds::balance_cell(p.seed, players, hand);
-    let schedule = Schedule::with_seating(&p.entries, players, seating(p.deterministic), p.max_games, seed)
-        .expect("checked in plan");
-    Tournament::with_registry(rules, p.specs.clone(), schedule, registry).map_err(|e| CliError::usage(e.to_string()))
-}
-
-/// Chunks of each cell's tournament of `games` games.
-fn chunks_of(p: &Plan, games: u64) -> Vec<u64> {
-    p.cells
-        .iter()
-        .map(|&(players, _)| {
-            Schedule::with_seating(&p.entries, players, seating(p.deterministic), games, 0)
-                .map_or(0, |s| s.deals.div_ceil(CHUNK_DEALS))
-        })
-        .collect()
-}
-
-/// Chunks of each cell's whole tournament (its most games).
-fn cell_chunks(p: &Plan) -> Vec<u64> {
-    chunks_of(p, p.max_games)
-}
-
-/// The games of a cell's chunks.
-fn games_in(t: &Tournament, set: &ChunkSet) -> u64 {
-    set.0.iter().flat_map(|&(a, b)| a..b).map(|c| t.chunk_games(c)).sum()
-}
-
-/// A sweep set up from its arguments: the plan, the arguments to store, and the shard.
-struct Setup {
-    plan: Plan,
-    args: Vec<String>,
-    shard: Option<(u64, u64)>,
-    bots: String,
-}
-
-fn setup(a: &BalanceArgs, raw_sub: &[String], registry: &Registry) -> Result<Setup, CliError> {
-    let plan = plan(a, registry)?;
-    let mut args = result_args(raw_sub);
-    let shard = super::shard::resolve_shard(a.shard, &mut args)?;
-    Ok(Setup { plan, args, shard, bots: a.bots.clone() })
+impl From<SweepError> for CliError {
+    fn from(e: SweepError) -> CliError {
+        CliError::usage(e.to_string())
+    }
 }
 
 pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
@@ -342,7 +201,9 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         None => (a.clone(), raw_sub.clone()),
     };
     let (registry, ext) = eff.bot_args.registry_with(base, logs(out.as_deref()), a.bot_args.bot_timeout)?;
-    let Setup { plan: p, args, shard, bots, .. } = setup(&eff, &eff_raw, &registry)?;
+    let p = sweep(&eff, &registry)?;
+    let mut args = result_args(&eff_raw);
+    let shard = super::shard::resolve_shard(eff.shard, &mut args)?;
     if shard.is_some() && out.is_none() {
         return Err(CliError::usage(
             "a shard of a sweep is only useful merged with the others: give --out DIR (then mtrain merge the shards' folders)",
@@ -353,58 +214,14 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
             "--shard splits a fixed sample, but sequential sampling decides each cell from all its games: give --max-games equal to --games with --shard",
         ));
     }
-    let chunks = cell_chunks(&p);
-    // The first look: --games of each cell (all of a shard's slice when sharded).
-    let first = chunks_of(&p, p.games);
-    let planned = SweepState::shard_plan(&first, shard);
-    let fp = fingerprint(&p);
     let mut state = match previous {
         Some(st) => {
             let dir = out.as_deref().expect("resume has a folder");
-            let bad = |why: &str| CliError::usage(format!("cannot resume from '{}': {why}", dir.display()));
-            if st.fingerprint != fp {
-                return Err(bad("its tally.json belongs to a different sweep"));
-            }
-            let same_cells = st.cells.len() == p.cells.len()
-                && st
-                    .cells
-                    .iter()
-                    .zip(&p.cells)
-                    .zip(&chunks)
-                    .all(|((c, &(pl, h)), &n)| c.players == pl && c.hand == h && c.chunks_total == n);
-            if !same_cells {
-                return Err(bad("its tally.json describes other cells"));
-            }
-            for (c, &(players, hand)) in st.cells.iter().zip(&p.cells) {
-                let t = cell_tournament(&p, players, hand, &registry)?;
-                let outside = c.done.0.iter().any(|&(x, y)| (x..y).any(|k| !c.chunks_planned.contains(k)));
-                if outside || c.tally.games != games_in(&t, &c.done) {
-                    return Err(bad("its tally.json counts games its chunks do not hold"));
-                }
-            }
+            p.check_state(&st, &registry)
+                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             st
         }
-        None => SweepState {
-            format: STORE_FORMAT,
-            kind: BALANCE_KIND.to_string(),
-            fingerprint: fp,
-            args,
-            cells: p
-                .cells
-                .iter()
-                .zip(&chunks)
-                .zip(&planned)
-                .map(|((&(players, hand), &n), plan)| CellState {
-                    players,
-                    hand,
-                    chunks_total: n,
-                    chunks_planned: plan.clone(),
-                    done: ChunkSet::default(),
-                    tally: Tally::new(crate::tournament::Layout { bots: p.specs.len(), players: players as usize }),
-                })
-                .collect(),
-            check: 0,
-        },
+        None => p.new_state(args, shard),
     };
     if let Some(dir) = &out {
         check_out_dir(dir)?;
@@ -413,14 +230,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         }
         remove_stale_temporaries(dir, OUTPUT_FILES);
     }
-    let total_games: u64 = p
-        .cells
-        .iter()
-        .zip(&state.cells)
-        .map(|(&(players, hand), c)| {
-            cell_tournament(&p, players, hand, &registry).map(|t| games_in(&t, &c.chunks_planned))
-        })
-        .sum::<Result<u64, _>>()?;
+    let bots = eff.bots.clone();
+    let total_games = p.planned_games(&state, &registry)?;
     let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
         let Some(dir) = &out else { return Ok(()) };
         let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
@@ -438,21 +249,9 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         save(&state, false, Some("interrupted"))?;
     }
     // What runs, before it runs.
-    super::tournament::print_now(&console_header(&p));
+    super::tournament::print_now(&rep::header(&p));
     let done_games: u64 = state.cells.iter().map(|c| c.tally.games).sum();
-    let progress = if a.quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let pb = indicatif::ProgressBar::new(total_games.saturating_sub(done_games));
-        pb.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {msg}  ETA {eta}",
-            )
-            .expect("template")
-            .progress_chars("=> "),
-        );
-        pb
-    };
+    let progress = super::progress_bar(a.quiet, total_games.saturating_sub(done_games), "games");
     let started = Instant::now();
     let opts = RunOptions {
         progress: progress.clone(),
@@ -461,51 +260,40 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
         ..RunOptions::new(threads)
     };
-    // Sequential sampling: a cell with a figure not yet decided against its limit plays another
-    // --games, up to --max-games. Decided after whole batches, so the games played depend only
-    // on the seed, never on the thread count or an interruption.
-    let more = |i: usize, c: &CellState| -> Option<u64> {
-        let end = c.chunks_planned.0.last().map_or(0, |r| r.1);
-        let cell = Cell { players: c.players, hand: c.hand, tally: c.tally.clone() };
-        (shard.is_none() && end < chunks[i] && bal::undecided(&cell, &p.limits))
-            .then(|| (end + first[i]).min(chunks[i]))
-    };
-    let interrupted = state.play(
+    let interrupted = p.play(
+        &mut state,
+        shard.is_some(),
         &opts,
-        |i| cell_tournament(&p, p.cells[i].0, p.cells[i].1, &registry),
+        &registry,
         |i| progress.set_message(format!("{} players, {} tiles", p.cells[i].0, p.cells[i].1)),
-        more,
-        |t, added| progress.inc_length(games_in(t, added)),
+        |games| progress.inc_length(games),
         |st| save(st, false, Some("interrupted")),
     )?;
     progress.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let failed = bot_failure(&ext);
     // A cell is complete when its sequential sampling has stopped: all it planned is played.
-    let complete =
-        state.cells.iter().all(|c| c.done == c.chunks_planned && (shard.is_none() || c.done.len() == c.chunks_total));
-    let shard_done = state.cells.iter().all(|c| c.done == c.chunks_planned);
+    let shard_done = bal::all_planned_played(&state);
+    let complete = shard_done && (shard.is_none() || state.cells.iter().all(|c| c.done.len() == c.chunks_total));
     save(&state, complete, if shard_done { None } else { Some("interrupted") })?;
+    let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
     if interrupted || !shard_done || failed.is_some() {
-        let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
         let hint = super::tournament::resume_hint("balance", out.as_deref(), played, total_games);
         return super::tournament::stopped(failed, &hint, &stop);
     }
     if !complete {
         let (i, n) = shard.unwrap_or((1, 1));
-        let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
         println!(
             "mtrain balance: shard {i}/{n} complete: {played} games; combine the shards with mtrain merge DIR... --out DIR"
         );
         return Ok(0);
     }
-    let cells: Vec<Cell> =
-        state.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect();
-    print!("{}", crate::report::tournament::trim_lines(&console(&p, &cells, &bots)));
+    let cells = Sweep::cells_of(&state);
+    print!("{}", crate::report::tournament::trim_lines(&rep::table(&p, &cells)));
     if !a.quiet {
         eprintln!(
             "played {} games in {elapsed:.1} s on {threads} thread{}",
-            state.cells.iter().map(|c| c.tally.games).sum::<u64>() - done_games,
+            played - done_games,
             if threads == 1 { "" } else { "s" }
         );
     }
@@ -515,19 +303,9 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     Ok(0)
 }
 
-/// The result files of a complete sweep: rendered first, then each written atomically.
-fn write_results(dir: &Path, p: &Plan, cells: &[Cell], bots: &str) -> Result<(), CliError> {
-    let mut files: Vec<(String, String)> = vec![
-        ("balance.csv".into(), bal::balance_csv(cells)),
-        ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective, &p.limits)),
-        ("decisions.csv".into(), bal::decisions_csv(cells, &p.limits)),
-    ];
-    for m in &p.metrics {
-        let rules_name = format!("{}{}", p.base.preset, changes_text(&p.overrides));
-        let svg = bal::plot(cells, m, p.set, &rules_name, bots, &p.limits).map_err(CliError::failure)?;
-        files.push((format!("{}.svg", m.name), svg));
-    }
-    for (name, text) in &files {
+/// Writes the result files of a complete sweep, each atomically.
+fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<(), CliError> {
+    for (name, text) in rep::result_files(p, cells, bots).map_err(CliError::failure)? {
         write_atomic(&dir.join(name), text.as_bytes())?;
     }
     Ok(())
@@ -574,22 +352,16 @@ pub(crate) fn merge(
     merged.args = args.clone();
     let b = stored_balance_args(&args)?;
     let (registry, _ext) = b.bot_args.registry(base, StderrTo::Discard)?;
-    let Setup { plan: p, bots, .. } = setup(&b, &args, &registry)?;
-    if fingerprint(&p) != merged.fingerprint {
+    let p = sweep(&b, &registry)?;
+    let bots = b.bots.clone();
+    if p.fingerprint() != merged.fingerprint {
         return Err(CliError::usage("cannot merge: the stored sweep arguments no longer describe these shards"));
     }
     check_out_dir(out)?;
     prepare_dir(out, false)?;
     let complete = merged.cells.iter().all(|c| c.done.len() == c.chunks_total);
     let played: u64 = merged.cells.iter().map(|c| c.tally.games).sum();
-    let total_games: u64 = p
-        .cells
-        .iter()
-        .zip(&merged.cells)
-        .map(|(&(players, hand), c)| {
-            cell_tournament(&p, players, hand, &registry).map(|t| games_in(&t, &c.chunks_planned))
-        })
-        .sum::<Result<u64, _>>()?;
+    let total_games = p.planned_games(&merged, &registry)?;
     write_atomic(
         &out.join("manifest.json"),
         manifest(
@@ -617,9 +389,8 @@ pub(crate) fn merge(
         let lacking = super::shard::missing_shards(&first.args, &|s| SweepState::shard_plan(&chunks, s), &done);
         return Ok(super::shard::incomplete("balance", &lacking, out, partial));
     }
-    let cells: Vec<Cell> =
-        merged.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect();
-    print!("{}", crate::report::tournament::trim_lines(&(console_header(&p) + &console(&p, &cells, &bots))));
+    let cells = Sweep::cells_of(&merged);
+    print!("{}", crate::report::tournament::trim_lines(&(rep::header(&p) + &rep::table(&p, &cells))));
     write_results(out, &p, &cells, &bots)?;
     Ok(0)
 }
@@ -652,145 +423,9 @@ fn prepare_dir(dir: &Path, force: bool) -> Result<(), CliError> {
     })
 }
 
-/// The field in words, and what skill expression compares.
-fn population(p: &Plan) -> String {
-    let names: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
-    let skill = match names.as_slice() {
-        [] | [_] => "no skill figure: the field has one bot".to_string(),
-        [first, last] => format!("skill and luck = {first}'s head-to-head score against {last} (0.5: no edge)"),
-        [first, second, .., last] => format!(
-            "skill = {first}'s head-to-head score against {last} (0.5: no edge); luck = {second}'s against {last}"
-        ),
-    };
-    format!("field {} ({skill})", names.join(", "))
-}
-
-/// What the sweep is: rules, cells, games, field, seed and objective (printed before it runs).
-fn console_header(p: &Plan) -> String {
-    let players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
-    let (lo, hi) = (players.iter().min().copied().unwrap_or(0), players.iter().max().copied().unwrap_or(0));
-    let span = if lo == hi { format!("{lo} players") } else { format!("{lo}-{hi} players") };
-    format!(
-        "mtrain balance: {} rules{}, double-{}, {span}, {} of {} games; seed {}; {}\nobjective {}: {}\n\n",
-        p.base.preset,
-        changes_text(&p.overrides),
-        p.set,
-        if p.cells.len() == 1 { "1 cell".to_string() } else { format!("{} cells", p.cells.len()) },
-        p.games,
-        p.seed,
-        population(p),
-        p.objective.name(),
-        p.objective.describe(&p.limits)
-    )
-}
-
-/// The recommendation table.
-fn console(p: &Plan, cells: &[Cell], _bots: &str) -> String {
-    let mut s = String::new();
-    let first_head = format!("first player ({})", p.limits.first_player.name());
-    s.push_str(&format!(
-        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
-        "players", "pick", "candidates", "games", "blocked", first_head, "skill", "luck", "turns", "published"
-    ));
-    let pct = |v: Option<Value>, signed: bool| match v {
-        Some(Value { value, interval: Some((lo, hi)) }) if signed => {
-            format!("{:+.1} [{:+.1}, {:+.1}]", 100.0 * value, 100.0 * lo, 100.0 * hi)
-        }
-        Some(Value { value, interval: Some((lo, hi)) }) => {
-            format!("{:.1}% [{:.1}, {:.1}]", 100.0 * value, 100.0 * lo, 100.0 * hi)
-        }
-        Some(Value { value, .. }) => format!("{:.1}%", 100.0 * value),
-        None => "-".to_string(),
-    };
-    let score = |v: Option<Value>| match v {
-        Some(Value { value, interval: Some((lo, hi)) }) => format!("{value:.3} [{lo:.3}, {hi:.3}]"),
-        Some(Value { value, .. }) => format!("{value:.3}"),
-        None => "-".to_string(),
-    };
-    let mut any_fallback = false;
-    let (mut any_on, mut any_undecided) = (false, false);
-    for (players, pick) in bal::recommendations(&p.base, cells, p.objective, &p.limits) {
-        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
-        let get = |name: &str| cell.and_then(|c| bal::read(c, name));
-        let pub_list: Vec<String> = bal::published(p.set, players)
-            .into_iter()
-            .filter_map(|(name, h)| h.map(|h| format!("{name} {h}")))
-            .collect();
-        any_fallback |= pick.fallback;
-        // A figure on its limit (within the margin) or undecided at the cap is marked.
-        let mark = |name: &str| match cell.map(|c| bal::verdicts(c, &p.limits)) {
-            Some(v) => match v.iter().find(|x| x.0 == name).map(|x| x.4) {
-                Some(Verdict::OnLimit) => "~",
-                Some(Verdict::Undecided) => "?",
-                _ => "",
-            },
-            None => "",
-        };
-        any_on |= bal::CRITERIA.iter().any(|n| mark(n) == "~");
-        any_undecided |= bal::CRITERIA.iter().any(|n| mark(n) == "?");
-        s.push_str(&format!(
-            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
-            match pick.hand {
-                Some(h) if pick.fallback => format!("{h}*"),
-                Some(h) => h.to_string(),
-                None => "-".to_string(),
-            },
-            span_list(&pick.set),
-            cell.map_or("-".to_string(), |c| c.tally.games.to_string()),
-            pct(get("blocked_rate"), false) + mark("blocked"),
-            pct(get(p.limits.first_player.metric()), true) + mark("first_player"),
-            score(get("skill")) + mark("skill"),
-            score(get("skill_ceiling")) + mark("skill_ceiling"),
-            get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
-            if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
-        ));
-    }
-    s.push_str(&format!("(candidates: {}; intervals are 95%)\n", candidates_text(p.objective)));
-    if any_on {
-        s.push_str(&format!(
-            "(~ on the limit: the interval reaches past the limit but not past the {:.1}-point margin, so no defect)\n",
-            100.0 * p.limits.margin
-        ));
-    }
-    if any_undecided {
-        s.push_str("(? undecided at --max-games: the interval still contains the margin's edge; no defect)\n");
-    }
-    if any_fallback {
-        s.push_str(
-            "(* every hand size shows a defect at that player count: the candidates have the fewest blocked or first-player defects; the skill floor and ceiling apply only where some pass them)\n",
-        );
-    }
-    s
-}
-
-fn candidates_text(o: Objective) -> &'static str {
-    match o {
-        Objective::Balanced => {
-            "hand sizes with no defect shown; the pick is the published hand or the nearest candidate"
-        }
-        Objective::NoDefect => "hand sizes with no defect shown; the pick is the largest",
-        _ => "hand sizes the objective cannot tell apart at 95%; the pick is the largest",
-    }
-}
-
-/// Hand sizes as compact ranges: `9-12 14`.
-fn span_list(hands: &[u8]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < hands.len() {
-        let mut j = i;
-        while j + 1 < hands.len() && hands[j + 1] == hands[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j { hands[i].to_string() } else { format!("{}-{}", hands[i], hands[j]) });
-        i = j + 1;
-    }
-    if parts.is_empty() { "-".to_string() } else { parts.join(" ") }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn manifest(
-    p: &Plan,
+    p: &Sweep,
     subcommand: &str,
     raw: &[String],
     started: Started,
@@ -824,13 +459,13 @@ fn manifest(
             "max_skill": p.limits.max_skill,
             "margin": p.limits.margin,
         },
-        "population": population(p),
+        "population": rep::population(p),
         "shard": shard.map(|(i, n)| format!("{i}/{n}")),
     });
     Manifest::new(
         subcommand,
         raw,
-        RulesRecord::new(&p.base, &p.overrides, players, hands),
+        RulesRecord::new(&p.base, &p.changes, players, hands),
         p.specs.iter().map(ToString::to_string).collect(),
         p.seed,
         threads,

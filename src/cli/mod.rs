@@ -203,14 +203,29 @@ pub(crate) fn preset_rules(preset: &str, rule: &[String], set: u8) -> Result<(Ru
     Ok((rules, applied))
 }
 
-/// The `--rule` changes as the console headers, manifests and plot titles show them:
-/// `"; rules changed: v1=true, tap=draw_two"`, or nothing.
-pub(crate) fn changes_text(overrides: &[(String, String)]) -> String {
-    if overrides.is_empty() {
-        return String::new();
+pub(crate) use crate::report::changes_text;
+
+/// The one progress bar of every long run (tournament, balance, tune): on stderr when it is a
+/// terminal and `--quiet` is not given, counting `unit` (games, iterations) of `len`, with their
+/// rate and the time left; its message names the part running (a sweep's cell).
+pub(crate) fn progress_bar(quiet: bool, len: u64, unit: &'static str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
     }
-    let list: Vec<String> = overrides.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!(" (changed: {})", list.join(", "))
+    let pb = indicatif::ProgressBar::new(len);
+    let template = format!(
+        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit}  {{rate}}  {{msg}}  ETA {{eta}}"
+    );
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(&template)
+            .expect("template")
+            .with_key("rate", move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} {unit}/s", s.per_sec());
+            })
+            .progress_chars("=> "),
+    );
+    pb
 }
 
 /// The table a subcommand plays, parsed once from [`TableArgs`]: the rules, and the `--rule`

@@ -16,7 +16,7 @@ use crate::tournament::{
     Tournament,
 };
 use clap::Args;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -427,22 +427,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let todo_games: u64 = session.todo().iter().map(|&c| t.chunk_games(c)).sum();
     // What runs, before it runs: a long run shows more than a progress bar.
     print_now(&(header(&config) + "\n"));
-    let progress = if a.quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let pb = indicatif::ProgressBar::new(todo_games);
-        pb.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {rate}  ETA {eta}",
-            )
-            .expect("template")
-            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0} games/s", s.per_sec());
-            })
-            .progress_chars("=> "),
-        );
-        pb
-    };
+    let progress = super::progress_bar(a.quiet, todo_games, "games");
     let opts = RunOptions {
         threads,
         per_game: config.per_game,

@@ -373,17 +373,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     let threads = a.threads.unwrap_or_else(all_cores);
     let d = c.params.len();
     let total = c.gains.iterations;
-    let progress = if a.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let pb = indicatif::ProgressBar::new(total);
-        pb.set_style(
-            indicatif::ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} iterations  ETA {eta}")
-                .expect("template")
-                .progress_chars("=> "),
-        );
-        pb
-    };
+    let progress = super::progress_bar(a.quiet, total, "iterations");
     progress.set_position(st.rows.len() as u64);
     let save = |st: &TuneState| -> Result<(), CliError> {
         write_atomic(&out.join("trajectory.csv"), trajectory_csv(&c, st).as_bytes())?;

@@ -1,5 +1,6 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
+pub mod balance;
 pub(crate) mod json;
 pub mod jsonl;
 pub mod manifest;
@@ -114,4 +115,14 @@ impl<W: Write> Lines<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
+}
+
+/// The `--rule` changes as the console headers, manifests and plot titles show them:
+/// `"; rules changed: v1=true, tap=draw_two"`, or nothing.
+pub fn changes_text(overrides: &[(String, String)]) -> String {
+    if overrides.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = overrides.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(" (changed: {})", list.join(", "))
 }

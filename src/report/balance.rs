@@ -1,0 +1,161 @@
+//! The reports of a hand-size sweep: the header printed before it runs, the recommendation
+//! table, and the result files (CSV and SVG), rendered from the cells; nothing here plays or
+//! writes.
+
+use super::changes_text;
+use crate::balance::{self as bal, Cell, Objective, Sweep, Value, Verdict};
+
+/// The field in words, and what skill expression compares.
+pub fn population(p: &Sweep) -> String {
+    let names: Vec<String> = p.specs.iter().map(ToString::to_string).collect();
+    let skill = match names.as_slice() {
+        [] | [_] => "no skill figure: the field has one bot".to_string(),
+        [first, last] => format!("skill and luck = {first}'s head-to-head score against {last} (0.5: no edge)"),
+        [first, second, .., last] => format!(
+            "skill = {first}'s head-to-head score against {last} (0.5: no edge); luck = {second}'s against {last}"
+        ),
+    };
+    format!("field {} ({skill})", names.join(", "))
+}
+
+/// What the sweep is: rules, cells, games, field, seed and objective (printed before it runs).
+pub fn header(p: &Sweep) -> String {
+    let players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
+    let (lo, hi) = (players.iter().min().copied().unwrap_or(0), players.iter().max().copied().unwrap_or(0));
+    let span = if lo == hi { format!("{lo} players") } else { format!("{lo}-{hi} players") };
+    format!(
+        "mtrain balance: {} rules{}, double-{}, {span}, {} of {} games; seed {}; {}\nobjective {}: {}\n\n",
+        p.base.preset,
+        changes_text(&p.changes),
+        p.base.set.get(),
+        if p.cells.len() == 1 { "1 cell".to_string() } else { format!("{} cells", p.cells.len()) },
+        p.games,
+        p.seed,
+        population(p),
+        p.objective.name(),
+        p.objective.describe(&p.limits)
+    )
+}
+
+/// The recommendation table.
+pub fn table(p: &Sweep, cells: &[Cell]) -> String {
+    let mut s = String::new();
+    let first_head = format!("first player ({})", p.limits.first_player.name());
+    s.push_str(&format!(
+        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
+        "players", "pick", "candidates", "games", "blocked", first_head, "skill", "luck", "turns", "published"
+    ));
+    let pct = |v: Option<Value>, signed: bool| match v {
+        Some(Value { value, interval: Some((lo, hi)) }) if signed => {
+            format!("{:+.1} [{:+.1}, {:+.1}]", 100.0 * value, 100.0 * lo, 100.0 * hi)
+        }
+        Some(Value { value, interval: Some((lo, hi)) }) => {
+            format!("{:.1}% [{:.1}, {:.1}]", 100.0 * value, 100.0 * lo, 100.0 * hi)
+        }
+        Some(Value { value, .. }) => format!("{:.1}%", 100.0 * value),
+        None => "-".to_string(),
+    };
+    let score = |v: Option<Value>| match v {
+        Some(Value { value, interval: Some((lo, hi)) }) => format!("{value:.3} [{lo:.3}, {hi:.3}]"),
+        Some(Value { value, .. }) => format!("{value:.3}"),
+        None => "-".to_string(),
+    };
+    let mut any_fallback = false;
+    let (mut any_on, mut any_undecided) = (false, false);
+    for (players, pick) in bal::recommendations(&p.base, cells, p.objective, &p.limits) {
+        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
+        let get = |name: &str| cell.and_then(|c| bal::read(c, name));
+        let pub_list: Vec<String> = bal::published(p.base.set.get(), players)
+            .into_iter()
+            .filter_map(|(name, h)| h.map(|h| format!("{name} {h}")))
+            .collect();
+        any_fallback |= pick.fallback;
+        // A figure on its limit (within the margin) or undecided at the cap is marked.
+        let mark = |name: &str| match cell.map(|c| bal::verdicts(c, &p.limits)) {
+            Some(v) => match v.iter().find(|x| x.0 == name).map(|x| x.4) {
+                Some(Verdict::OnLimit) => "~",
+                Some(Verdict::Undecided) => "?",
+                _ => "",
+            },
+            None => "",
+        };
+        any_on |= bal::CRITERIA.iter().any(|n| mark(n) == "~");
+        any_undecided |= bal::CRITERIA.iter().any(|n| mark(n) == "?");
+        s.push_str(&format!(
+            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
+            match pick.hand {
+                Some(h) if pick.fallback => format!("{h}*"),
+                Some(h) => h.to_string(),
+                None => "-".to_string(),
+            },
+            span_list(&pick.set),
+            cell.map_or("-".to_string(), |c| c.tally.games.to_string()),
+            pct(get("blocked_rate"), false) + mark("blocked"),
+            pct(get(p.limits.first_player.metric()), true) + mark("first_player"),
+            score(get("skill")) + mark("skill"),
+            score(get("skill_ceiling")) + mark("skill_ceiling"),
+            get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
+            if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
+        ));
+    }
+    s.push_str(&format!("(candidates: {}; intervals are 95%)\n", candidates_text(p.objective)));
+    if any_on {
+        s.push_str(&format!(
+            "(~ on the limit: the interval reaches past the limit but not past the {:.1}-point margin, so no defect)\n",
+            100.0 * p.limits.margin
+        ));
+    }
+    if any_undecided {
+        s.push_str("(? undecided at --max-games: the interval still contains the margin's edge; no defect)\n");
+    }
+    if any_fallback {
+        s.push_str(
+            "(* every hand size shows a defect at that player count: the candidates have the fewest blocked or first-player defects; the skill floor and ceiling apply only where some pass them)\n",
+        );
+    }
+    s
+}
+
+fn candidates_text(o: Objective) -> &'static str {
+    match o {
+        Objective::Balanced => {
+            "hand sizes with no defect shown; the pick is the published hand or the nearest candidate"
+        }
+        Objective::NoDefect => "hand sizes with no defect shown; the pick is the largest",
+        _ => "hand sizes the objective cannot tell apart at 95%; the pick is the largest",
+    }
+}
+
+/// Hand sizes as compact ranges: `9-12 14`.
+fn span_list(hands: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < hands.len() {
+        let mut j = i;
+        while j + 1 < hands.len() && hands[j + 1] == hands[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j { hands[i].to_string() } else { format!("{}-{}", hands[i], hands[j]) });
+        i = j + 1;
+    }
+    if parts.is_empty() { "-".to_string() } else { parts.join(" ") }
+}
+
+/// The result files of a complete sweep, rendered: `balance.csv`, `recommendation.csv`,
+/// `decisions.csv` and one SVG per metric (`bots`: the population as the plots name it).
+///
+/// # Errors
+/// A metric with no data in any cell.
+pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String, String)>, String> {
+    let mut files: Vec<(String, String)> = vec![
+        ("balance.csv".into(), bal::balance_csv(cells)),
+        ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective, &p.limits)),
+        ("decisions.csv".into(), bal::decisions_csv(cells, &p.limits)),
+    ];
+    let rules_name = format!("{}{}", p.base.preset, changes_text(&p.changes));
+    for m in &p.metrics {
+        let svg = bal::plot(cells, m, p.base.set.get(), &rules_name, bots, &p.limits)?;
+        files.push((format!("{}.svg", m.name), svg));
+    }
+    Ok(files)
+}
