@@ -7,6 +7,7 @@ pub mod manifest;
 pub mod plot;
 pub mod tournament;
 pub mod transcript;
+pub mod tune;
 
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;

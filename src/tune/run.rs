@@ -1,0 +1,345 @@
+//! A tuning run as a job: its checked description ([`Tuning`], from a [`TuningSpec`]), its
+//! durable state ([`TuneState`], `tune.json`), the SPSA iterations, and the confirmation of the
+//! result on fresh deals. The command line (`mtrain tune`) and any other caller describe a run,
+//! hand it a state to continue and a place to save it, and report the result.
+
+use super::{Gains, TuneParam, perturbed, signs, spec_at, step};
+use crate::rng::seeds;
+use crate::rules::Rules;
+use crate::strategies::Registry;
+use crate::strategy::StrategySpec;
+use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Sprt, SprtState, Tally, Tournament};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
+
+/// Format version of `tune.json`.
+pub const TUNE_FORMAT: u32 = 1;
+
+/// The files a tuning run writes into its folder.
+pub const TUNE_FILES: &[&str] = &["tune.json", "trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"];
+
+/// Why a tuning run cannot be set up or go on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TuneError {
+    /// An input that cannot describe a run, in one line naming it and the valid choices.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// One finished iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The iteration's index, from 0.
+    pub iteration: u64,
+    /// The plus point's head-to-head score against the minus point (½ when they were equal).
+    pub score: f64,
+    /// Head-to-head comparisons the score rests on.
+    pub comparisons: u64,
+    /// The parameters after the step, in unit coordinates.
+    pub u: Vec<f64>,
+}
+
+/// `tune.json`: everything a resume needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneState {
+    /// [`TUNE_FORMAT`].
+    pub format: u32,
+    /// The arguments that determine the run (for `--resume`).
+    pub args: Vec<String>,
+    /// The starting point, unit coordinates.
+    pub start: Vec<f64>,
+    /// The iterations played.
+    pub rows: Vec<Row>,
+}
+
+impl TuneState {
+    /// Parses `tune.json`.
+    ///
+    /// # Errors
+    /// A phrase naming the problem: not JSON of this shape, another format, points that do not
+    /// match `params` parameters.
+    pub fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, String> {
+        let st: TuneState = serde_json::from_str(text).map_err(|e| format!("not a valid tune.json ({e})"))?;
+        if st.format != TUNE_FORMAT {
+            return Err(format!(
+                "tune.json was written by another version of mtrain (format {}; this one reads {TUNE_FORMAT})",
+                st.format
+            ));
+        }
+        if let Some(d) = params
+            && (st.start.len() != d || st.rows.iter().any(|r| r.u.len() != d))
+        {
+            return Err("tune.json is damaged: its points do not match its parameters".into());
+        }
+        Ok(st)
+    }
+
+    /// Pretty JSON, as `tune.json` holds it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("json") + "\n"
+    }
+}
+
+/// What a tuning run is asked to be, before it is checked.
+#[derive(Clone, Debug)]
+pub struct TuningSpec {
+    /// The table (validated rules).
+    pub rules: Rules,
+    /// The `--rule` changes as applied, for reports.
+    pub changes: Vec<(String, String)>,
+    /// The bot to tune, with any fixed parameters (`weighted:pips=1`).
+    pub bot: Option<String>,
+    /// The parameters to tune, `key=lo:hi` each.
+    pub params: Vec<String>,
+    /// The SPSA gains and iteration count.
+    pub gains: Gains,
+    /// Games per iteration.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// The confirmation's SPRT.
+    pub confirm: Sprt,
+    /// The most games the confirmation plays.
+    pub confirm_games: u64,
+}
+
+/// A checked tuning run.
+#[derive(Clone, Debug)]
+pub struct Tuning {
+    /// The table.
+    pub rules: Rules,
+    /// The `--rule` changes as applied.
+    pub changes: Vec<(String, String)>,
+    /// The bot as given (its other parameters stay fixed).
+    pub base: StrategySpec,
+    /// The tuned parameters.
+    pub params: Vec<TuneParam>,
+    /// The SPSA gains and iteration count.
+    pub gains: Gains,
+    /// Games per iteration.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// The confirmation's SPRT.
+    pub confirm: Sprt,
+    /// The most games the confirmation plays.
+    pub confirm_games: u64,
+}
+
+/// `spec` with the parameters of `over` set.
+fn with_params(spec: &StrategySpec, over: &StrategySpec) -> StrategySpec {
+    let mut s = spec.clone();
+    for (k, v) in &over.params {
+        match s.params.iter_mut().find(|(key, _)| key == k) {
+            Some(slot) => slot.1 = v.clone(),
+            None => s.params.push((k.clone(), v.clone())),
+        }
+    }
+    s
+}
+
+/// The result of the confirmation games.
+#[derive(Clone, Debug)]
+pub struct Confirmation {
+    /// The tuned bot's games against the start.
+    pub tally: Tally,
+    /// The SPRT's end state.
+    pub sprt: SprtState,
+}
+
+impl Tuning {
+    /// Checks a run: a bot the registry knows, each parameter one it takes, a number, with its
+    /// starting value (the spec's, else the bot's default) inside its range and both range
+    /// ends values the bot accepts. Returns the run and its starting point in unit coordinates.
+    ///
+    /// # Errors
+    /// [`TuneError::Invalid`], one line naming the problem (as the command line's options).
+    pub fn new(spec: &TuningSpec, registry: &Registry) -> Result<(Tuning, Vec<f64>), TuneError> {
+        let bad = |m: String| TuneError::Invalid(m);
+        let bot = spec.bot.as_deref().ok_or_else(|| bad("give the bot to tune with --bot BOT".into()))?;
+        let base: StrategySpec = bot.parse().map_err(|e: crate::strategy::SpecError| bad(e.to_string()))?;
+        registry.build(&base).map_err(|e| bad(e.to_string()))?;
+        if spec.params.is_empty() {
+            return Err(bad("give at least one parameter to tune with --param key=lo:hi".into()));
+        }
+        let entry = registry.get(&base.name).expect("built");
+        let mut params: Vec<TuneParam> = Vec::new();
+        let mut start = Vec::new();
+        for text in &spec.params {
+            let mut p = TuneParam::parse(text).map_err(bad)?;
+            if params.iter().any(|q| q.key == p.key) {
+                return Err(bad(format!("--param {} is given twice", p.key)));
+            }
+            let default = match &entry.params {
+                Some(list) => match list.iter().find(|i| i.key == p.key) {
+                    Some(info) => Some(info.default),
+                    None => {
+                        let valid = list.iter().map(|i| i.key).collect::<Vec<_>>().join(", ");
+                        let valid = if valid.is_empty() { "none: it takes no parameters".to_string() } else { valid };
+                        return Err(bad(format!(
+                            "--param {}: {} has no parameter '{}' (valid: {valid})",
+                            p.key, base.name, p.key
+                        )));
+                    }
+                },
+                None => None,
+            };
+            let given = base.get(&p.key).or(default);
+            if given.is_none() && entry.params.is_none() {
+                // An external bot's defaults are its own: mtrain cannot know where to start.
+                return Err(bad(format!(
+                    "--param {key}: {name} is an external bot whose default for '{key}' mtrain cannot know: give the starting value in the spec, e.g. --bot {name}:{key}={}",
+                    p.text((p.lo + p.hi) / 2.0),
+                    key = p.key,
+                    name = base.name,
+                )));
+            }
+            let value = match given {
+                Some(v) => v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
+                    bad(format!(
+                        "--param {}: {}'s '{}' is not a number ({v}): only numeric parameters can be tuned",
+                        p.key, base.name, p.key
+                    ))
+                })?,
+                None => (p.lo + p.hi) / 2.0,
+            };
+            if value < p.lo || value > p.hi {
+                return Err(bad(format!(
+                    "--param {}: the starting value {value} lies outside the range {}:{}",
+                    p.key, p.lo, p.hi
+                )));
+            }
+            // A parameter the bot refuses halfway between two whole numbers takes whole numbers.
+            let half =
+                StrategySpec { params: vec![(p.key.clone(), format!("{}", value.floor() + 0.5))], ..base.clone() };
+            p.integer = entry.params.is_some() && registry.build(&with_params(&base, &half)).is_err();
+            for end in [p.lo, p.hi] {
+                let at = StrategySpec { params: vec![(p.key.clone(), p.text(end))], ..base.clone() };
+                registry.build(&with_params(&base, &at)).map_err(|e| {
+                    bad(format!("--param {}: the range end {} is not a valid value ({e})", p.key, p.text(end)))
+                })?;
+            }
+            start.push(p.unit(value));
+            params.push(p);
+        }
+        let t = Tuning {
+            rules: spec.rules.clone(),
+            changes: spec.changes.clone(),
+            base,
+            params,
+            gains: spec.gains,
+            games: spec.games,
+            seed: spec.seed,
+            confirm: spec.confirm,
+            confirm_games: spec.confirm_games,
+        };
+        Ok((t, start))
+    }
+
+    /// The state of a new run storing `args`, starting at `start`.
+    pub fn new_state(&self, args: Vec<String>, start: Vec<f64>) -> TuneState {
+        TuneState { format: TUNE_FORMAT, args, start, rows: Vec::new() }
+    }
+
+    /// The bot at unit point `u`, canonical.
+    ///
+    /// # Errors
+    /// A point the bot refuses.
+    pub fn bot_at(&self, u: &[f64], registry: &Registry) -> Result<StrategySpec, TuneError> {
+        registry.canonical(&spec_at(&self.base, &self.params, u)).map_err(|e| TuneError::Invalid(e.to_string()))
+    }
+
+    /// The head-to-head games of `a` against `b`: `games` games from master seed `seed` on
+    /// `opts.threads` threads, stopped by `opts`' flags, under `sprt` if given. `None` when a
+    /// signal (or a failing bot) stopped it before an SPRT decided.
+    ///
+    /// # Errors
+    /// A bot or a schedule that cannot be built.
+    pub fn play_pair(
+        &self,
+        a: &StrategySpec,
+        b: &StrategySpec,
+        games: u64,
+        seed: u64,
+        registry: &Registry,
+        opts: &RunOptions,
+        sprt: Option<Sprt>,
+    ) -> Result<Option<(Tally, Option<SprtState>)>, TuneError> {
+        let bad = |e: String| TuneError::Invalid(e);
+        let specs = vec![a.clone(), b.clone()];
+        let seating = Seating { deterministic: registry.deterministic(&specs), ..Seating::default() };
+        let schedule = Schedule::with_seating(&[0, 1], self.rules.players, seating, games, seed)
+            .map_err(|e| bad(e.to_string()))?;
+        let t =
+            Tournament::with_registry(self.rules.clone(), specs, schedule, registry).map_err(|e| bad(e.to_string()))?;
+        let todo: Vec<u64> = (0..t.chunk_count()).collect();
+        let mut run = RunOptions::new(opts.threads);
+        run.stop = opts.stop.clone();
+        run.cut = opts.cut.clone();
+        run.sprt = sprt;
+        let r = t.run::<TuneError>(&todo, Tally::new(t.layout()), ChunkSet::default(), &run, |_| Ok(()), |_| Ok(()))?;
+        let decided = r.sprt.is_some_and(|s| s.decision.is_some());
+        Ok(if r.interrupted && !decided { None } else { Some((r.tally, r.sprt)) })
+    }
+
+    /// Plays the iterations `st` has left, stepping the parameters after each and handing the
+    /// state to `save` (then telling `stepped`). Stops early when `opts.stop` is set or a game
+    /// run is cut short. Returns whether it stopped early.
+    ///
+    /// # Errors
+    /// The first error `save` returns, or a point the bot refuses.
+    pub fn iterate<E: From<TuneError>>(
+        &self,
+        st: &mut TuneState,
+        registry: &Registry,
+        opts: &RunOptions,
+        mut save: impl FnMut(&TuneState) -> Result<(), E>,
+        mut stepped: impl FnMut(),
+    ) -> Result<bool, E> {
+        let d = self.params.len();
+        let mut u = st.rows.last().map_or_else(|| st.start.clone(), |r| r.u.clone());
+        for k in st.rows.len() as u64..self.gains.iterations {
+            if opts.stop.load(Ordering::SeqCst) {
+                return Ok(true);
+            }
+            let delta = signs(self.seed, k, d);
+            let (plus, minus) = perturbed(&u, &delta, self.gains.c_k(k));
+            let (ps, ms) = (self.bot_at(&plus, registry)?, self.bot_at(&minus, registry)?);
+            let (score, comparisons) = if ps == ms {
+                // Both points round to the same bot: the games would say nothing.
+                (0.5, 0)
+            } else {
+                match self.play_pair(&ps, &ms, self.games, seeds::tune_iteration(self.seed, k), registry, opts, None)? {
+                    None => return Ok(true),
+                    Some((tally, _)) => {
+                        let cl = tally.pair_score(0, 1);
+                        (cl.sum as f64 / cl.units.max(1) as f64, cl.units / 2)
+                    }
+                }
+            };
+            step(&mut u, &delta, &self.gains, k, score);
+            st.rows.push(Row { iteration: k, score, comparisons, u: u.clone() });
+            save(st)?;
+            stepped();
+        }
+        Ok(false)
+    }
+
+    /// The confirmation: `tuned` against `start` on fresh deals under the run's SPRT. `None`
+    /// when a signal stopped it before the SPRT decided.
+    ///
+    /// # Errors
+    /// A bot that cannot be built.
+    pub fn confirmation(
+        &self,
+        tuned: &StrategySpec,
+        start: &StrategySpec,
+        registry: &Registry,
+        opts: &RunOptions,
+    ) -> Result<Option<Confirmation>, TuneError> {
+        let seed = seeds::tune_confirm(self.seed);
+        Ok(self
+            .play_pair(tuned, start, self.confirm_games, seed, registry, opts, Some(self.confirm))?
+            .map(|(tally, sprt)| Confirmation { tally, sprt: sprt.expect("an SPRT ran") }))
+    }
+}
