@@ -250,8 +250,8 @@ impl Tuning {
     }
 
     /// The head-to-head games of `a` against `b`: `games` games from master seed `seed` on
-    /// `opts.threads` threads, stopped by `opts`' flags, under `sprt` if given. `None` when a
-    /// signal (or a failing bot) stopped it before an SPRT decided.
+    /// `opts.threads` threads, stopped by `opts`' flags, under `opts.sprt` if given. `None` when
+    /// a signal (or a failing bot) stopped it before an SPRT decided.
     ///
     /// # Errors
     /// A bot or a schedule that cannot be built.
@@ -263,7 +263,6 @@ impl Tuning {
         seed: u64,
         registry: &Registry,
         opts: &RunOptions,
-        sprt: Option<Sprt>,
     ) -> Result<Option<(Tally, Option<SprtState>)>, TuneError> {
         let bad = |e: String| TuneError::Invalid(e);
         let specs = vec![a.clone(), b.clone()];
@@ -276,13 +275,13 @@ impl Tuning {
         let mut run = RunOptions::new(opts.threads);
         run.stop = opts.stop.clone();
         run.cut = opts.cut.clone();
-        run.sprt = sprt;
+        run.sprt = opts.sprt;
         let r = t.run::<TuneError>(&todo, Tally::new(t.layout()), ChunkSet::default(), &run, |_| Ok(()), |_| Ok(()))?;
         let decided = r.sprt.is_some_and(|s| s.decision.is_some());
         Ok(if r.interrupted && !decided { None } else { Some((r.tally, r.sprt)) })
     }
 
-    /// Plays the iterations `st` has left, stepping the parameters after each and handing the
+    /// Plays the iterations `st` has left (with `opts` less any SPRT), stepping the parameters after each and handing the
     /// state to `save` (then telling `stepped`). Stops early when `opts.stop` is set or a game
     /// run is cut short. Returns whether it stopped early.
     ///
@@ -309,7 +308,7 @@ impl Tuning {
                 // Both points round to the same bot: the games would say nothing.
                 (0.5, 0)
             } else {
-                match self.play_pair(&ps, &ms, self.games, seeds::tune_iteration(self.seed, k), registry, opts, None)? {
+                match self.play_pair(&ps, &ms, self.games, seeds::tune_iteration(self.seed, k), registry, opts)? {
                     None => return Ok(true),
                     Some((tally, _)) => {
                         let cl = tally.pair_score(0, 1);
@@ -338,8 +337,12 @@ impl Tuning {
         opts: &RunOptions,
     ) -> Result<Option<Confirmation>, TuneError> {
         let seed = seeds::tune_confirm(self.seed);
+        let mut run = RunOptions::new(opts.threads);
+        run.stop = opts.stop.clone();
+        run.cut = opts.cut.clone();
+        run.sprt = Some(self.confirm);
         Ok(self
-            .play_pair(tuned, start, self.confirm_games, seed, registry, opts, Some(self.confirm))?
+            .play_pair(tuned, start, self.confirm_games, seed, registry, &run)?
             .map(|(tally, sprt)| Confirmation { tally, sprt: sprt.expect("an SPRT ran") }))
     }
 }
