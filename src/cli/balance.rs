@@ -7,8 +7,8 @@
 //! plays a slice with `--shard` (or Slurm array variables), and `mtrain merge` combines the
 //! slices. The result files are written, each atomically, once every cell is complete.
 
+use super::job::{check_out_dir, replace_ext_bots, result_args, stored_state};
 use super::signals::Stop;
-use super::tournament::{check_out_dir, replace_ext_bots, result_args, stored_state};
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, all_cores, bot_failure, preset_rules, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Sweep, SweepError, SweepSpec};
@@ -249,7 +249,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         save(&state, false, Some("interrupted"))?;
     }
     // What runs, before it runs.
-    super::tournament::print_now(&rep::header(&p));
+    super::job::print_now(&rep::header(&p));
     let done_games: u64 = state.cells.iter().map(|c| c.tally.games).sum();
     let progress = super::progress_bar(a.quiet, total_games.saturating_sub(done_games), "games");
     let started = Instant::now();
@@ -278,8 +278,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     save(&state, complete, if shard_done { None } else { Some("interrupted") })?;
     let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
     if interrupted || !shard_done || failed.is_some() {
-        let hint = super::tournament::resume_hint("balance", out.as_deref(), played, total_games);
-        return super::tournament::stopped(failed, &hint, &stop);
+        let hint = super::job::resume_hint("balance", out.as_deref(), played, total_games);
+        return super::job::stopped(failed, &hint, &stop);
     }
     if !complete {
         let (i, n) = shard.unwrap_or((1, 1));

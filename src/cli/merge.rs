@@ -122,7 +122,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     if fingerprint(&config) != first.fingerprint {
         return Err(CliError::usage("cannot merge: the stored run arguments no longer describe these shards"));
     }
-    super::tournament::check_out_dir(&a.out)?;
+    super::job::check_out_dir(&a.out)?;
     // Arguments that reproduce the merged run: without the shard.
     let args = without_shard(&first.args);
     // The merged result stands for the whole run: a missing shard leaves it incomplete, and

@@ -5,6 +5,7 @@
 
 pub(crate) mod balance;
 mod bench;
+pub(crate) mod job;
 pub(crate) mod merge;
 mod play;
 mod plot;

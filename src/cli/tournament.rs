@@ -1,10 +1,9 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
+use super::job::{check_out_dir, print_now, replace_ext_bots, result_args, resume_hint, stopped, stored_state};
 use super::signals::Stop;
-use super::{
-    BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, changes_text, values, write_atomic,
-};
+use super::{BotArgs, CliError, TableArgs, all_cores, bot_failure, changes_text, values, write_atomic};
 use crate::external::{ExternalBots, StderrTo};
 use crate::report::BotLabel;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
@@ -16,7 +15,6 @@ use crate::tournament::{
     Tournament,
 };
 use clap::Args;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -123,25 +121,6 @@ pub(crate) struct Config {
     log_games: Option<PathBuf>,
     /// How results show each bot of the field (names, full specs, who sees hidden tiles).
     pub(crate) labels: Vec<BotLabel>,
-}
-
-/// The arguments that determine results (for --resume): drops threads, output and progress.
-pub(crate) fn result_args(raw: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut skip = false;
-    for a in raw {
-        if skip {
-            skip = false;
-            continue;
-        }
-        let name = a.split('=').next().unwrap_or("");
-        match name {
-            "--threads" | "--out" | "--resume" | "--bot-timeout" | "--checkpoint" if !a.contains('=') => skip = true,
-            "--threads" | "--out" | "--resume" | "--bot-timeout" | "--checkpoint" | "--quiet" | "--force" => {}
-            _ => out.push(a.clone()),
-        }
-    }
-    out
 }
 
 /// Checks the arguments and sets the run up; external bots run with `timeout` seconds and
@@ -274,15 +253,6 @@ pub(crate) fn header(c: &Config) -> String {
         sch.seed,
         sch.seating_text()
     ) + &c.gauntlet.map_or(String::new(), |g| format!("gauntlet: {} at every table\n", t.specs[g]))
-}
-
-/// Checks that `dir` can be written, creating it if needed; leaves nothing behind.
-pub(crate) fn check_out_dir(dir: &Path) -> Result<(), CliError> {
-    let fail = |e: std::io::Error| CliError::usage(format!("cannot write to --out '{}': {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(fail)?;
-    std::fs::remove_file(&probe).map_err(fail)
 }
 
 fn sprt_text(t: &Sprt, s: &SprtState) -> String {
@@ -470,122 +440,6 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
     }
     Ok(0)
-}
-
-/// Writes `text` to stdout at once (a header before a long run, a report after it).
-pub(crate) fn print_now(text: &str) {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let _ = lock.write_all(text.as_bytes());
-    let _ = lock.flush();
-}
-
-/// What a stopped run saved and how to go on, in words: `played` of `planned` games, and the
-/// `--resume` command of `command` on `out` (or that nothing was saved without one).
-pub(crate) fn resume_hint(command: &str, out: Option<&Path>, played: u64, planned: u64) -> String {
-    match out {
-        Some(dir) => format!(
-            "{played} of {planned} games played and saved; continue with: mtrain {command} --resume {}",
-            shell_word(&dir.display().to_string())
-        ),
-        None => format!("{played} of {planned} games played; without --out nothing was saved to resume from"),
-    }
-}
-
-/// The end of a run stopped early: by a failing bot (its one-line error, with `hint`), or by a
-/// signal (`hint` on stderr, which a redirected stdout does not swallow, and the signal's exit
-/// code).
-pub(crate) fn stopped(failed: Option<CliError>, hint: &str, stop: &Stop) -> Result<i32, CliError> {
-    if let Some(mut e) = failed {
-        e.message = format!("{}; {hint}", e.message);
-        return Err(e);
-    }
-    eprintln!("mtrain: interrupted: {hint}");
-    Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED))
-}
-
-/// The `tally.json` text of the `what` (run, sweep) in `dir` that `--resume` continues, after
-/// checking that the command line (`raw_sub`, the subcommand's arguments) gives no setting but
-/// those a resume may change.
-pub(crate) fn stored_state(dir: &Path, raw_sub: &[String], what: &str) -> Result<String, CliError> {
-    stored_state_file(dir, raw_sub, what, "tally.json")
-}
-
-/// As [`stored_state`], for the state file `file`.
-pub(crate) fn stored_state_file(dir: &Path, raw_sub: &[String], what: &str, file: &str) -> Result<String, CliError> {
-    let extra = without_ext_bots(&result_args(raw_sub));
-    if !extra.is_empty() {
-        return Err(CliError::usage(format!(
-            "--resume takes every setting from the {what} it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
-            extra.join(" ")
-        )));
-    }
-    std::fs::read_to_string(dir.join(file))
-        .map_err(|e| CliError::usage(format!("cannot resume from '{}': no readable {file} ({e})", dir.display())))
-}
-
-/// `args` without its `--ext-bot` options.
-pub(crate) fn without_ext_bots(args: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--ext-bot" {
-            it.next();
-        } else if !a.starts_with("--ext-bot=") {
-            out.push(a.clone());
-        }
-    }
-    out
-}
-
-/// The stored arguments of a run with the command of each external bot in `new` replaced (a
-/// bot fixed after it stopped the run keeps its name, so the run is the same run). A name the
-/// run does not define is refused.
-pub(crate) fn replace_ext_bots(
-    stored: &[String],
-    new: &[crate::external::ExternalSpec],
-) -> Result<Vec<String>, CliError> {
-    let mut out = Vec::new();
-    let mut names = Vec::new();
-    let mut it = stored.iter();
-    while let Some(a) = it.next() {
-        let (value, joined) = if a == "--ext-bot" {
-            (it.next().cloned().unwrap_or_default(), false)
-        } else if let Some(v) = a.strip_prefix("--ext-bot=") {
-            (v.to_string(), true)
-        } else {
-            out.push(a.clone());
-            continue;
-        };
-        let name = value.split_once('=').map_or(value.as_str(), |(n, _)| n.trim()).to_string();
-        let value = match new.iter().find(|n| n.name == name) {
-            Some(n) => format!("{}={}", n.name, n.command),
-            None => value,
-        };
-        names.push(name);
-        if joined {
-            out.push(format!("--ext-bot={value}"));
-        } else {
-            out.extend(["--ext-bot".to_string(), value]);
-        }
-    }
-    if let Some(n) = new.iter().find(|n| !names.contains(&n.name)) {
-        let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-        return Err(CliError::usage(format!(
-            "--resume: the run has no external bot '{}' to give a new command (its external bots: {known})",
-            n.name
-        )));
-    }
-    Ok(out)
-}
-
-/// `w` as one shell word: as is when it holds only safe characters, else in single quotes.
-pub(crate) fn shell_word(w: &str) -> String {
-    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c)) {
-        w.to_string()
-    } else {
-        format!("'{}'", w.replace('\'', r"'\''"))
-    }
 }
 
 /// Rebuilds the configuration of a run from its stored arguments (`mtrain tournament ...`).

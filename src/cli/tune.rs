@@ -8,7 +8,7 @@
 //! SPRT of the tuned bot against the starting one on deals no iteration played (`confirm.csv`),
 //! which says plainly whether the gain holds.
 
-use super::tournament::shell_word;
+use super::job::shell_word;
 use super::values;
 use super::{BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, write_atomic};
 use crate::external::StderrTo;
@@ -123,7 +123,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     let raw_sub = &raw[2.min(raw.len())..];
     let (a, out, state) = match &a.resume {
         Some(dir) => {
-            let text = super::tournament::stored_state_file(dir, raw_sub, "tuning run", "tune.json")?;
+            let text = super::job::stored_state_file(dir, raw_sub, "tuning run", "tune.json")?;
             let st = TuneState::from_json(&text, None)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             let mut stored = stored_tune_args(&st.args)?;
@@ -149,7 +149,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             TuneState::from_json(&st.to_json(), Some(t.params.len())).map_err(CliError::usage)?
         }
         None => {
-            super::tournament::check_out_dir(&out)?;
+            super::job::check_out_dir(&out)?;
             let foreign = std::fs::read_dir(&out)
                 .map(|d| d.filter_map(Result::ok).any(|e| !e.file_name().to_string_lossy().starts_with(".mtrain")))
                 .unwrap_or(false);
@@ -159,7 +159,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
                     out.display()
                 )));
             }
-            t.new_state(super::tournament::result_args(raw_sub), start)
+            t.new_state(super::job::result_args(raw_sub), start)
         }
     };
     let threads = a.threads.unwrap_or_else(all_cores);
@@ -172,7 +172,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     };
     save(&st)?;
     // What runs, before it runs.
-    super::tournament::print_now(&rep::header(&t, &st));
+    super::job::print_now(&rep::header(&t, &st));
     let mut opts = RunOptions::new(threads);
     opts.stop = stop.stop.clone();
     opts.cut = stop.cut.clone();
