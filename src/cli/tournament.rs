@@ -3,7 +3,7 @@
 
 use super::job::{check_out_dir, print_now, replace_ext_bots, result_args, resume_hint, stopped, stored_state};
 use super::signals::Stop;
-use super::{BotArgs, CliError, TableArgs, all_cores, bot_failure, changes_text, values, write_atomic};
+use super::{BotArgs, CliError, TableArgs, all_cores, bot_failure, values, write_atomic};
 use crate::external::{ExternalBots, StderrTo};
 use crate::report::BotLabel;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
@@ -212,66 +212,14 @@ fn anchor_index(registry: &Registry, bots: &[StrategySpec], name: &str) -> Resul
         .ok_or_else(|| CliError::usage(format!("--anchor '{name}' is not in the field (valid: {})", listed())))
 }
 
+/// The identity of a run (stored in its state, compared on resume and merge).
 pub(crate) fn fingerprint(c: &Config) -> String {
-    let t = &c.tournament;
-    let specs: Vec<String> = t.specs.iter().map(ToString::to_string).collect();
-    format!(
-        "rules={:?};bots={};lineups={:?};seed={};deals={};rotate={};seating={};sprt={:?}",
-        t.rules,
-        specs.join("|"),
-        t.schedule.lineups().collect::<Vec<_>>(),
-        t.schedule.seed,
-        t.schedule.deals,
-        t.schedule.rotate,
-        t.schedule.seating_text(),
-        c.sprt
-    )
+    c.tournament.fingerprint(c.sprt.as_ref())
 }
 
+/// What runs, before it runs.
 pub(crate) fn header(c: &Config) -> String {
-    let t = &c.tournament;
-    let r = &t.rules;
-    let sch = &t.schedule;
-    let shard = c.shard.map_or(String::new(), |(i, n)| format!("; shard {i}/{n}"));
-    format!(
-        "mtrain tournament: {} rules{}, double-{}, {} players, {} tiles each, {} round{}; {} bot{}, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\nseating: {}\n",
-        r.preset,
-        changes_text(&c.overrides),
-        r.set,
-        r.players,
-        r.hand().unwrap_or(0),
-        r.round_count(),
-        if r.round_count() == 1 { "" } else { "s" },
-        t.specs.len(),
-        if t.specs.len() == 1 { "" } else { "s" },
-        sch.lineup_count(),
-        if sch.lineup_count() == 1 { "" } else { "s" },
-        sch.games(),
-        sch.deals,
-        sch.rotations(),
-        if sch.rotations() == 1 { "" } else { "s" },
-        sch.seed,
-        sch.seating_text()
-    ) + &c.gauntlet.map_or(String::new(), |g| format!("gauntlet: {} at every table\n", t.specs[g]))
-}
-
-fn sprt_text(t: &Sprt, s: &SprtState) -> String {
-    let verdict = match s.decision {
-        Some(Hypothesis::H1) => format!("accepted H1 (elo >= {})", t.elo1),
-        Some(Hypothesis::H0) => format!("accepted H0 (elo <= {})", t.elo0),
-        None => "undecided".to_string(),
-    };
-    let place = if s.llr <= s.lower {
-        "at or below the lower bound"
-    } else if s.llr >= s.upper {
-        "at or above the upper bound"
-    } else {
-        "between the bounds"
-    };
-    format!(
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.4}, {place} [{:.4}, {:.4}]: {verdict}\n",
-        t.elo0, t.elo1, t.alpha, t.beta, s.llr, s.lower, s.upper
-    )
+    rep::header(&c.tournament, &c.overrides, c.shard, c.gauntlet)
 }
 
 pub(crate) fn manifest(
@@ -424,7 +372,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let mut report = rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet);
     if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
         report.push('\n');
-        report.push_str(&sprt_text(p, s));
+        report.push_str(&rep::sprt_text(p, s));
     }
     let failed = bot_failure(&config.ext);
     print_now(&report);

@@ -336,3 +336,57 @@ fn console_padded(specs: &[BotLabel], t: &Tally, anchor: usize, gauntlet: Option
     );
     s
 }
+
+/// What a tournament runs, before it runs: rules and their `changes`, table, field, games and
+/// seed, the `shard` it plays, its seating, and the `gauntlet` bot (field index) if any.
+pub fn header(
+    t: &crate::tournament::Tournament,
+    changes: &[(String, String)],
+    shard: Option<(u64, u64)>,
+    gauntlet: Option<usize>,
+) -> String {
+    let r = &t.rules;
+    let sch = &t.schedule;
+    let shard = shard.map_or(String::new(), |(i, n)| format!("; shard {i}/{n}"));
+    format!(
+        "mtrain tournament: {} rules{}, double-{}, {} players, {} tiles each, {} round{}; {} bot{}, {} lineup{}; {} games = {} deals x {} rotation{}; seed {}{shard}\nseating: {}\n",
+        r.preset,
+        super::changes_text(changes),
+        r.set,
+        r.players,
+        r.hand().unwrap_or(0),
+        r.round_count(),
+        if r.round_count() == 1 { "" } else { "s" },
+        t.specs.len(),
+        if t.specs.len() == 1 { "" } else { "s" },
+        sch.lineup_count(),
+        if sch.lineup_count() == 1 { "" } else { "s" },
+        sch.games(),
+        sch.deals,
+        sch.rotations(),
+        if sch.rotations() == 1 { "" } else { "s" },
+        sch.seed,
+        sch.seating_text()
+    ) + &gauntlet.map_or(String::new(), |g| format!("gauntlet: {} at every table\n", t.specs[g]))
+}
+
+/// An SPRT's end in words: the log-likelihood ratio against its bounds and the verdict.
+pub fn sprt_text(t: &crate::tournament::Sprt, s: &crate::tournament::SprtState) -> String {
+    use crate::tournament::Hypothesis;
+    let verdict = match s.decision {
+        Some(Hypothesis::H1) => format!("accepted H1 (elo >= {})", t.elo1),
+        Some(Hypothesis::H0) => format!("accepted H0 (elo <= {})", t.elo0),
+        None => "undecided".to_string(),
+    };
+    let place = if s.llr <= s.lower {
+        "at or below the lower bound"
+    } else if s.llr >= s.upper {
+        "at or above the upper bound"
+    } else {
+        "between the bounds"
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.4}, {place} [{:.4}, {:.4}]: {verdict}\n",
+        t.elo0, t.elo1, t.alpha, t.beta, s.llr, s.lower, s.upper
+    )
+}
