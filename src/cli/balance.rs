@@ -4,7 +4,7 @@
 //! Every input is checked before anything is played or written. A sweep is as durable as a
 //! tournament: with `--out` it saves its exact state (`tally.json`, one [`CellState`] per cell)
 //! every `--checkpoint` seconds and on SIGINT, SIGTERM and SIGHUP, resumes with `--resume`,
-//! plays a slice with `--shard` (or Slurm array variables), and `mtrain merge` combines the
+//! plays a slice with `--shard` (`auto`: the scheduler's, docs/cluster.md), and `mtrain merge` combines the
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::job::{check_out_dir, replace_ext_bots, result_args, stored_state};
