@@ -87,11 +87,11 @@ impl FirstPlayer {
     ///
     /// # Errors
     /// A message naming the valid values.
-    pub fn parse(s: &str) -> Result<FirstPlayer, String> {
+    pub fn parse(s: &str) -> Result<FirstPlayer, crate::error::InvalidInput> {
         match s.trim() {
             "match" => Ok(FirstPlayer::Match),
             "round" => Ok(FirstPlayer::Round),
-            other => Err(format!("unknown first-player criterion '{other}' (valid: match, round)")),
+            other => Err(format!("unknown first-player criterion '{other}' (valid: match, round)").into()),
         }
     }
 
@@ -225,12 +225,12 @@ impl Objective {
     ///
     /// # Errors
     /// A message naming the valid objectives.
-    pub fn parse(s: &str) -> Result<Objective, String> {
-        Objective::ALL
+    pub fn parse(s: &str) -> Result<Objective, crate::error::InvalidInput> {
+        Ok(Objective::ALL
             .iter()
             .find(|(n, _)| *n == s)
             .map(|&(_, o)| o)
-            .ok_or_else(|| format!("unknown objective '{s}' (valid: {})", Objective::ALL.map(|(n, _)| n).join(", ")))
+            .ok_or_else(|| format!("unknown objective '{s}' (valid: {})", Objective::ALL.map(|(n, _)| n).join(", ")))?)
     }
 
     /// The name.
@@ -493,15 +493,15 @@ pub const METRICS: &[Metric] = &[
 ///
 /// # Errors
 /// A message naming the unknown metric and the valid ones.
-pub fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, String> {
+pub fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, crate::error::InvalidInput> {
     s.split(',')
         .map(|name| {
             let name = name.trim();
             METRICS.iter().find(|m| m.name == name).ok_or_else(|| {
-                format!(
+                crate::error::InvalidInput(format!(
                     "unknown metric '{name}' (valid: {})",
                     METRICS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
-                )
+                ))
             })
         })
         .collect()
@@ -752,7 +752,14 @@ pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective, l: &L
 ///
 /// # Errors
 /// A message if the metric has no data in any cell.
-pub fn plot(cells: &[Cell], m: &Metric, set: u8, preset: &str, bots: &str, l: &Limits) -> Result<String, String> {
+pub fn plot(
+    cells: &[Cell],
+    m: &Metric,
+    set: u8,
+    preset: &str,
+    bots: &str,
+    l: &Limits,
+) -> Result<String, crate::error::PlotError> {
     use crate::report::plot::{Chart, Series, line_chart_svg};
     let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
     counts.dedup();

@@ -50,6 +50,7 @@
 //! | [`external`] | bots in other programs, over the JSON-lines protocol |
 //! | [`game`] | a match of rounds, scores and the winner |
 //! | [`rng`] | the PRNG and every seed derivation |
+//! | [`error`] | the error types callers act on |
 //! | [`stats`] | integer accumulators and their intervals |
 //! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, durable runs |
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
@@ -79,6 +80,7 @@
 pub mod balance;
 pub mod cli;
 pub mod deal;
+pub mod error;
 pub mod external;
 pub mod game;
 pub mod report;

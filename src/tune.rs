@@ -47,17 +47,17 @@ impl TuneParam {
     ///
     /// # Errors
     /// A message naming the problem.
-    pub fn parse(s: &str) -> Result<TuneParam, String> {
+    pub fn parse(s: &str) -> Result<TuneParam, crate::error::InvalidInput> {
         let bad = || format!("invalid --param '{s}': expected key=lo:hi with numbers lo < hi, e.g. pips=0:3");
         let (key, range) = s.split_once('=').ok_or_else(bad)?;
         let (lo, hi) = range.split_once(':').ok_or_else(bad)?;
         let (lo, hi): (f64, f64) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
         let key = key.trim();
         if key.is_empty() || !lo.is_finite() || !hi.is_finite() {
-            return Err(bad());
+            return Err(bad().into());
         }
         if lo >= hi {
-            return Err(format!("invalid --param '{s}': the range is empty (lo {lo} is not below hi {hi})"));
+            return Err(format!("invalid --param '{s}': the range is empty (lo {lo} is not below hi {hi})").into());
         }
         Ok(TuneParam { key: key.to_string(), lo, hi, integer: false })
     }

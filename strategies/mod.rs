@@ -424,11 +424,11 @@ impl Registry {
     /// assert_eq!(field.bots[0].to_string(), "patient");
     /// assert_eq!(registry.full_spec(&field.bots[0]), "hoarder:release=1,late=5");
     /// ```
-    pub fn alias(&mut self, name: &str, spec: &str) -> Result<(), String> {
+    pub fn alias(&mut self, name: &str, spec: &str) -> Result<(), crate::error::InvalidInput> {
         self.check_name(name)?;
         let field = self.field(spec).map_err(|e| e.to_string())?;
         if field.entries.len() != 1 {
-            return Err(format!("'{spec}' is not one bot (give one name or name:key=value spec)"));
+            return Err(format!("'{spec}' is not one bot (give one name or name:key=value spec)").into());
         }
         let target = field.bots[0].clone();
         let full = self.full_spec(&target);

@@ -146,7 +146,7 @@ fn span_list(hands: &[u8]) -> String {
 ///
 /// # Errors
 /// A metric with no data in any cell.
-pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String, String)>, String> {
+pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String, String)>, crate::error::PlotError> {
     let mut files: Vec<(String, String)> = vec![
         ("balance.csv".into(), bal::balance_csv(cells)),
         ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective, &p.limits)),

@@ -89,7 +89,7 @@ fn value_format(span: f64, percent: bool) -> impl Fn(&f64) -> String {
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
-pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, String> {
+pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, crate::error::PlotError> {
     let pts = chart.series.iter().flat_map(|s| s.points.iter());
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for &(x, y, ci) in pts {
@@ -100,7 +100,7 @@ pub fn line_chart_svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, Str
         y1 = y1.max(y).max(hi);
     }
     if !x0.is_finite() || !y0.is_finite() {
-        return Err(format!("nothing to plot for {}", chart.title));
+        return Err(format!("nothing to plot for {}", chart.title).into());
     }
     let (y0, y1) = padded(y0, y1, chart.references);
     let mut svg = String::new();
@@ -197,7 +197,7 @@ pub struct DotChart<'a> {
 ///
 /// # Errors
 /// A message when there is nothing to draw or the backend fails.
-pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String> {
+pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, crate::error::PlotError> {
     let k = chart.rows.len();
     let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
     for (_, pts) in chart.groups {
@@ -208,7 +208,7 @@ pub fn dot_chart_svg(chart: &DotChart<'_>, width: u32) -> Result<String, String>
         }
     }
     if k == 0 || !x0.is_finite() {
-        return Err(format!("nothing to plot for {}", chart.title));
+        return Err(format!("nothing to plot for {}", chart.title).into());
     }
     let (x0, x1) = padded(x0, x1, chart.reference.as_slice());
     let name_width = chart.rows.iter().map(|r| r.len()).max().unwrap_or(0) as u32 * 7 + 20;

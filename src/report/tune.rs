@@ -58,7 +58,7 @@ pub fn trajectory_csv(t: &Tuning, st: &TuneState) -> String {
 ///
 /// # Errors
 /// A chart that cannot be drawn.
-pub fn trajectory_svg(t: &Tuning, st: &TuneState) -> Result<String, String> {
+pub fn trajectory_svg(t: &Tuning, st: &TuneState) -> Result<String, crate::error::PlotError> {
     let series: Vec<Series> = t
         .params
         .iter()

@@ -389,8 +389,8 @@ impl Rules {
     ///
     /// # Errors
     /// Returns the list of valid names if `name` is unknown.
-    pub fn preset(name: &str) -> Result<Rules, String> {
-        presets::by_name(name)
+    pub fn preset(name: &str) -> Result<Rules, crate::error::InvalidInput> {
+        Ok(presets::by_name(name)?)
     }
 
     /// The `wikipedia` preset (Encyclopedia consensus) on double-12 with four players.

@@ -7,6 +7,7 @@
 //! `any_train_can_cover`, and the `family_house` variations `v1`..`v5` and `literal_basic`).
 
 use super::*;
+use crate::error::InvalidInput;
 
 /// Names of enum values on the command line.
 trait Named: Sized + Copy + PartialEq + 'static {
@@ -661,7 +662,7 @@ impl Rules {
     /// # Errors
     /// One line naming the problem: a bad key or value (as [`Rules::apply_rule`]), or the two
     /// options that conflict and the parameter they disagree on.
-    pub fn apply_rules<S: AsRef<str>>(&mut self, specs: &[S]) -> Result<Vec<(String, String)>, String> {
+    pub fn apply_rules<S: AsRef<str>>(&mut self, specs: &[S]) -> Result<Vec<(String, String)>, InvalidInput> {
         let mut applied: Vec<Override> = Vec::new();
         for spec in specs {
             let spec = spec.as_ref();
@@ -684,7 +685,8 @@ impl Rules {
                 return Err(format!(
                     "--rule {k} is given twice with different values ('{}' and '{v}'): give it once",
                     same.value
-                ));
+                )
+                .into());
             }
             for other in &applied {
                 for (param, value) in &this.effects {
@@ -692,7 +694,7 @@ impl Rules {
                         return Err(format!(
                             "--rule {}={} and --rule {k}={v} conflict: they set {param} to {theirs} and to {value} (give only one)",
                             other.key, other.value
-                        ));
+                        ).into());
                     }
                 }
             }
@@ -708,20 +710,23 @@ impl Rules {
     ///
     /// # Errors
     /// One line naming the problem and the valid keys or values.
-    pub fn apply_rule(&mut self, spec: &str) -> Result<(), String> {
+    pub fn apply_rule(&mut self, spec: &str) -> Result<(), InvalidInput> {
         let (k, v) = spec
             .split_once('=')
             .map(|(k, v)| (k.trim(), v.trim()))
             .filter(|(k, v)| !k.is_empty() && !v.is_empty())
             .ok_or_else(|| format!("invalid --rule '{spec}': expected key=value (keys: {})", rule_keys()))?;
         if let Some(p) = PARAMS.iter().find(|p| p.key == k) {
-            return (p.set)(self, v)
-                .ok_or_else(|| format!("invalid value '{v}' for rule {k} (valid: {})", (p.valid)()));
+            return Ok(
+                (p.set)(self, v).ok_or_else(|| format!("invalid value '{v}' for rule {k} (valid: {})", (p.valid)()))?
+            );
         }
         if let Some(s) = SHORTCUTS.iter().find(|s| s.key == k) {
-            return (s.apply)(self, v).ok_or_else(|| format!("invalid value '{v}' for rule {k} (valid: {})", s.valid));
+            return Ok(
+                (s.apply)(self, v).ok_or_else(|| format!("invalid value '{v}' for rule {k} (valid: {})", s.valid))?
+            );
         }
-        Err(format!("unknown rule '{k}' (valid: {})", rule_keys()))
+        Err(format!("unknown rule '{k}' (valid: {})", rule_keys()).into())
     }
 }
 
@@ -771,7 +776,7 @@ mod tests {
         assert!(e.contains("obligation"), "{e}");
         let e = Rules::wikipedia().apply_rules(&["tap=draw_two", "tap=draw_one_else_skip"]).unwrap_err();
         assert_eq!(
-            e,
+            &*e,
             "--rule tap is given twice with different values ('draw_two' and 'draw_one_else_skip'): give it once"
         );
         let e = Rules::wikipedia().apply_rules(&["cover_optional=true", "obligation=all_uncovered"]).unwrap_err();

@@ -10,6 +10,7 @@
 //! appends, so the files stay in game order and nothing is ever held in memory.
 
 use super::ChunkOutput;
+use crate::error::RecordError;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -81,7 +82,7 @@ impl Record {
     ///
     /// # Errors
     /// A file that cannot be written, as one line.
-    pub fn create(dir: &Path, games_header: &str, rounds_header: &str) -> Result<Record, String> {
+    pub fn create(dir: &Path, games_header: &str, rounds_header: &str) -> Result<Record, RecordError> {
         let open = |name: &str, header: &str| -> Result<Appender, String> {
             let path = dir.join(name);
             let f = File::create(&path).map_err(|e| io_err(&path, e))?;
@@ -98,7 +99,7 @@ impl Record {
     ///
     /// # Errors
     /// A missing, short or changed file, as one line naming it.
-    pub fn reopen(dir: &Path, marks: &PerGameMarks) -> Result<Record, String> {
+    pub fn reopen(dir: &Path, marks: &PerGameMarks) -> Result<Record, RecordError> {
         let open = |name: &str, mark: &FileMark| -> Result<Appender, String> {
             let path = dir.join(name);
             let mut f = OpenOptions::new().read(true).write(true).open(&path).map_err(|e| {
@@ -141,7 +142,7 @@ impl Record {
     ///
     /// # Errors
     /// A write error, as one line.
-    pub fn append(&mut self, out: &ChunkOutput) -> Result<(), String> {
+    pub fn append(&mut self, out: &ChunkOutput) -> Result<(), RecordError> {
         if let Some((g, r)) = self.files.as_mut() {
             g.write(&out.games_csv).map_err(|e| io_err(&self.dir.join(GAMES_FILE), e))?;
             r.write(&out.rounds_csv).map_err(|e| io_err(&self.dir.join(ROUNDS_FILE), e))?;
@@ -153,7 +154,7 @@ impl Record {
     ///
     /// # Errors
     /// A write error, as one line.
-    pub fn sync(&mut self) -> Result<Option<PerGameMarks>, String> {
+    pub fn sync(&mut self) -> Result<Option<PerGameMarks>, RecordError> {
         match self.files.as_mut() {
             None => Ok(None),
             Some((g, r)) => Ok(Some(PerGameMarks {
@@ -171,7 +172,7 @@ impl Record {
 ///
 /// # Errors
 /// A file that is missing, shorter than its mark or changed, or a write error, as one line.
-pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut W) -> Result<FileMark, String> {
+pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut W) -> Result<FileMark, RecordError> {
     let mut written = FileMark::default();
     let mut crc = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 1 << 16];
@@ -208,7 +209,8 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
             return Err(format!(
                 "'{}' was changed after its run wrote it (its bytes do not match its tally.json)",
                 path.display()
-            ));
+            )
+            .into());
         }
     }
     written.crc32 = crc.finalize();
@@ -233,7 +235,7 @@ pub fn write_checkpoint<E>(
     sync_err: impl Fn(String) -> E,
 ) -> Result<(), E> {
     let marks = match record {
-        Some(r) => r.sync().map_err(sync_err)?,
+        Some(r) => r.sync().map_err(|e| sync_err(e.into()))?,
         None => None,
     };
     for (name, text) in files {

@@ -73,7 +73,7 @@ impl<'a> Session<'a> {
                 })?;
                 Some(if out.per_game {
                     Record::create(dir, &super::games_header(), &super::rounds_header(t.rules.players as usize))
-                        .map_err(SessionError::Io)?
+                        .map_err(|e| SessionError::Io(e.into()))?
                 } else {
                     Record::without_games(dir)
                 })
@@ -105,7 +105,7 @@ impl<'a> Session<'a> {
                     .into(),
             ));
         }
-        st.verify(t, &id.plan).map_err(bad)?;
+        st.verify(t, &id.plan).map_err(|e| bad(e.into()))?;
         record::remove_stale_temporaries(&dir, OUTPUT_FILES);
         let record = if out.per_game {
             let last = st.done.0.last().map_or(0, |r| r.1);
@@ -117,7 +117,7 @@ impl<'a> Session<'a> {
                 )));
             }
             let marks = st.per_game.as_ref().ok_or_else(|| bad("its tally.json records no per-game files".into()))?;
-            Record::reopen(&dir, marks).map_err(SessionError::Refused)?
+            Record::reopen(&dir, marks).map_err(|e| SessionError::Refused(e.into()))?
         } else {
             Record::without_games(&dir)
         };
@@ -245,7 +245,7 @@ impl<'a> Session<'a> {
                     (write.borrow_mut())(&dir.join(record::log_file_name(c.chunk)), &c.games_jsonl)?;
                 }
                 match record.borrow_mut().as_mut() {
-                    Some(rec) => rec.append(c).map_err(|e| E::from(SessionError::Io(e))),
+                    Some(rec) => rec.append(c).map_err(|e| E::from(SessionError::Io(e.into()))),
                     None => Ok(()),
                 }
             },

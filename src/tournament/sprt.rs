@@ -59,12 +59,12 @@ impl Sprt {
     ///
     /// # Errors
     /// A message naming the expected form.
-    pub fn parse(s: &str) -> Result<Sprt, String> {
+    pub fn parse(s: &str) -> Result<Sprt, crate::error::InvalidInput> {
         let bad = || "expected two Elo differences elo0,elo1 with elo0 < elo1, like 0,10 or -5,5".to_string();
         let (a, b) = s.split_once(',').ok_or_else(bad)?;
         let (elo0, elo1): (f64, f64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-            return Err(bad());
+            return Err(bad().into());
         }
         Ok(Sprt { elo0, elo1, alpha: 0.05, beta: 0.05 })
     }

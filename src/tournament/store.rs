@@ -7,6 +7,7 @@
 
 use super::record::PerGameMarks;
 use super::{ChunkSet, Tally, Tournament};
+use crate::error::StoreError;
 use serde::{Deserialize, Serialize};
 
 /// Format version of `tally.json`.
@@ -32,13 +33,9 @@ trait SelfChecked: Serialize + Clone {
     }
 
     /// Whether the stored check matches the content.
-    fn verify_check(&self) -> Result<(), String> {
+    fn verify_check(&self) -> Result<(), StoreError> {
         let mut st = self.clone();
-        if *st.check_field() == self.content_check() {
-            Ok(())
-        } else {
-            Err("tally.json was changed after mtrain wrote it (its check does not match its content)".into())
-        }
+        if *st.check_field() == self.content_check() { Ok(()) } else { Err(StoreError::Edited) }
     }
 }
 
@@ -55,14 +52,8 @@ impl SelfChecked for SweepState {
 }
 
 /// Refuses a `tally.json` of another format version.
-fn check_format(format: u32) -> Result<(), String> {
-    if format == STORE_FORMAT {
-        Ok(())
-    } else {
-        Err(format!(
-            "tally.json was written by another version of mtrain (format {format}; this one reads {STORE_FORMAT})"
-        ))
-    }
+fn check_format(format: u32) -> Result<(), StoreError> {
+    if format == STORE_FORMAT { Ok(()) } else { Err(StoreError::OtherFormat { found: format, reads: STORE_FORMAT }) }
 }
 
 /// Everything needed to merge or resume a run.
@@ -102,17 +93,14 @@ impl RunState {
     ///
     /// # Errors
     /// A message naming the problem.
-    pub fn from_json(s: &str) -> Result<RunState, String> {
+    pub fn from_json(s: &str) -> Result<RunState, StoreError> {
         if kind_of(s).is_some_and(|k| k == BALANCE_KIND) {
-            return Err(
-                "its tally.json is a balance sweep's, not a tournament's (resume it with mtrain balance --resume)"
-                    .into(),
-            );
+            return Err(StoreError::SweepNotRun);
         }
-        let st: RunState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
+        let st: RunState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
         check_format(st.format)?;
         if !st.tally.fits_layout() {
-            return Err("tally.json is damaged: its statistics do not match its layout".into());
+            return Err(StoreError::Damaged);
         }
         st.verify_check()?;
         Ok(st)
@@ -126,25 +114,25 @@ impl RunState {
     ///
     /// # Errors
     /// What does not match, as a phrase.
-    pub fn verify(&self, t: &Tournament, plan: &ChunkSet) -> Result<(), String> {
+    pub fn verify(&self, t: &Tournament, plan: &ChunkSet) -> Result<(), StoreError> {
         if self.chunks_total != t.chunk_count() {
-            return Err(format!(
+            return Err(StoreError::Mismatch(format!(
                 "its tally.json counts {} chunks, this run has {}",
                 self.chunks_total,
                 t.chunk_count()
-            ));
+            )));
         }
         if self.done.0.iter().any(|&(a, b)| (a..b).any(|c| !plan.contains(c))) {
-            return Err("its tally.json counts chunks outside this run".into());
+            return Err(StoreError::Mismatch("its tally.json counts chunks outside this run".into()));
         }
         let chunks = || self.done.0.iter().flat_map(|&(a, b)| a..b);
         let games: u64 = chunks().map(|c| t.chunk_games(c)).sum();
         let deals: u64 = chunks().map(|c| t.chunk_deals(c).count() as u64).sum();
         if self.tally.games != games || self.tally.deals != deals {
-            return Err(format!(
+            return Err(StoreError::Mismatch(format!(
                 "its tally.json holds {} games of {} deals, but the chunks it lists hold {games} of {deals}",
                 self.tally.games, self.tally.deals
-            ));
+            )));
         }
         Ok(())
     }
@@ -223,17 +211,14 @@ impl SweepState {
     ///
     /// # Errors
     /// A message naming the problem.
-    pub fn from_json(s: &str) -> Result<SweepState, String> {
+    pub fn from_json(s: &str) -> Result<SweepState, StoreError> {
         if kind_of(s).as_deref() != Some(BALANCE_KIND) {
-            return Err(
-                "its tally.json is a tournament's, not a balance sweep's (resume it with mtrain tournament --resume)"
-                    .into(),
-            );
+            return Err(StoreError::RunNotSweep);
         }
-        let st: SweepState = serde_json::from_str(s).map_err(|e| format!("not a valid tally.json: {e}"))?;
+        let st: SweepState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
         check_format(st.format)?;
         if st.cells.iter().any(|c| !c.tally.fits_layout()) {
-            return Err("tally.json is damaged: its statistics do not match its layout".into());
+            return Err(StoreError::Damaged);
         }
         st.verify_check()?;
         Ok(st)
@@ -407,8 +392,10 @@ mod tests {
         assert_eq!(back.tally, st.tally);
         assert_eq!(back.done, st.done);
         let edited = text.replacen("\"games\": ", "\"games\": 9", 1);
-        assert!(RunState::from_json(&edited).unwrap_err().contains("changed after mtrain wrote it"));
-        assert!(RunState::from_json(&text[..text.len() / 2]).unwrap_err().contains("not a valid tally.json"));
+        assert_eq!(RunState::from_json(&edited).unwrap_err(), crate::error::StoreError::Edited);
+        assert!(
+            RunState::from_json(&text[..text.len() / 2]).unwrap_err().to_string().contains("not a valid tally.json")
+        );
     }
 
     #[test]
@@ -420,11 +407,13 @@ mod tests {
         // A forged `done` with a valid check: the games it claims are not in the tally.
         st.done.insert(2);
         let st = RunState::from_json(&st.to_json()).unwrap();
-        assert!(st.verify(&t, &all).unwrap_err().contains("but the chunks it lists hold"));
+        assert!(st.verify(&t, &all).unwrap_err().to_string().contains("but the chunks it lists hold"));
         let mut outside = state(&t, &[0]);
         outside.done.insert(t.chunk_count() + 3);
-        assert!(outside.verify(&t, &all).unwrap_err().contains("outside this run"));
-        assert!(state(&t, &[0]).verify(&tournament(400), &all).unwrap_err().contains("chunks, this run has"));
+        assert!(outside.verify(&t, &all).unwrap_err().to_string().contains("outside this run"));
+        assert!(
+            state(&t, &[0]).verify(&tournament(400), &all).unwrap_err().to_string().contains("chunks, this run has")
+        );
     }
 
     #[test]
@@ -480,7 +469,7 @@ mod tests {
         assert_eq!(m.cells[1].tally, cell(&all).tally);
         let back = SweepState::from_json(&m.to_json()).unwrap();
         assert_eq!(back, SweepState { check: back.check, ..m });
-        assert!(RunState::from_json(&a.to_json()).unwrap_err().contains("balance sweep's"));
+        assert!(RunState::from_json(&a.to_json()).unwrap_err().to_string().contains("balance sweep's"));
         let (i, why) = SweepState::merge_shards(&[a.clone(), a]).unwrap_err();
         assert_eq!((i, why.contains("overlap")), (1, true));
     }

@@ -58,13 +58,14 @@ impl TuneState {
     /// # Errors
     /// A phrase naming the problem: not JSON of this shape, another format, points that do not
     /// match `params` parameters.
-    pub fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, String> {
+    pub fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, crate::error::InvalidInput> {
         let st: TuneState = serde_json::from_str(text).map_err(|e| format!("not a valid tune.json ({e})"))?;
         if st.format != TUNE_FORMAT {
             return Err(format!(
                 "tune.json was written by another version of mtrain (format {}; this one reads {TUNE_FORMAT})",
                 st.format
-            ));
+            )
+            .into());
         }
         if let Some(d) = params
             && (st.start.len() != d || st.rows.iter().any(|r| r.u.len() != d))
@@ -166,7 +167,7 @@ impl Tuning {
         let mut params: Vec<TuneParam> = Vec::new();
         let mut start = Vec::new();
         for text in &spec.params {
-            let mut p = TuneParam::parse(text).map_err(bad)?;
+            let mut p = TuneParam::parse(text).map_err(|e| bad(e.into()))?;
             if params.iter().any(|q| q.key == p.key) {
                 return Err(bad(format!("--param {} is given twice", p.key)));
             }
