@@ -118,7 +118,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         crate::external::StderrTo::Discard,
         crate::external::DEFAULT_TIMEOUT.as_secs_f64(),
     )?;
-    config.shard = None;
+    config.job.shard = None;
     if fingerprint(&config) != first.fingerprint {
         return Err(CliError::usage("cannot merge: the stored run arguments no longer describe these shards"));
     }

@@ -9,10 +9,9 @@ use crate::report::BotLabel;
 use crate::report::manifest::{Manifest, RulesRecord, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
-use crate::strategy::StrategySpec;
 use crate::tournament::{
-    ChunkSet, Hypothesis, Identity, Outputs, RunOptions, RunState, Schedule, Seating, Session, Sprt, SprtState, Tally,
-    Tournament,
+    ChunkSet, Hypothesis, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentJob,
+    TournamentSpec,
 };
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -101,26 +100,24 @@ pub(crate) struct TournamentArgs {
     bot_args: BotArgs,
 }
 
-/// A fully checked run configuration.
+/// A fully checked run: the library's job, and what the command line adds to it.
 pub(crate) struct Config {
-    pub(crate) tournament: Tournament,
-    sprt: Option<Sprt>,
-    /// Field index of the bot rated 0.
-    pub(crate) anchor: usize,
-    /// The gauntlet bot's field index, if any.
-    pub(crate) gauntlet: Option<usize>,
-    pub(crate) shard: Option<(u64, u64)>,
+    /// The tournament, its stopping rule, anchor, gauntlet, shard and labels.
+    pub(crate) job: TournamentJob,
     per_game: bool,
-    /// The `--rule` overrides.
-    overrides: Vec<(String, String)>,
     /// Arguments that reproduce the results (stored for --resume).
     args: Vec<String>,
     /// The external bots, for their failure.
     pub(crate) ext: ExternalBots,
     /// Where game logs go, if anywhere.
     log_games: Option<PathBuf>,
-    /// How results show each bot of the field (names, full specs, who sees hidden tiles).
-    pub(crate) labels: Vec<BotLabel>,
+}
+
+impl std::ops::Deref for Config {
+    type Target = TournamentJob;
+    fn deref(&self) -> &TournamentJob {
+        &self.job
+    }
 }
 
 /// Checks the arguments and sets the run up; external bots run with `timeout` seconds and
@@ -133,93 +130,34 @@ pub(crate) fn build(
     timeout: f64,
 ) -> Result<Config, CliError> {
     let table = a.table.table()?;
-    let rules = table.rules;
     let (registry, ext) = a.bot_args.registry_with(base, stderr, timeout)?;
-    let mut list = a.bots.clone().unwrap_or_else(|| registry.default_field());
-    let mut field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
-    let gauntlet = match &a.gauntlet {
-        None => None,
-        Some(name) => {
-            // An unknown bot or parameter is named as in --bots; a list is not one bot.
-            let one = registry.field(name).map_err(|e| CliError::usage(format!("--gauntlet: {e}")))?;
-            if one.entries.len() != 1 {
-                return Err(CliError::usage(format!(
-                    "--gauntlet '{name}' is not one bot but {}: give one name or name:key=value spec",
-                    one.entries.len()
-                )));
-            }
-            if !field.bots.contains(&one.bots[0]) {
-                list = format!("{name},{list}");
-                field = registry.field(&list).map_err(|e| CliError::usage(e.to_string()))?;
-            }
-            let bot = field.bots.iter().position(|b| *b == one.bots[0]).expect("in the field");
-            Some((bot, field.entries.iter().position(|&e| e as usize == bot).expect("listed")))
-        }
-    };
-    let seating = Seating {
-        rotate: !a.no_rotate,
-        vary_order: !a.fixed_seating,
-        deterministic: registry.deterministic(&field.bots),
-        gauntlet: gauntlet.map(|(_, entry)| entry),
-    };
-    let schedule = Schedule::with_seating(&field.entries, rules.players, seating, a.games, a.seed)
-        .map_err(|e| CliError::usage(e.to_string()))?;
     let mut args = result_args(raw);
     let shard = super::shard::resolve_shard(a.shard, &mut args)?;
-    let sprt = a.sprt;
-    if sprt.is_some() && field.bots.len() != 2 {
-        return Err(CliError::usage(format!(
-            "--sprt compares two bots, but the field has {} distinct bot{}",
-            field.bots.len(),
-            if field.bots.len() == 1 { "" } else { "s" }
-        )));
-    }
-    if sprt.is_some() && shard.is_some() {
-        return Err(CliError::usage("--sprt decides on the whole run in order, so it cannot be combined with --shard"));
-    }
-    let anchor = match (&a.anchor, gauntlet) {
-        (Some(name), _) => anchor_index(&registry, &field.bots, name)?,
-        (None, Some((bot, _))) => bot,
-        (None, None) => 0,
-    };
-    let labels = field.bots.iter().map(|b| BotLabel::of(&registry, b)).collect();
-    let tournament = Tournament::with_registry(rules, field.bots, schedule, &registry)
-        .map_err(|e| CliError::usage(e.to_string()))?;
-    Ok(Config {
-        tournament,
-        sprt,
-        anchor,
-        gauntlet: gauntlet.map(|(bot, _)| bot),
+    let spec = TournamentSpec {
+        rules: table.rules,
+        changes: table.changes,
+        bots: a.bots.clone(),
+        gauntlet: a.gauntlet.clone(),
+        anchor: a.anchor.clone(),
+        games: a.games,
+        seed: a.seed,
+        rotate: !a.no_rotate,
+        vary_order: !a.fixed_seating,
+        sprt: a.sprt,
         shard,
-        per_game: a.per_game,
-        overrides: table.changes,
-        args,
-        ext,
-        log_games: a.log_games.clone(),
-        labels,
-    })
-}
-
-/// The field index of the bot `name` names (canonical form, so `montecarlo:samples=32` is
-/// `montecarlo`), or an error listing the field.
-fn anchor_index(registry: &Registry, bots: &[StrategySpec], name: &str) -> Result<usize, CliError> {
-    let listed = || bots.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-    let spec = registry.field(name).ok().filter(|f| f.bots.len() == 1).ok_or_else(|| {
-        CliError::usage(format!("--anchor '{name}' is not one bot of the field (valid: {})", listed()))
-    })?;
-    bots.iter()
-        .position(|b| *b == spec.bots[0])
-        .ok_or_else(|| CliError::usage(format!("--anchor '{name}' is not in the field (valid: {})", listed())))
+    };
+    let job = TournamentJob::new(&spec, &registry).map_err(CliError::usage)?;
+    Ok(Config { job, per_game: a.per_game, args, ext, log_games: a.log_games.clone() })
 }
 
 /// The identity of a run (stored in its state, compared on resume and merge).
 pub(crate) fn fingerprint(c: &Config) -> String {
-    c.tournament.fingerprint(c.sprt.as_ref())
+    c.job.fingerprint()
 }
 
 /// What runs, before it runs.
 pub(crate) fn header(c: &Config) -> String {
-    rep::header(&c.tournament, &c.overrides, c.shard, c.gauntlet)
+    c.job.header()
 }
 
 pub(crate) fn manifest(
@@ -275,7 +213,7 @@ pub(crate) fn manifest(
     Manifest::new(
         subcommand,
         raw_all,
-        RulesRecord::new(r, &c.overrides, vec![r.players], hand),
+        RulesRecord::new(r, &c.changes, vec![r.players], hand),
         t.specs.iter().map(ToString::to_string).collect(),
         t.schedule.seed,
         threads,
@@ -354,7 +292,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         cut: stop.cut.clone(),
         progress,
         checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
-        log_games: config.log_games.as_ref().map(|_| config.overrides.clone()),
+        log_games: config.log_games.as_ref().map(|_| config.changes.clone()),
     };
     let started = Instant::now();
     let before = session.games_before();

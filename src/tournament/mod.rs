@@ -5,6 +5,7 @@
 //! resumption. Results depend only on (rules, field, master seed, deal index), so any thread
 //! count, shard split or interruption gives the same totals.
 
+mod job;
 mod ratings;
 mod runner;
 mod schedule;
@@ -14,6 +15,7 @@ mod tally;
 
 pub mod record;
 pub mod session;
+pub use job::{TournamentJob, TournamentSpec};
 pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{
