@@ -271,6 +271,9 @@ fn the_tuning_and_sprt_headlines_match_their_csvs() {
     };
     let quoted = format!("rates {} Elo over `planner` and {} over `montecarlo`", tens(w.0, d.0), tens(w.1, d.1));
     assert!(readme.contains(&quoted), "README lacks '{quoted}'");
+    let page = read("results/tuning/README.md").replace('\n', " ");
+    let quoted = format!("{:.0} to {:.0} Elo above", w.1.min(d.1), w.1.max(d.1));
+    assert!(page.contains(&quoted), "results/tuning/README.md lacks '{quoted}'");
     // Transfer: the wikipedia weights beat the hand-set ones under every preset but celko1998,
     // where they lose, and are level with the dominorules weights under dominorules.
     for r in csv_cells(&read("results/tuning/transfer.csv")).iter().skip(1) {
