@@ -14,7 +14,7 @@ use super::{BotArgs, CliError, all_cores, bot_failure, preset_rules, write_atomi
 use crate::balance::{self as bal, Cell, Objective, Sweep, SweepError, SweepSpec};
 use crate::external::StderrTo;
 use crate::report::balance as rep;
-use crate::report::manifest::{Manifest, RulesRecord, Started};
+use crate::report::manifest::{Invocation, Started};
 use crate::strategies::Registry;
 use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown, write_checkpoint};
 use crate::tournament::{BALANCE_KIND, RunOptions, SweepState, kind_of};
@@ -232,10 +232,11 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     }
     let bots = eff.bots.clone();
     let total_games = p.planned_games(&state, &registry)?;
+    let inv = Invocation { subcommand: "balance", command: raw, started: started_at, threads };
     let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
         let Some(dir) = &out else { return Ok(()) };
         let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
-        let m = manifest(&p, "balance", raw, started_at, total_games, &bots, threads, shard, played, complete, stopped);
+        let m = rep::manifest(&p, &inv, &bots, shard, (played, total_games), complete, stopped);
         write_checkpoint(
             dir,
             None,
@@ -364,16 +365,12 @@ pub(crate) fn merge(
     let total_games = p.planned_games(&merged, &registry)?;
     write_atomic(
         &out.join("manifest.json"),
-        manifest(
+        rep::manifest(
             &p,
-            "merge",
-            raw,
-            started_at,
-            total_games,
+            &Invocation { subcommand: "merge", command: raw, started: started_at, threads: 0 },
             &bots,
-            0,
             None,
-            played,
+            (played, total_games),
             complete,
             (!complete).then_some("interrupted"),
         )
@@ -421,58 +418,4 @@ fn prepare_dir(dir: &Path, force: bool) -> Result<(), CliError> {
             shown(&foreign)
         ))
     })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn manifest(
-    p: &Sweep,
-    subcommand: &str,
-    raw: &[String],
-    started: Started,
-    total: u64,
-    bots: &str,
-    threads: usize,
-    shard: Option<(u64, u64)>,
-    played: u64,
-    complete: bool,
-    stopped: Option<&str>,
-) -> String {
-    let mut players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
-    players.dedup();
-    let mut hands: Vec<u8> = p.cells.iter().map(|c| c.1).collect();
-    hands.sort_unstable();
-    hands.dedup();
-    let details = serde_json::json!({
-        "cells": p.cells.len(),
-        "games_per_cell": p.games,
-        "games_planned": total,
-        "games": played,
-        "bots": bots,
-        "objective": p.objective.name(),
-        "objective_description": p.objective.describe(&p.limits),
-        "max_games_per_cell": p.max_games,
-        "limits": {
-            "max_blocked": p.limits.max_blocked,
-            "max_first_edge": p.limits.max_first_edge,
-            "first_player": p.limits.first_player.name(),
-            "min_skill": p.limits.min_skill,
-            "max_skill": p.limits.max_skill,
-            "margin": p.limits.margin,
-        },
-        "population": rep::population(p),
-        "shard": shard.map(|(i, n)| format!("{i}/{n}")),
-    });
-    Manifest::new(
-        subcommand,
-        raw,
-        RulesRecord::new(&p.base, &p.changes, players, hands),
-        p.specs.iter().map(ToString::to_string).collect(),
-        p.seed,
-        threads,
-        started,
-        complete,
-        stopped,
-        details,
-    )
-    .to_json()
 }

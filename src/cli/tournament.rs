@@ -6,12 +6,11 @@ use super::signals::Stop;
 use super::{BotArgs, CliError, TableArgs, all_cores, bot_failure, values, write_atomic};
 use crate::external::{ExternalBots, StderrTo};
 use crate::report::BotLabel;
-use crate::report::manifest::{Manifest, RulesRecord, Started};
+use crate::report::manifest::{Invocation, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::tournament::{
-    ChunkSet, Hypothesis, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentJob,
-    TournamentSpec,
+    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentJob, TournamentSpec,
 };
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -160,6 +159,7 @@ pub(crate) fn header(c: &Config) -> String {
     c.job.header()
 }
 
+/// The `manifest.json` of a run for the invocation `subcommand` (`tournament`, `merge`).
 pub(crate) fn manifest(
     c: &Config,
     subcommand: &str,
@@ -169,60 +169,8 @@ pub(crate) fn manifest(
     st: &RunState,
     sprt: Option<&SprtState>,
 ) -> String {
-    let t = &c.tournament;
-    let r = &t.rules;
-    let decided = sprt.is_some_and(|s| s.decision.is_some());
-    let all_played = st.chunks_planned.0.iter().all(|&(a, b)| (a..b).all(|x| st.done.contains(x)));
-    let complete = all_played || decided;
-    let stopped = if decided && !all_played {
-        Some("sprt")
-    } else if !complete {
-        Some("interrupted")
-    } else {
-        None
-    };
-    let sprt = match (c.sprt, sprt) {
-        (Some(p), Some(s)) => serde_json::json!({
-            "elo0": p.elo0, "elo1": p.elo1, "alpha": p.alpha, "beta": p.beta,
-            "llr": s.llr, "lower": s.lower, "upper": s.upper,
-            "decision": match s.decision { Some(Hypothesis::H0) => "H0", Some(Hypothesis::H1) => "H1", None => "none" }
-        }),
-        _ => serde_json::Value::Null,
-    };
-    let details = serde_json::json!({
-        "args": c.args,
-        "rotate": t.schedule.rotate,
-        "replays_skipped": t.schedule.replays_skipped,
-        "seating": if t.schedule.vary_order { "varied" } else { "fixed" },
-        "seating_orders": t.schedule.order_count(),
-        "games_planned": t.schedule.games(),
-        "games": st.tally.games,
-        "deals": st.tally.deals,
-        "shard": c.shard.map(|(i, n)| format!("{i}/{n}")),
-        "chunks_done": st.done.len(),
-        "chunks_planned": st.chunks_planned.len(),
-        "sprt": sprt,
-        "anchor": t.specs[c.anchor].to_string(),
-        "gauntlet": c.gauntlet.map(|g| t.specs[g].to_string()),
-        "bot_specs": c.labels.iter().map(|b| serde_json::json!({
-            "name": b.name, "spec": b.spec, "sees_hidden": b.sees_hidden
-        })).collect::<Vec<_>>(),
-        "sees_hidden": c.labels.iter().filter(|b| b.sees_hidden).map(|b| b.name.clone()).collect::<Vec<_>>(),
-    });
-    let hand = r.hand().map_or_else(Vec::new, |h| vec![h]);
-    Manifest::new(
-        subcommand,
-        raw_all,
-        RulesRecord::new(r, &c.changes, vec![r.players], hand),
-        t.specs.iter().map(ToString::to_string).collect(),
-        t.schedule.seed,
-        threads,
-        started,
-        complete,
-        stopped,
-        details,
-    )
-    .to_json()
+    let inv = Invocation { subcommand, command: raw_all, started, threads };
+    rep::manifest(&c.job, &inv, &c.args, st, sprt)
 }
 
 /// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.

@@ -3,6 +3,7 @@
 //! writes.
 
 use super::changes_text;
+use super::manifest::{Invocation, RulesRecord};
 use crate::balance::{self as bal, Cell, Objective, Sweep, Value, Verdict};
 
 /// The field in words, and what skill expression compares.
@@ -158,4 +159,51 @@ pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String
         files.push((format!("{}.svg", m.name), svg));
     }
     Ok(files)
+}
+
+/// The `manifest.json` of a sweep (or a shard or merge of one) for the invocation `inv`: the
+/// population `bots`, the `shard` played, `(played, planned)` games, whether it is `complete`,
+/// and why it `stopped`.
+pub fn manifest(
+    p: &Sweep,
+    inv: &Invocation<'_>,
+    bots: &str,
+    shard: Option<(u64, u64)>,
+    (played, total): (u64, u64),
+    complete: bool,
+    stopped: Option<&str>,
+) -> String {
+    let mut players: Vec<u8> = p.cells.iter().map(|c| c.0).collect();
+    players.dedup();
+    let mut hands: Vec<u8> = p.cells.iter().map(|c| c.1).collect();
+    hands.sort_unstable();
+    hands.dedup();
+    let details = serde_json::json!({
+        "cells": p.cells.len(),
+        "games_per_cell": p.games,
+        "games_planned": total,
+        "games": played,
+        "bots": bots,
+        "objective": p.objective.name(),
+        "objective_description": p.objective.describe(&p.limits),
+        "max_games_per_cell": p.max_games,
+        "limits": {
+            "max_blocked": p.limits.max_blocked,
+            "max_first_edge": p.limits.max_first_edge,
+            "first_player": p.limits.first_player.name(),
+            "min_skill": p.limits.min_skill,
+            "max_skill": p.limits.max_skill,
+            "margin": p.limits.margin,
+        },
+        "population": population(p),
+        "shard": shard.map(|(i, n)| format!("{i}/{n}")),
+    });
+    inv.manifest(
+        RulesRecord::new(&p.base, &p.changes, players, hands),
+        p.specs.iter().map(ToString::to_string).collect(),
+        p.seed,
+        complete,
+        stopped,
+        details,
+    )
 }

@@ -82,6 +82,47 @@ pub struct Manifest {
     pub details: serde_json::Map<String, serde_json::Value>,
 }
 
+/// The invocation a manifest describes: the subcommand (`tournament`, `balance`, `merge`), the
+/// command line, when it started, and the worker threads (0 for `merge`).
+#[derive(Clone, Copy, Debug)]
+pub struct Invocation<'a> {
+    /// The subcommand recorded.
+    pub subcommand: &'a str,
+    /// The command line, program first.
+    pub command: &'a [String],
+    /// When it started.
+    pub started: Started,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl Invocation<'_> {
+    /// The manifest of this invocation, written now, as pretty JSON.
+    pub fn manifest(
+        &self,
+        rules: RulesRecord,
+        field: Vec<String>,
+        seed: u64,
+        complete: bool,
+        stopped: Option<&str>,
+        details: serde_json::Value,
+    ) -> String {
+        Manifest::new(
+            self.subcommand,
+            self.command,
+            rules,
+            field,
+            seed,
+            self.threads,
+            self.started,
+            complete,
+            stopped,
+            details,
+        )
+        .to_json()
+    }
+}
+
 /// When an invocation started: the wall clock for the manifest and the monotonic clock for the
 /// elapsed time.
 #[derive(Clone, Copy, Debug)]

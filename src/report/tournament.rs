@@ -390,3 +390,65 @@ pub fn sprt_text(t: &crate::tournament::Sprt, s: &crate::tournament::SprtState) 
         t.elo0, t.elo1, t.alpha, t.beta, s.llr, s.lower, s.upper
     )
 }
+
+/// The `manifest.json` of a tournament run `c` (or a merge of its shards) for the invocation
+/// `inv`: the arguments that reproduce it, its schedule, what the state `st` has played, the
+/// SPRT's end, the anchor, the gauntlet and how each bot is named.
+pub fn manifest(
+    c: &crate::tournament::TournamentJob,
+    inv: &super::manifest::Invocation<'_>,
+    args: &[String],
+    st: &crate::tournament::RunState,
+    sprt: Option<&crate::tournament::SprtState>,
+) -> String {
+    use crate::tournament::Hypothesis;
+    let t = &c.tournament;
+    let r = &t.rules;
+    let decided = sprt.is_some_and(|s| s.decision.is_some());
+    let all_played = st.chunks_planned.0.iter().all(|&(a, b)| (a..b).all(|x| st.done.contains(x)));
+    let complete = all_played || decided;
+    let stopped = if decided && !all_played {
+        Some("sprt")
+    } else if !complete {
+        Some("interrupted")
+    } else {
+        None
+    };
+    let sprt = match (c.sprt, sprt) {
+        (Some(p), Some(s)) => serde_json::json!({
+            "elo0": p.elo0, "elo1": p.elo1, "alpha": p.alpha, "beta": p.beta,
+            "llr": s.llr, "lower": s.lower, "upper": s.upper,
+            "decision": match s.decision { Some(Hypothesis::H0) => "H0", Some(Hypothesis::H1) => "H1", None => "none" }
+        }),
+        _ => serde_json::Value::Null,
+    };
+    let details = serde_json::json!({
+        "args": args,
+        "rotate": t.schedule.rotate,
+        "replays_skipped": t.schedule.replays_skipped,
+        "seating": if t.schedule.vary_order { "varied" } else { "fixed" },
+        "seating_orders": t.schedule.order_count(),
+        "games_planned": t.schedule.games(),
+        "games": st.tally.games,
+        "deals": st.tally.deals,
+        "shard": c.shard.map(|(i, n)| format!("{i}/{n}")),
+        "chunks_done": st.done.len(),
+        "chunks_planned": st.chunks_planned.len(),
+        "sprt": sprt,
+        "anchor": t.specs[c.anchor].to_string(),
+        "gauntlet": c.gauntlet.map(|g| t.specs[g].to_string()),
+        "bot_specs": c.labels.iter().map(|b| serde_json::json!({
+            "name": b.name, "spec": b.spec, "sees_hidden": b.sees_hidden
+        })).collect::<Vec<_>>(),
+        "sees_hidden": c.labels.iter().filter(|b| b.sees_hidden).map(|b| b.name.clone()).collect::<Vec<_>>(),
+    });
+    let hand = r.hand().map_or_else(Vec::new, |h| vec![h]);
+    inv.manifest(
+        super::manifest::RulesRecord::new(r, &c.changes, vec![r.players], hand),
+        t.specs.iter().map(ToString::to_string).collect(),
+        t.schedule.seed,
+        complete,
+        stopped,
+        details,
+    )
+}
