@@ -104,7 +104,7 @@ impl Deal {
     }
 }
 
-/// Deals round `e` (engine number) with `rules` from `rng` (ED-1), setting `[e|e]` aside when
+/// Deals round `e` (engine number) with `rules` from `rng` (docs/rules.md §11), setting `[e|e]` aside when
 /// the rules' engine mode is `SetAside`.
 ///
 /// # Panics
@@ -114,7 +114,7 @@ pub fn deal_round(rules: &Rules, e: Pip, rng: &mut GameRng) -> Deal {
 }
 
 /// Deals round `e`: the set in canonical order (minus `[e|e]` when `set_aside`), shuffled,
-/// seat blocks, the rest the boneyard (ED-1).
+/// seat blocks, the rest the boneyard (docs/rules.md §11).
 ///
 /// # Panics
 /// Panics if the rules are not valid (call [`Rules::validate`] first).
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn deal_vector_seed7() {
-        // Pins ED-1 end to end: canonical order, our shuffle, seat blocks, boneyard order.
+        // Pins an edge case of docs/rules.md §11 end to end: canonical order, our shuffle, seat blocks, boneyard order.
         let rules = Rules::wikipedia();
         let d = deal_round(&rules, Pip::from_u8(12), &mut rng_from_seed(7));
         assert_eq!(d.hands[0].to_string(), DEAL7_SEAT0);

@@ -275,7 +275,7 @@ pub fn play_round_general<S: Strategy, O: Observer>(
         .expect("a round without a turn limit ends")
 }
 
-/// The first player of round 1 (ED-2), drawn from the deal stream when random.
+/// The first player of round 1 (docs/rules.md §11), drawn from the deal stream when random.
 fn first_seat(rules: &Rules, deal_rng: &mut GameRng) -> u8 {
     match rules.first_player {
         FirstPlayer::HighestPipDraw => return highest_pip_draw(rules, deal_rng),
@@ -288,7 +288,7 @@ fn first_seat(rules: &Rules, deal_rng: &mut GameRng) -> u8 {
     }
 }
 
-/// §4.14 (ED-33): every seat draws a tile from the shuffled set; the highest pip total starts;
+/// first-player methods (docs/rules.md §9): every seat draws a tile from the shuffled set; the highest pip total starts;
 /// tied seats draw again. The tiles go back before the deal.
 fn highest_pip_draw(rules: &Rules, rng: &mut GameRng) -> u8 {
     let mut tiles: Vec<Tile> = Tile::canonical(rules.set).collect();
@@ -304,7 +304,7 @@ fn highest_pip_draw(rules: &Rules, rng: &mut GameRng) -> u8 {
     }
 }
 
-/// §4.14: the seat dealt the set's top double in a trial deal from the match stream starts
+/// first-player methods (docs/rules.md §9): the seat dealt the set's top double in a trial deal from the match stream starts
 /// (seat 0 if the top double stays in the boneyard). The trial deal is not played.
 fn top_double_holder(rules: &Rules, rng: &mut GameRng) -> u8 {
     let top = Tile::new(rules.set, rules.set);
@@ -444,7 +444,7 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
     obs.match_end(result);
 }
 
-/// ED-23: the seat that went out; after a blocked round the lowest round score, ties to the
+/// an edge case of docs/rules.md §11: the seat that went out; after a blocked round the lowest round score, ties to the
 /// first such seat clockwise from the previous round's first player (that seat included).
 fn previous_out(prev: &Outcome, prev_first: Seat, n: usize) -> Seat {
     if let EndReason::Out(s) = prev.reason {

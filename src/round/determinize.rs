@@ -26,7 +26,7 @@ use crate::tile_set::TileSet;
 pub const FILL_TRIES: usize = 8;
 
 impl RoundState {
-    /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, §4.13): the
+    /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, `blanks_wild`, docs/rules.md §9): the
     /// definition [`Self::allowed`] computes for a whole mask of values.
     #[cfg(test)]
     fn fits_end(&self, t: Tile, v: crate::tile::Pip) -> bool {

@@ -68,7 +68,7 @@ impl fmt::Display for Seat {
 /// Number of whole-train slots: one personal train per seat plus the Mexican trains.
 pub const TRAIN_SLOTS: usize = MAX_PLAYERS + MAX_MEXICAN_TRAINS;
 
-/// Branch slots (branching doubles, §4.8): each covered double opens two, and a train holds at
+/// Branch slots (branching doubles, `branching_doubles`, docs/rules.md §9): each covered double opens two, and a train holds at
 /// most one of each of the `PIP_COUNT` doubles, the engine never among them.
 pub const MAX_BRANCHES: usize = 2 * crate::tile::PIP_COUNT;
 
@@ -79,7 +79,7 @@ pub const ALL_TRAIN_SLOTS: usize = TRAIN_SLOTS + MAX_BRANCHES;
 const _: () = assert!(ALL_TRAIN_SLOTS <= 0x40);
 
 /// A train: a seat's personal train, Mexican train `i`, or branch `k` (under branching doubles,
-/// §4.8, an extra open end of the train it grew from; see [`RoundState::root_of`]).
+/// `branching_doubles`, docs/rules.md §9, an extra open end of the train it grew from; see [`RoundState::root_of`]).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct TrainId(u8);
 
@@ -133,7 +133,7 @@ impl TrainId {
     /// Flag bit of a turned placement (slot ids are below 64; the non-train targets above 128).
     const TURNED: u8 = 0x40;
 
-    /// The same train, with the tile laid high half inward (blanks wild, §4.13).
+    /// The same train, with the tile laid high half inward (blanks wild, `blanks_wild`, docs/rules.md §9).
     #[inline]
     pub const fn turned(self) -> TrainId {
         TrainId(self.0 | TrainId::TURNED)
@@ -227,9 +227,9 @@ pub enum MoveKind {
     /// Ending an optional sequence: finishing a build after at least one tile, or declining
     /// another double or another tile on a swan walk.
     Stop,
-    /// Passing the Mexican train by in a swan walk and going on (§4.4).
+    /// Passing the Mexican train by in a swan walk and going on (`swan_drive`, docs/rules.md §9).
     Skip,
-    /// Declaring a bullet train (§4.5): the whole hand goes out on one's own train.
+    /// Declaring a bullet train (`bullet_train`, docs/rules.md §9): the whole hand goes out on one's own train.
     Bullet,
 }
 
@@ -240,7 +240,7 @@ pub struct Placement {
     pub tile: Tile,
     /// The train (never carries the turned flag).
     pub train: TrainId,
-    /// Blanks wild only (§4.13): the tile is laid high half inward, so its low half becomes the
+    /// Blanks wild only (`blanks_wild`, docs/rules.md §9): the tile is laid high half inward, so its low half becomes the
     /// open end. Otherwise the half that matches the open end goes inward.
     pub turned: bool,
 }
@@ -264,10 +264,10 @@ impl Move {
     /// Ending an optional sequence: finishing a build after at least one tile.
     pub const STOP: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::STOP };
 
-    /// Declaring a bullet train (§4.5): the whole hand goes out on one's own train.
+    /// Declaring a bullet train (`bullet_train`, docs/rules.md §9): the whole hand goes out on one's own train.
     pub const BULLET: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::BULLET };
 
-    /// Passing the Mexican train by in a swan walk and going on (§4.4).
+    /// Passing the Mexican train by in a swan walk and going on (`swan_drive`, docs/rules.md §9).
     pub const SKIP: Move = Move { tile: Tile::from_pips(0, 0), train: TrainId::SKIP };
 
     /// `tile` laid on `train` (low half inward under blanks wild).
@@ -281,7 +281,7 @@ impl Move {
         Move { tile, train }
     }
 
-    /// Blanks wild (§4.13): `tile` laid on `train` high half inward.
+    /// Blanks wild (`blanks_wild`, docs/rules.md §9): `tile` laid on `train` high half inward.
     ///
     /// # Panics
     ///
@@ -371,7 +371,7 @@ pub enum Decision {
     FollowUp,
     /// Laying one's train in a build phase: another tile, or [`Move::STOP`].
     Build,
-    /// A swan walk (§4.4): one tile on the next public train, [`Move::SKIP`] past the Mexican
+    /// A swan walk (`swan_drive`, docs/rules.md §9): one tile on the next public train, [`Move::SKIP`] past the Mexican
     /// train, or [`Move::STOP`].
     Swan,
 }

@@ -18,7 +18,7 @@ use std::ops::Deref;
 /// [`MAX_TILES`]. Hence at most `2 * TRAIN_SLOTS * MAX_TILES + 3` moves. (Without blanks wild a
 /// train with open end `v` takes at most the [`crate::tile::PIP_COUNT`] tiles showing `v`, so real lists stay
 /// under `TRAIN_SLOTS * PIP_COUNT + 3`; a dominorules.com second double adds at most one tile per train
-/// that the same train's singles leave out.) Branching doubles (§4.8) add up to
+/// that the same train's singles leave out.) Branching doubles (`branching_doubles`, docs/rules.md §9) add up to
 /// [`super::MAX_BRANCHES`] slots but cannot be combined with blanks wild, so their lists stay under
 /// `ALL_TRAIN_SLOTS * PIP_COUNT + 3`, far inside the bound. A test pins the constant and builds
 /// a wide position.
@@ -102,7 +102,7 @@ impl MoveList {
 }
 
 /// Where the tiles of a choice come from: the whole hand, or the one tile just drawn; `Wild*`
-/// when blanks are wild (§4.13).
+/// when blanks are wild (`blanks_wild`, docs/rules.md §9).
 #[derive(Clone, Copy)]
 enum Source<'a> {
     Hand(&'a TileSet),
@@ -157,7 +157,7 @@ impl Source<'_> {
     }
 }
 
-/// Blanks wild (§4.13, ED-31i): a half joins end `v` if it equals `v`, is blank, or `v` is
+/// Blanks wild (`blanks_wild`, docs/rules.md §9 and §11): a half joins end `v` if it equals `v`, is blank, or `v` is
 /// blank. Each legal orientation is its own move: unturned lays the low half inward (the new
 /// end is the high half), [`TrainId::turned`] lays the high half inward.
 #[inline]
@@ -218,7 +218,7 @@ impl RoundState {
                 FollowUp::CoverSameDouble => {
                     self.source(p, drawn).push(out, value, train, false);
                     if drawn.is_none() && self.rules.doubles_per_turn == DoublesPerTurn::Unlimited {
-                        // Multiple doubles (§4.9): more doubles on other eligible ends before
+                        // Multiple doubles (`multiple_doubles`, docs/rules.md §9): more doubles on other eligible ends before
                         // covering the first. They are optional ("may"): holding no cover, the
                         // doubler may also stop laying doubles and draw for it (Move::STOP).
                         let covers = out.len();
@@ -236,7 +236,7 @@ impl RoundState {
                     }
                 }
                 FollowUp::Optional => {
-                    // Cover optional (§4.6): cover the double from hand, or end the turn.
+                    // Cover optional (`cover_optional`, docs/rules.md §9): cover the double from hand, or end the turn.
                     self.source(p, drawn).push(out, value, train, false);
                     out.push(Move::STOP);
                 }
@@ -283,7 +283,7 @@ impl RoundState {
                 out.push(Move::STOP);
             }
         } else {
-            // ED-30(a): a build of maximum length; keep the tiles whose continuation is
+            // an edge case of docs/rules.md §11: a build of maximum length; keep the tiles whose continuation is
             // longest (each candidate is scored once, so the kept set is never empty).
             let mut score = [0u8; MOVE_CAPACITY];
             let mut best = 0;
@@ -303,7 +303,7 @@ impl RoundState {
         }
     }
 
-    /// The next position of `p`'s swan walk at or after `pos` (§4.4, ED-31b), and its train.
+    /// The next position of `p`'s swan walk at or after `pos` (`swan_drive`, docs/rules.md §9 and §11), and its train.
     ///
     /// Positions run clockwise: odd `2k-1` is the gap after seat `p+k-1`, where the first Mexican
     /// train sits if that seat started it; even `2k` is seat `p+k`, a stop only if its train is
@@ -326,8 +326,8 @@ impl RoundState {
         None
     }
 
-    /// Bullet train (§4.5): the train on which `p` may declare, when its whole hand lays as one
-    /// train from its own end (or, under partnerships, its partner's end, §4.1).
+    /// Bullet train (`bullet_train`, docs/rules.md §9): the train on which `p` may declare, when its whole hand lays as one
+    /// train from its own end (or, under partnerships, its partner's end, `partnerships`, docs/rules.md §9).
     pub(super) fn bullet_train_for(&self, p: Seat) -> Option<TrainId> {
         let hand = &self.hands[p.index()];
         if !self.rules.bullet_train || hand.is_empty() {
@@ -398,7 +398,7 @@ impl RoundState {
         if self.rules.blanks_wild { Source::WildHand(hand) } else { Source::Hand(hand) }
     }
 
-    /// Whether `p` is in a first turn that may only use its own train (ED-27, Great Harbour Cay).
+    /// Whether `p` is in a first turn that may only use its own train (an edge case of docs/rules.md §11, Great Harbour Cay).
     pub(super) fn first_turn_restricted(&self, p: Seat) -> bool {
         // A build phase is the opening itself: the seat's first normal turn is not restricted.
         self.rules.first_turn_own_train_only
@@ -407,7 +407,7 @@ impl RoundState {
     }
 
     /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains;
-    /// under branching doubles each train is followed by its branches (§4.8).
+    /// under branching doubles each train is followed by its branches (`branching_doubles`, docs/rules.md §9).
     fn for_each_eligible(&self, p: Seat, mut f: impl FnMut(TrainId)) {
         if self.branches > 0 {
             self.for_each_eligible_train(p, |t| {
@@ -433,7 +433,7 @@ impl RoundState {
         f(TrainId::personal(p));
         let team = self.team(p);
         if team != p.bit() {
-            // Partnerships: the partner's train is part of one's own (§4.1).
+            // Partnerships: the partner's train is part of one's own (`partnerships`, docs/rules.md §9).
             f(TrainId::personal(self.partner(p)));
         }
         if self.first_turn_restricted(p) {
@@ -477,7 +477,7 @@ impl RoundState {
     fn start_target_open(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
         let started = self.mexican_started as usize;
         if self.first_turn_restricted(p) {
-            // Parsons (ED-27 option): the round's very first move may start the Mexican train.
+            // Parsons (an option, docs/rules.md §11): the round's very first move may start the Mexican train.
             let first_move = self.rules.parsons_first_move && p == self.first && self.turns == 0;
             return first_move.then_some(TrainId::mexican(started));
         }
@@ -507,7 +507,7 @@ impl RoundState {
         let team = self.team(p);
         let own = |m: &Move| self.root_of(m.train.base()).owner().is_some_and(|q| team & q.bit() != 0);
         if self.rules.marked_owner_must_prefer_own_train && self.markers & p.bit() != 0 && out.iter().any(own) {
-            // ED-20 alternative: a marked owner who can play on his own train must.
+            // an edge case of docs/rules.md §11: a marked owner who can play on his own train must.
             out.retain(own);
         }
     }

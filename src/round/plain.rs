@@ -7,7 +7,7 @@
 //! there is a real choice, place, follow up a double, end the turn. That is this module.
 //!
 //! **When it runs.** [`RoundState::plain_rules`] says whether the rules are plain: one-tile
-//! opening, cover-the-same-double follow-up without §4.9's multiple doubles, no tap penalty, and
+//! opening, cover-the-same-double follow-up without the multiple_doubles variation (docs/rules.md §9), no tap penalty, and
 //! none of partnerships, swan drive, bullet train, public doubles, continuous draw, blanks wild,
 //! branching doubles, the doubler's foreign-train exemption or the marked owner's preference
 //! (`wikipedia` and `harbour_cay` are plain with any of their named variations apart from those).
@@ -82,7 +82,7 @@ impl RoundState {
         if self.pending_len > 0 {
             self.phase = Phase::Cover(None);
             if self.cover_forbidden_by_first_turn() {
-                // O2 (ED-17): draw, keep, mark.
+                // O2 (docs/rules.md §11): draw, keep, mark.
                 let _ = self.draw(p, obs);
                 self.void_kept_draw(p, 0);
                 self.mark(p, obs);
@@ -175,7 +175,7 @@ impl RoundState {
 
     /// The one draw of OBLIGATED or FOLLOWUP when the hand cannot cover the double on `train`
     /// (showing `value`): the covering move if the drawn tile fits; otherwise the turn fails, or
-    /// with nothing to draw ends (a follow-up's emptied hand goes out, ED-31g), and `None`.
+    /// with nothing to draw ends (a follow-up's emptied hand goes out, an edge case of docs/rules.md §11), and `None`.
     #[inline(always)]
     fn plain_draw_to_cover<O: Observer>(&mut self, p: Seat, train: TrainId, value: Pip, obs: &mut O) -> Option<Move> {
         let follow_up = matches!(self.phase, Phase::FollowUp { .. });

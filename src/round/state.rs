@@ -30,7 +30,7 @@ pub(super) enum Phase {
     /// The doubler's follow-up for the double on `train` showing `value` (what is legal depends
     /// on `rules.follow_up`).
     FollowUp { train: TrainId, value: Pip, drawn: Option<Tile> },
-    /// Swan drive (§4.4): the walk over the public trains, at walk position `pos` (see
+    /// Swan drive (`swan_drive`, docs/rules.md §9): the walk over the public trains, at walk position `pos` (see
     /// [`RoundState::swan_target`]).
     Swan { pos: u8 },
     /// dominorules.com: after a second double, the third tile goes on either double.
@@ -44,13 +44,13 @@ pub(super) enum Phase {
 pub(super) enum BuildKind {
     /// Celko's "working on the railroad": any length from 1, a trailing double obliges (N-2).
     Celko,
-    /// Fast game: maximum length, no obligations, going out only after all builds (§4.2).
+    /// Fast game: maximum length, no obligations, going out only after all builds (`fast_game`, docs/rules.md §9).
     Fast,
     /// Bullet train: the declarer lays his whole hand on `train` (his own, or his partner's
-    /// under partnerships), then every other seat a maximum-length build on its own (§4.5).
+    /// under partnerships), then every other seat a maximum-length build on its own (`bullet_train`, docs/rules.md §9).
     Bullet { declarer: Seat, train: TrainId },
     /// Delayed first turn: an unstarted seat lays a maximum-length build in its turn; `optional`
-    /// once it could only start with the tile it drew (it may pass) (§4.3).
+    /// once it could only start with the tile it drew (it may pass) (`delayed_first_turn`, docs/rules.md §9).
     Delayed { optional: bool },
 }
 
@@ -69,7 +69,7 @@ pub struct RoundSetup {
     pub e: Pip,
     /// How this round's engine is found (a set-aside deal always uses `SetAside`).
     pub engine_mode: EngineMode,
-    /// L_r (ED-2, ED-36): where engine-search draws start.
+    /// L_r (edge cases of docs/rules.md §11): where engine-search draws start.
     pub lead: Seat,
     /// The first player when the rules do not make it the engine placer.
     pub first: Seat,
@@ -92,7 +92,7 @@ pub struct RoundState {
     pub(super) boneyard: Boneyard,
     pub(super) trains: [Train; ALL_TRAIN_SLOTS],
     pub(super) mexican_started: u8,
-    /// Branching doubles (§4.8): branches opened so far, and the train each grew from.
+    /// Branching doubles (`branching_doubles`, docs/rules.md §9): branches opened so far, and the train each grew from.
     pub(super) branches: u8,
     pub(super) branch_root: [TrainId; MAX_BRANCHES],
     pub(super) markers: u16,
@@ -115,9 +115,9 @@ pub struct RoundState {
     pub(super) turn_marker_changed: bool,
     pub(super) turn_doubles: [TurnDouble; MAX_OPEN_DOUBLES],
     pub(super) turn_doubles_len: u8,
-    /// Partnerships (ED-31a): seats whose last turn failed and that have not placed since.
+    /// Partnerships (docs/rules.md §11): seats whose last turn failed and that have not placed since.
     pub(super) failed: u16,
-    /// Double public (ED-31e): markers put on by a double this turn, which this turn's later
+    /// Double public (docs/rules.md §11): markers put on by a double this turn, which this turn's later
     /// placements do not lift.
     pub(super) public_this_turn: u16,
     /// Tap penalty models (N-8): the seat that ended its last turn on one tile unannounced.
@@ -126,13 +126,13 @@ pub struct RoundState {
     pub(super) skip_next: u16,
     /// Seats with an idle, non-skipped turn since the table last changed (blocked test).
     pub(super) idle_seats: u16,
-    /// The seat that started the first Mexican train (its place in a swan walk, ED-31b).
+    /// The seat that started the first Mexican train (its place in a swan walk, an edge case of docs/rules.md §11).
     pub(super) mexican_starter: Option<Seat>,
     /// Swan drive: this turn began normally with a placement on one's own train.
     pub(super) swan_ok: bool,
     /// Swan drive: the walk position to resume after a double's follow-up (0: not walking).
     pub(super) swan_resume: u8,
-    /// Continuous draw (§4.12): failed cover attempts per pending obligation.
+    /// Continuous draw (`continuous_draw`, docs/rules.md §9): failed cover attempts per pending obligation.
     pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
     /// Public void inference (the known voids of docs/rules.md §2): bit `v` of seat `s` means every other seat can tell
     /// that `s` holds no tile that fits an open end `v`.
@@ -276,7 +276,7 @@ impl RoundState {
             .chain((0..self.branches as usize).map(TrainId::branch))
     }
 
-    /// The whole train a slot belongs to: a branch's root train (branching doubles, §4.8), or
+    /// The whole train a slot belongs to: a branch's root train (branching doubles, `branching_doubles`, docs/rules.md §9), or
     /// the train itself. Whoever may play on the root may play on its branches, and a play on a
     /// branch counts as a play on the root (its owner, its marker).
     #[inline]
@@ -323,7 +323,7 @@ impl RoundState {
     }
 
     /// Unplayed tiles that could still be laid on an open end `v`: those showing `v`, and under
-    /// blanks wild those showing a blank too (every one, if `v` is blank) (§4.13).
+    /// blanks wild those showing a blank too (every one, if `v` is blank) (`blanks_wild`, docs/rules.md §9).
     pub fn unplayed_fitting(&self, v: Pip) -> u32 {
         if !self.rules.blanks_wild {
             return self.unplayed(v);
@@ -418,7 +418,7 @@ impl RoundState {
         self.first
     }
 
-    /// L_r: where engine-search draws start (ED-2, ED-36).
+    /// L_r: where engine-search draws start (edge cases of docs/rules.md §11).
     pub fn lead(&self) -> Seat {
         self.lead
     }
@@ -529,7 +529,7 @@ impl RoundState {
         }
     }
 
-    /// MARK(p) for a failed turn: no-op if already marked. Under partnerships (ED-31a) a failure
+    /// MARK(p) for a failed turn: no-op if already marked. Under partnerships (docs/rules.md §11) a failure
     /// only marks once the partner has failed too, and then marks both ends of the team train.
     pub(super) fn mark<O: Observer>(&mut self, p: Seat, obs: &mut O) {
         if !self.rules.partnerships {
@@ -566,7 +566,7 @@ impl RoundState {
         let covered = tr.open_double;
         let joined = tr.end;
         tr.end = match (wild, turned) {
-            // Blanks wild: the orientation was chosen (ED-31i).
+            // Blanks wild: the orientation was chosen (docs/rules.md §11).
             (true, false) => tile.high(),
             (true, true) => tile.low(),
             (false, _) => tile.other(tr.end),
@@ -620,11 +620,11 @@ impl RoundState {
             && let Some(q) = root.owner()
             && self.markers & q.bit() == 0
         {
-            // §4.10: the double makes the train public; this turn's later plays keep it so.
+            // `double_public`, docs/rules.md §9: the double makes the train public; this turn's later plays keep it so.
             self.mark_one(q, obs);
             self.public_this_turn |= q.bit();
         }
-        // ED-30(e): in the fast game a build that empties a hand ends the round after all builds.
+        // an edge case of docs/rules.md §11(e): in the fast game a build that empties a hand ends the round after all builds.
         let deferred = matches!(self.phase, Phase::Build { kind: BuildKind::Fast | BuildKind::Bullet { .. }, .. });
         if self.hands[p.index()].is_empty() && !deferred && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
             self.finish(EndReason::Out(p), true, obs);
@@ -632,7 +632,7 @@ impl RoundState {
         own_lifted
     }
 
-    /// Under `go_out_on_double = MustCover` (ED-31g), whether the double just placed showing
+    /// Under `go_out_on_double = MustCover` (docs/rules.md §11), whether the double just placed showing
     /// `v` still owes its follow-up, so that an empty hand does not end the round yet. A dominorules.com
     /// second double owes nothing more: its third tile "from hand" cannot be drawn, and dominorules.com
     /// lets "two doubles as his last play" end the round.
@@ -667,18 +667,18 @@ impl RoundState {
         self.pending_len += 1;
     }
 
-    /// Branching doubles (§4.8): a double showing `v` on `train` has just been covered.
+    /// Branching doubles (`branching_doubles`, docs/rules.md §9): a double showing `v` on `train` has just been covered.
     ///
     /// - Its first cover (`stage == false`) opens two branches with open end `v`, ends of `root`.
     ///   Under `FourWayTripleCover` each branch starts with its double side uncovered
     ///   (`open_double`), and the first is owed at once as an obligation, in the place of the one
-    ///   just met (ED-31d): the next player must cover it.
+    ///   just met (docs/rules.md §11): the next player must cover it.
     /// - A cover of the first branch (`stage`) makes the second branch owed; a cover of the
     ///   second completes the double and normal play resumes.
     ///
-    /// Builds oblige nobody but Celko's trailing double (ED-30, N-2), so a double covered inside
+    /// Builds oblige nobody but Celko's trailing double (an edge case of docs/rules.md §11, N-2), so a double covered inside
     /// a build opens its branches without owing them; they are then plain open ends. The
-    /// last-of-suit exception (§4.11) spares a branch no tile can ever reach.
+    /// last-of-suit exception (the three exceptions to covering, docs/rules.md §9) spares a branch no tile can ever reach.
     #[allow(clippy::too_many_arguments)]
     fn branch_covered<O: Observer>(
         &mut self,
@@ -719,7 +719,7 @@ impl RoundState {
         }
     }
 
-    /// Whether the obligation being served is a branch stage (§4.8 triple cover): it is on a
+    /// Whether the obligation being served is a branch stage (`branching_doubles`, docs/rules.md §9 triple cover): it is on a
     /// branch with no tile yet.
     pub(super) fn serving_stage(&self) -> bool {
         self.pending_len > 0 && {
@@ -728,7 +728,7 @@ impl RoundState {
         }
     }
 
-    /// Appends an obligation; `fails` counts the doubler's own failed follow-up (§4.12).
+    /// Appends an obligation; `fails` counts the doubler's own failed follow-up (`continuous_draw`, docs/rules.md §9).
     pub(super) fn push_pending(&mut self, o: Obligation, fails: u8) {
         self.pending[self.pending_len as usize] = o;
         self.pending_fails[self.pending_len as usize] = fails;
@@ -759,7 +759,7 @@ impl RoundState {
             };
         }
         if self.rules.partnerships {
-            // §4.1: a team whose partner went out scores 0; otherwise both hands. Each partner
+            // `partnerships`, docs/rules.md §9: a team whose partner went out scores 0; otherwise both hands. Each partner
             // is credited the team score, so team totals and winners follow per seat.
             let n = self.players as usize;
             let single = scores;

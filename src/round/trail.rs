@@ -6,12 +6,12 @@
 //!   the tiles form one connected piece touching `v`, and either every value has even degree, or
 //!   exactly two have odd degree and `v` is one of them. Constant time.
 //! - [`longest_trail`]: the most tiles one trail from `v` can lay (the fast game's and bullet
-//!   train's maximum-length builds, §4.2/§4.5, ED-30). Depth-first search pruned by an upper
+//!   train's maximum-length builds, the fast_game and bullet_train variations, docs/rules.md §9, an edge case of docs/rules.md §11). Depth-first search pruned by an upper
 //!   bound: the tiles reachable from the current end, less the edges a trail must leave unused
 //!   (with `k` odd-degree values, at least `(k - 2) / 2`), cut short once a trail meets it.
 //!   Exact for every hand a round deals; a hand swollen by many draws (over about 20 tiles) can
 //!   exhaust the search budget of [`TRAIL_BUDGET`] nodes, and then the longest trail found within
-//!   it counts as the longest (engine default, documented with ED-30).
+//!   it counts as the longest (engine default, documented with an edge case of docs/rules.md §11).
 
 use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;

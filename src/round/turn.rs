@@ -55,8 +55,8 @@ impl RoundState {
                         continue;
                     }
                     if self.pending_len > 0 && self.cover_forbidden_by_first_turn() {
-                        // O2 (ED-17): the first-turn ban outranks the obligation: draw, keep, mark
-                        // (a branch stage, §4.8, never marks).
+                        // O2 (docs/rules.md §11): the first-turn ban outranks the obligation: draw, keep, mark
+                        // (a branch stage, `branching_doubles`, docs/rules.md §9, never marks).
                         let p = self.current;
                         let _ = self.draw(p, obs);
                         self.void_kept_draw(p, 0);
@@ -139,7 +139,7 @@ impl RoundState {
         self.apply(m, obs);
     }
 
-    /// §4.3 (ED-30): an unstarted seat's turn: build at once if it can start its train; else
+    /// `delayed_first_turn`, docs/rules.md §9 (docs/rules.md §11): an unstarted seat's turn: build at once if it can start its train; else
     /// draw one and, if that tile starts it, build or pass; otherwise pass. No marker either way.
     fn delayed_first_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
@@ -167,7 +167,7 @@ impl RoundState {
         }
     }
 
-    /// ED-17: a seat in its restricted first turn may not cover on another seat's train.
+    /// an edge case of docs/rules.md §11: a seat in its restricted first turn may not cover on another seat's train.
     pub(super) fn cover_forbidden_by_first_turn(&self) -> bool {
         let p = self.current;
         self.first_turn_restricted(p)
@@ -237,7 +237,7 @@ impl RoundState {
                 }
             }
             EngineMode::GaltFirstPlayerHighestDouble => {
-                // ED-33: from the first player clockwise, the first seat holding a double places
+                // an edge case of docs/rules.md §11: from the first player clockwise, the first seat holding a double places
                 // its highest; if none does, seats draw in turn until a double is drawn.
                 let n = self.players as usize;
                 for k in 0..n {
@@ -344,7 +344,7 @@ impl RoundState {
                 return;
             }
             Phase::Build { kind, built, placed } => {
-                // "a train made up of just the engine": no draw, no marker (ED-8).
+                // "a train made up of just the engine": no draw, no marker (docs/rules.md §11).
                 if !placed && self.trains[p.index()].len == 0 {
                     self.no_start |= p.bit();
                 }
@@ -358,14 +358,14 @@ impl RoundState {
             }
         };
         // A tile was already drawn for this step and does not fit: the turn fails (N2, O5, F4).
-        // A follow-up draw after an earlier draw needs ED-9 (`followup_draw_per_double`).
+        // A follow-up draw after an earlier draw needs an edge case of docs/rules.md §11 (`followup_draw_per_double`).
         let may_draw = drawn.is_none()
             && !(matches!(phase, Phase::FollowUp { .. }) && self.turn_drew && !self.rules.followup_draw_per_double);
-        // ED-28 alternative: a doubler whose double lies on another seat's train does not mark.
+        // an edge case of docs/rules.md §11: a doubler whose double lies on another seat's train does not mark.
         let exempt_mark = self.rules.doubler_exempt_on_foreign_train
             && matches!(phase, Phase::FollowUp { train, .. } if self.root_of(train).owner().is_some_and(|q| q != p));
         if matches!(phase, Phase::Cover(_)) && self.serving_stage() {
-            // §4.8 triple cover, stages 2 and 3 (ED-31d): draw one; if it does not fit, the
+            // `branching_doubles`, docs/rules.md §9 triple cover, stages 2 and 3 (docs/rules.md §11): draw one; if it does not fit, the
             // turn ends without a marker and the next player owes the stage.
             let t = if drawn.is_none() { self.draw(p, obs) } else { None };
             match t {
@@ -377,8 +377,8 @@ impl RoundState {
         if let Phase::Cover(Some(_)) = phase
             && self.continuous_draw_due(p)
         {
-            // §4.12: the doubler, after everyone failed once, draws until a tile covers; an
-            // empty boneyard ends it with a marker (ED-31h).
+            // `continuous_draw`, docs/rules.md §9: the doubler, after everyone failed once, draws until a tile covers; an
+            // empty boneyard ends it with a marker (docs/rules.md §11).
             match self.draw(p, obs) {
                 Some(t) => self.phase = Phase::Cover(Some(t)),
                 None => self.fail_turn(phase, p, obs),
@@ -403,7 +403,7 @@ impl RoundState {
                 }
             }
             None if matches!(phase, Phase::FollowUp { .. }) && self.hands[p.index()].is_empty() => {
-                // ED-31g: a hand emptied by a double that needs cover, and nothing to draw: out.
+                // an edge case of docs/rules.md §11: a hand emptied by a double that needs cover, and nothing to draw: out.
                 self.finish(EndReason::Out(p), true, obs);
             }
             None if self.rules.mark_on_empty_boneyard && !exempt_mark => self.fail_turn(phase, p, obs),
@@ -421,7 +421,7 @@ impl RoundState {
         self.end_turn(obs);
     }
 
-    /// Counts a failed attempt at the obligation being served (continuous draw, §4.12).
+    /// Counts a failed attempt at the obligation being served (continuous draw, `continuous_draw`, docs/rules.md §9).
     pub(super) fn note_cover_failure(&mut self, phase: Phase) {
         if matches!(phase, Phase::Cover(_)) && self.pending_len > 0 {
             let i = self.served_index();
@@ -429,7 +429,7 @@ impl RoundState {
         }
     }
 
-    /// Whether `p` must keep drawing to cover (§4.12): it placed the double being served and
+    /// Whether `p` must keep drawing to cover (`continuous_draw`, docs/rules.md §9): it placed the double being served and
     /// every seat, itself included, has failed to cover it once.
     fn continuous_draw_due(&self, p: Seat) -> bool {
         self.rules.continuous_draw
@@ -464,7 +464,7 @@ impl RoundState {
             return;
         }
         if m.train == TrainId::BULLET {
-            // §4.5: the declarer lays his whole hand, then every other seat builds.
+            // `bullet_train`, docs/rules.md §9: the declarer lays his whole hand, then every other seat builds.
             let train = self.bullet_train_for(p).expect("offered only when possible");
             self.phase = Phase::Build { kind: BuildKind::Bullet { declarer: p, train }, built: 0, placed: false };
             return;
@@ -496,7 +496,7 @@ impl RoundState {
         }
         if m.is_stop() {
             if matches!(phase, Phase::FollowUp { .. }) && self.rules.follow_up == FollowUp::CoverSameDouble {
-                // §4.9: no more doubles, and no cover in hand: draw for the first double's cover.
+                // `multiple_doubles`, docs/rules.md §9: no more doubles, and no cover in hand: draw for the first double's cover.
                 self.no_move(phase, obs);
             } else {
                 self.end_turn(obs);
@@ -512,7 +512,7 @@ impl RoundState {
             Phase::Normal(_) if double => self.after_double(m.train, m.tile.low(), own_lifted, obs),
             Phase::FollowUp { train, value, .. } if double => match self.rules.follow_up {
                 FollowUp::CoverSameDouble => {
-                    // §4.9: another double; the first still needs its cover.
+                    // `multiple_doubles`, docs/rules.md §9: another double; the first still needs its cover.
                     self.mark_exempt(m.tile.low(), own_lifted);
                     self.phase = Phase::FollowUp { train, value, drawn: None };
                 }
@@ -531,14 +531,14 @@ impl RoundState {
             && matches!(self.phase, Phase::FollowUp { .. } | Phase::SecondDouble { .. })
             && self.stuck()
         {
-            // STUCK right after a double that opened a follow-up (ED-18 (a)): the doubler
+            // STUCK right after a double that opened a follow-up (an edge case of docs/rules.md §11 (a)): the doubler
             // never draws for a double that can no longer be covered.
             self.finish(EndReason::Stuck, true, obs);
         }
     }
 
     /// The placements this step owed are made: under swan drive a turn that began on one's own
-    /// train walks on over the public trains (§4.4); otherwise the turn ends.
+    /// train walks on over the public trains (`swan_drive`, docs/rules.md §9); otherwise the turn ends.
     fn placements_done<O: Observer>(&mut self, obs: &mut O) {
         if self.swan_ok && self.outcome.is_none() {
             let pos = self.swan_resume.max(1);
@@ -586,7 +586,7 @@ impl RoundState {
     }
 
     /// A build ends: under Celko a trailing double is left open and obliges, stacked (N-2);
-    /// the other builds create no obligation (ED-30).
+    /// the other builds create no obligation (docs/rules.md §11).
     fn end_build(&mut self, p: Seat, kind: BuildKind) {
         let own = TrainId::personal(p);
         let tr = self.trains[own.index()];
@@ -597,7 +597,7 @@ impl RoundState {
     }
 
     fn next_builder<O: Observer>(&mut self, kind: BuildKind, built: u8, obs: &mut O) {
-        // A build is the seat's opening turn: it counts as taken (§5.0.2 "any kind").
+        // A build is the seat's opening turn: it counts as taken (docs/rules.md §6.3: a turn of "any kind").
         self.turns += 1;
         self.turns_taken[self.current.index()] += 1;
         self.turn_doubles_len = 0;
@@ -609,7 +609,7 @@ impl RoundState {
             }
             self.current = self.first;
             self.phase = Phase::TurnStart;
-            // ED-30(e): the fast game ends after the builds if one emptied a hand.
+            // an edge case of docs/rules.md §11(e): the fast game ends after the builds if one emptied a hand.
             let n = self.players as usize;
             if let Some(s) = (0..n)
                 .map(|k| Seat::from_index((self.first.index() + k) % n))
@@ -658,8 +658,8 @@ impl RoundState {
                 self.penalty_draw(q, 1, obs);
             }
         }
-        // The offence: playing down to one tile without announcing it ([000 §Last Tile],
-        // [004 §Last domino] "when playing the next-to-last tile").
+        // The offence: playing down to one tile without announcing it (Celko 1998, Last Tile,
+        // Great Harbour Cay, Last domino "when playing the next-to-last tile").
         if self.rules.tap != TapModel::AlwaysAnnounced && self.turn_placed && self.hands[p.index()].len() == 1 {
             self.tap_due = Some(p);
         }
