@@ -314,15 +314,10 @@ fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<()
 
 /// Parses stored `mtrain balance` arguments.
 fn stored_balance_args(args: &[String]) -> Result<BalanceArgs, CliError> {
-    use clap::Parser;
-    let mut argv = vec!["mtrain".to_string(), "balance".to_string()];
-    argv.extend(args.iter().cloned());
-    let cli = super::Cli::try_parse_from(&argv)
-        .map_err(|e| CliError::usage(format!("the stored sweep arguments no longer parse: {}", e.kind())))?;
-    match cli.command {
-        super::Command::Balance(b) => Ok(b),
-        _ => Err(CliError::usage("the stored arguments are not a balance sweep")),
-    }
+    super::job::stored_args("balance", ("sweep", "a balance sweep"), args, |c| match c {
+        super::Command::Balance(b) => Some(b),
+        _ => None,
+    })
 }
 
 /// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell

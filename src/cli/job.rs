@@ -151,3 +151,19 @@ pub(crate) fn shell_word(w: &str) -> String {
         format!("'{}'", w.replace('\'', r"'\''"))
     }
 }
+
+/// The stored arguments of a run (`args`, without the program and subcommand), parsed as
+/// `mtrain SUBCOMMAND` parses its command line, the options taken by `pick`; `what` names the
+/// arguments in errors (run, sweep, tuning) and `kind` the run (a tournament, a balance sweep).
+pub(crate) fn stored_args<T>(
+    subcommand: &str,
+    (what, kind): (&str, &str),
+    args: &[String],
+    pick: impl FnOnce(super::Command) -> Option<T>,
+) -> Result<T, CliError> {
+    use clap::Parser;
+    let argv: Vec<String> = ["mtrain", subcommand].iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
+    let cli = super::Cli::try_parse_from(&argv)
+        .map_err(|e| CliError::usage(format!("the stored {what} arguments no longer parse: {}", e.kind())))?;
+    pick(cli.command).ok_or_else(|| CliError::usage(format!("the stored {what} arguments are not {kind}")))
+}

@@ -37,7 +37,7 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
+pub(crate) enum Command {
     /// Play one match and print a transcript a person can follow.
     Play(play::PlayArgs),
     /// Play many seeded games in parallel and report who wins, by how much, how surely.

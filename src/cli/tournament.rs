@@ -283,12 +283,10 @@ pub(crate) fn stored_config(
     stderr: StderrTo,
     timeout: f64,
 ) -> Result<Config, CliError> {
-    use clap::Parser;
-    let cli = super::Cli::try_parse_from(argv)
-        .map_err(|e| CliError::usage(format!("the stored run arguments no longer parse: {}", e.kind())))?;
-    let super::Command::Tournament(stored) = cli.command else {
-        return Err(CliError::usage("the stored run arguments are not a tournament"));
-    };
+    let stored = super::job::stored_args("tournament", ("run", "a tournament"), &argv[2..], |c| match c {
+        super::Command::Tournament(t) => Some(t),
+        _ => None,
+    })?;
     build(&stored, &argv[2..], base, stderr, timeout)
 }
 

@@ -105,14 +105,10 @@ impl From<TuneError> for CliError {
 
 /// The stored arguments of a run, parsed as `mtrain tune` would.
 fn stored_tune_args(args: &[String]) -> Result<TuneArgs, CliError> {
-    use clap::Parser;
-    let argv: Vec<String> = ["mtrain", "tune"].iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
-    let cli = super::Cli::try_parse_from(&argv)
-        .map_err(|e| CliError::usage(format!("the stored tuning arguments no longer parse: {}", e.kind())))?;
-    let super::Command::Tune(stored) = cli.command else {
-        return Err(CliError::usage("the stored arguments are not a tuning run"));
-    };
-    Ok(stored)
+    super::job::stored_args("tune", ("tuning", "a tuning run"), args, |c| match c {
+        super::Command::Tune(t) => Some(t),
+        _ => None,
+    })
 }
 
 pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i32, CliError> {
