@@ -18,9 +18,8 @@ mod tune;
 pub(crate) mod values;
 
 use crate::external::{ExternalBots, ExternalSpec, Settings, StderrTo};
-use crate::rules::{RuleErrors, Rules};
+use crate::rules::{RuleErrors, Rules, TableError, TableSpec};
 use crate::strategies::Registry;
-use crate::tile::Pip;
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::fs::File;
@@ -197,11 +196,9 @@ pub(crate) struct TableArgs {
 /// A preset with `--rule` options applied (conflicts refused) on double-`set`: the rules and
 /// the options as applied, each once.
 pub(crate) fn preset_rules(preset: &str, rule: &[String], set: u8) -> Result<(Rules, Vec<(String, String)>), CliError> {
-    let mut rules = Rules::preset(preset).map_err(CliError::usage)?;
-    let applied = rules.apply_rules(rule).map_err(CliError::usage)?;
-    rules.set = Pip::new(set)
-        .ok_or_else(|| CliError::usage(format!("double-{set} is not a supported set (valid: 6, 9, 12, 15, 18)")))?;
-    Ok((rules, applied))
+    let spec =
+        TableSpec { preset: preset.to_string(), set, players: 4, hand: None, rounds: None, rules: rule.to_vec() };
+    spec.preset_rules().map_err(CliError::usage)
 }
 
 pub(crate) use crate::report::changes_text;
@@ -241,13 +238,24 @@ pub(crate) struct Table {
 }
 
 impl TableArgs {
+    /// The table as data.
+    pub(crate) fn spec(&self) -> TableSpec {
+        TableSpec {
+            preset: self.rules.clone(),
+            set: self.set,
+            players: self.players,
+            hand: self.hand,
+            rounds: self.rounds,
+            rules: self.rule.clone(),
+        }
+    }
+
     /// Parses the options once: the rules, built and validated, and the changes applied.
     pub(crate) fn table(&self) -> Result<Table, CliError> {
-        let (mut rules, changes) = preset_rules(&self.rules, &self.rule, self.set)?;
-        rules.players = self.players;
-        rules.hand_size = self.hand;
-        rules.rounds = self.rounds;
-        rules.validate()?;
+        let (rules, changes) = self.spec().build().map_err(|e| match e {
+            TableError::Input(e) => CliError::usage(e),
+            TableError::Rules(e) => CliError::from(e),
+        })?;
         Ok(Table { rules, changes })
     }
 }

@@ -384,6 +384,67 @@ impl fmt::Display for RuleErrors {
 
 impl std::error::Error for RuleErrors {}
 
+/// A table described as a person gives it (a preset, the set, the seats, the hand and rounds,
+/// and `--rule key=value` changes), before it is built: the data a run stores to rebuild its
+/// rules, and what the command line and other callers hand the library.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableSpec {
+    /// The preset's name.
+    pub preset: String,
+    /// The set: double-`set`.
+    pub set: u8,
+    /// Seats.
+    pub players: u8,
+    /// Tiles dealt to each (`None`: the preset's deal table).
+    pub hand: Option<u8>,
+    /// Rounds per match (`None`: every double from the highest down to 0-0).
+    pub rounds: Option<u8>,
+    /// `key=value` rule changes, in the order given.
+    pub rules: Vec<String>,
+}
+
+impl TableSpec {
+    /// The preset with the rule changes applied on double-`set` (players, hand and rounds left
+    /// at the preset's), and the changes as applied, each once, in the order first given; not
+    /// yet validated for a table size.
+    ///
+    /// # Errors
+    /// An unknown preset, a bad or conflicting rule change, or an unsupported set.
+    pub fn preset_rules(&self) -> Result<(Rules, Vec<(String, String)>), crate::error::InvalidInput> {
+        let mut rules = Rules::preset(&self.preset)?;
+        let applied = rules.apply_rules(&self.rules)?;
+        rules.set = crate::tile::Pip::new(self.set).ok_or_else(|| {
+            crate::error::InvalidInput(format!("double-{} is not a supported set (valid: 6, 9, 12, 15, 18)", self.set))
+        })?;
+        Ok((rules, applied))
+    }
+
+    /// The validated rules of the table, and the changes as applied.
+    ///
+    /// # Errors
+    /// As [`TableSpec::preset_rules`], or a table the rules do not allow (its seats, hand or
+    /// rounds), naming every problem.
+    pub fn build(&self) -> Result<(Rules, Vec<(String, String)>), TableError> {
+        let (mut rules, changes) = self.preset_rules().map_err(TableError::Input)?;
+        rules.players = self.players;
+        rules.hand_size = self.hand;
+        rules.rounds = self.rounds;
+        rules.validate().map_err(TableError::Rules)?;
+        Ok((rules, changes))
+    }
+}
+
+/// Why a [`TableSpec`] cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// A bad preset, rule change or set.
+    #[error("{0}")]
+    Input(crate::error::InvalidInput),
+    /// A table the rules do not allow.
+    #[error("{0}")]
+    Rules(RuleErrors),
+}
+
 impl Rules {
     /// The preset named `name` with its default set (double-12) and four players.
     ///
