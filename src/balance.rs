@@ -73,7 +73,8 @@ pub const MAX_SKILL: f64 = 0.95;
 pub const MARGIN: f64 = 0.01;
 
 /// Which first player the first-player criterion judges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FirstPlayer {
     /// The seat that leads round 1, over a whole match (the lead rotates, so most of a round's
     /// edge cancels): how the game is played, and the default.
@@ -113,7 +114,7 @@ impl FirstPlayer {
 }
 
 /// The limits a hand size is judged against, each a share, and the indifference margin.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Blocked rounds: a defect above this share.
     pub max_blocked: f64,
@@ -197,7 +198,8 @@ impl Verdict {
 pub const CRITERIA: [&str; 4] = ["blocked", "first_player", "skill", "skill_ceiling"];
 
 /// How a hand size is chosen for a player count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Objective {
     /// No defect shown; of those, the preset's published hand or the nearest to it.
     Balanced,

@@ -85,7 +85,7 @@ impl TuneParam {
 }
 
 /// The gains and length of a run.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gains {
     /// Iterations.
     pub iterations: u64,

@@ -30,14 +30,18 @@ pub enum SweepError {
     State(String),
 }
 
-/// What a sweep is asked to be, before it is checked.
-#[derive(Clone, Debug)]
+/// What a sweep is asked to be, before it is checked: plain data (serde), the configuration
+/// a sweep is rebuilt from.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepSpec {
-    /// The preset with its `--rule` changes and the rounds per match (players and hand are the
-    /// sweep's).
-    pub rules: Rules,
-    /// The `--rule` changes as applied, for reports.
-    pub changes: Vec<(String, String)>,
+    /// The preset's name.
+    pub preset: String,
+    /// The set: double-`set`.
+    pub set: u8,
+    /// Rounds per match (`None`: every double from the highest down).
+    pub rounds: Option<u8>,
+    /// `key=value` rule changes, in the order given.
+    pub rules: Vec<String>,
     /// Player counts, `lo..=hi`.
     pub players: (u8, u8),
     /// Hand sizes, `lo..=hi`; `None`: from [`AUTO_MIN_HAND`] to what the set can deal (at most
@@ -55,8 +59,8 @@ pub struct SweepSpec {
     pub objective: Objective,
     /// The limits the criteria are judged against.
     pub limits: Limits,
-    /// The metrics to plot (`None`: all).
-    pub metrics: Option<Vec<&'static Metric>>,
+    /// The metrics to plot, by name (`None`: all).
+    pub metrics: Option<Vec<String>>,
 }
 
 /// A checked sweep.
@@ -105,7 +109,16 @@ impl Sweep {
     /// [`SweepError::Invalid`], one line naming the problem (as the command line's options).
     pub fn new(spec: &SweepSpec, registry: &Registry) -> Result<Sweep, SweepError> {
         let bad = SweepError::Invalid;
-        let base = spec.rules.clone();
+        let table = crate::rules::TableSpec {
+            preset: spec.preset.clone(),
+            set: spec.set,
+            players: 4,
+            hand: None,
+            rounds: None,
+            rules: spec.rules.clone(),
+        };
+        let (mut base, changes) = table.preset_rules().map_err(|e| bad(e.to_string()))?;
+        base.rounds = spec.rounds;
         let set = base.set.get();
         let (p0, p1) = spec.players;
         let mut cells = Vec::new();
@@ -147,9 +160,13 @@ impl Sweep {
                 spec.games
             )));
         }
+        let metrics = match &spec.metrics {
+            Some(names) => super::parse_metrics(&names.join(",")).map_err(|e| bad(e.to_string()))?,
+            None => super::METRICS.iter().collect(),
+        };
         Ok(Sweep {
             base,
-            changes: spec.changes.clone(),
+            changes,
             cells,
             specs: field.bots,
             entries: field.entries,
@@ -158,7 +175,7 @@ impl Sweep {
             seed: spec.seed,
             objective: spec.objective,
             limits: spec.limits,
-            metrics: spec.metrics.clone().unwrap_or_else(|| super::METRICS.iter().collect()),
+            metrics,
             deterministic,
         })
     }

@@ -10,7 +10,7 @@
 use super::job::{check_out_dir, replace_ext_bots, result_args, stored_state};
 use super::signals::Stop;
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, all_cores, bot_failure, preset_rules, write_atomic};
+use super::{BotArgs, CliError, all_cores, bot_failure, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Sweep, SweepError, SweepSpec};
 use crate::external::StderrTo;
 use crate::report::balance as rep;
@@ -137,15 +137,11 @@ pub(crate) const DEFAULT_FIELD: &str = "weighted,planner,greedy";
 
 /// The sweep the arguments describe, checked.
 fn sweep(a: &BalanceArgs, registry: &Registry) -> Result<Sweep, CliError> {
-    let (mut rules, changes) = preset_rules(&a.rules, &a.rule, a.set)?;
-    rules.rounds = a.rounds;
-    let metrics = match &a.metrics {
-        Some(list) => Some(bal::parse_metrics(list).map_err(CliError::usage)?),
-        None => None,
-    };
     let spec = SweepSpec {
-        rules,
-        changes,
+        preset: a.rules.clone(),
+        set: a.set,
+        rounds: a.rounds,
+        rules: a.rule.clone(),
         players: (a.players.0, a.players.1),
         hands: a.hands.0.map(|Span(lo, hi)| (lo, hi)),
         bots: a.bots.clone(),
@@ -161,7 +157,7 @@ fn sweep(a: &BalanceArgs, registry: &Registry) -> Result<Sweep, CliError> {
             first_player: a.first_player,
             margin: a.margin,
         },
-        metrics,
+        metrics: a.metrics.as_ref().map(|m| m.split(',').map(|s| s.trim().to_string()).collect()),
     };
     Sweep::new(&spec, registry).map_err(|e| CliError::usage(e.to_string()))
 }

@@ -193,14 +193,6 @@ pub(crate) struct TableArgs {
     rounds: Option<u8>,
 }
 
-/// A preset with `--rule` options applied (conflicts refused) on double-`set`: the rules and
-/// the options as applied, each once.
-pub(crate) fn preset_rules(preset: &str, rule: &[String], set: u8) -> Result<(Rules, Vec<(String, String)>), CliError> {
-    let spec =
-        TableSpec { preset: preset.to_string(), set, players: 4, hand: None, rounds: None, rules: rule.to_vec() };
-    spec.preset_rules().map_err(CliError::usage)
-}
-
 pub(crate) use crate::report::changes_text;
 
 /// The one progress bar of every long run (tournament, balance, tune): on stderr when it is a

@@ -128,13 +128,13 @@ pub(crate) fn build(
     stderr: StderrTo,
     timeout: f64,
 ) -> Result<Config, CliError> {
-    let table = a.table.table()?;
+    // The table first: its errors come before the bots'.
+    a.table.table()?;
     let (registry, ext) = a.bot_args.registry_with(base, stderr, timeout)?;
     let mut args = result_args(raw);
     let shard = super::shard::resolve_shard(a.shard, &mut args)?;
     let spec = TournamentSpec {
-        rules: table.rules,
-        changes: table.changes,
+        table: a.table.spec(),
         bots: a.bots.clone(),
         gauntlet: a.gauntlet.clone(),
         anchor: a.anchor.clone(),

@@ -80,11 +80,11 @@ fn build(
     base: &Registry,
     stderr: StderrTo,
 ) -> Result<(Tuning, Vec<f64>, Registry, crate::external::ExternalBots), CliError> {
-    let table = a.table.table()?;
+    // The table first: its errors come before the bots'.
+    a.table.table()?;
     let (registry, ext) = a.bot_args.registry(base, stderr)?;
     let spec = TuningSpec {
-        rules: table.rules,
-        changes: table.changes,
+        table: a.table.spec(),
         bot: a.bot.clone(),
         params: a.params.clone(),
         gains: Gains { iterations: a.iterations, c: a.perturbation, r: a.rate },

@@ -7,17 +7,16 @@
 use super::{Schedule, Seating, Sprt, Tournament};
 use crate::error::InvalidInput;
 use crate::report::BotLabel;
-use crate::rules::Rules;
+use crate::rules::TableSpec;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 
-/// What a tournament is asked to be, before it is checked.
-#[derive(Clone, Debug)]
+/// What a tournament is asked to be, before it is checked: plain data (serde), the
+/// configuration a run is rebuilt from.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TournamentSpec {
-    /// The table (validated rules).
-    pub rules: Rules,
-    /// The `--rule` changes as applied, for reports.
-    pub changes: Vec<(String, String)>,
+    /// The table.
+    pub table: TableSpec,
     /// The field as a `--bots` list (`None`: the registry's default field).
     pub bots: Option<String>,
     /// A bot that sits at every table (added to the field if missing).
@@ -77,6 +76,7 @@ impl TournamentJob {
     /// One line naming the problem (as the command line's options).
     pub fn new(spec: &TournamentSpec, registry: &Registry) -> Result<TournamentJob, InvalidInput> {
         let bad = |e: &dyn std::fmt::Display| InvalidInput(e.to_string());
+        let (rules, changes) = spec.table.build().map_err(|e| bad(&e))?;
         let mut list = spec.bots.clone().unwrap_or_else(|| registry.default_field());
         let mut field = registry.field(&list).map_err(|e| bad(&e))?;
         let gauntlet = match &spec.gauntlet {
@@ -104,7 +104,7 @@ impl TournamentJob {
             deterministic: registry.deterministic(&field.bots),
             gauntlet: gauntlet.map(|(_, entry)| entry),
         };
-        let schedule = Schedule::with_seating(&field.entries, spec.rules.players, seating, spec.games, spec.seed)
+        let schedule = Schedule::with_seating(&field.entries, rules.players, seating, spec.games, spec.seed)
             .map_err(|e| bad(&e))?;
         if spec.sprt.is_some() && field.bots.len() != 2 {
             return Err(InvalidInput(format!(
@@ -122,15 +122,14 @@ impl TournamentJob {
             (None, None) => 0,
         };
         let labels = field.bots.iter().map(|b| BotLabel::of(registry, b)).collect();
-        let tournament =
-            Tournament::with_registry(spec.rules.clone(), field.bots, schedule, registry).map_err(|e| bad(&e))?;
+        let tournament = Tournament::with_registry(rules, field.bots, schedule, registry).map_err(|e| bad(&e))?;
         Ok(TournamentJob {
             tournament,
             sprt: spec.sprt,
             anchor,
             gauntlet: gauntlet.map(|(bot, _)| bot),
             shard: spec.shard,
-            changes: spec.changes.clone(),
+            changes,
             labels,
         })
     }

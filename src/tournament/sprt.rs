@@ -15,7 +15,7 @@
 use crate::stats::Cluster;
 
 /// The test's settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sprt {
     /// Elo difference under H0.
     pub elo0: f64,

@@ -5,7 +5,7 @@
 
 use super::{Gains, TuneParam, perturbed, signs, spec_at, step};
 use crate::rng::seeds;
-use crate::rules::Rules;
+use crate::rules::{Rules, TableSpec};
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Sprt, SprtState, Tally, Tournament};
@@ -81,13 +81,12 @@ impl TuneState {
     }
 }
 
-/// What a tuning run is asked to be, before it is checked.
-#[derive(Clone, Debug)]
+/// What a tuning run is asked to be, before it is checked: plain data (serde), the
+/// configuration a run is rebuilt from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuningSpec {
-    /// The table (validated rules).
-    pub rules: Rules,
-    /// The `--rule` changes as applied, for reports.
-    pub changes: Vec<(String, String)>,
+    /// The table.
+    pub table: TableSpec,
     /// The bot to tune, with any fixed parameters (`weighted:pips=1`).
     pub bot: Option<String>,
     /// The parameters to tune, `key=lo:hi` each.
@@ -157,6 +156,7 @@ impl Tuning {
     /// [`TuneError::Invalid`], one line naming the problem (as the command line's options).
     pub fn new(spec: &TuningSpec, registry: &Registry) -> Result<(Tuning, Vec<f64>), TuneError> {
         let bad = |m: String| TuneError::Invalid(m);
+        let (rules, changes) = spec.table.build().map_err(|e| bad(e.to_string()))?;
         let bot = spec.bot.as_deref().ok_or_else(|| bad("give the bot to tune with --bot BOT".into()))?;
         let base: StrategySpec = bot.parse().map_err(|e: crate::strategy::SpecError| bad(e.to_string()))?;
         registry.build(&base).map_err(|e| bad(e.to_string()))?;
@@ -224,8 +224,8 @@ impl Tuning {
             params.push(p);
         }
         let t = Tuning {
-            rules: spec.rules.clone(),
-            changes: spec.changes.clone(),
+            rules,
+            changes,
             base,
             params,
             gains: spec.gains,
