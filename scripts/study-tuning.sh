@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tuning study: `weighted` tuned by SPSA for `wikipedia` and for `dominorules` at 4 players,
+# The tuning study: `weighted` tuned by SPSA for `wikipedia`, `dominorules` and `celko1998` at 4 players,
 # double-12, full matches, starting from its hand-set weights (`hand` below). The wikipedia
 # weights it finds are `weighted`'s defaults (tests/weighted.rs checks that they agree).
 #   1. `mtrain tune`: all 13 weights, 400 iterations of 128 games, seed 1, each run confirmed
@@ -10,7 +10,8 @@
 #      greedy, montecarlo at 4 players (every combination of four), 3,000 games, ratings.csv;
 #   4. transfer: the weights tuned for one preset against those tuned for the other and against
 #      the hand-set ones, played under each preset (two seats each, 4,000 games), and the
-#      wikipedia weights against the hand-set ones under the three other presets;
+#      wikipedia weights against the hand-set ones under the three other presets; under
+#      celko1998, where they lose, weights tuned for it against both;
 #   5. the wikipedia-tuned bot against the search bots under wikipedia, head to head: `expert`
 #      at 4 players (two seats each) and 2 players, `montecarlo` at 2 players, 400 games each;
 #   6. the cost per decision: `mtrain bench` of greedy, planner, hand and the tuned defaults.
@@ -28,7 +29,7 @@ HAND="weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexica
 PARAMS=(--param pips=0:3 --param urgent=0:5 --param double=-2:2 --param open_double=-2:2 --param own=-2:2
   --param unmark=-2:3 --param mexican=-2:2 --param other=-2:2 --param plan=-2:2 --param plan_tile=-3:1
   --param follow=-2:2 --param void_end=-2:2 --param unplayed=-2:2)
-for preset in wikipedia dominorules; do
+for preset in wikipedia dominorules celko1998; do
   echo "== tune $preset" >&2
   rm -rf "$OUT/runs/tune-$preset"
   "$MT" tune --rules "$preset" --players 4 --bot "$HAND" "${PARAMS[@]}" --iterations 400 --games 128 --seed 1 \
@@ -36,6 +37,7 @@ for preset in wikipedia dominorules; do
 done
 TW=$(cat "$OUT/runs/tune-wikipedia/tuned.txt")
 TD=$(cat "$OUT/runs/tune-dominorules/tuned.txt")
+TC=$(cat "$OUT/runs/tune-celko1998/tuned.txt")
 # run NAME PRESET BOTS GAMES [extra]: a tournament, 4 players unless PLAYERS says otherwise
 run() {
   local name=$1 preset=$2 bots=$3 games=$4
@@ -43,7 +45,7 @@ run() {
   echo "== $name" >&2
   rm -rf "$OUT/runs/$name"
   "$MT" tournament --rules "$preset" --players "${PLAYERS:-4}" --bots "$bots" --games "$games" --seed 2026 --quiet \
-    --name "tw=$TW" --name "td=$TD" --name "hand=$HAND" --out "$OUT/runs/$name" "$@" > "$OUT/runs/$name.txt"
+    --name "tw=$TW" --name "td=$TD" --name "tc=$TC" --name "hand=$HAND" --out "$OUT/runs/$name" "$@" > "$OUT/runs/$name.txt"
 }
 run search-4p-expert wikipedia "tw,tw,expert,expert" 400
 PLAYERS=2 run search-2p-expert wikipedia "tw,expert" 400
@@ -60,6 +62,9 @@ done
 for preset in celko1998 family_house harbour_cay; do
   run "transfer-$preset-tw-vs-start" "$preset" "tw,hand" 4000
 done
+# Under celko1998 the wikipedia weights lose to the hand-set ones: its own tuned set.
+run "transfer-celko1998-tc-vs-start" celko1998 "tc,hand" 4000
+run "transfer-celko1998-tc-vs-tw" celko1998 "tc,tw" 4000
 # The cost per decision, one thread, 4 players, double-12, wikipedia.
 for bot in greedy planner hand tuned; do
   spec=$bot
@@ -67,9 +72,9 @@ for bot in greedy planner hand tuned; do
   "$MT" bench --bots "$spec" --players 4 --threads 1 --seconds 3 --runs 3 --out "$OUT/runs/cost-$bot.csv" > /dev/null
 done
 
-python3 - "$OUT" "$TW" "$TD" <<'PY'
+python3 - "$OUT" "$TW" "$TD" "$TC" <<'PY'
 import csv, os, sys
-out, tw, td = sys.argv[1], sys.argv[2], sys.argv[3]
+out, tw, td, tc = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 runs = os.path.join(out, "runs")
 
 def rows(name, f):
@@ -96,6 +101,7 @@ pairs = [(preset, name, label) for preset in ("wikipedia", "dominorules")
                              ("tw-vs-start", "wikipedia-tuned vs hand-set"),
                              ("td-vs-start", "dominorules-tuned vs hand-set"))]
 pairs += [(preset, "tw-vs-start", "wikipedia-tuned vs hand-set") for preset in ("celko1998", "family_house", "harbour_cay")]
+pairs += [("celko1998", "tc-vs-start", "celko1998-tuned vs hand-set"), ("celko1998", "tc-vs-tw", "celko1998-tuned vs wikipedia-tuned")]
 for preset, name, label in pairs:
     p = rows(f"transfer-{preset}-{name}", "pairs.csv")[0]
     transfer.append([preset, label, p["comparisons"], p["a_score"], p["a_score_lo"], p["a_score_hi"], p["elo"],
@@ -126,7 +132,7 @@ with open(os.path.join(out, "tables.md"), "w") as f:
                 f"{100*float(r[8]):+.1f} points [{100*float(r[9]):+.1f}, {100*float(r[10]):+.1f}] | "
                 f"{pct(r[11])} [{pct(r[12])}, {pct(r[13])}], {r[14]} |\n")
     f.write("\nTuned specs:\n\n")
-    f.write(f"- wikipedia: `{tw}`\n- dominorules: `{td}`\n")
+    f.write(f"- wikipedia: `{tw}` (the defaults)\n- dominorules: `{td}`\n- celko1998: `{tc}`\n")
     for preset in ("wikipedia", "dominorules"):
         f.write(f"\n## Ratings at 4 players, {preset} (planner = 0)\n\n| bot | Elo [95% interval] |\n|---|---|\n")
         for r in sorted(ratings[preset], key=lambda r: -float(r["elo"])):

@@ -30,8 +30,8 @@
 //! before ([`HAND_WEIGHTS`], still reachable as the spec [`hand_spec`] returns) by 155 to 175
 //! Elo under `wikipedia`, `dominorules`, `family_house` and `harbour_cay` (under `dominorules`
 //! they are level with weights tuned for it, so one set serves those four), and beat `expert`
-//! at four players. Under `celko1998` they lose to the hand-set weights (-227 Elo): play those
-//! there. The hand-set weights had been set to play at least as well as `planner`.
+//! at four players. Under `celko1998` they lose to the hand-set weights (-227 Elo); the weights
+//! the same study tuned for `celko1998` (results/tuning/tables.md) beat both there: play those. The hand-set weights had been set to play at least as well as `planner`.
 //!
 //! Cost per decision: one pass over the moves with a few bit counts each, plus a PLAN search
 //! (as `planner`) after a draw or a change of its own train's end: about as much as `planner`,
@@ -105,7 +105,7 @@ const PARAMS: [ParamInfo; 13] = {
 pub(super) const INFO: BotInfo = BotInfo {
     name: "weighted",
     default_field: false,
-    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA under wikipedia (every weight a parameter; under celko1998 play the hand-set weights, which beat these there: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
+    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA under wikipedia (every weight a parameter; under celko1998 these lose: play the set tuned for it in results/tuning, or the hand-set weights: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
     params: &PARAMS,
     build: |spec| Ok(Bot::Weighted(Weighted::from_spec(spec)?)),
 };

@@ -279,6 +279,20 @@ fn the_tuning_and_sprt_headlines_match_their_csvs() {
     for r in csv_cells(&read("results/tuning/transfer.csv")).iter().skip(1) {
         let (lo, hi) = (r[7].parse::<f64>().unwrap(), r[8].parse::<f64>().unwrap());
         match (r[0].as_str(), r[1].as_str()) {
+            ("celko1998", "celko1998-tuned vs hand-set" | "celko1998-tuned vs wikipedia-tuned") => {
+                assert!(lo > 0.0, "{r:?}");
+                // The tuning page quotes the score, its interval and the Elo.
+                let pct = |x: &str| 100.0 * x.parse::<f64>().unwrap();
+                let quoted = format!(
+                    "{:.1}% [{:.1}, {:.1}] (+{:.0} Elo)",
+                    pct(&r[3]),
+                    pct(&r[4]),
+                    pct(&r[5]),
+                    r[6].parse::<f64>().unwrap()
+                );
+                let page = read("results/tuning/README.md").replace('\n', " ");
+                assert!(page.contains(&quoted), "results/tuning/README.md lacks '{quoted}'");
+            }
             ("celko1998", _) => assert!(hi < 0.0, "{r:?}"),
             ("dominorules", "wikipedia-tuned vs dominorules-tuned") => assert!(lo < 0.0 && hi > 0.0, "{r:?}"),
             (_, "wikipedia-tuned vs hand-set") => assert!(lo > 0.0, "{r:?}"),
