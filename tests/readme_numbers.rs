@@ -511,7 +511,8 @@ fn the_results_index_headlines_match_their_csvs() {
     has("SPRT error rate", &format!("median {thousands} comparisons a run"));
 }
 
-/// Every committed tally.json is the current format, so `--resume` and `mtrain merge` take it.
+/// Every committed tally.json and tune.json is the current format, so `--resume` and `mtrain
+/// merge` take it.
 #[test]
 fn every_committed_tally_is_the_current_format() {
     let format = mexican_train::tournament::STORE_FORMAT;
@@ -522,6 +523,9 @@ fn every_committed_tally_is_the_current_format() {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "tune.json") {
+                let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                assert_eq!(v["format"], mexican_train::tune::TUNE_FORMAT, "{} is not the current format", p.display());
             } else if p.file_name().is_some_and(|n| n == "tally.json") {
                 let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
                 assert_eq!(v["format"], format, "{} is not format {format}", p.display());

@@ -17,7 +17,7 @@ mod tournament;
 mod tune;
 pub(crate) mod values;
 
-use crate::external::{ExternalBots, ExternalSpec, Settings, StderrTo};
+use crate::external::{BotSetup, ExternalBots, ExternalSpec, Settings, StderrTo};
 use crate::rules::{RuleErrors, Rules, TableError, TableSpec};
 use crate::strategies::Registry;
 use clap::{Args, Parser, Subcommand};
@@ -115,14 +115,21 @@ impl BotArgs {
         stderr: StderrTo,
         timeout: f64,
     ) -> Result<(Registry, ExternalBots), CliError> {
-        let mut registry = base.clone();
         let settings = Settings { timeout: std::time::Duration::from_secs_f64(timeout), stderr };
-        let ext = ExternalBots::register(&self.ext_bot, &settings, &mut registry)
-            .map_err(|e| CliError::usage(format!("--ext-bot: {e}")))?;
-        for (name, spec) in &self.name {
-            registry.alias(name, spec).map_err(|e| CliError::usage(format!("--name {name}={spec}: {e}")))?;
+        self.setup().registry(base, &settings).map_err(CliError::usage)
+    }
+
+    /// The bots these options add, as data.
+    pub(crate) fn setup(&self) -> BotSetup {
+        BotSetup {
+            ext: self.ext_bot.iter().map(|e| (e.name.clone(), e.command.clone())).collect(),
+            names: self.name.clone(),
         }
-        Ok((registry, ext))
+    }
+
+    /// Seconds an external bot may take (`--bot-timeout`).
+    pub(crate) fn timeout(&self) -> f64 {
+        self.bot_timeout
     }
 }
 

@@ -11,7 +11,7 @@
 use super::job::shell_word;
 use super::values;
 use super::{BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, write_atomic};
-use crate::external::StderrTo;
+use crate::external::{BotSetup, Settings, StderrTo};
 use crate::report::tune as rep;
 use crate::strategies::Registry;
 use crate::tournament::{RunOptions, Sprt};
@@ -73,17 +73,9 @@ pub(crate) struct TuneArgs {
     bot_args: BotArgs,
 }
 
-/// The run the arguments describe, checked, with its starting point; the registry with any
-/// external bots (their stderr to `stderr`).
-fn build(
-    a: &TuneArgs,
-    base: &Registry,
-    stderr: StderrTo,
-) -> Result<(Tuning, Vec<f64>, Registry, crate::external::ExternalBots), CliError> {
-    // The table first: its errors come before the bots'.
-    a.table.table()?;
-    let (registry, ext) = a.bot_args.registry(base, stderr)?;
-    let spec = TuningSpec {
+/// The run the arguments describe, as data.
+fn spec(a: &TuneArgs) -> TuningSpec {
+    TuningSpec {
         table: a.table.spec(),
         bot: a.bot.clone(),
         params: a.params.clone(),
@@ -92,8 +84,19 @@ fn build(
         seed: a.seed,
         confirm: a.confirm_sprt,
         confirm_games: a.confirm_games,
-    };
-    let (t, start) = Tuning::new(&spec, &registry).map_err(|e| CliError::usage(e.to_string()))?;
+    }
+}
+
+/// The run `spec` describes, checked, with its starting point; the registry with the bots of
+/// `bots` (external bots' stderr to `stderr`).
+fn build(
+    spec: &TuningSpec,
+    bots: &BotSetup,
+    base: &Registry,
+    settings: &Settings,
+) -> Result<(Tuning, Vec<f64>, Registry, crate::external::ExternalBots), CliError> {
+    let (registry, ext) = bots.registry(base, settings).map_err(CliError::usage)?;
+    let (t, start) = Tuning::new(spec, &registry).map_err(|e| CliError::usage(e.to_string()))?;
     Ok((t, start, registry, ext))
 }
 
@@ -103,48 +106,38 @@ impl From<TuneError> for CliError {
     }
 }
 
-/// The stored arguments of a run, parsed as `mtrain tune` would.
-fn stored_tune_args(args: &[String]) -> Result<TuneArgs, CliError> {
-    super::job::stored_args("tune", ("tuning", "a tuning run"), args, |c| match c {
-        super::Command::Tune(t) => Some(t),
-        _ => None,
-    })
-}
-
 pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i32, CliError> {
     // Signals are caught from the first moment: one that arrives while the run is set up stops
     // it as soon as it starts, with what it has saved.
     let stop = super::signals::Stop::install();
     super::needs_out(a.out.as_deref(), a.resume.as_deref(), &[], &[("--force", a.force)])?;
     let raw_sub = &raw[2.min(raw.len())..];
-    let (a, out, state) = match &a.resume {
+    let settings = |out: &std::path::Path| Settings {
+        timeout: std::time::Duration::from_secs_f64(a.bot_args.timeout()),
+        stderr: StderrTo::Dir(out.join("bot-logs")),
+    };
+    let (out, mut st, t, registry, ext) = match &a.resume {
         Some(dir) => {
             let text = super::job::stored_state_file(dir, raw_sub, "tuning run", "tune.json")?;
-            let st = TuneState::from_json(&text, None)
+            let mut st = TuneState::from_json(&text, None)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
-            let mut stored = stored_tune_args(&st.args)?;
-            stored.threads = a.threads;
-            stored.quiet = a.quiet;
-            (stored, dir.clone(), Some(st))
+            // The run is rebuilt from its stored data; a corrected --ext-bot command may replace one.
+            st.bots = st.bots.with_commands(a.bot_args.ext_bots()).map_err(CliError::usage)?;
+            let (t, _, registry, ext) = build(&st.spec, &st.bots, registry, &settings(dir))?;
+            let st = TuneState::from_json(&st.to_json(), Some(t.params.len())).map_err(CliError::usage)?;
+            // A run killed while saving leaves its temporary file; the resume rewrites every file.
+            crate::tournament::record::remove_stale_temporaries(dir, TUNE_FILES);
+            (dir.clone(), st, t, registry, ext)
         }
         None => {
+            let (spec, bots) = (spec(a), a.bot_args.setup());
+            // The table's errors first, then the bot's and the parameters', then the folder's.
+            a.table.table()?;
             let Some(out) = a.out.clone() else {
-                // The first real error first: a bad --bot or --param is reported before the
-                // missing folder.
-                build(a, registry, StderrTo::Discard)?;
+                build(&spec, &bots, registry, &Settings::default())?;
                 return Err(CliError::usage("give an output folder with --out DIR (or --resume DIR)"));
             };
-            (a.clone(), out, None)
-        }
-    };
-    let (t, start, registry, ext) = build(&a, registry, StderrTo::Dir(out.join("bot-logs")))?;
-    let mut st = match state {
-        Some(st) => {
-            // A run killed while saving leaves its temporary file; the resume rewrites every file.
-            crate::tournament::record::remove_stale_temporaries(&out, TUNE_FILES);
-            TuneState::from_json(&st.to_json(), Some(t.params.len())).map_err(CliError::usage)?
-        }
-        None => {
+            let (t, start, registry, ext) = build(&spec, &bots, registry, &settings(&out))?;
             super::job::check_out_dir(&out)?;
             let foreign = std::fs::read_dir(&out)
                 .map(|d| d.filter_map(Result::ok).any(|e| !e.file_name().to_string_lossy().starts_with(".mtrain")))
@@ -155,7 +148,8 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
                     out.display()
                 )));
             }
-            t.new_state(super::job::result_args(raw_sub), start)
+            let st = t.new_state(spec, bots, start);
+            (out, st, t, registry, ext)
         }
     };
     let threads = a.threads.unwrap_or_else(all_cores);

@@ -32,6 +32,7 @@ mod protocol;
 
 pub use protocol::PROTOCOL_VERSION;
 
+use crate::error::InvalidInput;
 use crate::rng::GameRng;
 use crate::round::{Event, MoveList, Seat, SeenEvent};
 use crate::strategies::{Bot, Origin, Registry};
@@ -124,6 +125,60 @@ impl std::str::FromStr for ExternalSpec {
             return Err(format!("invalid --ext-bot '{s}': the command is empty"));
         }
         Ok(ExternalSpec { name: name.to_string(), argv, command: command.trim().to_string() })
+    }
+}
+
+/// The bots a run adds to the built-in registry, as data a run stores and rebuilds from:
+/// external programs (`--ext-bot NAME=COMMAND`) and named specs (`--name NAME=SPEC`), each in the
+/// order given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BotSetup {
+    /// External bots: name and command, as given.
+    pub ext: Vec<(String, String)>,
+    /// Named specs: name and spec.
+    pub names: Vec<(String, String)>,
+}
+
+impl BotSetup {
+    /// `base` with the external bots (started with `settings`) and the named specs added.
+    ///
+    /// # Errors
+    /// A bad external bot definition or name, in one line naming the option.
+    pub fn registry(&self, base: &Registry, settings: &Settings) -> Result<(Registry, ExternalBots), InvalidInput> {
+        let mut registry = base.clone();
+        let specs = self
+            .ext
+            .iter()
+            .map(|(name, command)| format!("{name}={command}").parse::<ExternalSpec>())
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| InvalidInput(format!("--ext-bot: {e}")))?;
+        let ext = ExternalBots::register(&specs, settings, &mut registry)
+            .map_err(|e| InvalidInput(format!("--ext-bot: {e}")))?;
+        for (name, spec) in &self.names {
+            registry.alias(name, spec).map_err(|e| InvalidInput(format!("--name {name}={spec}: {e}")))?;
+        }
+        Ok((registry, ext))
+    }
+
+    /// The same bots with the command of each external bot in `new` replaced (a bot fixed after
+    /// it stopped a run keeps its name, so the run is the same run).
+    ///
+    /// # Errors
+    /// A name the setup does not define.
+    pub fn with_commands(&self, new: &[ExternalSpec]) -> Result<BotSetup, InvalidInput> {
+        let mut out = self.clone();
+        for n in new {
+            let Some(slot) = out.ext.iter_mut().find(|(name, _)| *name == n.name) else {
+                let names: Vec<&str> = self.ext.iter().map(|(name, _)| name.as_str()).collect();
+                let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+                return Err(InvalidInput(format!(
+                    "--resume: the run has no external bot '{}' to give a new command (its external bots: {known})",
+                    n.name
+                )));
+            };
+            slot.1 = n.command.clone();
+        }
+        Ok(out)
     }
 }
 

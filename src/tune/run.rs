@@ -12,8 +12,8 @@ use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Sprt, SprtState
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
-/// Format version of `tune.json`.
-pub const TUNE_FORMAT: u32 = 1;
+/// Format version of `tune.json` (2: the run stored as data, its spec and its bots).
+pub const TUNE_FORMAT: u32 = 2;
 
 /// The files a tuning run writes into its folder.
 pub const TUNE_FILES: &[&str] = &["tune.json", "trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"];
@@ -39,13 +39,16 @@ pub struct Row {
     pub u: Vec<f64>,
 }
 
-/// `tune.json`: everything a resume needs.
+/// `tune.json`: everything a resume needs, as data: the run's spec and the bots it adds, the
+/// start and every iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuneState {
     /// [`TUNE_FORMAT`].
     pub format: u32,
-    /// The arguments that determine the run (for `--resume`).
-    pub args: Vec<String>,
+    /// What the run is: it is rebuilt from this on resume.
+    pub spec: TuningSpec,
+    /// The external bots and named specs the run's registry adds to the built-ins.
+    pub bots: crate::external::BotSetup,
     /// The starting point, unit coordinates.
     pub start: Vec<f64>,
     /// The iterations played.
@@ -59,6 +62,16 @@ impl TuneState {
     /// A phrase naming the problem: not JSON of this shape, another format, points that do not
     /// match `params` parameters.
     pub fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, crate::error::InvalidInput> {
+        // The format first: a file of another version may not have this one's fields.
+        let format = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|v| v.get("format").and_then(serde_json::Value::as_u64));
+        if let Some(f) = format.filter(|&f| f != u64::from(TUNE_FORMAT)) {
+            return Err(format!(
+                "tune.json was written by another version of mtrain (format {f}; this one reads {TUNE_FORMAT})"
+            )
+            .into());
+        }
         let st: TuneState = serde_json::from_str(text).map_err(|e| format!("not a valid tune.json ({e})"))?;
         if st.format != TUNE_FORMAT {
             return Err(format!(
@@ -237,9 +250,9 @@ impl Tuning {
         Ok((t, start))
     }
 
-    /// The state of a new run storing `args`, starting at `start`.
-    pub fn new_state(&self, args: Vec<String>, start: Vec<f64>) -> TuneState {
-        TuneState { format: TUNE_FORMAT, args, start, rows: Vec::new() }
+    /// The state of a new run of `spec` (this run's) with the bots `bots`, starting at `start`.
+    pub fn new_state(&self, spec: TuningSpec, bots: crate::external::BotSetup, start: Vec<f64>) -> TuneState {
+        TuneState { format: TUNE_FORMAT, spec, bots, start, rows: Vec::new() }
     }
 
     /// The bot at unit point `u`, canonical.
