@@ -8,7 +8,7 @@ use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 use crate::tournament::{
-    BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, Layout, RunOptions, STORE_FORMAT, Schedule, Seating, SweepState,
+    BALANCE_KIND, CHUNK_DEALS, CellState, ChunkSet, Layout, RunOptions, SWEEP_FORMAT, Schedule, Seating, SweepState,
     Tally, Tournament,
 };
 
@@ -61,6 +61,31 @@ pub struct SweepSpec {
     pub limits: Limits,
     /// The metrics to plot, by name (`None`: all).
     pub metrics: Option<Vec<String>>,
+}
+
+/// What a sweep's state stores to rebuild it: its spec and the bots it adds to the built-ins.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SweepConfig {
+    /// The sweep.
+    pub spec: SweepSpec,
+    /// The external bots and named specs of its population.
+    pub bots: crate::external::BotSetup,
+}
+
+impl SweepConfig {
+    /// As stored in a state.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("serialisable")
+    }
+
+    /// The configuration a state stores.
+    ///
+    /// # Errors
+    /// [`SweepError::State`] when the stored value does not describe a sweep.
+    pub fn of(st: &SweepState) -> Result<SweepConfig, SweepError> {
+        serde_json::from_value(st.config.clone())
+            .map_err(|e| SweepError::State(format!("its tally.json does not describe a sweep ({e})")))
+    }
 }
 
 /// A checked sweep.
@@ -180,8 +205,8 @@ impl Sweep {
         })
     }
 
-    /// The identity of a sweep: what its results depend on (stored in its state, compared on
-    /// resume and merge).
+    /// The identity of a sweep as text: what its results depend on (two sweeps with equal
+    /// fingerprints play the same games).
     pub fn fingerprint(&self) -> String {
         let specs: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
         format!(
@@ -226,16 +251,16 @@ impl Sweep {
             .collect()
     }
 
-    /// The state of a new sweep (or of shard `shard` of it) storing `args`: each cell planned
-    /// for its first look.
-    pub fn new_state(&self, args: Vec<String>, shard: Option<(u64, u64)>) -> SweepState {
+    /// The state of a new sweep (or of shard `shard` of it) described by `config` (the data it
+    /// is rebuilt from: its spec and bots): each cell planned for its first look.
+    pub fn new_state(&self, config: serde_json::Value, shard: Option<(u64, u64)>) -> SweepState {
         let chunks = self.chunks_of(self.max_games);
         let planned = SweepState::shard_plan(&self.chunks_of(self.games), shard);
         SweepState {
-            format: STORE_FORMAT,
+            format: SWEEP_FORMAT,
             kind: BALANCE_KIND.to_string(),
-            fingerprint: self.fingerprint(),
-            args,
+            config,
+            shard,
             cells: self
                 .cells
                 .iter()
@@ -254,16 +279,13 @@ impl Sweep {
         }
     }
 
-    /// Checks a stored state against this sweep: the same sweep, the same cells, and counts
-    /// that its chunks hold.
+    /// Checks a stored state against this sweep (built from the state's configuration): the
+    /// same cells, and counts that its chunks hold.
     ///
     /// # Errors
     /// [`SweepError::State`], a phrase naming what does not match.
     pub fn check_state(&self, st: &SweepState, registry: &Registry) -> Result<(), SweepError> {
         let bad = |why: &str| Err(SweepError::State(why.to_string()));
-        if st.fingerprint != self.fingerprint() {
-            return bad("its tally.json belongs to a different sweep");
-        }
         let chunks = self.chunks_of(self.max_games);
         let same_cells = st.cells.len() == self.cells.len()
             && st

@@ -7,11 +7,12 @@
 //! plays a slice with `--shard` (`auto`: the scheduler's, docs/cluster.md), and `mtrain merge` combines the
 //! slices. The result files are written, each atomically, once every cell is complete.
 
-use super::job::{check_out_dir, replace_ext_bots, result_args, stored_state};
+use super::job::{check_out_dir, stored_state};
 use super::signals::Stop;
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, all_cores, bot_failure, write_atomic};
-use crate::balance::{self as bal, Cell, Objective, Sweep, SweepError, SweepSpec};
+use crate::balance::{self as bal, Cell, Objective, Sweep, SweepConfig, SweepError, SweepSpec};
+use crate::external::Settings;
 use crate::external::StderrTo;
 use crate::report::balance as rep;
 use crate::report::manifest::{Invocation, Started};
@@ -136,8 +137,8 @@ pub(crate) struct BalanceArgs {
 pub(crate) const DEFAULT_FIELD: &str = "weighted,planner,greedy";
 
 /// The sweep the arguments describe, checked.
-fn sweep(a: &BalanceArgs, registry: &Registry) -> Result<Sweep, CliError> {
-    let spec = SweepSpec {
+fn spec(a: &BalanceArgs) -> Result<SweepSpec, CliError> {
+    Ok(SweepSpec {
         preset: a.rules.clone(),
         set: a.set,
         rounds: a.rounds,
@@ -158,8 +159,20 @@ fn sweep(a: &BalanceArgs, registry: &Registry) -> Result<Sweep, CliError> {
             margin: a.margin,
         },
         metrics: a.metrics.as_ref().map(|m| m.split(',').map(|s| s.trim().to_string()).collect()),
-    };
-    Sweep::new(&spec, registry).map_err(|e| CliError::usage(e.to_string()))
+    })
+}
+
+/// The registry of a sweep's bots (external bots' stderr to `stderr`) and the sweep, checked.
+fn open(
+    c: &SweepConfig,
+    base: &Registry,
+    stderr: StderrTo,
+    timeout: f64,
+) -> Result<(Sweep, Registry, crate::external::ExternalBots), CliError> {
+    let settings = Settings { timeout: Duration::from_secs_f64(timeout), stderr };
+    let (registry, ext) = c.bots.registry(base, &settings).map_err(CliError::usage)?;
+    let p = Sweep::new(&c.spec, &registry)?;
+    Ok((p, registry, ext))
 }
 
 impl From<SweepError> for CliError {
@@ -182,24 +195,25 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     let threads = a.threads.unwrap_or_else(all_cores);
     let raw_sub: Vec<String> = raw.iter().skip_while(|s| s.as_str() != "balance").skip(1).cloned().collect();
     let logs = |d: Option<&Path>| d.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
-    let (stored_args, out, previous) = match &a.resume {
+    // A resumed sweep is rebuilt from the configuration its state stores, not from a command
+    // line; a corrected --ext-bot command may replace one.
+    let (config, out, previous) = match &a.resume {
         Some(dir) => {
             let text = stored_state(dir, &raw_sub, "sweep")?;
-            let st = SweepState::from_json(&text)
-                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
-            let args = replace_ext_bots(&st.args, a.bot_args.ext_bots())?;
-            (Some(args), Some(dir.clone()), Some(st))
+            let bad = |e: String| CliError::usage(format!("cannot resume from '{}': {e}", dir.display()));
+            let mut st = SweepState::from_json(&text).map_err(|e| bad(e.to_string()))?;
+            let mut c = SweepConfig::of(&st).map_err(|e| bad(e.to_string()))?;
+            c.bots = c.bots.with_commands(a.bot_args.ext_bots()).map_err(CliError::usage)?;
+            st.config = c.to_value();
+            (c, Some(dir.clone()), Some(st))
         }
-        None => (None, a.out.clone(), None),
+        None => (SweepConfig { spec: spec(a)?, bots: a.bot_args.setup() }, a.out.clone(), None),
     };
-    let (eff, eff_raw) = match &stored_args {
-        Some(args) => (stored_balance_args(args)?, args.clone()),
-        None => (a.clone(), raw_sub.clone()),
+    let (p, registry, ext) = open(&config, base, logs(out.as_deref()), a.bot_args.timeout())?;
+    let shard = match &previous {
+        Some(st) => st.shard,
+        None => super::shard::resolve_shard(a.shard, &mut Vec::new())?,
     };
-    let (registry, ext) = eff.bot_args.registry_with(base, logs(out.as_deref()), a.bot_args.bot_timeout)?;
-    let p = sweep(&eff, &registry)?;
-    let mut args = result_args(&eff_raw);
-    let shard = super::shard::resolve_shard(eff.shard, &mut args)?;
     if shard.is_some() && out.is_none() {
         return Err(CliError::usage(
             "a shard of a sweep is only useful merged with the others: give --out DIR (then mtrain merge the shards' folders)",
@@ -217,7 +231,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             st
         }
-        None => p.new_state(args, shard),
+        None => p.new_state(config.to_value(), shard),
     };
     if let Some(dir) = &out {
         check_out_dir(dir)?;
@@ -226,7 +240,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         }
         remove_stale_temporaries(dir, OUTPUT_FILES);
     }
-    let bots = eff.bots.clone();
+    let bots = config.spec.bots.clone();
     let total_games = p.planned_games(&state, &registry)?;
     let inv = Invocation { subcommand: "balance", command: raw, started: started_at, threads };
     let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
@@ -308,14 +322,6 @@ fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<()
     Ok(())
 }
 
-/// Parses stored `mtrain balance` arguments.
-fn stored_balance_args(args: &[String]) -> Result<BalanceArgs, CliError> {
-    super::job::stored_args("balance", ("sweep", "a balance sweep"), args, |c| match c {
-        super::Command::Balance(b) => Some(b),
-        _ => None,
-    })
-}
-
 /// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell
 /// is complete.
 pub(crate) fn merge(
@@ -336,19 +342,14 @@ pub(crate) fn merge(
         );
     }
     let first = &states[0];
-    let mut merged = SweepState::merge_shards(&states).map_err(|(i, why)| {
+    let merged = SweepState::merge_shards(&states).map_err(|(i, why)| {
         CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
     })?;
-    // Arguments that reproduce the merged sweep: without the shard.
-    let args = super::shard::without_shard(&first.args);
-    merged.args = args.clone();
-    let b = stored_balance_args(&args)?;
-    let (registry, _ext) = b.bot_args.registry(base, StderrTo::Discard)?;
-    let p = sweep(&b, &registry)?;
-    let bots = b.bots.clone();
-    if p.fingerprint() != merged.fingerprint {
-        return Err(CliError::usage("cannot merge: the stored sweep arguments no longer describe these shards"));
-    }
+    // The merged sweep is rebuilt from the configuration the shards share.
+    let c =
+        SweepConfig::of(&merged).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", dirs[0].display())))?;
+    let (p, registry, _ext) = open(&c, base, StderrTo::Discard, crate::external::DEFAULT_TIMEOUT.as_secs_f64())?;
+    let bots = c.spec.bots.clone();
     check_out_dir(out)?;
     prepare_dir(out, false)?;
     let complete = merged.cells.iter().all(|c| c.done.len() == c.chunks_total);
@@ -374,7 +375,8 @@ pub(crate) fn merge(
         );
         let chunks: Vec<u64> = merged.cells.iter().map(|c| c.chunks_total).collect();
         let done: Vec<&crate::tournament::ChunkSet> = merged.cells.iter().map(|c| &c.done).collect();
-        let lacking = super::shard::missing_shards(&first.args, &|s| SweepState::shard_plan(&chunks, s), &done);
+        let n = first.shard.map_or(1, |(_, n)| n);
+        let lacking = super::shard::missing_of(n, &|s| SweepState::shard_plan(&chunks, s), &done);
         return Ok(super::shard::incomplete("balance", &lacking, out, partial));
     }
     let cells = Sweep::cells_of(&merged);

@@ -151,6 +151,15 @@ pub(crate) fn missing_shards(
         .or_else(|| args.iter().find_map(|a| a.strip_prefix("--shard=")))
         .and_then(|s| super::values::shard(s).ok())
         .map_or(1, |(_, n)| n);
+    missing_of(n, plan, done)
+}
+
+/// As [`missing_shards`], for a run cut into `n` shards.
+pub(crate) fn missing_of(
+    n: u64,
+    plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,
+    done: &[&ChunkSet],
+) -> Vec<String> {
     // Chunks of [a, b) in `done`.
     let overlap = |done: &ChunkSet, a: u64, b: u64| -> u64 {
         done.0.iter().map(|&(x, y)| y.min(b).saturating_sub(x.max(a))).sum()

@@ -24,7 +24,7 @@ pub use runner::{
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use session::{Identity, Outputs, Session, SessionError};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
-pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SweepState, kind_of};
+pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SWEEP_FORMAT, SweepState, kind_of};
 pub use tally::{DealAcc, Layout, PairProducts, Tally, WIN_UNIT};
 
 /// Deals per chunk: small enough for a live progress bar and fine-grained interruption, large

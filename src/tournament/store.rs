@@ -10,8 +10,12 @@ use super::{ChunkSet, Tally, Tournament};
 use crate::error::StoreError;
 use serde::{Deserialize, Serialize};
 
-/// Format version of `tally.json`.
+/// Format version of a tournament's `tally.json`.
 pub const STORE_FORMAT: u32 = 4;
+
+/// Format version of a balance sweep's `tally.json` (5: the sweep stored as data, its
+/// configuration and shard, instead of a fingerprint and a command line).
+pub const SWEEP_FORMAT: u32 = 5;
 
 /// A state file that carries a CRC-32 of its own content (`check`), so that a file edited by
 /// hand, truncated or damaged is refused rather than trusted.
@@ -51,9 +55,15 @@ impl SelfChecked for SweepState {
     }
 }
 
-/// Refuses a `tally.json` of another format version.
-fn check_format(format: u32) -> Result<(), StoreError> {
-    if format == STORE_FORMAT { Ok(()) } else { Err(StoreError::OtherFormat { found: format, reads: STORE_FORMAT }) }
+/// Refuses a `tally.json` of another format version than `reads`.
+fn check_format(format: u32, reads: u32) -> Result<(), StoreError> {
+    if format == reads { Ok(()) } else { Err(StoreError::OtherFormat { found: format, reads }) }
+}
+
+/// The `format` of a `tally.json`, if it has one.
+fn format_of(s: &str) -> Option<u32> {
+    let v: serde_json::Value = serde_json::from_str(s).ok()?;
+    v.get("format").and_then(serde_json::Value::as_u64).and_then(|f| u32::try_from(f).ok())
 }
 
 /// Everything needed to merge or resume a run.
@@ -98,7 +108,7 @@ impl RunState {
             return Err(StoreError::SweepNotRun);
         }
         let st: RunState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
-        check_format(st.format)?;
+        check_format(st.format, STORE_FORMAT)?;
         if !st.tally.fits_layout() {
             return Err(StoreError::Damaged);
         }
@@ -186,14 +196,15 @@ pub const BALANCE_KIND: &str = "balance";
 /// merging shards.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepState {
-    /// [`STORE_FORMAT`].
+    /// [`SWEEP_FORMAT`].
     pub format: u32,
     /// [`BALANCE_KIND`].
     pub kind: String,
-    /// Identity of the sweep: rules, cells, field, games, seed.
-    pub fingerprint: String,
-    /// The arguments that reproduce the sweep (without threads, output or progress options).
-    pub args: Vec<String>,
+    /// What the sweep is, as data (the sweep's spec and the bots it adds): compared on resume
+    /// and merge, and what a resumed or merged sweep is rebuilt from.
+    pub config: serde_json::Value,
+    /// The slice `(i, n)` this state plays, if it is a shard's.
+    pub shard: Option<(u64, u64)>,
     /// Every cell, in sweep order.
     pub cells: Vec<CellState>,
     /// CRC-32 of the file's content with this field 0.
@@ -215,8 +226,12 @@ impl SweepState {
         if kind_of(s).as_deref() != Some(BALANCE_KIND) {
             return Err(StoreError::RunNotSweep);
         }
+        // The format first: a file of another version may not have this one's fields.
+        if let Some(f) = format_of(s) {
+            check_format(f, SWEEP_FORMAT)?;
+        }
         let st: SweepState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
-        check_format(st.format)?;
+        check_format(st.format, SWEEP_FORMAT)?;
         if st.cells.iter().any(|c| !c.tally.fits_layout()) {
             return Err(StoreError::Damaged);
         }
@@ -235,13 +250,14 @@ impl SweepState {
     pub fn merge_shards(states: &[SweepState]) -> Result<SweepState, (usize, String)> {
         let first = states.first().ok_or((0, "nothing to merge".to_string()))?;
         let mut merged = first.clone();
+        merged.shard = None;
         for c in &mut merged.cells {
             c.done = ChunkSet::default();
             c.tally = Tally::new(c.tally.layout);
             c.chunks_planned = ChunkSet(vec![(0, c.chunks_total)]);
         }
         for (i, st) in states.iter().enumerate() {
-            if st.fingerprint != first.fingerprint || st.cells.len() != first.cells.len() {
+            if st.config != first.config || st.cells.len() != first.cells.len() {
                 return Err((i, "a shard of a different sweep".into()));
             }
             for (m, c) in merged.cells.iter_mut().zip(&st.cells) {
@@ -453,10 +469,10 @@ mod tests {
             }
         };
         let sweep = |cells: Vec<CellState>| SweepState {
-            format: STORE_FORMAT,
+            format: SWEEP_FORMAT,
             kind: BALANCE_KIND.into(),
-            fingerprint: "sweep".into(),
-            args: Vec::new(),
+            config: serde_json::json!({"sweep": 1}),
+            shard: None,
             cells,
             check: 0,
         };
