@@ -439,3 +439,27 @@ fn balance_limits_are_options_and_bad_ones_are_refused() {
     assert!(manifest.contains("\"min_skill\": 0.6") && manifest.contains("\"first_player\": \"match\""), "{manifest}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader that stops reading (`mtrain ... | head`) costs nothing: no panic, exit 0, and the
+/// run's files all written (the table is printed before the result files are).
+#[test]
+fn a_closed_stdout_neither_panics_nor_loses_the_files() {
+    let dir = scratch("closed-stdout");
+    let out = dir.join("sweep");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(["balance", "--players", "3-4", "--hands", "8-9", "--games", "64", "--quiet", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for f in ["balance.csv", "recommendation.csv", "decisions.csv", "skill.svg", "manifest.json"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

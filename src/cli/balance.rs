@@ -294,13 +294,13 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     }
     if !complete {
         let (i, n) = shard.unwrap_or((1, 1));
-        println!(
+        outln!(
             "mtrain balance: shard {i}/{n} complete: {played} games; combine the shards with mtrain merge DIR... --out DIR"
         );
         return Ok(0);
     }
     let cells = Sweep::cells_of(&state);
-    print!("{}", crate::report::tournament::trim_lines(&rep::table(&p, &cells)));
+    out!("{}", crate::report::tournament::trim_lines(&rep::table(&p, &cells)));
     if !a.quiet {
         eprintln!(
             "played {} games in {elapsed:.1} s on {threads} thread{}",
@@ -370,7 +370,7 @@ pub(crate) fn merge(
     )?;
     write_atomic(&out.join("tally.json"), merged.to_json().as_bytes())?;
     if !complete {
-        println!(
+        outln!(
             "mtrain merge: {played} of {total_games} games of the sweep are in these folders; merge every shard for the results"
         );
         let chunks: Vec<u64> = merged.cells.iter().map(|c| c.chunks_total).collect();
@@ -380,7 +380,7 @@ pub(crate) fn merge(
         return Ok(super::shard::incomplete("balance", &lacking, out, partial));
     }
     let cells = Sweep::cells_of(&merged);
-    print!("{}", crate::report::tournament::trim_lines(&(rep::header(&p) + &rep::table(&p, &cells))));
+    out!("{}", crate::report::tournament::trim_lines(&(rep::header(&p) + &rep::table(&p, &cells))));
     write_results(out, &p, &cells, &bots)?;
     Ok(0)
 }

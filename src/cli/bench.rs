@@ -305,13 +305,13 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
         if let Some(e) = bot_failure(&ext) {
             return Err(e);
         }
-        println!("{CHILD_TAG}{}", row.rounds);
+        outln!("{CHILD_TAG}{}", row.rounds);
         return Ok(());
     }
     let bot_names = specs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
     let changes = changes_text(&table.changes);
     let what = if a.deal_only { "seeded shuffle and deal only".to_string() } else { format!("bots {bot_names}") };
-    println!(
+    outln!(
         "mtrain bench: {} rules{changes}, double-{}, {} players, {} tiles each; {what}; {runs} runs of {:.2} s per thread count (medians)",
         rules.preset,
         rules.set,
@@ -341,9 +341,7 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
     let rollouts_head = if searched { "   rollouts/s" } else { "" };
     let show_processes = rows.iter().any(|r| r.processes.is_some());
     let processes_head = if show_processes { "  processes  efficiency" } else { "" };
-    println!(
-        "threads   {unit}   matches/s  decisions/s{rollouts_head}  ns/round  ns/decision  speed-up{processes_head}"
-    );
+    outln!("threads   {unit}   matches/s  decisions/s{rollouts_head}  ns/round  ns/decision  speed-up{processes_head}");
     let mut csv_rows = Vec::new();
     for r in &rows {
         // Speed-ups over the first row; the efficiency compares like with like (as many
@@ -359,7 +357,7 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
             (true, Some(m), Some(e)) => format!("  {m:>8.2}x  {:>9.1}%", 100.0 * e),
             (true, _, _) => format!("  {:>9}  {:>10}", "-", "-"),
         };
-        println!(
+        outln!(
             "{:>7}  {:>10}  {:>10}  {:>11}{rollouts}  {:>8.0}  {:>11}  {:>7.2}x{procs}",
             r.threads,
             group(r.rounds),
@@ -387,7 +385,7 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
         ]);
     }
     if show_processes {
-        println!(
+        outln!(
             "processes: the speed-up of as many independent single-thread processes run together (the machine's own limit); efficiency: the speed-up over it"
         );
     }

@@ -3,6 +3,23 @@
 //! Every error a user can cause is reported as one line naming the problem and the valid
 //! choices, with exit code 2; nothing half-written is left behind.
 
+/// `print!` to stdout that ignores a reader who stopped reading (`mtrain ... | head`): the
+/// standard macro panics on a closed pipe, which would stop a run before it writes its files.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `println!` that ignores a closed stdout, as [`out!`].
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 pub(crate) mod balance;
 mod bench;
 pub(crate) mod job;

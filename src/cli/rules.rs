@@ -26,7 +26,7 @@ pub(crate) fn run(a: &RulesArgs) -> Result<(), CliError> {
         }
         out.push_str("\nmtrain rules PRESET prints every parameter of one; --rule KEY=VALUE changes one rule.\n");
         out.push_str("Sources, their full titles and every rule: docs/rules.md in the repository.\n");
-        print!("{out}");
+        out!("{out}");
         return Ok(());
     };
     let base = Rules::preset(name).map_err(CliError::usage)?;
@@ -61,6 +61,6 @@ pub(crate) fn run(a: &RulesArgs) -> Result<(), CliError> {
     out.push_str(
         "  cover_optional, any_train_can_cover, fast_game, delayed_first_turn, multiple_doubles, galt_opening,\n  v1..v5, literal_basic: named variations that set several parameters (docs/rules.md)\n",
     );
-    print!("{out}");
+    out!("{out}");
     Ok(())
 }

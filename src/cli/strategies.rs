@@ -51,6 +51,6 @@ pub(crate) fn run(a: &StrategiesArgs, base: &Registry) -> Result<(), CliError> {
     out.push_str("\nParameters are shown at their defaults. Use a bot in --bots as NAME or NAME:KEY=VALUE,...,\n");
     out.push_str("e.g. --bots planner,hoarder:release=1,late=2,cutthroat,greedy\n");
     out.push_str("Bring your own bot: --ext-bot NAME=COMMAND (docs/bot-protocol.md), or a Rust Strategy (README).\n");
-    print!("{out}");
+    out!("{out}");
     Ok(())
 }
