@@ -77,7 +77,7 @@ pub(crate) fn stored_state(dir: &Path, raw_sub: &[String], what: &str) -> Result
 
 /// As [`stored_state`], for the state file `file`.
 pub(crate) fn stored_state_file(dir: &Path, raw_sub: &[String], what: &str, file: &str) -> Result<String, CliError> {
-    let extra = without_ext_bots(&result_args(raw_sub));
+    let extra = without_option(&result_args(raw_sub), "--ext-bot");
     if !extra.is_empty() {
         return Err(CliError::usage(format!(
             "--resume takes every setting from the {what} it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
@@ -88,14 +88,15 @@ pub(crate) fn stored_state_file(dir: &Path, raw_sub: &[String], what: &str, file
         .map_err(|e| CliError::usage(format!("cannot resume from '{}': no readable {file} ({e})", dir.display())))
 }
 
-/// `args` without its `--ext-bot` options.
-pub(crate) fn without_ext_bots(args: &[String]) -> Vec<String> {
+/// `args` without any option `flag` (`--flag VALUE` or `--flag=VALUE`).
+pub(crate) fn without_option(args: &[String], flag: &str) -> Vec<String> {
+    let joined = format!("{flag}=");
     let mut out = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if a == "--ext-bot" {
+        if a == flag {
             it.next();
-        } else if !a.starts_with("--ext-bot=") {
+        } else if !a.starts_with(&joined) {
             out.push(a.clone());
         }
     }

@@ -118,15 +118,7 @@ pub(crate) fn resolve_shard(given: Option<ShardArg>, args: &mut Vec<String>) -> 
         return Ok(None);
     };
     let (i, n) = resolve(arg, &|k| std::env::var(k).ok()).map_err(CliError::usage)?;
-    let mut kept = Vec::with_capacity(args.len() + 2);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--shard" {
-            it.next();
-        } else if !a.starts_with("--shard=") {
-            kept.push(a.clone());
-        }
-    }
+    let mut kept = without_shard(args);
     kept.extend(["--shard".to_string(), format!("{i}/{n}")]);
     *args = kept;
     Ok(Some((i, n)))
@@ -198,16 +190,7 @@ pub(crate) fn incomplete(command: &str, missing: &[String], out: &std::path::Pat
 
 /// Stored arguments without their `--shard` (what reproduces the merged run).
 pub(crate) fn without_shard(args: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(x) = it.next() {
-        if x == "--shard" {
-            it.next();
-        } else if !x.starts_with("--shard=") {
-            out.push(x.clone());
-        }
-    }
-    out
+    super::job::without_option(args, "--shard")
 }
 
 #[cfg(test)]
