@@ -9,18 +9,6 @@
 #[error("{0}")]
 pub struct InvalidInput(pub String);
 
-impl From<InvalidInput> for String {
-    fn from(e: InvalidInput) -> String {
-        e.0
-    }
-}
-
-impl From<String> for InvalidInput {
-    fn from(s: String) -> InvalidInput {
-        InvalidInput(s)
-    }
-}
-
 /// A stored state (`tally.json`) that cannot be trusted or does not fit the run it is given to.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
@@ -63,51 +51,40 @@ impl From<StoreError> for String {
 #[error("{0}")]
 pub struct PlotError(pub String);
 
-impl From<PlotError> for String {
-    fn from(e: PlotError) -> String {
-        e.0
-    }
-}
-
 /// A per-game file (`games.csv`, `rounds.csv`) that cannot be written, reopened or joined,
 /// naming the file and the problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct RecordError(pub String);
 
-impl From<RecordError> for String {
-    fn from(e: RecordError) -> String {
-        e.0
-    }
-}
-
-impl From<String> for PlotError {
-    fn from(s: String) -> PlotError {
-        PlotError(s)
-    }
-}
-
-impl From<String> for RecordError {
-    fn from(s: String) -> RecordError {
-        RecordError(s)
-    }
-}
-
-impl From<&str> for InvalidInput {
-    fn from(s: &str) -> InvalidInput {
-        InvalidInput(s.to_string())
-    }
-}
-
-/// The message of a one-line error, as text (`e.contains("valid:")`).
-macro_rules! message_text {
-    ($($t:ty),*) => {$(
+/// A one-line error that is its message: read as text (`e.contains("valid:")`), made from a
+/// `String` or `&str`, and turned back into one.
+macro_rules! message_error {
+    ($($t:ident),*) => {$(
         impl std::ops::Deref for $t {
             type Target = str;
             fn deref(&self) -> &str {
                 &self.0
             }
         }
+
+        impl From<String> for $t {
+            fn from(s: String) -> $t {
+                $t(s)
+            }
+        }
+
+        impl From<&str> for $t {
+            fn from(s: &str) -> $t {
+                $t(s.to_string())
+            }
+        }
+
+        impl From<$t> for String {
+            fn from(e: $t) -> String {
+                e.0
+            }
+        }
     )*};
 }
-message_text!(InvalidInput, PlotError, RecordError);
+message_error!(InvalidInput, PlotError, RecordError);
