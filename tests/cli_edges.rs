@@ -446,11 +446,11 @@ fn balance_limits_are_options_and_bad_ones_are_refused() {
 fn a_closed_stdout_neither_panics_nor_loses_the_files() {
     let dir = scratch("closed-stdout");
     let out = dir.join("sweep");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mtrain"))
+    let mut child = bin()
         .args(["balance", "--players", "3-4", "--hands", "8-9", "--games", "64", "--quiet", "--out"])
         .arg(&out)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     drop(child.stdout.take());

@@ -124,7 +124,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             // The run is rebuilt from its stored data; a corrected --ext-bot command may replace one.
             st.bots = st.bots.with_commands(a.bot_args.ext_bots()).map_err(CliError::usage)?;
             let (t, _, registry, ext) = build(&st.spec, &st.bots, registry, &settings(dir))?;
-            let st = TuneState::from_json(&st.to_json(), Some(t.params.len())).map_err(CliError::usage)?;
+            st.check_points(t.params.len()).map_err(CliError::usage)?;
             // A run killed while saving leaves its temporary file; the resume rewrites every file.
             crate::tournament::record::remove_stale_temporaries(dir, TUNE_FILES);
             (dir.clone(), st, t, registry, ext)

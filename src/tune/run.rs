@@ -80,12 +80,21 @@ impl TuneState {
             )
             .into());
         }
-        if let Some(d) = params
-            && (st.start.len() != d || st.rows.iter().any(|r| r.u.len() != d))
-        {
-            return Err("tune.json is damaged: its points do not match its parameters".into());
+        if let Some(d) = params {
+            st.check_points(d)?;
         }
         Ok(st)
+    }
+
+    /// Checks that every point has `d` coordinates, one per tuned parameter.
+    ///
+    /// # Errors
+    /// A damaged state, in one line.
+    pub fn check_points(&self, d: usize) -> Result<(), crate::error::InvalidInput> {
+        if self.start.len() != d || self.rows.iter().any(|r| r.u.len() != d) {
+            return Err("tune.json is damaged: its points do not match its parameters".into());
+        }
+        Ok(())
     }
 
     /// Pretty JSON, as `tune.json` holds it.
