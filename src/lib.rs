@@ -31,7 +31,9 @@
 //!    merge across threads, shards and resumes; its session keeps the run's state on disk
 //!    (`tally.json`, checkpoints, per-game files). [`balance`] sweeps hand sizes as one
 //!    tournament per cell and judges each against its limits; [`tune`] moves a bot's parameters
-//!    by SPSA over rounds of games. [`stats`] turns sums into estimates with intervals.
+//!    by SPSA over rounds of games. [`job`] is the folder all three keep their state in:
+//!    checkpoints, resumption, shards and merges rebuild a run from the configuration its state
+//!    stores. [`stats`] turns sums into estimates with intervals.
 //! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
 //!    transcript and JSONL log of a match, manifests, SVG plots.
 //! 7. **The command line.** [`cli`] parses `mtrain` arguments into the pieces above, runs them,
@@ -55,6 +57,7 @@
 //! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, durable runs |
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
+//! | [`job`] | the durable folder of every kind of run: new, resumed, checkpointed |
 //! | [`report`] | CSV, console, transcript, JSONL, manifests, plots |
 //! | [`cli`] | the `mtrain` command line |
 //!
@@ -83,6 +86,7 @@ pub mod deal;
 pub mod error;
 pub mod external;
 pub mod game;
+pub mod job;
 pub mod report;
 pub mod rng;
 pub mod round;

@@ -205,24 +205,6 @@ impl Sweep {
         })
     }
 
-    /// The identity of a sweep as text: what its results depend on (two sweeps with equal
-    /// fingerprints play the same games).
-    pub fn fingerprint(&self) -> String {
-        let specs: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
-        format!(
-            "rules={:?};cells={:?};bots={};entries={:?};games={};max_games={};seed={};deterministic={};limits={:?}",
-            self.base,
-            self.cells,
-            specs.join("|"),
-            self.entries,
-            self.games,
-            self.max_games,
-            self.seed,
-            self.deterministic,
-            self.limits
-        )
-    }
-
     /// The tournament of cell `i`, scheduled for the most games it may play: its first chunks
     /// are the first look (a schedule's games depend only on their index, so a longer schedule
     /// extends a shorter one).

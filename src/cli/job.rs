@@ -103,47 +103,6 @@ pub(crate) fn without_option(args: &[String], flag: &str) -> Vec<String> {
     out
 }
 
-/// The stored arguments of a run with the command of each external bot in `new` replaced (a
-/// bot fixed after it stopped the run keeps its name, so the run is the same run). A name the
-/// run does not define is refused.
-pub(crate) fn replace_ext_bots(
-    stored: &[String],
-    new: &[crate::external::ExternalSpec],
-) -> Result<Vec<String>, CliError> {
-    let mut out = Vec::new();
-    let mut names = Vec::new();
-    let mut it = stored.iter();
-    while let Some(a) = it.next() {
-        let (value, joined) = if a == "--ext-bot" {
-            (it.next().cloned().unwrap_or_default(), false)
-        } else if let Some(v) = a.strip_prefix("--ext-bot=") {
-            (v.to_string(), true)
-        } else {
-            out.push(a.clone());
-            continue;
-        };
-        let name = value.split_once('=').map_or(value.as_str(), |(n, _)| n.trim()).to_string();
-        let value = match new.iter().find(|n| n.name == name) {
-            Some(n) => format!("{}={}", n.name, n.command),
-            None => value,
-        };
-        names.push(name);
-        if joined {
-            out.push(format!("--ext-bot={value}"));
-        } else {
-            out.extend(["--ext-bot".to_string(), value]);
-        }
-    }
-    if let Some(n) = new.iter().find(|n| !names.contains(&n.name)) {
-        let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-        return Err(CliError::usage(format!(
-            "--resume: the run has no external bot '{}' to give a new command (its external bots: {known})",
-            n.name
-        )));
-    }
-    Ok(out)
-}
-
 /// `w` as one shell word: as is when it holds only safe characters, else in single quotes.
 pub(crate) fn shell_word(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c)) {
@@ -151,20 +110,4 @@ pub(crate) fn shell_word(w: &str) -> String {
     } else {
         format!("'{}'", w.replace('\'', r"'\''"))
     }
-}
-
-/// The stored arguments of a run (`args`, without the program and subcommand), parsed as
-/// `mtrain SUBCOMMAND` parses its command line, the options taken by `pick`; `what` names the
-/// arguments in errors (run, sweep, tuning) and `kind` the run (a tournament, a balance sweep).
-pub(crate) fn stored_args<T>(
-    subcommand: &str,
-    (what, kind): (&str, &str),
-    args: &[String],
-    pick: impl FnOnce(super::Command) -> Option<T>,
-) -> Result<T, CliError> {
-    use clap::Parser;
-    let argv: Vec<String> = ["mtrain", subcommand].iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
-    let cli = super::Cli::try_parse_from(&argv)
-        .map_err(|e| CliError::usage(format!("the stored {what} arguments no longer parse: {}", e.kind())))?;
-    pick(cli.command).ok_or_else(|| CliError::usage(format!("the stored {what} arguments are not {kind}")))
 }

@@ -3,12 +3,12 @@
 //! The merged `summary.csv`, `seats.csv`, `pairs.csv` and `round_stats.csv` are byte-identical
 //! to those of a single run of the same games, because every statistic is an exact integer sum.
 
-use super::shard::{incomplete, missing_shards, without_shard};
-use super::tournament::{fingerprint, header, manifest, stored_config, write_outputs};
+use super::shard::{incomplete, missing_of, without_shard};
+use super::tournament::{header, manifest, open, write_outputs};
 use super::{AtomicFile, CliError, write_atomic};
 use crate::report::tournament as rep;
 use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, concatenate};
-use crate::tournament::{ChunkSet, PerGameMarks, RunState, STORE_FORMAT};
+use crate::tournament::{ChunkSet, PerGameMarks, RunState, STORE_FORMAT, TOURNAMENT_KIND, TournamentConfig};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -109,19 +109,17 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     let (done, tally) = RunState::merge_shards(&states).map_err(|(i, why)| {
         CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", a.dirs[i].display(), a.dirs[0].display()))
     })?;
-    let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
-    argv.extend(first.args.iter().cloned());
-    // Nothing is played: external bots are named, never started.
-    let mut config = stored_config(
-        &argv,
+    // The merged run is rebuilt from the configuration the shards share. Nothing is played:
+    // external bots are named, never started.
+    let stored = TournamentConfig::of(first)
+        .map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", a.dirs[0].display())))?;
+    let config = open(
+        stored,
+        None,
         registry,
         crate::external::StderrTo::Discard,
         crate::external::DEFAULT_TIMEOUT.as_secs_f64(),
     )?;
-    config.job.shard = None;
-    if fingerprint(&config) != first.fingerprint {
-        return Err(CliError::usage("cannot merge: the stored run arguments no longer describe these shards"));
-    }
     super::job::check_out_dir(&a.out)?;
     // Arguments that reproduce the merged run: without the shard.
     let args = without_shard(&first.args);
@@ -131,8 +129,11 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     plan.insert_range(0, first.chunks_total);
     let mut state = RunState {
         format: STORE_FORMAT,
-        fingerprint: first.fingerprint.clone(),
+        kind: TOURNAMENT_KIND.to_string(),
+        config: first.config.clone(),
+        shard: None,
         args,
+        log_games: None,
         chunks_total: first.chunks_total,
         chunks_planned: plan,
         done,
@@ -198,7 +199,8 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
     let _ = std::io::stdout().lock().write_all(report.as_bytes());
     if missing > 0 {
         let total = state.chunks_total;
-        let lacking = missing_shards(&first.args, &|s| vec![ChunkSet::slice(total, s)], &[&state.done]);
+        let n = first.shard.map_or(1, |(_, n)| n);
+        let lacking = missing_of(n, &|s| vec![ChunkSet::slice(total, s)], &[&state.done]);
         return Ok(incomplete("tournament", &lacking, &a.out, a.partial));
     }
     Ok(0)

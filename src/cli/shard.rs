@@ -127,26 +127,9 @@ pub(crate) fn resolve_shard(given: Option<ShardArg>, args: &mut Vec<String>) -> 
 /// Exit code of a merge that lacks shards (without `--partial`).
 pub const EXIT_INCOMPLETE: i32 = 4;
 
-/// The shards the merged folders lack, in words (`shard 2/3 (all 10 chunks)`), from the stored
-/// arguments' `--shard i/n`, the chunks a shard plays in each cell (`plan`) and the chunks done
-/// in each cell. Without a `--shard` in the arguments, the run's missing chunk count.
-pub(crate) fn missing_shards(
-    args: &[String],
-    plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,
-    done: &[&ChunkSet],
-) -> Vec<String> {
-    let n = args
-        .iter()
-        .position(|a| a == "--shard")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
-        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--shard=")))
-        .and_then(|s| super::values::shard(s).ok())
-        .map_or(1, |(_, n)| n);
-    missing_of(n, plan, done)
-}
-
-/// As [`missing_shards`], for a run cut into `n` shards.
+/// The shards the merged folders lack, in words (`shard 2/3 (all 10 chunks)`), of a run cut
+/// into `n` shards, from the chunks a shard plays in each cell (`plan`) and the chunks done in
+/// each cell. A run not cut into shards (`n` = 1) lacks "the run".
 pub(crate) fn missing_of(
     n: u64,
     plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,

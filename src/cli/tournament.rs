@@ -1,16 +1,17 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
-use super::job::{check_out_dir, print_now, replace_ext_bots, result_args, resume_hint, stopped, stored_state};
+use super::job::{check_out_dir, print_now, result_args, resume_hint, stopped, stored_state};
 use super::signals::Stop;
 use super::{BotArgs, CliError, TableArgs, all_cores, bot_failure, values, write_atomic};
-use crate::external::{ExternalBots, StderrTo};
+use crate::external::{ExternalBots, Settings, StderrTo};
 use crate::report::BotLabel;
 use crate::report::manifest::{Invocation, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::tournament::{
-    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentJob, TournamentSpec,
+    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentConfig, TournamentJob,
+    TournamentSpec,
 };
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -103,8 +104,10 @@ pub(crate) struct TournamentArgs {
 pub(crate) struct Config {
     /// The tournament, its stopping rule, anchor, gauntlet, shard and labels.
     pub(crate) job: TournamentJob,
+    /// What the run is, as its state stores it.
+    pub(crate) stored: TournamentConfig,
     per_game: bool,
-    /// Arguments that reproduce the results (stored for --resume).
+    /// The arguments that gave the run (stored for people reading the folder).
     args: Vec<String>,
     /// The external bots, for their failure.
     pub(crate) ext: ExternalBots,
@@ -119,6 +122,22 @@ impl std::ops::Deref for Config {
     }
 }
 
+/// The run `stored` describes, playing `shard`: the registry with its bots (external bots
+/// started with `timeout` seconds and their stderr to `stderr`) and the job, checked.
+pub(crate) fn open(
+    stored: TournamentConfig,
+    shard: Option<(u64, u64)>,
+    base: &Registry,
+    stderr: StderrTo,
+    timeout: f64,
+) -> Result<Config, CliError> {
+    let settings = Settings { timeout: Duration::from_secs_f64(timeout), stderr };
+    let (registry, ext) = stored.bots.registry(base, &settings).map_err(CliError::usage)?;
+    let spec = TournamentSpec { shard, ..stored.spec.clone() };
+    let job = TournamentJob::new(&spec, &registry).map_err(CliError::usage)?;
+    Ok(Config { job, stored, per_game: false, args: Vec::new(), ext, log_games: None })
+}
+
 /// Checks the arguments and sets the run up; external bots run with `timeout` seconds and
 /// their stderr to `stderr`.
 pub(crate) fn build(
@@ -130,7 +149,6 @@ pub(crate) fn build(
 ) -> Result<Config, CliError> {
     // The table first: its errors come before the bots'.
     a.table.table()?;
-    let (registry, ext) = a.bot_args.registry_with(base, stderr, timeout)?;
     let mut args = result_args(raw);
     let shard = super::shard::resolve_shard(a.shard, &mut args)?;
     let spec = TournamentSpec {
@@ -143,15 +161,27 @@ pub(crate) fn build(
         rotate: !a.no_rotate,
         vary_order: !a.fixed_seating,
         sprt: a.sprt,
-        shard,
+        shard: None,
     };
-    let job = TournamentJob::new(&spec, &registry).map_err(CliError::usage)?;
-    Ok(Config { job, per_game: a.per_game, args, ext, log_games: a.log_games.clone() })
+    let c = open(TournamentConfig::new(&spec, a.bot_args.setup()), shard, base, stderr, timeout)?;
+    Ok(Config { per_game: a.per_game, args, log_games: a.log_games.clone(), ..c })
 }
 
-/// The identity of a run (stored in its state, compared on resume and merge).
-pub(crate) fn fingerprint(c: &Config) -> String {
-    c.job.fingerprint()
+/// The run stored in `st` (`dir`'s), rebuilt from its configuration, with a corrected command
+/// for any external bot in `ext`; `st` then stores the corrected configuration.
+fn resumed(
+    st: &mut RunState,
+    dir: &Path,
+    ext: &[crate::external::ExternalSpec],
+    base: &Registry,
+    timeout: f64,
+) -> Result<Config, CliError> {
+    let bad = |e: &dyn std::fmt::Display| CliError::usage(format!("cannot resume from '{}': {e}", dir.display()));
+    let mut stored = TournamentConfig::of(st).map_err(|e| bad(&e))?;
+    stored.bots = stored.bots.with_commands(ext).map_err(CliError::usage)?;
+    st.config = stored.to_value();
+    let c = open(stored, st.shard, base, bot_logs(Some(dir)), timeout)?;
+    Ok(Config { per_game: st.per_game.is_some(), args: st.args.clone(), log_games: st.log_games.clone(), ..c })
 }
 
 /// What runs, before it runs.
@@ -195,24 +225,18 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
             let text = stored_state(dir, &raw_sub, "run")?;
-            let st = RunState::from_json(&text)
+            let mut st = RunState::from_json(&text)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
-            let mut argv = vec!["mtrain".to_string(), "tournament".to_string()];
-            argv.extend(replace_ext_bots(&st.args, a.bot_args.ext_bots())?);
-            let c = stored_config(&argv, base, bot_logs(Some(dir)), a.bot_args.bot_timeout)?;
-            if fingerprint(&c) != st.fingerprint {
-                return Err(CliError::usage(format!(
-                    "cannot resume from '{}': its tally.json belongs to a different run",
-                    dir.display()
-                )));
-            }
+            // The run is rebuilt from the configuration its state stores, not from a command line.
+            let c = resumed(&mut st, dir, a.bot_args.ext_bots(), base, a.bot_args.bot_timeout)?;
             (c, Some(dir.clone()), Some(st))
         }
         None => (build(a, &raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?, a.out.clone(), None),
     };
     let t = &config.tournament;
     let id = Identity {
-        fingerprint: fingerprint(&config),
+        config: config.stored.to_value(),
+        shard: config.shard,
         args: config.args.clone(),
         plan: ChunkSet::slice(t.chunk_count(), config.shard),
     };
@@ -274,20 +298,6 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         );
     }
     Ok(0)
-}
-
-/// Rebuilds the configuration of a run from its stored arguments (`mtrain tournament ...`).
-pub(crate) fn stored_config(
-    argv: &[String],
-    base: &Registry,
-    stderr: StderrTo,
-    timeout: f64,
-) -> Result<Config, CliError> {
-    let stored = super::job::stored_args("tournament", ("run", "a tournament"), &argv[2..], |c| match c {
-        super::Command::Tournament(t) => Some(t),
-        _ => None,
-    })?;
-    build(&stored, &argv[2..], base, stderr, timeout)
 }
 
 /// The CSV reports of a tally: (file name, contents).

@@ -5,7 +5,7 @@
 //! [`super::Session`], and report its tally.
 
 use super::{Schedule, Seating, Sprt, Tournament};
-use crate::error::InvalidInput;
+use crate::error::{InvalidInput, StoreError};
 use crate::report::BotLabel;
 use crate::rules::TableSpec;
 use crate::strategies::Registry;
@@ -35,6 +35,44 @@ pub struct TournamentSpec {
     pub sprt: Option<Sprt>,
     /// Slice `i` of `n` of the deals.
     pub shard: Option<(u64, u64)>,
+}
+
+/// What a run is, as its `tally.json` stores it: the spec (without its shard: the shards of one
+/// run share one configuration) and the external bots and named specs the field uses. A
+/// resumed or merged run is rebuilt from it; two folders hold the same run when their
+/// configurations are equal.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TournamentConfig {
+    /// The tournament (`shard` always `None`).
+    pub spec: TournamentSpec,
+    /// The bots the registry adds for it.
+    pub bots: crate::external::BotSetup,
+}
+
+impl TournamentConfig {
+    /// The configuration of `spec` (its shard dropped) with `bots`.
+    pub fn new(spec: &TournamentSpec, bots: crate::external::BotSetup) -> TournamentConfig {
+        TournamentConfig { spec: TournamentSpec { shard: None, ..spec.clone() }, bots }
+    }
+
+    /// As stored in a state.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("serialisable")
+    }
+
+    /// The configuration a state stores.
+    ///
+    /// # Errors
+    /// [`StoreError::Mismatch`] when the stored value does not describe a tournament.
+    pub fn of(st: &super::RunState) -> Result<TournamentConfig, StoreError> {
+        serde_json::from_value(st.config.clone())
+            .map_err(|e| StoreError::Mismatch(format!("its tally.json does not describe a tournament ({e})")))
+    }
+
+    /// The spec of the stored run, with the shard `st` plays.
+    pub fn spec_of(&self, st: &super::RunState) -> TournamentSpec {
+        TournamentSpec { shard: st.shard, ..self.spec.clone() }
+    }
 }
 
 /// A checked tournament run.
@@ -132,11 +170,6 @@ impl TournamentJob {
             changes,
             labels,
         })
-    }
-
-    /// The identity of the run (stored in its state, compared on resume and merge).
-    pub fn fingerprint(&self) -> String {
-        self.tournament.fingerprint(self.sprt.as_ref())
     }
 
     /// What runs, before it runs.

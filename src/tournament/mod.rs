@@ -15,7 +15,7 @@ mod tally;
 
 pub mod record;
 pub mod session;
-pub use job::{TournamentJob, TournamentSpec};
+pub use job::{TournamentConfig, TournamentJob, TournamentSpec};
 pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{
@@ -24,7 +24,7 @@ pub use runner::{
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use session::{Identity, Outputs, Session, SessionError};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
-pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SWEEP_FORMAT, SweepState, kind_of};
+pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SWEEP_FORMAT, SweepState, TOURNAMENT_KIND, kind_of};
 pub use tally::{DealAcc, Layout, PairProducts, Tally, WIN_UNIT};
 
 /// Deals per chunk: small enough for a live progress bar and fine-grained interruption, large

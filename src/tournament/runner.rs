@@ -182,23 +182,6 @@ pub struct RunResult {
     pub bot_failed: bool,
 }
 impl Tournament {
-    /// The identity of a run of this tournament under `sprt`: its rules, field, schedule and
-    /// stopping rule, stored in its state and compared on resume and merge.
-    pub fn fingerprint(&self, sprt: Option<&Sprt>) -> String {
-        let specs: Vec<String> = self.specs.iter().map(ToString::to_string).collect();
-        format!(
-            "rules={:?};bots={};lineups={:?};seed={};deals={};rotate={};seating={};sprt={:?}",
-            self.rules,
-            specs.join("|"),
-            self.schedule.lineups().collect::<Vec<_>>(),
-            self.schedule.seed,
-            self.schedule.deals,
-            self.schedule.rotate,
-            self.schedule.seating_text(),
-            sprt.copied()
-        )
-    }
-
     /// A tournament; the specs must be valid bot specs (checked by the caller).
     ///
     /// # Panics

@@ -23,9 +23,12 @@ pub enum SessionError {
 /// What makes a run this run: stored in its state, compared on resume and merge.
 #[derive(Clone, Debug)]
 pub struct Identity {
-    /// The fingerprint of rules, field and schedule.
-    pub fingerprint: String,
-    /// The arguments that reproduce it.
+    /// What the run is, as data ([`super::TournamentConfig::to_value`]): equal for the shards
+    /// of one run.
+    pub config: serde_json::Value,
+    /// The slice it plays, if it is a shard.
+    pub shard: Option<(u64, u64)>,
+    /// The command line's arguments that gave it, for people reading the folder.
     pub args: Vec<String>,
     /// The chunks it plays (a shard's slice, or all).
     pub plan: ChunkSet,
@@ -95,7 +98,7 @@ impl<'a> Session<'a> {
     pub fn resume(t: &'a Tournament, id: Identity, out: Outputs, st: RunState) -> Result<Session<'a>, SessionError> {
         let dir = out.dir.clone().expect("a resumed run has a folder");
         let bad = |why: String| SessionError::Refused(format!("cannot resume from '{}': {why}", dir.display()));
-        if st.fingerprint != id.fingerprint {
+        if st.config != id.config || st.shard != id.shard {
             return Err(bad("its tally.json belongs to a different run".into()));
         }
         let has_rows = dir.join(record::GAMES_FILE).exists() || dir.join(record::ROUNDS_FILE).exists();
@@ -128,7 +131,7 @@ impl<'a> Session<'a> {
 
     /// Checks, before anything is created or removed, that a new run `id` may write into `out`'s
     /// game-log folder: it must be new or empty, unless it holds this same run's logs (the run
-    /// stored in `out.dir` has this run's arguments, which name the log folder) or `force`; its
+    /// stored in `out.dir` is this run, writing this log folder) or `force`; its
     /// earlier game logs are then removed, other files left alone. Returns whether `out.dir`
     /// holds a run of this tournament.
     ///
@@ -138,8 +141,8 @@ impl<'a> Session<'a> {
         let stored = out.dir.as_ref().and_then(|dir| {
             std::fs::read_to_string(dir.join("tally.json")).ok().and_then(|s| RunState::from_json(&s).ok())
         });
-        let same_run = stored.as_ref().is_some_and(|st| st.fingerprint == id.fingerprint);
-        let own_logs = same_run && stored.as_ref().is_some_and(|st| st.args == id.args);
+        let same_run = stored.as_ref().is_some_and(|st| st.config == id.config);
+        let own_logs = same_run && stored.as_ref().is_some_and(|st| st.log_games == out.logs);
         let Some(dir) = &out.logs else { return Ok(same_run) };
         if own_logs || force {
             return Ok(same_run);
@@ -185,8 +188,11 @@ impl<'a> Session<'a> {
     fn state(&self, r: &RunResult, marks: Option<PerGameMarks>) -> RunState {
         RunState {
             format: STORE_FORMAT,
-            fingerprint: self.id.fingerprint.clone(),
+            kind: super::TOURNAMENT_KIND.to_string(),
+            config: self.id.config.clone(),
+            shard: self.id.shard,
             args: self.id.args.clone(),
+            log_games: self.out.logs.clone(),
             chunks_total: self.t.chunk_count(),
             chunks_planned: self.id.plan.clone(),
             done: r.done.clone(),
@@ -288,7 +294,12 @@ mod tests {
         let base = std::env::temp_dir().join(format!("mtrain-session-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let t = tournament();
-        let id = Identity { fingerprint: "f".into(), args: vec![], plan: ChunkSet::slice(t.chunk_count(), None) };
+        let id = Identity {
+            config: serde_json::json!("f"),
+            shard: None,
+            args: vec![],
+            plan: ChunkSet::slice(t.chunk_count(), None),
+        };
         let outputs = |name: &str| Outputs { dir: Some(base.join(name)), per_game: true, logs: None };
         for name in ["whole", "parts"] {
             std::fs::create_dir_all(base.join(name)).unwrap();
@@ -305,7 +316,7 @@ mod tests {
         let st = RunState::from_json(&text).unwrap();
         assert_eq!(st.tally.games, 0);
         // Another run's state is refused; this one resumes to the same files.
-        let other = Identity { fingerprint: "g".into(), ..id.clone() };
+        let other = Identity { config: serde_json::json!("g"), ..id.clone() };
         assert!(matches!(Session::resume(&t, other, outputs("parts"), st.clone()), Err(SessionError::Refused(_))));
         let mut rest = Session::resume(&t, id, outputs("parts"), st).unwrap();
         assert!(!rest.run(&RunOptions::new(1), files, write).unwrap().interrupted);
@@ -319,7 +330,7 @@ mod tests {
         std::fs::write(base.join("other/notes.txt"), "x").unwrap();
         let e = Session::new(
             &t,
-            Identity { fingerprint: "f".into(), args: vec![], plan: ChunkSet::default() },
+            Identity { config: serde_json::json!("f"), shard: None, args: vec![], plan: ChunkSet::default() },
             outputs("other"),
             false,
         );

@@ -10,8 +10,9 @@ use super::{ChunkSet, Tally, Tournament};
 use crate::error::StoreError;
 use serde::{Deserialize, Serialize};
 
-/// Format version of a tournament's `tally.json`.
-pub const STORE_FORMAT: u32 = 4;
+/// Format version of a tournament's `tally.json` (5: the run stored as data, its configuration
+/// and shard, instead of a fingerprint and a command line to parse again).
+pub const STORE_FORMAT: u32 = 5;
 
 /// Format version of a balance sweep's `tally.json` (5: the sweep stored as data, its
 /// configuration and shard, instead of a fingerprint and a command line).
@@ -71,12 +72,19 @@ fn format_of(s: &str) -> Option<u32> {
 pub struct RunState {
     /// [`STORE_FORMAT`].
     pub format: u32,
-    /// Identity of the run: rules, field, seed, schedule. Runs merge only with equal
-    /// fingerprints.
-    pub fingerprint: String,
-    /// The tournament arguments that reproduce the run (without threads, output or progress
-    /// options).
+    /// [`TOURNAMENT_KIND`].
+    pub kind: String,
+    /// What the run is, as data (a [`super::TournamentConfig`]: the tournament's spec without
+    /// its shard, and the bots it adds): compared on resume and merge, and what a resumed or
+    /// merged run is rebuilt from. Shards of one run store equal configurations.
+    pub config: serde_json::Value,
+    /// The slice `(i, n)` this state plays, if it is a shard's.
+    pub shard: Option<(u64, u64)>,
+    /// The command line's arguments that gave the run (without threads, output or progress
+    /// options), for people reading the folder; never parsed again.
     pub args: Vec<String>,
+    /// The game-log folder (`--log-games`) the run writes, if any.
+    pub log_games: Option<std::path::PathBuf>,
     /// Total chunks in the whole (unsharded) run.
     pub chunks_total: u64,
     /// Chunks this state was asked to play (a shard's slice, or all).
@@ -106,6 +114,10 @@ impl RunState {
     pub fn from_json(s: &str) -> Result<RunState, StoreError> {
         if kind_of(s).is_some_and(|k| k == BALANCE_KIND) {
             return Err(StoreError::SweepNotRun);
+        }
+        // The format first: a file of another version may not have this one's fields.
+        if let Some(f) = format_of(s) {
+            check_format(f, STORE_FORMAT)?;
         }
         let st: RunState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
         check_format(st.format, STORE_FORMAT)?;
@@ -158,7 +170,7 @@ impl RunState {
         let mut done = ChunkSet::default();
         let mut tally = Tally::new(first.tally.layout);
         for (i, st) in states.iter().enumerate() {
-            if st.fingerprint != first.fingerprint {
+            if st.config != first.config {
                 return Err((i, "a shard of a different run (rules, bots, seed or games differ)".into()));
             }
             if done.overlaps(&st.done) {
@@ -187,6 +199,9 @@ pub struct CellState {
     /// The statistics.
     pub tally: Tally,
 }
+
+/// What [`RunState::kind`] says for `mtrain tournament`.
+pub const TOURNAMENT_KIND: &str = "tournament";
 
 /// What [`SweepState::kind`] says for `mtrain balance`.
 pub const BALANCE_KIND: &str = "balance";
@@ -388,8 +403,11 @@ mod tests {
         }
         RunState {
             format: STORE_FORMAT,
-            fingerprint: "run".into(),
+            kind: TOURNAMENT_KIND.into(),
+            config: serde_json::json!({"run": 1}),
+            shard: None,
             args: Vec::new(),
+            log_games: None,
             chunks_total: t.chunk_count(),
             chunks_planned: ChunkSet(vec![(0, t.chunk_count())]),
             done,
@@ -504,7 +522,7 @@ mod tests {
         assert_eq!(i, 1);
         assert!(why.contains("overlap"));
         let mut other = state(&t, &[2]);
-        other.fingerprint = "another".into();
+        other.config = serde_json::json!({"run": 2});
         let (i, why) = RunState::merge_shards(&[state(&t, &[0]), other]).unwrap_err();
         assert_eq!(i, 1);
         assert!(why.contains("different run"));

@@ -1,0 +1,325 @@
+//! The durable folder every kind of run shares: a tournament, a balance sweep, a tuning run, and
+//! whatever kind comes next.
+//!
+//! A run keeps its exact state in one file of its folder (`tally.json`, `tune.json`), rewritten
+//! at every checkpoint *after* the reports it vouches for, each file atomically: whatever stops
+//! the process, the folder holds either the last checkpoint or the one before. A kind of run
+//! describes itself by a [`Kind`] (its name, its state file, the files it writes); a [`Folder`]
+//! does the rest, written once for every kind:
+//!
+//! - **A new run** ([`Folder::create`]) writes into a folder that is new, empty, or holds this
+//!   same run (its stored configuration equal), which then starts afresh. Any other content is
+//!   refused, naming it, unless `force`: mtrain's own files are then removed and others left
+//!   alone. A file is never replaced that mtrain did not write.
+//! - **A stored run** ([`Folder::open`]) is found by its state file, which must be of this kind
+//!   (a folder of another kind is named as such); temporary files that a killed write left are
+//!   removed.
+//! - **A checkpoint** ([`Folder::save`]) writes the reports, then the state.
+//!
+//! What a run *is* lives in its state as data (a spec and the bots it adds, serde), never as a
+//! command line: a resume or a merge rebuilds the run from it, and two folders hold the same run
+//! when their configurations are equal. The runs themselves are plans of numbered chunks (a
+//! tournament's chunks of deals, a sweep's chunks per cell, a tuning run's iterations), so a
+//! state is the set of chunks done and their exact sums; [`crate::tournament::session`] adds the
+//! per-game files and game logs of a tournament on top of a folder.
+
+use std::path::{Path, PathBuf};
+
+/// What a kind of run is to its folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// The `kind` its state file records (`tournament`, `balance`), and its command's name.
+    pub name: &'static str,
+    /// The run in words, for messages (`a tournament`).
+    pub described: &'static str,
+    /// Its state file.
+    pub state_file: &'static str,
+    /// The files it writes besides its state.
+    pub files: &'static [&'static str],
+    /// Whether it also writes `.svg` plots (any name).
+    pub plots: bool,
+}
+
+/// A tournament (`mtrain tournament`, `mtrain merge` of its shards).
+pub const TOURNAMENT: Kind = Kind {
+    name: "tournament",
+    described: "a tournament",
+    state_file: "tally.json",
+    files: &[
+        "summary.csv",
+        "seats.csv",
+        "pairs.csv",
+        "ratings.csv",
+        "round_stats.csv",
+        "games.csv",
+        "rounds.csv",
+        "manifest.json",
+    ],
+    plots: false,
+};
+
+/// A balance sweep (`mtrain balance`, `mtrain merge` of its shards).
+pub const BALANCE: Kind = Kind {
+    name: "balance",
+    described: "a balance sweep",
+    state_file: "tally.json",
+    files: &["balance.csv", "recommendation.csv", "decisions.csv", "manifest.json"],
+    plots: true,
+};
+
+/// A tuning run (`mtrain tune`).
+pub const TUNE: Kind = Kind {
+    name: "tune",
+    described: "a tuning run",
+    state_file: "tune.json",
+    files: &["trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"],
+    plots: false,
+};
+
+/// Every kind, for naming what a folder holds.
+pub const KINDS: [Kind; 3] = [TOURNAMENT, BALANCE, TUNE];
+
+/// The folder of external bots' stderr logs, which every kind may write.
+pub const BOT_LOGS: &str = "bot-logs";
+
+impl Kind {
+    /// Whether `name` is one of this kind's files (its state, reports, plots, bot logs).
+    pub fn owns(&self, name: &str) -> bool {
+        name == self.state_file
+            || name == BOT_LOGS
+            || self.files.contains(&name)
+            || (self.plots && name.ends_with(".svg"))
+    }
+
+    /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
+    /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
+    pub fn of_folder(dir: &Path) -> Option<Kind> {
+        if dir.join(TUNE.state_file).is_file() {
+            return Some(TUNE);
+        }
+        let text = std::fs::read_to_string(dir.join("tally.json")).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        match v.get("kind").and_then(serde_json::Value::as_str) {
+            None => Some(TOURNAMENT),
+            Some(k) => KINDS.into_iter().find(|kind| kind.name == k && kind.state_file == "tally.json"),
+        }
+    }
+}
+
+/// Why a folder cannot hold a run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FolderError {
+    /// Bad input: the folder holds something else, or no run to continue (one line).
+    #[error("{0}")]
+    Refused(String),
+    /// A file could not be written (one line).
+    #[error("{0}")]
+    Io(String),
+}
+
+/// The folder of a run of one kind.
+#[derive(Clone, Debug)]
+pub struct Folder {
+    /// Where it is.
+    pub dir: PathBuf,
+    /// The kind of run it holds.
+    pub kind: Kind,
+}
+
+impl Folder {
+    /// The folder `dir` readied for a new run of `kind`: created if missing, and written into
+    /// only if it is empty or holds this same run (`same_run` judges the stored state's text),
+    /// whose files the new run replaces; `force` allows any folder, removing mtrain's own files
+    /// and leaving others alone. Temporary files a killed write left are removed.
+    ///
+    /// # Errors
+    /// [`FolderError::Refused`] naming what the folder holds (another kind's run, another run of
+    /// this kind, other files); [`FolderError::Io`] when it cannot be created or written.
+    pub fn create(
+        dir: &Path,
+        kind: Kind,
+        force: bool,
+        same_run: impl Fn(&str) -> bool,
+    ) -> Result<Folder, FolderError> {
+        let cannot = |e: std::io::Error| FolderError::Io(format!("cannot write to --out '{}': {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+        // A folder that cannot be written is found before anything is played.
+        let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
+        std::fs::write(&probe, b"").map_err(cannot)?;
+        std::fs::remove_file(&probe).map_err(cannot)?;
+        let stored = std::fs::read_to_string(dir.join(kind.state_file)).ok();
+        let held = Kind::of_folder(dir);
+        let same = held == Some(kind) && stored.as_deref().is_some_and(&same_run);
+        let mut entries: Vec<String> = std::fs::read_dir(dir)
+            .map_err(cannot)?
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        entries.sort_unstable();
+        let foreign: Vec<String> = entries.iter().filter(|n| !same && !is_temporary(n)).cloned().collect();
+        if !foreign.is_empty() && !force {
+            let holds = match held {
+                Some(k) if k != kind => format!("{}'s files", k.described),
+                Some(_) => format!("another {}", kind.described.trim_start_matches("a ")),
+                None => "other files".to_string(),
+            };
+            return Err(FolderError::Refused(format!(
+                "--out '{}' is not empty: it holds {holds} ({}); give a new or empty folder, --resume the run it holds, or --force to replace mtrain's files in it",
+                dir.display(),
+                shown(&foreign)
+            )));
+        }
+        let folder = Folder { dir: dir.to_path_buf(), kind };
+        for name in &entries {
+            let path = dir.join(name);
+            // Only regular files are mtrain's to remove: a link, pipe or device by one of its
+            // names stays (a link is followed and a pipe written in place when the file is
+            // written). The bot logs are mtrain's folder.
+            let ours = kind.owns(name) || held.is_some_and(|k| k.owns(name)) || is_temporary(name);
+            if name == BOT_LOGS {
+                let _ = std::fs::remove_dir_all(&path);
+            } else if ours && is_regular(&path) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        Ok(folder)
+    }
+
+    /// The folder `dir` of a stored run of `kind` and its state file's text; temporary files
+    /// a killed write left are removed.
+    ///
+    /// # Errors
+    /// [`FolderError::Refused`] when `dir` holds no state file, or another kind's.
+    pub fn open(dir: &Path, kind: Kind) -> Result<(Folder, String), FolderError> {
+        let bad = |why: String| FolderError::Refused(format!("cannot resume from '{}': {why}", dir.display()));
+        if let Some(held) = Kind::of_folder(dir).filter(|&k| k != kind) {
+            return Err(bad(format!(
+                "it holds {} (mtrain {}), not {}",
+                held.described, held.name, kind.described
+            )));
+        }
+        let text = std::fs::read_to_string(dir.join(kind.state_file))
+            .map_err(|e| bad(format!("no readable {} ({e})", kind.state_file)))?;
+        let folder = Folder { dir: dir.to_path_buf(), kind };
+        folder.remove_temporaries();
+        Ok((folder, text))
+    }
+
+    /// Writes a checkpoint: `files` (name, contents) first, then the `state`, each with
+    /// `write` (atomically), so a state never vouches for a file not yet written.
+    ///
+    /// # Errors
+    /// The first failing write.
+    pub fn save<E>(
+        &self,
+        files: &[(&str, String)],
+        state: &str,
+        write: &mut impl FnMut(&Path, &[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for (name, text) in files {
+            write(&self.dir.join(name), text.as_bytes())?;
+        }
+        write(&self.dir.join(self.kind.state_file), state.as_bytes())
+    }
+
+    /// Removes the temporary files an interrupted write of this kind's files left.
+    pub fn remove_temporaries(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if temporary_of(&name).is_some_and(|of| self.kind.owns(of)) && is_regular(&e.path()) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+/// The file a temporary file `NAME.PID.tmp` was to become (written by a process killed before
+/// it could rename it), if `name` is one.
+fn temporary_of(name: &str) -> Option<&str> {
+    let rest = name.strip_suffix(".tmp")?;
+    let (of, pid) = rest.rsplit_once('.')?;
+    (!pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit())).then_some(of)
+}
+
+/// Whether `name` is a temporary file mtrain leaves only when killed mid-write.
+fn is_temporary(name: &str) -> bool {
+    temporary_of(name).is_some_and(|of| KINDS.iter().any(|k| k.owns(of)))
+}
+
+/// Whether `path` is a regular file itself (not a link to one, a pipe, a device or a folder).
+pub(crate) fn is_regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// The entries a refusal shows: the first five, then `...`.
+pub fn shown(entries: &[String]) -> String {
+    let mut s = entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if entries.len() > 5 {
+        s.push_str(", ...");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("mtrain-folder-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn a_new_run_takes_an_empty_folder_or_its_own_run_and_nothing_else() {
+        let d = scratch("new");
+        let f = Folder::create(&d, TOURNAMENT, false, |_| false).unwrap();
+        let mut write = |p: &Path, b: &[u8]| std::fs::write(p, b);
+        f.save(&[("summary.csv", "x\n".into())], "{\"kind\":\"tournament\",\"run\":1}", &mut write).unwrap();
+        // The same run starts afresh; its files are removed.
+        std::fs::write(d.join("summary.csv.123.tmp"), "half").unwrap();
+        Folder::create(&d, TOURNAMENT, false, |s| s.contains("\"run\":1")).unwrap();
+        assert!(!d.join("summary.csv").exists() && !d.join("summary.csv.123.tmp").exists());
+        // Another run of the kind, another kind, or other files: refused, naming them.
+        f.save(&[], "{\"kind\":\"tournament\",\"run\":1}", &mut write).unwrap();
+        let e = Folder::create(&d, TOURNAMENT, false, |s| s.contains("\"run\":2")).unwrap_err();
+        assert!(e.to_string().contains("holds another tournament (tally.json)"), "{e}");
+        let e = Folder::create(&d, BALANCE, false, |_| true).unwrap_err();
+        assert!(e.to_string().contains("holds a tournament's files"), "{e}");
+        std::fs::write(d.join("notes.txt"), "mine").unwrap();
+        // With force, mtrain's files go and the others stay.
+        Folder::create(&d, BALANCE, true, |_| false).unwrap();
+        assert!(!d.join("tally.json").exists());
+        assert_eq!(std::fs::read_to_string(d.join("notes.txt")).unwrap(), "mine");
+        let e = Folder::create(&d, BALANCE, false, |_| false).unwrap_err();
+        assert!(e.to_string().contains("holds other files (notes.txt)"), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_stored_run_opens_only_as_its_own_kind() {
+        let d = scratch("open");
+        std::fs::create_dir_all(&d).unwrap();
+        assert!(Folder::open(&d, TUNE).unwrap_err().to_string().contains("no readable tune.json"));
+        std::fs::write(d.join("tally.json"), "{\"kind\":\"balance\"}").unwrap();
+        std::fs::write(d.join("tally.json.77.tmp"), "half").unwrap();
+        std::fs::write(d.join("notes.txt.77.tmp"), "not ours").unwrap();
+        let e = Folder::open(&d, TOURNAMENT).unwrap_err().to_string();
+        assert!(e.contains("it holds a balance sweep (mtrain balance), not a tournament"), "{e}");
+        let (f, text) = Folder::open(&d, BALANCE).unwrap();
+        assert_eq!((f.kind, text.as_str()), (BALANCE, "{\"kind\":\"balance\"}"));
+        assert!(!d.join("tally.json.77.tmp").exists());
+        assert!(d.join("notes.txt.77.tmp").exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn temporaries_are_recognised_by_their_pid() {
+        assert_eq!(temporary_of("tally.json.4242.tmp"), Some("tally.json"));
+        assert_eq!(temporary_of("tally.json.tmp"), None);
+        assert_eq!(temporary_of("a.b.x1.tmp"), None);
+        assert!(is_temporary("trajectory.svg.9.tmp"));
+        assert!(!is_temporary("notes.txt.9.tmp"));
+    }
+}
