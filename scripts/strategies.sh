@@ -11,8 +11,9 @@
 # rotation. Game counts are chosen so that every win rate's 95% interval is narrower than two
 # percentage points; the table's last line reports the widest interval measured.
 set -euo pipefail
+MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 # `tuned` is `weighted` with the weights the tuning study found under wikipedia (results/tuning/):
 # its defaults since that study, so tuned.txt reads `weighted` (the committed runs name the full spec).
 TUNED="$(cat results/tuning/runs/tune-wikipedia/tuned.txt)"
@@ -29,7 +30,7 @@ for preset in wikipedia dominorules; do
     games=$(python3 -c "import math; print(max(${players}, math.ceil(${GAMES[$players]} * ${SCALE})))")
     echo "== $preset, $players players, $games games" >&2
     start=$(date +%s)
-    target/release/mtrain tournament --rules "$preset" --players "$players" --name "tuned=$TUNED" --bots "$BOTS" \
+    "$MT" tournament --rules "$preset" --players "$players" --name "tuned=$TUNED" --bots "$BOTS" \
       --games "$games" --seed "$SEED" --quiet --out "$OUT/$preset-${players}p" > "$OUT/$preset-${players}p.txt"
     echo "   $(( $(date +%s) - start )) s" >&2
   done

@@ -8,7 +8,7 @@
 # Usage: scripts/study-balance.sh      (about 15 minutes on this 2-core machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/balance}"
 mkdir -p "$OUT"
 run() { # preset seed

@@ -8,9 +8,9 @@
 # Usage: scripts/study-depth.sh   (about 7 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/ladder}"
-MT=target/release/mtrain
+MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 rows=()

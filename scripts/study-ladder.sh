@@ -24,11 +24,11 @@
 #        REUSE=1 recomputes the tables from the runs already in results/ladder/runs/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/ladder}"
 SCALE="${SCALE:-1}"
 SEED=2026
-MT=target/release/mtrain
+MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 mkdir -p "$OUT/runs"
 games() { python3 -c "import math,sys; print(max(8, math.ceil($1 * $SCALE)))"; }
 

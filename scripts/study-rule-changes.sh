@@ -9,8 +9,9 @@
 #
 # Usage: scripts/study-rule-changes.sh   (about 1 minute on 2 cores; GAMES=1000 for a quick look)
 set -euo pipefail
+MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/rule-changes}"
 GAMES="${GAMES:-5000}"
 SEED=2026
@@ -33,7 +34,7 @@ for c in "${CHANGES[@]}"; do
   echo "== $c" >&2
   rule=()
   [ "$c" = baseline ] || rule=(--rule "$c")
-  target/release/mtrain tournament --rules wikipedia --players 4 --bots "$BOT" --games "$GAMES" --seed "$SEED" \
+  "$MT" tournament --rules wikipedia --players 4 --bots "$BOT" --games "$GAMES" --seed "$SEED" \
     "${rule[@]}" --quiet --out "$OUT/runs/${c//=/-}" > /dev/null
 done
 python3 - "$OUT" "${CHANGES[@]}" <<'PY'
@@ -86,11 +87,11 @@ with open(os.path.join(out, "rule_changes.csv"), "w", newline="") as f:
         w.writerow([r["change"]] + ["%.6f" % r[c] for c in cols[1:-2]]
                    + [str(r[c]).lower() for c in cols[-2:]])
 PY
-target/release/mtrain plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y delta_blocked_rate \
+"$MT" plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y delta_blocked_rate \
   --lo delta_blocked_rate_lo --hi delta_blocked_rate_hi --percent --reference 0 \
   --title "Change in blocked rounds, one rule at a time (wikipedia, 4 planners)" \
   --y-label "blocked-round share minus the baseline's" --out "$OUT/blocked_rate_change.svg"
-target/release/mtrain plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y first_player_advantage \
+"$MT" plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y first_player_advantage \
   --lo first_player_advantage_lo --hi first_player_advantage_hi --percent --reference 0 \
   --title "First player's round advantage under each single rule change (wikipedia, 4 planners)" \
   --y-label "first player's round win rate minus 1/4" --out "$OUT/first_player_advantage.svg"

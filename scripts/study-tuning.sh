@@ -20,7 +20,7 @@
 # Usage: scripts/study-tuning.sh   (about 10 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/tuning}"
 MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 mkdir -p "$OUT/runs"

@@ -9,8 +9,9 @@
 #
 # Usage: scripts/study-turn-order.sh   (about 2 minutes on 2 cores; GAMES=1000 for a quick look)
 set -euo pipefail
+MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/turn-order}"
 GAMES="${GAMES:-5000}"
 SEED=2026
@@ -22,7 +23,7 @@ declare -A PLAYERS=([celko1998]="2 3 4 5 6 7 8" [wikipedia]="2 3 4 5 6 7 8" [dom
 for preset in celko1998 wikipedia dominorules family_house harbour_cay; do
   for n in ${PLAYERS[$preset]}; do
     echo "== $preset, $n players" >&2
-    target/release/mtrain tournament --rules "$preset" --players "$n" --bots "$BOT" --games "$GAMES" \
+    "$MT" tournament --rules "$preset" --players "$n" --bots "$BOT" --games "$GAMES" \
       --seed "$SEED" --quiet --out "$OUT/runs/$preset-$n" > /dev/null
   done
 done
@@ -57,11 +58,11 @@ with open(os.path.join(out, "turn_order.csv"), "w", newline="") as f:
     for r in rows:
         w.writerow(r[:6] + ["%.6f" % x for x in r[6:]])
 PY
-target/release/mtrain plot --csv "$OUT/turn_order.csv" --where position=1 --where per=round --x players --y advantage \
+"$MT" plot --csv "$OUT/turn_order.csv" --where position=1 --where per=round --x players --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
   --title "First player's round win rate minus 1/N (greedy bots, published hands, double-12)" \
   --x-label "players" --y-label "first player's advantage" --out "$OUT/first_player_advantage.svg"
-target/release/mtrain plot --csv "$OUT/turn_order.csv" --kind dot --where players=4 --where per=round --x position --y advantage \
+"$MT" plot --csv "$OUT/turn_order.csv" --kind dot --where players=4 --where per=round --x position --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
   --title "4 players: round win rate minus 1/4 by position in turn order" \
   --y-label "advantage (position 1 acts first)" --out "$OUT/four_players_by_position.svg"

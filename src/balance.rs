@@ -38,7 +38,9 @@
 
 mod sweep;
 
-pub use sweep::{AUTO_MAX_HAND, AUTO_MIN_HAND, Sweep, SweepConfig, SweepError, SweepSpec, all_planned_played};
+pub use sweep::{
+    AUTO_MAX_HAND, AUTO_MIN_HAND, Sweep, SweepConfig, SweepError, SweepSpec, all_planned_played, complete, games_played,
+};
 
 use crate::rules::{PRESETS, Rules};
 use crate::stats::{Estimate, Z95};

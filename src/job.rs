@@ -106,16 +106,11 @@ impl Kind {
     }
 }
 
-/// Why a folder cannot hold a run.
+/// Why a folder cannot hold a run, in one line: it holds something else, no run to continue, or
+/// cannot be written (bad input: the caller names another folder).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FolderError {
-    /// Bad input: the folder holds something else, or no run to continue (one line).
-    #[error("{0}")]
-    Refused(String),
-    /// A file could not be written (one line).
-    #[error("{0}")]
-    Io(String),
-}
+#[error("{0}")]
+pub struct FolderError(pub String);
 
 /// The folder of a run of one kind.
 #[derive(Clone, Debug)]
@@ -133,20 +128,12 @@ impl Folder {
     /// and leaving others alone. Temporary files a killed write left are removed.
     ///
     /// # Errors
-    /// [`FolderError::Refused`] naming what the folder holds (another kind's run, another run of
-    /// this kind, other files); [`FolderError::Io`] when it cannot be created or written.
-    pub fn create(
-        dir: &Path,
-        kind: Kind,
-        force: bool,
-        same_run: impl Fn(&str) -> bool,
-    ) -> Result<Folder, FolderError> {
-        let cannot = |e: std::io::Error| FolderError::Io(format!("cannot write to --out '{}': {e}", dir.display()));
+    /// What the folder holds (another kind's run, another run of this kind, other files), or
+    /// that it cannot be created or written.
+    pub fn create(dir: &Path, kind: Kind, force: bool, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
+        let cannot = |e: std::io::Error| FolderError(format!("cannot write to --out '{}': {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(cannot)?;
-        // A folder that cannot be written is found before anything is played.
-        let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
-        std::fs::write(&probe, b"").map_err(cannot)?;
-        std::fs::remove_file(&probe).map_err(cannot)?;
+        probe(dir).map_err(cannot)?;
         let stored = std::fs::read_to_string(dir.join(kind.state_file)).ok();
         let held = Kind::of_folder(dir);
         let same = held == Some(kind) && stored.as_deref().is_some_and(&same_run);
@@ -163,7 +150,7 @@ impl Folder {
                 Some(_) => format!("another {}", kind.described.trim_start_matches("a ")),
                 None => "other files".to_string(),
             };
-            return Err(FolderError::Refused(format!(
+            return Err(FolderError(format!(
                 "--out '{}' is not empty: it holds {holds} ({}); give a new or empty folder, --resume the run it holds, or --force to replace mtrain's files in it",
                 dir.display(),
                 shown(&foreign)
@@ -189,17 +176,18 @@ impl Folder {
     /// a killed write left are removed.
     ///
     /// # Errors
-    /// [`FolderError::Refused`] when `dir` holds no state file, or another kind's.
+    /// `dir` holds no state file, or another kind's, or cannot be written.
     pub fn open(dir: &Path, kind: Kind) -> Result<(Folder, String), FolderError> {
-        let bad = |why: String| FolderError::Refused(format!("cannot resume from '{}': {why}", dir.display()));
+        let bad = |why: String| FolderError(format!("cannot resume from '{}': {why}", dir.display()));
         if let Some(held) = Kind::of_folder(dir).filter(|&k| k != kind) {
             return Err(bad(format!(
-                "it holds {} (mtrain {}), not {}",
-                held.described, held.name, kind.described
+                "it holds {}, not {} (continue it with mtrain {} --resume)",
+                held.described, kind.described, held.name
             )));
         }
         let text = std::fs::read_to_string(dir.join(kind.state_file))
             .map_err(|e| bad(format!("no readable {} ({e})", kind.state_file)))?;
+        probe(dir).map_err(|e| FolderError(format!("cannot write to '{}': {e}", dir.display())))?;
         let folder = Folder { dir: dir.to_path_buf(), kind };
         folder.remove_temporaries();
         Ok((folder, text))
@@ -232,6 +220,14 @@ impl Folder {
             }
         }
     }
+}
+
+/// Whether `dir` can be written (a file created and removed), so that a folder that cannot be
+/// written is found before anything is played.
+fn probe(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
 }
 
 /// The file a temporary file `NAME.PID.tmp` was to become (written by a process killed before
@@ -306,11 +302,38 @@ mod tests {
         std::fs::write(d.join("tally.json.77.tmp"), "half").unwrap();
         std::fs::write(d.join("notes.txt.77.tmp"), "not ours").unwrap();
         let e = Folder::open(&d, TOURNAMENT).unwrap_err().to_string();
-        assert!(e.contains("it holds a balance sweep (mtrain balance), not a tournament"), "{e}");
+        assert!(
+            e.contains("it holds a balance sweep, not a tournament (continue it with mtrain balance --resume)"),
+            "{e}"
+        );
         let (f, text) = Folder::open(&d, BALANCE).unwrap();
         assert_eq!((f.kind, text.as_str()), (BALANCE, "{\"kind\":\"balance\"}"));
         assert!(!d.join("tally.json.77.tmp").exists());
         assert!(d.join("notes.txt.77.tmp").exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_checkpoint_writes_the_state_last_and_not_at_all_after_a_failure() {
+        let d = scratch("save");
+        let f = Folder::create(&d, TOURNAMENT, false, |_| false).unwrap();
+        let mut order = Vec::new();
+        let mut write = |p: &Path, b: &[u8]| -> Result<(), String> {
+            order.push(p.file_name().unwrap().to_string_lossy().into_owned());
+            std::fs::write(p, b).map_err(|e| e.to_string())
+        };
+        let files = [("summary.csv", "s\n".to_string()), ("manifest.json", "{}\n".to_string())];
+        f.save(&files, "first", &mut write).unwrap();
+        assert_eq!(order, ["summary.csv", "manifest.json", "tally.json"]);
+        // A report that cannot be written: the previous state stands.
+        let mut failing = |p: &Path, b: &[u8]| -> Result<(), String> {
+            if p.ends_with("manifest.json") {
+                return Err("disk full".into());
+            }
+            std::fs::write(p, b).map_err(|e| e.to_string())
+        };
+        assert_eq!(f.save(&files, "second", &mut failing).unwrap_err(), "disk full");
+        assert_eq!(std::fs::read_to_string(d.join("tally.json")).unwrap(), "first");
         std::fs::remove_dir_all(&d).unwrap();
     }
 

@@ -35,7 +35,8 @@
 //!    checkpoints, resumption, shards and merges rebuild a run from the configuration its state
 //!    stores. [`stats`] turns sums into estimates with intervals.
 //! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
-//!    transcript and JSONL log of a match, manifests, SVG plots.
+//!    transcript and JSONL log of a match, manifests, SVG plots, and the per-game rows a
+//!    tournament hands its sink ([`report::rows`]): the runners compute, the reports format.
 //! 7. **The command line.** [`cli`] parses `mtrain` arguments into the pieces above, runs them,
 //!    and prints; it holds no game logic.
 //!

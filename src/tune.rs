@@ -27,7 +27,7 @@ pub use crate::rng::seeds::{CONFIRM, SIGNS};
 
 mod run;
 
-pub use run::{Confirmation, Row, TUNE_FILES, TUNE_FORMAT, TuneError, TuneState, Tuning, TuningSpec};
+pub use run::{Confirmation, Row, TUNE_FORMAT, TuneError, TuneState, Tuning, TuningSpec};
 
 /// One tuned parameter and its range.
 #[derive(Clone, Debug, PartialEq)]

@@ -238,9 +238,13 @@ fn an_incomplete_merge_exits_4_and_names_the_missing_shards() {
         &["merge", &s(&dir.join("b1")), &s(&shard(1)), "--out", &s(&dir.join("x"))],
         &["cannot merge a balance sweep with a tournament"],
     );
+    // A tuning run has no shards to merge.
+    std::fs::create_dir_all(dir.join("t1")).unwrap();
+    std::fs::write(dir.join("t1/tune.json"), "{}").unwrap();
+    rejects(&["merge", &s(&dir.join("t1")), "--out", &s(&dir.join("x"))], &["holds a tuning run, which has no shards"]);
     rejects(
         &["merge", &s(&shard(1)), &s(&dir.join("b1")), "--out", &s(&dir.join("x"))],
-        &["cannot merge a balance sweep with a tournament"],
+        &["cannot merge a tournament with a balance sweep", "holds a tournament, ", " a balance sweep;"],
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -219,23 +219,20 @@ fn output_folders_are_never_mixed_or_overwritten_by_accident() {
     // The same run again: allowed (it starts afresh and writes the same files).
     assert_eq!(small(&r, &[]).status.code(), Some(0));
     // Another run into it: refused, unless --force.
-    refused(
-        &["tournament", "--games", "300", "--quiet", "--out", &r],
-        "is not empty and holds no run of this tournament",
-    );
+    refused(&["tournament", "--games", "300", "--quiet", "--out", &r], "is not empty: it holds another tournament (");
     assert_eq!(small(&r, &["--seed", "9", "--force"]).status.code(), Some(0));
     // A folder of other files: refused; --force leaves the other files alone.
     let mine = dir.join("mine");
     std::fs::create_dir_all(&mine).unwrap();
     std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
     let m = s(&mine);
-    refused(&["tournament", "--games", "200", "--quiet", "--out", &m], "(it has notes.txt)");
+    refused(&["tournament", "--games", "200", "--quiet", "--out", &m], "holds other files (notes.txt)");
     assert_eq!(small(&m, &["--force"]).status.code(), Some(0));
     assert_eq!(read(&mine.join("notes.txt")), "keep me");
     // balance into a tournament folder: refused.
     refused(
         &["balance", "--players", "2-2", "--hands", "7-7", "--games", "50", "--quiet", "--out", &r],
-        "is not empty",
+        "is not empty: it holds a tournament's files",
     );
     // merge into one of its inputs: refused.
     let (s1, s2) = (dir.join("s1"), dir.join("s2"));
@@ -357,7 +354,10 @@ fn a_balance_sweep_survives_kill_term_and_shards() {
         assert!(read(&merged.join(f)) == read(&reference.join(f)), "merged {f} differs");
     }
     // A sweep's state is not a tournament's, and an edited one is refused.
-    refused(&["tournament", "--resume", &s(&reference)], "is a balance sweep's");
+    refused(
+        &["tournament", "--resume", &s(&reference)],
+        "holds a balance sweep, not a tournament (continue it with mtrain balance --resume)",
+    );
     let tally = read(&reference.join("tally.json"));
     std::fs::write(reference.join("tally.json"), tally.replacen("\"games\": ", "\"games\": 1", 1)).unwrap();
     refused(&["balance", "--resume", &s(&reference)], "tally.json was changed after mtrain wrote it");

@@ -289,6 +289,31 @@ impl Sweep {
         Ok(())
     }
 
+    /// The state a run of this sweep starts from: `previous` (a resumed run's, checked against
+    /// this sweep) or a new one that stores `config` and plays `shard`. A shard splits a fixed
+    /// sample only.
+    ///
+    /// # Errors
+    /// [`SweepError::Invalid`] for a shard of a sequential sweep; [`SweepError::State`] for a
+    /// state of another sweep.
+    pub fn start(
+        &self,
+        previous: Option<SweepState>,
+        config: &SweepConfig,
+        shard: Option<(u64, u64)>,
+        registry: &Registry,
+    ) -> Result<SweepState, SweepError> {
+        if shard.is_some() && self.max_games != self.games {
+            return Err(SweepError::Invalid(
+                "--shard splits a fixed sample, but sequential sampling decides each cell from all its games: give --max-games equal to --games with --shard".into(),
+            ));
+        }
+        match previous {
+            Some(st) => self.check_state(&st, registry).map(|()| st),
+            None => Ok(self.new_state(config.to_value(), shard)),
+        }
+    }
+
     /// The games the cells of `st` are planned to play in all.
     ///
     /// # Errors
@@ -353,4 +378,15 @@ fn games_in(t: &Tournament, set: &ChunkSet) -> u64 {
 /// Whether a run's result leaves every planned chunk of `st` played.
 pub fn all_planned_played(st: &SweepState) -> bool {
     st.cells.iter().all(|c| c.done == c.chunks_planned)
+}
+
+/// Whether `st` holds the whole sweep: every cell played out, and (a shard's or a merge's
+/// state) every chunk of every cell.
+pub fn complete(st: &SweepState) -> bool {
+    all_planned_played(st) && (st.shard.is_none() || st.cells.iter().all(|c| c.done.len() == c.chunks_total))
+}
+
+/// The games `st` has played.
+pub fn games_played(st: &SweepState) -> u64 {
+    st.cells.iter().map(|c| c.tally.games).sum()
 }

@@ -7,24 +7,19 @@
 //! plays a slice with `--shard` (`auto`: the scheduler's, docs/cluster.md), and `mtrain merge` combines the
 //! slices. The result files are written, each atomically, once every cell is complete.
 
-use super::job::{check_out_dir, stored_state};
-use super::signals::Stop;
+use super::job::{Common, Durable, print_now};
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, all_cores, bot_failure, write_atomic};
+use super::{BotArgs, CliError, bot_failure, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Sweep, SweepConfig, SweepError, SweepSpec};
 use crate::external::Settings;
 use crate::external::StderrTo;
+use crate::job::{BALANCE, BOT_LOGS, Folder};
 use crate::report::balance as rep;
-use crate::report::manifest::{Invocation, Started};
 use crate::strategies::Registry;
-use crate::tournament::record::{OUTPUT_FILES, prepare_out_dir, remove_stale_temporaries, shown, write_checkpoint};
-use crate::tournament::{BALANCE_KIND, RunOptions, SweepState, kind_of};
+use crate::tournament::{RunOptions, SweepState};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Seconds between checkpoints when `--checkpoint` is not given.
-const DEFAULT_CHECKPOINT: f64 = 60.0;
 
 /// Options of `mtrain balance`.
 #[derive(Args, Debug, Clone)]
@@ -163,7 +158,7 @@ fn spec(a: &BalanceArgs) -> Result<SweepSpec, CliError> {
 }
 
 /// The registry of a sweep's bots (external bots' stderr to `stderr`) and the sweep, checked.
-fn open(
+pub(crate) fn open(
     c: &SweepConfig,
     base: &Registry,
     stderr: StderrTo,
@@ -182,24 +177,20 @@ impl From<SweepError> for CliError {
 }
 
 pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
-    // Signals are caught from the first moment: one that arrives while the run is set up stops
-    // it as soon as it starts, with what it has saved.
-    let stop = Stop::install();
-    super::needs_out(
-        a.out.as_deref(),
-        a.resume.as_deref(),
-        &[("--checkpoint", a.checkpoint.is_some())],
-        &[("--force", a.force)],
-    )?;
-    let started_at = Started::now();
-    let threads = a.threads.unwrap_or_else(all_cores);
-    let raw_sub: Vec<String> = raw.iter().skip_while(|s| s.as_str() != "balance").skip(1).cloned().collect();
-    let logs = |d: Option<&Path>| d.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")));
+    let common = Common {
+        out: a.out.as_deref(),
+        resume: a.resume.as_deref(),
+        threads: a.threads,
+        quiet: a.quiet,
+        with_folder: &[("--checkpoint", a.checkpoint.is_some())],
+        new_folder: &[("--force", a.force)],
+    };
+    let job = Durable::start(BALANCE, raw, &common)?;
     // A resumed sweep is rebuilt from the configuration its state stores, not from a command
     // line; a corrected --ext-bot command may replace one.
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
-            let text = stored_state(dir, &raw_sub, "sweep")?;
+            let (_, text) = job.stored(dir)?;
             let bad = |e: String| CliError::usage(format!("cannot resume from '{}': {e}", dir.display()));
             let mut st = SweepState::from_json(&text).map_err(|e| bad(e.to_string()))?;
             let mut c = SweepConfig::of(&st).map_err(|e| bad(e.to_string()))?;
@@ -209,7 +200,8 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         }
         None => (SweepConfig { spec: spec(a)?, bots: a.bot_args.setup() }, a.out.clone(), None),
     };
-    let (p, registry, ext) = open(&config, base, logs(out.as_deref()), a.bot_args.timeout())?;
+    let logs = out.as_ref().map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join(BOT_LOGS)));
+    let (p, registry, ext) = open(&config, base, logs, a.bot_args.timeout())?;
     let shard = match &previous {
         Some(st) => st.shard,
         None => super::shard::resolve_shard(a.shard, &mut Vec::new())?,
@@ -219,58 +211,33 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
             "a shard of a sweep is only useful merged with the others: give --out DIR (then mtrain merge the shards' folders)",
         ));
     }
-    if shard.is_some() && p.max_games != p.games {
-        return Err(CliError::usage(
-            "--shard splits a fixed sample, but sequential sampling decides each cell from all its games: give --max-games equal to --games with --shard",
-        ));
-    }
-    let mut state = match previous {
-        Some(st) => {
-            let dir = out.as_deref().expect("resume has a folder");
-            p.check_state(&st, &registry)
-                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
-            st
-        }
-        None => p.new_state(config.to_value(), shard),
+    let resumed = previous.is_some();
+    let mut state = p.start(previous, &config, shard, &registry).map_err(|e| match (&e, &out) {
+        (SweepError::State(_), Some(dir)) => CliError::usage(format!("cannot resume from '{}': {e}", dir.display())),
+        _ => CliError::from(e),
+    })?;
+    let folder = match &out {
+        Some(dir) if !resumed => Some(new_folder(dir, &config, a.force)?),
+        Some(dir) => Some(Folder { dir: dir.clone(), kind: BALANCE }),
+        None => None,
     };
-    if let Some(dir) = &out {
-        check_out_dir(dir)?;
-        if a.resume.is_none() {
-            prepare_dir(dir, a.force)?;
-        }
-        remove_stale_temporaries(dir, OUTPUT_FILES);
-    }
-    let bots = config.spec.bots.clone();
     let total_games = p.planned_games(&state, &registry)?;
-    let inv = Invocation { subcommand: "balance", command: raw, started: started_at, threads };
+    let inv = job.invocation();
     let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
-        let Some(dir) = &out else { return Ok(()) };
-        let played: u64 = st.cells.iter().map(|c| c.tally.games).sum();
-        let m = rep::manifest(&p, &inv, &bots, shard, (played, total_games), complete, stopped);
-        write_checkpoint(
-            dir,
-            None,
-            &[("manifest.json", m)],
-            |_| st.to_json(),
-            &mut |p, b| write_atomic(p, b),
-            CliError::failure,
-        )
+        let Some(folder) = &folder else { return Ok(()) };
+        let played = (bal::games_played(st), total_games);
+        let m = rep::manifest(&p, &inv, &config.spec.bots, shard, played, complete, stopped);
+        folder.save(&[("manifest.json", m)], &st.to_json(), &mut |p, b| write_atomic(p, b))
     };
-    if out.is_some() && a.resume.is_none() {
+    if !resumed {
         save(&state, false, Some("interrupted"))?;
     }
     // What runs, before it runs.
-    super::job::print_now(&rep::header(&p));
-    let done_games: u64 = state.cells.iter().map(|c| c.tally.games).sum();
-    let progress = super::progress_bar(a.quiet, total_games.saturating_sub(done_games), "games");
+    print_now(&rep::header(&p));
+    let before = bal::games_played(&state);
+    let progress = job.progress(total_games.saturating_sub(before), "games");
+    let opts = RunOptions { progress: progress.clone(), ..job.options(out.is_some(), a.checkpoint) };
     let started = Instant::now();
-    let opts = RunOptions {
-        progress: progress.clone(),
-        stop: stop.stop.clone(),
-        cut: stop.cut.clone(),
-        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
-        ..RunOptions::new(threads)
-    };
     let interrupted = p.play(
         &mut state,
         shard.is_some(),
@@ -281,18 +248,15 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         |st| save(st, false, Some("interrupted")),
     )?;
     progress.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
     let failed = bot_failure(&ext);
     // A cell is complete when its sequential sampling has stopped: all it planned is played.
-    let shard_done = bal::all_planned_played(&state);
-    let complete = shard_done && (shard.is_none() || state.cells.iter().all(|c| c.done.len() == c.chunks_total));
-    save(&state, complete, if shard_done { None } else { Some("interrupted") })?;
-    let played: u64 = state.cells.iter().map(|c| c.tally.games).sum();
-    if interrupted || !shard_done || failed.is_some() {
-        let hint = super::job::resume_hint("balance", out.as_deref(), played, total_games);
-        return super::job::stopped(failed, &hint, &stop);
+    let played_out = bal::all_planned_played(&state);
+    save(&state, bal::complete(&state), if played_out { None } else { Some("interrupted") })?;
+    let played = bal::games_played(&state);
+    if interrupted || !played_out || failed.is_some() {
+        return job.stopped(failed, out.as_deref(), played, total_games);
     }
-    if !complete {
+    if !bal::complete(&state) {
         let (i, n) = shard.unwrap_or((1, 1));
         outln!(
             "mtrain balance: shard {i}/{n} complete: {played} games; combine the shards with mtrain merge DIR... --out DIR"
@@ -301,114 +265,24 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
     }
     let cells = Sweep::cells_of(&state);
     out!("{}", crate::report::tournament::trim_lines(&rep::table(&p, &cells)));
-    if !a.quiet {
-        eprintln!(
-            "played {} games in {elapsed:.1} s on {threads} thread{}",
-            played - done_games,
-            if threads == 1 { "" } else { "s" }
-        );
-    }
+    job.timing(played - before, started.elapsed());
     if let Some(dir) = &out {
-        write_results(dir, &p, &cells, &bots)?;
+        write_results(dir, &p, &cells, &config.spec.bots)?;
     }
     Ok(0)
 }
 
 /// Writes the result files of a complete sweep, each atomically.
-fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<(), CliError> {
+pub(crate) fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<(), CliError> {
     for (name, text) in rep::result_files(p, cells, bots).map_err(CliError::failure)? {
         write_atomic(&dir.join(name), text.as_bytes())?;
     }
     Ok(())
 }
 
-/// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell
-/// is complete.
-pub(crate) fn merge(
-    dirs: &[PathBuf],
-    out: &Path,
-    raw: &[String],
-    base: &Registry,
-    partial: bool,
-) -> Result<i32, CliError> {
-    let started_at = Started::now();
-    let mut states = Vec::new();
-    for d in dirs {
-        let text = std::fs::read_to_string(d.join("tally.json"))
-            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
-        states.push(
-            SweepState::from_json(&text)
-                .map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?,
-        );
-    }
-    let first = &states[0];
-    let merged = SweepState::merge_shards(&states).map_err(|(i, why)| {
-        CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
-    })?;
-    // The merged sweep is rebuilt from the configuration the shards share.
-    let c =
-        SweepConfig::of(&merged).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", dirs[0].display())))?;
-    let (p, registry, _ext) = open(&c, base, StderrTo::Discard, crate::external::DEFAULT_TIMEOUT.as_secs_f64())?;
-    let bots = c.spec.bots.clone();
-    check_out_dir(out)?;
-    prepare_dir(out, false)?;
-    let complete = merged.cells.iter().all(|c| c.done.len() == c.chunks_total);
-    let played: u64 = merged.cells.iter().map(|c| c.tally.games).sum();
-    let total_games = p.planned_games(&merged, &registry)?;
-    write_atomic(
-        &out.join("manifest.json"),
-        rep::manifest(
-            &p,
-            &Invocation { subcommand: "merge", command: raw, started: started_at, threads: 0 },
-            &bots,
-            None,
-            (played, total_games),
-            complete,
-            (!complete).then_some("interrupted"),
-        )
-        .as_bytes(),
-    )?;
-    write_atomic(&out.join("tally.json"), merged.to_json().as_bytes())?;
-    if !complete {
-        outln!(
-            "mtrain merge: {played} of {total_games} games of the sweep are in these folders; merge every shard for the results"
-        );
-        let chunks: Vec<u64> = merged.cells.iter().map(|c| c.chunks_total).collect();
-        let done: Vec<&crate::tournament::ChunkSet> = merged.cells.iter().map(|c| &c.done).collect();
-        let n = first.shard.map_or(1, |(_, n)| n);
-        let lacking = super::shard::missing_of(n, &|s| SweepState::shard_plan(&chunks, s), &done);
-        return Ok(super::shard::incomplete("balance", &lacking, out, partial));
-    }
-    let cells = Sweep::cells_of(&merged);
-    out!("{}", crate::report::tournament::trim_lines(&(rep::header(&p) + &rep::table(&p, &cells))));
-    write_results(out, &p, &cells, &bots)?;
-    Ok(0)
-}
-
-/// Whether a folder's `tally.json` is a balance sweep's.
-pub(crate) fn is_sweep_dir(dir: &Path) -> bool {
-    std::fs::read_to_string(dir.join("tally.json")).ok().and_then(|t| kind_of(&t)).as_deref() == Some(BALANCE_KIND)
-}
-
-/// The files of a balance sweep.
-fn is_balance_file(name: &str) -> bool {
-    matches!(name, "balance.csv" | "recommendation.csv" | "decisions.csv" | "manifest.json" | "bot-logs")
-        || name.ends_with(".svg")
-}
-
-/// Whether `name` in `dir` belongs to a balance sweep (its `tally.json` one of a sweep's).
-fn is_sweep_file(dir: &Path, name: &str) -> bool {
-    is_balance_file(name) || (name == "tally.json" && is_sweep_dir(dir)) || name.ends_with(".tmp")
-}
-
-/// `--out` must be new, empty or a balance sweep's (whose files the new sweep replaces): never
-/// a tournament's or anything else, unless `--force`, which removes mtrain's own files first.
-fn prepare_dir(dir: &Path, force: bool) -> Result<(), CliError> {
-    prepare_out_dir(dir, |n| is_sweep_file(dir, n), force).map_err(|foreign| {
-        CliError::usage(format!(
-            "--out '{}' is not empty and holds more than a balance sweep (it has {}): give a new or empty folder, or --force to replace mtrain's files in it",
-            dir.display(),
-            shown(&foreign)
-        ))
-    })
+/// The folder `dir` readied for the new sweep `c`: new, empty or holding this same sweep, or
+/// any folder with `force`.
+pub(crate) fn new_folder(dir: &Path, c: &SweepConfig, force: bool) -> Result<Folder, CliError> {
+    let config = c.to_value();
+    Ok(Folder::create(dir, BALANCE, force, |text| SweepState::from_json(text).is_ok_and(|st| st.config == config))?)
 }

@@ -1,12 +1,134 @@
-//! What every durable run shares on the command line (tournament, balance, tune): the settings
-//! a resume takes from the stored run, the folder checks, the header printed at once, and what
-//! a stopped run says and returns. Each subcommand describes its job; these steps are written
-//! once here.
+//! What every durable run shares on the command line (tournament, balance, tune), written once:
+//! a [`Durable`] command catches signals from its first moment, checks the output options,
+//! opens the stored run a `--resume` continues ([`crate::job::Folder`]), gives the run its
+//! threads, stop flags, checkpoint interval and progress bar, and says what a stopped run saved
+//! and how to go on. Each subcommand only turns its arguments into a job, runs it, and prints its
+//! report.
 
 use super::signals::Stop;
 use super::{CliError, EXIT_INTERRUPTED};
+use crate::job::{Folder, Kind};
+use crate::report::manifest::{Invocation, Started};
+use crate::tournament::RunOptions;
 use std::io::Write;
 use std::path::Path;
+use std::time::Duration;
+
+/// Seconds between checkpoints when `--checkpoint` is not given.
+pub(crate) const DEFAULT_CHECKPOINT: f64 = 60.0;
+
+/// A durable command from its first moment: signals caught, output options checked, the clock
+/// started.
+pub(crate) struct Durable<'a> {
+    /// The kind of run.
+    pub(crate) kind: Kind,
+    /// The signals that stop it.
+    pub(crate) stop: Stop,
+    /// When it started.
+    pub(crate) started: Started,
+    /// Worker threads.
+    pub(crate) threads: usize,
+    /// The whole command line.
+    pub(crate) raw: &'a [String],
+    /// The subcommand's own arguments.
+    pub(crate) raw_sub: Vec<String>,
+    /// No progress bar or timing line.
+    pub(crate) quiet: bool,
+}
+
+/// The options every durable command has, as given.
+pub(crate) struct Common<'a> {
+    /// `--out`.
+    pub(crate) out: Option<&'a Path>,
+    /// `--resume`.
+    pub(crate) resume: Option<&'a Path>,
+    /// `--threads`.
+    pub(crate) threads: Option<usize>,
+    /// `--quiet`.
+    pub(crate) quiet: bool,
+    /// Options that need a folder, new or resumed (`--checkpoint`), and whether each was given.
+    pub(crate) with_folder: &'a [(&'a str, bool)],
+    /// Options that act on a new folder only (`--force`), and whether each was given.
+    pub(crate) new_folder: &'a [(&'a str, bool)],
+}
+
+impl<'a> Durable<'a> {
+    /// Starts the command `kind` of the command line `raw`: signals are caught from here on (one
+    /// that arrives while the run is set up stops it as soon as it starts, with what it has
+    /// saved), and the output options are checked.
+    pub(crate) fn start(kind: Kind, raw: &'a [String], c: &Common<'_>) -> Result<Durable<'a>, CliError> {
+        let stop = Stop::install();
+        super::needs_out(c.out, c.resume, c.with_folder, c.new_folder)?;
+        let raw_sub = raw.iter().skip_while(|s| s.as_str() != kind.name).skip(1).cloned().collect();
+        Ok(Durable {
+            kind,
+            stop,
+            started: Started::now(),
+            threads: c.threads.unwrap_or_else(super::all_cores),
+            raw,
+            raw_sub,
+            quiet: c.quiet,
+        })
+    }
+
+    /// The folder `dir` of the run `--resume` continues and its state file's text, after
+    /// checking that the command line gives no setting but those a resume may change.
+    pub(crate) fn stored(&self, dir: &Path) -> Result<(Folder, String), CliError> {
+        stored(dir, &self.raw_sub, self.kind)
+    }
+
+    /// The invocation, for manifests.
+    pub(crate) fn invocation(&self) -> Invocation<'_> {
+        Invocation { subcommand: self.kind.name, command: self.raw, started: self.started, threads: self.threads }
+    }
+
+    /// How the run plays: the threads, the stop flags, and with a folder a checkpoint every
+    /// `checkpoint` seconds (default [`DEFAULT_CHECKPOINT`]).
+    pub(crate) fn options(&self, folder: bool, checkpoint: Option<f64>) -> RunOptions {
+        RunOptions {
+            stop: self.stop.stop.clone(),
+            cut: self.stop.cut.clone(),
+            checkpoint: folder.then(|| Duration::from_secs_f64(checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
+            ..RunOptions::new(self.threads)
+        }
+    }
+
+    /// A progress bar of `len` `unit`s on stderr (hidden when quiet or not a terminal).
+    pub(crate) fn progress(&self, len: u64, unit: &'static str) -> indicatif::ProgressBar {
+        super::progress_bar(self.quiet, len, unit)
+    }
+
+    /// The end of a run stopped early, by a failing bot (`failed`) or a signal: what `out`
+    /// saved (`played` of `planned` games) and the `--resume` command that goes on.
+    pub(crate) fn stopped(
+        &self,
+        failed: Option<CliError>,
+        out: Option<&Path>,
+        played: u64,
+        planned: u64,
+    ) -> Result<i32, CliError> {
+        stopped(failed, &resume_hint(self.kind.name, out, played, planned), &self.stop)
+    }
+
+    /// The exit code of a run a signal stopped, after `mtrain: interrupted LINE` on stderr.
+    pub(crate) fn interrupted(&self, line: &str) -> i32 {
+        eprintln!("mtrain: interrupted {line}");
+        self.stop.exit_code().unwrap_or(EXIT_INTERRUPTED)
+    }
+
+    /// The timing line on stderr (unless quiet): `played` games in `elapsed`.
+    pub(crate) fn timing(&self, played: u64, elapsed: Duration) {
+        if !self.quiet {
+            let s = elapsed.as_secs_f64();
+            eprintln!(
+                "played {played} games in {s:.2} s: {:.0} games/s on {} thread{}",
+                played as f64 / s.max(1e-9),
+                self.threads,
+                if self.threads == 1 { "" } else { "s" }
+            );
+        }
+    }
+}
 
 /// The arguments that determine results (for --resume): drops threads, output and progress.
 pub(crate) fn result_args(raw: &[String]) -> Vec<String> {
@@ -27,15 +149,6 @@ pub(crate) fn result_args(raw: &[String]) -> Vec<String> {
     out
 }
 
-/// Checks that `dir` can be written, creating it if needed; leaves nothing behind.
-pub(crate) fn check_out_dir(dir: &Path) -> Result<(), CliError> {
-    let fail = |e: std::io::Error| CliError::usage(format!("cannot write to --out '{}': {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(fail)?;
-    std::fs::remove_file(&probe).map_err(fail)
-}
-
 /// Writes `text` to stdout at once (a header before a long run, a report after it).
 pub(crate) fn print_now(text: &str) {
     let stdout = std::io::stdout();
@@ -46,7 +159,7 @@ pub(crate) fn print_now(text: &str) {
 
 /// What a stopped run saved and how to go on, in words: `played` of `planned` games, and the
 /// `--resume` command of `command` on `out` (or that nothing was saved without one).
-pub(crate) fn resume_hint(command: &str, out: Option<&Path>, played: u64, planned: u64) -> String {
+fn resume_hint(command: &str, out: Option<&Path>, played: u64, planned: u64) -> String {
     match out {
         Some(dir) => format!(
             "{played} of {planned} games played and saved; continue with: mtrain {command} --resume {}",
@@ -59,7 +172,7 @@ pub(crate) fn resume_hint(command: &str, out: Option<&Path>, played: u64, planne
 /// The end of a run stopped early: by a failing bot (its one-line error, with `hint`), or by a
 /// signal (`hint` on stderr, which a redirected stdout does not swallow, and the signal's exit
 /// code).
-pub(crate) fn stopped(failed: Option<CliError>, hint: &str, stop: &Stop) -> Result<i32, CliError> {
+fn stopped(failed: Option<CliError>, hint: &str, stop: &Stop) -> Result<i32, CliError> {
     if let Some(mut e) = failed {
         e.message = format!("{}; {hint}", e.message);
         return Err(e);
@@ -68,24 +181,25 @@ pub(crate) fn stopped(failed: Option<CliError>, hint: &str, stop: &Stop) -> Resu
     Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED))
 }
 
-/// The `tally.json` text of the `what` (run, sweep) in `dir` that `--resume` continues, after
-/// checking that the command line (`raw_sub`, the subcommand's arguments) gives no setting but
-/// those a resume may change.
-pub(crate) fn stored_state(dir: &Path, raw_sub: &[String], what: &str) -> Result<String, CliError> {
-    stored_state_file(dir, raw_sub, what, "tally.json")
-}
-
-/// As [`stored_state`], for the state file `file`.
-pub(crate) fn stored_state_file(dir: &Path, raw_sub: &[String], what: &str, file: &str) -> Result<String, CliError> {
+/// The folder `dir` of the run of `kind` that `--resume` continues, and its state file's text,
+/// after checking that the command line (`raw_sub`, the subcommand's arguments) gives no
+/// setting but those a resume may change.
+fn stored(dir: &Path, raw_sub: &[String], kind: Kind) -> Result<(Folder, String), CliError> {
     let extra = without_option(&result_args(raw_sub), "--ext-bot");
     if !extra.is_empty() {
         return Err(CliError::usage(format!(
-            "--resume takes every setting from the {what} it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
+            "--resume takes every setting from the {} it continues; drop {} (only --threads, --checkpoint, --bot-timeout, --quiet and a corrected --ext-bot command may be given)",
+            kind.described.trim_start_matches("a "),
             extra.join(" ")
         )));
     }
-    std::fs::read_to_string(dir.join(file))
-        .map_err(|e| CliError::usage(format!("cannot resume from '{}': no readable {file} ({e})", dir.display())))
+    Ok(Folder::open(dir, kind)?)
+}
+
+impl From<crate::job::FolderError> for CliError {
+    fn from(e: crate::job::FolderError) -> CliError {
+        CliError::usage(e.0)
+    }
 }
 
 /// `args` without any option `flag` (`--flag VALUE` or `--flag=VALUE`).

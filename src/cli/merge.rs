@@ -4,11 +4,19 @@
 //! to those of a single run of the same games, because every statistic is an exact integer sum.
 
 use super::shard::{incomplete, missing_of, without_shard};
-use super::tournament::{header, manifest, open, write_outputs};
+use super::tournament::{header, open, report_files};
 use super::{AtomicFile, CliError, write_atomic};
+use crate::balance::{self as bal, Sweep, SweepConfig};
+use crate::external::{DEFAULT_TIMEOUT, StderrTo};
+use crate::job::{BALANCE, Folder, Kind, TOURNAMENT, TUNE};
+use crate::report::balance as brep;
+use crate::report::manifest::{Invocation, Started};
 use crate::report::tournament as rep;
+use crate::strategies::Registry;
 use crate::tournament::record::{GAMES_FILE, ROUNDS_FILE, concatenate};
-use crate::tournament::{ChunkSet, PerGameMarks, RunState, STORE_FORMAT, TOURNAMENT_KIND, TournamentConfig};
+use crate::tournament::{
+    ChunkSet, PerGameMarks, RunState, STORE_FORMAT, SweepState, TOURNAMENT_KIND, TournamentConfig,
+};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,6 +46,55 @@ fn build_of(dir: &std::path::Path) -> Option<String> {
     Some(format!("mtrain {version} (commit {commit})"))
 }
 
+/// The state of each folder in `dirs`, parsed by `parse`.
+fn read_states<T, E: std::fmt::Display>(
+    dirs: &[PathBuf],
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<Vec<T>, CliError> {
+    let mut states = Vec::new();
+    for d in dirs {
+        let text = std::fs::read_to_string(d.join("tally.json"))
+            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
+        states.push(parse(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?);
+    }
+    Ok(states)
+}
+
+/// `mtrain merge` of balance shards: the cells' tallies added; the result files once every cell
+/// is complete.
+fn sweep(a: &MergeArgs, raw: &[String], base: &Registry, started: Started) -> Result<i32, CliError> {
+    let (dirs, out) = (&a.dirs, &a.out);
+    let states = read_states(dirs, SweepState::from_json)?;
+    let merged = SweepState::merge_shards(&states).map_err(|(i, why)| {
+        CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
+    })?;
+    // The merged sweep is rebuilt from the configuration the shards share.
+    let c =
+        SweepConfig::of(&merged).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", dirs[0].display())))?;
+    let (p, registry, _ext) = super::balance::open(&c, base, StderrTo::Discard, DEFAULT_TIMEOUT.as_secs_f64())?;
+    let folder = super::balance::new_folder(out, &c, false)?;
+    let complete = bal::complete(&merged);
+    let (played, total_games) = (bal::games_played(&merged), p.planned_games(&merged, &registry)?);
+    let inv = Invocation { subcommand: "merge", command: raw, started, threads: 0 };
+    let stopped = (!complete).then_some("interrupted");
+    let m = brep::manifest(&p, &inv, &c.spec.bots, None, (played, total_games), complete, stopped);
+    folder.save(&[("manifest.json", m)], &merged.to_json(), &mut |p, b| write_atomic(p, b))?;
+    if !complete {
+        outln!(
+            "mtrain merge: {played} of {total_games} games of the sweep are in these folders; merge every shard for the results"
+        );
+        let chunks: Vec<u64> = merged.cells.iter().map(|c| c.chunks_total).collect();
+        let done: Vec<&ChunkSet> = merged.cells.iter().map(|c| &c.done).collect();
+        let n = states[0].shard.map_or(1, |(_, n)| n);
+        let lacking = missing_of(n, &|s| SweepState::shard_plan(&chunks, s), &done);
+        return Ok(incomplete("balance", &lacking, out, a.partial));
+    }
+    let cells = Sweep::cells_of(&merged);
+    out!("{}", crate::report::tournament::trim_lines(&(brep::header(&p) + &brep::table(&p, &cells))));
+    super::balance::write_results(out, &p, &cells, &c.spec.bots)?;
+    Ok(0)
+}
+
 /// Refuses shards written by different builds of mtrain, naming two of them: a change to the
 /// engine or a bot between builds would change the games, and the sums would mix two runs.
 fn same_build(dirs: &[PathBuf]) -> Result<(), CliError> {
@@ -55,8 +112,8 @@ fn same_build(dirs: &[PathBuf]) -> Result<(), CliError> {
     Ok(())
 }
 
-pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategies::Registry) -> Result<i32, CliError> {
-    let started = crate::report::manifest::Started::now();
+pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Result<i32, CliError> {
+    let started = Started::now();
     // The output may not be an input: merging would read the files it replaces.
     let canon = |p: &std::path::Path| std::fs::canonicalize(p).ok();
     if let Some(out) = canon(&a.out)
@@ -68,28 +125,31 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         )));
     }
     // Shards of one run are all of one kind: a sweep's folder beside a tournament's is a mix-up.
-    let sweeps: Vec<bool> = a.dirs.iter().map(|d| super::balance::is_sweep_dir(d)).collect();
-    if let (Some(s), Some(t)) = (sweeps.iter().position(|&s| s), sweeps.iter().position(|&s| !s))
-        && a.dirs[t].join("tally.json").is_file()
-    {
+    let kinds: Vec<Option<Kind>> = a.dirs.iter().map(|d| Kind::of_folder(d)).collect();
+    let first = kinds.iter().position(Option::is_some).map_or(TOURNAMENT, |i| kinds[i].expect("some"));
+    if let Some(i) = kinds.iter().position(|k| k.is_some_and(|k| k != first)) {
+        let (j, other) = (kinds.iter().position(|k| *k == Some(first)).expect("seen"), kinds[i].expect("some"));
         return Err(CliError::usage(format!(
-            "cannot merge a balance sweep with a tournament: '{}' holds a sweep (mtrain balance), '{}' a tournament; merge the shard folders of one run",
-            a.dirs[s].display(),
-            a.dirs[t].display()
+            "cannot merge {} with {}: '{}' holds {}, '{}' {}; merge the shard folders of one run",
+            first.described,
+            other.described,
+            a.dirs[j].display(),
+            first.described,
+            a.dirs[i].display(),
+            other.described
+        )));
+    }
+    if first == TUNE {
+        return Err(CliError::usage(format!(
+            "cannot merge '{}': it holds a tuning run, which has no shards (each SPSA iteration starts from the one before)",
+            a.dirs[0].display()
         )));
     }
     same_build(&a.dirs)?;
-    if a.dirs.first().is_some_and(|d| super::balance::is_sweep_dir(d)) {
-        return super::balance::merge(&a.dirs, &a.out, raw_all, registry, a.partial);
+    if first == BALANCE {
+        return sweep(a, raw_all, registry, started);
     }
-    let mut states = Vec::new();
-    for d in &a.dirs {
-        let text = std::fs::read_to_string(d.join("tally.json"))
-            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
-        let st =
-            RunState::from_json(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?;
-        states.push(st);
-    }
+    let states = read_states(&a.dirs, RunState::from_json)?;
     let with_rows = states.iter().filter(|st| st.per_game.is_some()).count();
     if with_rows != 0 && with_rows != states.len() {
         let lacking: Vec<String> = a
@@ -120,7 +180,8 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         crate::external::StderrTo::Discard,
         crate::external::DEFAULT_TIMEOUT.as_secs_f64(),
     )?;
-    super::job::check_out_dir(&a.out)?;
+    let same = |text: &str| RunState::from_json(text).is_ok_and(|st| st.config == first.config);
+    let folder = Folder::create(&a.out, TOURNAMENT, false, same)?;
     // Arguments that reproduce the merged run: without the shard.
     let args = without_shard(&first.args);
     // The merged result stands for the whole run: a missing shard leaves it incomplete, and
@@ -179,13 +240,10 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &crate::strategie
         }
         state.per_game = Some(marks);
     }
-    write_outputs(&a.out, &config.labels, &state.tally, config.anchor)?;
-    write_atomic(&a.out.join("tally.json"), state.to_json().as_bytes())?;
-    let threads = 0;
-    write_atomic(
-        &a.out.join("manifest.json"),
-        manifest(&config, "merge", raw_all, threads, started, &state, None).as_bytes(),
-    )?;
+    let mut files = report_files(&config.labels, &state.tally, config.anchor);
+    let inv = Invocation { subcommand: "merge", command: raw_all, started, threads: 0 };
+    files.push(("manifest.json", rep::manifest(&config.job, &inv, &state.args, &state, None)));
+    folder.save(&files, &state.to_json(), &mut |p, b| write_atomic(p, b))?;
     let mut report = header(&config);
     report.push('\n');
     report.push_str(&rep::console(&config.labels, &state.tally, config.anchor, config.gauntlet));

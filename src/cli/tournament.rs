@@ -1,24 +1,20 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
-use super::job::{check_out_dir, print_now, result_args, resume_hint, stopped, stored_state};
-use super::signals::Stop;
-use super::{BotArgs, CliError, TableArgs, all_cores, bot_failure, values, write_atomic};
+use super::job::{Common, Durable, print_now, result_args};
+use super::{BotArgs, CliError, TableArgs, bot_failure, values, write_atomic};
 use crate::external::{ExternalBots, Settings, StderrTo};
+use crate::job::TOURNAMENT;
 use crate::report::BotLabel;
-use crate::report::manifest::{Invocation, Started};
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::tournament::{
-    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentConfig, TournamentJob,
-    TournamentSpec,
+    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentConfig,
+    TournamentJob, TournamentSpec,
 };
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Seconds between checkpoints when `--checkpoint` is not given.
-const DEFAULT_CHECKPOINT: f64 = 60.0;
 
 /// Options of `mtrain tournament`.
 #[derive(Args, Debug, Clone)]
@@ -189,49 +185,35 @@ pub(crate) fn header(c: &Config) -> String {
     c.job.header()
 }
 
-/// The `manifest.json` of a run for the invocation `subcommand` (`tournament`, `merge`).
-pub(crate) fn manifest(
-    c: &Config,
-    subcommand: &str,
-    raw_all: &[String],
-    threads: usize,
-    started: Started,
-    st: &RunState,
-    sprt: Option<&SprtState>,
-) -> String {
-    let inv = Invocation { subcommand, command: raw_all, started, threads };
-    rep::manifest(&c.job, &inv, &c.args, st, sprt)
-}
-
 /// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.
 fn bot_logs(out: Option<&Path>) -> StderrTo {
     out.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")))
 }
 
 pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Result<i32, CliError> {
-    // Signals are caught from the first moment: one that arrives while the run is set up stops
-    // it as soon as it starts, with what it has saved.
-    let stop = Stop::install();
-    super::needs_out(
-        a.out.as_deref(),
-        a.resume.as_deref(),
-        &[("--per-game", a.per_game), ("--checkpoint", a.checkpoint.is_some())],
-        &[("--force", a.force)],
-    )?;
-    let started_at = Started::now();
+    let common = Common {
+        out: a.out.as_deref(),
+        resume: a.resume.as_deref(),
+        threads: a.threads,
+        quiet: a.quiet,
+        with_folder: &[("--per-game", a.per_game), ("--checkpoint", a.checkpoint.is_some())],
+        new_folder: &[("--force", a.force)],
+    };
+    let job = Durable::start(TOURNAMENT, raw_all, &common)?;
     // Everything is checked before anything is written.
-    let threads = a.threads.unwrap_or_else(all_cores);
-    let raw_sub: Vec<String> = raw_all.iter().skip_while(|s| s.as_str() != "tournament").skip(1).cloned().collect();
     let (config, out, previous) = match &a.resume {
         Some(dir) => {
-            let text = stored_state(dir, &raw_sub, "run")?;
+            let (_, text) = job.stored(dir)?;
             let mut st = RunState::from_json(&text)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             // The run is rebuilt from the configuration its state stores, not from a command line.
             let c = resumed(&mut st, dir, a.bot_args.ext_bots(), base, a.bot_args.bot_timeout)?;
             (c, Some(dir.clone()), Some(st))
         }
-        None => (build(a, &raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?, a.out.clone(), None),
+        None => {
+            let c = build(a, &job.raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?;
+            (c, a.out.clone(), None)
+        }
     };
     let t = &config.tournament;
     let id = Identity {
@@ -245,9 +227,6 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         // A refused log folder leaves no new --out folder behind.
         Session::check_new(&id, &outputs, a.force)?;
     }
-    if let Some(dir) = &out {
-        check_out_dir(dir)?;
-    }
     let mut session = match previous {
         Some(st) => Session::resume(t, id, outputs, st)?,
         None => Session::new(t, id, outputs, a.force)?,
@@ -255,30 +234,23 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let todo_games: u64 = session.todo().iter().map(|&c| t.chunk_games(c)).sum();
     // What runs, before it runs: a long run shows more than a progress bar.
     print_now(&(header(&config) + "\n"));
-    let progress = super::progress_bar(a.quiet, todo_games, "games");
     let opts = RunOptions {
-        threads,
         per_game: config.per_game,
         sprt: config.sprt,
-        stop: stop.stop.clone(),
-        cut: stop.cut.clone(),
-        progress,
-        checkpoint: out.as_ref().map(|_| Duration::from_secs_f64(a.checkpoint.unwrap_or(DEFAULT_CHECKPOINT))),
+        progress: job.progress(todo_games, "games"),
         log_games: config.log_games.as_ref().map(|_| config.changes.clone()),
+        ..job.options(out.is_some(), a.checkpoint)
     };
     let started = Instant::now();
     let before = session.games_before();
     // The reports and manifest of a checkpoint: the CSVs of the tally, then the manifest.
     let files = |st: &RunState, sprt: Option<&SprtState>| {
         let mut f = report_files(&config.labels, &st.tally, config.anchor);
-        f.push(("manifest.json", manifest(&config, "tournament", raw_all, threads, started_at, st, sprt)));
+        f.push(("manifest.json", rep::manifest(&config.job, &job.invocation(), &config.args, st, sprt)));
         f
     };
     let result = session.run::<CliError>(&opts, files, write_atomic)?;
     opts.progress.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
-    let played = result.tally.games - before;
-
     let mut report = rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet);
     if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
         report.push('\n');
@@ -287,16 +259,9 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let failed = bot_failure(&config.ext);
     print_now(&report);
     if result.interrupted || failed.is_some() {
-        let hint = resume_hint("tournament", out.as_deref(), result.tally.games, t.schedule.games());
-        return stopped(failed, &hint, &stop);
+        return job.stopped(failed, out.as_deref(), result.tally.games, t.schedule.games());
     }
-    if !a.quiet {
-        eprintln!(
-            "played {played} games in {elapsed:.2} s: {:.0} games/s on {threads} thread{}",
-            played as f64 / elapsed.max(1e-9),
-            if threads == 1 { "" } else { "s" }
-        );
-    }
+    job.timing(result.tally.games - before, started.elapsed());
     Ok(0)
 }
 
@@ -309,12 +274,4 @@ pub(crate) fn report_files(specs: &[BotLabel], tally: &Tally, anchor: usize) -> 
         ("ratings.csv", rep::ratings_csv(specs, tally, anchor)),
         ("round_stats.csv", rep::round_stats_csv(tally)),
     ]
-}
-
-/// Writes the CSV reports of a tally into `dir`.
-pub(crate) fn write_outputs(dir: &Path, specs: &[BotLabel], tally: &Tally, anchor: usize) -> Result<(), CliError> {
-    for (name, text) in report_files(specs, tally, anchor) {
-        write_atomic(&dir.join(name), text.as_bytes())?;
-    }
-    Ok(())
 }

@@ -8,16 +8,16 @@
 //! SPRT of the tuned bot against the starting one on deals no iteration played (`confirm.csv`),
 //! which says plainly whether the gain holds.
 
-use super::job::shell_word;
+use super::job::{Common, Durable, print_now, shell_word};
 use super::values;
-use super::{BotArgs, CliError, EXIT_INTERRUPTED, TableArgs, all_cores, bot_failure, write_atomic};
+use super::{BotArgs, CliError, TableArgs, bot_failure, write_atomic};
 use crate::external::{BotSetup, Settings, StderrTo};
+use crate::job::{Folder, TUNE};
 use crate::report::tune as rep;
 use crate::strategies::Registry;
-use crate::tournament::{RunOptions, Sprt};
-use crate::tune::{Gains, TUNE_FILES, TuneError, TuneState, Tuning, TuningSpec};
+use crate::tournament::Sprt;
+use crate::tune::{Gains, TuneError, TuneState, Tuning, TuningSpec};
 use clap::Args;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Options of `mtrain tune`.
@@ -107,27 +107,29 @@ impl From<TuneError> for CliError {
 }
 
 pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i32, CliError> {
-    // Signals are caught from the first moment: one that arrives while the run is set up stops
-    // it as soon as it starts, with what it has saved.
-    let stop = super::signals::Stop::install();
-    super::needs_out(a.out.as_deref(), a.resume.as_deref(), &[], &[("--force", a.force)])?;
-    let raw_sub = &raw[2.min(raw.len())..];
+    let common = Common {
+        out: a.out.as_deref(),
+        resume: a.resume.as_deref(),
+        threads: a.threads,
+        quiet: a.quiet,
+        with_folder: &[],
+        new_folder: &[("--force", a.force)],
+    };
+    let job = Durable::start(TUNE, raw, &common)?;
     let settings = |out: &std::path::Path| Settings {
         timeout: std::time::Duration::from_secs_f64(a.bot_args.timeout()),
         stderr: StderrTo::Dir(out.join("bot-logs")),
     };
-    let (out, mut st, t, registry, ext) = match &a.resume {
+    let (folder, mut st, t, registry, ext) = match &a.resume {
         Some(dir) => {
-            let text = super::job::stored_state_file(dir, raw_sub, "tuning run", "tune.json")?;
+            let (folder, text) = job.stored(dir)?;
             let mut st = TuneState::from_json(&text, None)
                 .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
             // The run is rebuilt from its stored data; a corrected --ext-bot command may replace one.
             st.bots = st.bots.with_commands(a.bot_args.ext_bots()).map_err(CliError::usage)?;
             let (t, _, registry, ext) = build(&st.spec, &st.bots, registry, &settings(dir))?;
             st.check_points(t.params.len()).map_err(CliError::usage)?;
-            // A run killed while saving leaves its temporary file; the resume rewrites every file.
-            crate::tournament::record::remove_stale_temporaries(dir, TUNE_FILES);
-            (dir.clone(), st, t, registry, ext)
+            (folder, st, t, registry, ext)
         }
         None => {
             let (spec, bots) = (spec(a), a.bot_args.setup());
@@ -138,34 +140,24 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
                 return Err(CliError::usage("give an output folder with --out DIR (or --resume DIR)"));
             };
             let (t, start, registry, ext) = build(&spec, &bots, registry, &settings(&out))?;
-            super::job::check_out_dir(&out)?;
-            let foreign = std::fs::read_dir(&out)
-                .map(|d| d.filter_map(Result::ok).any(|e| !e.file_name().to_string_lossy().starts_with(".mtrain")))
-                .unwrap_or(false);
-            if foreign && !a.force {
-                return Err(CliError::usage(format!(
-                    "--out '{}' already holds files: give a new or empty folder, --resume it, or --force",
-                    out.display()
-                )));
-            }
+            let same = |text: &str| TuneState::from_json(text, None).is_ok_and(|st| st.spec == spec && st.bots == bots);
+            let folder = Folder::create(&out, TUNE, a.force, same)?;
             let st = t.new_state(spec, bots, start);
-            (out, st, t, registry, ext)
+            (folder, st, t, registry, ext)
         }
     };
-    let threads = a.threads.unwrap_or_else(all_cores);
     let total = t.gains.iterations;
-    let progress = super::progress_bar(a.quiet, total, "iterations");
+    let progress = job.progress(total, "iterations");
     progress.set_position(st.rows.len() as u64);
+    let out = &folder.dir;
     let save = |st: &TuneState| -> Result<(), CliError> {
-        write_atomic(&out.join("trajectory.csv"), rep::trajectory_csv(&t, st).as_bytes())?;
-        write_atomic(&out.join("tune.json"), st.to_json().as_bytes())
+        folder.save(&[("trajectory.csv", rep::trajectory_csv(&t, st))], &st.to_json(), &mut |p, b| write_atomic(p, b))
     };
     save(&st)?;
     // What runs, before it runs.
-    super::job::print_now(&rep::header(&t, &st));
-    let mut opts = RunOptions::new(threads);
-    opts.stop = stop.stop.clone();
-    opts.cut = stop.cut.clone();
+    print_now(&rep::header(&t, &st));
+    // Each iteration is saved as it ends: no timed checkpoints.
+    let opts = job.options(false, None);
     let interrupted = t.iterate(&mut st, &registry, &opts, save, || progress.inc(1))?;
     progress.finish_and_clear();
     if let Some(e) = bot_failure(&ext) {
@@ -176,12 +168,12 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     let mut report = format!("after {} of {total} iterations:\nstart: {startspec}\ntuned: {tuned}\n", st.rows.len());
     let resume = shell_word(&out.display().to_string());
     if interrupted {
-        let _ = std::io::stdout().lock().write_all(report.as_bytes());
-        eprintln!(
-            "mtrain: interrupted after {} of {total} iterations, saved; continue with: mtrain tune --resume {resume}",
+        print_now(&report);
+        let line = format!(
+            "after {} of {total} iterations, saved; continue with: mtrain tune --resume {resume}",
             st.rows.len()
         );
-        return Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED));
+        return Ok(job.interrupted(&line));
     }
     write_atomic(&out.join("trajectory.svg"), rep::trajectory_svg(&t, &st).map_err(CliError::failure)?.as_bytes())?;
     write_atomic(&out.join("tuned.txt"), format!("{tuned}\n").as_bytes())?;
@@ -194,16 +186,16 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             return Err(e);
         }
         let Some(c) = confirmed else {
-            let _ = std::io::stdout().lock().write_all(report.as_bytes());
-            eprintln!(
-                "mtrain: interrupted during the confirmation (the tuning is saved); run the confirmation again with: mtrain tune --resume {resume}"
+            print_now(&report);
+            let line = format!(
+                "during the confirmation (the tuning is saved); run the confirmation again with: mtrain tune --resume {resume}"
             );
-            return Ok(stop.exit_code().unwrap_or(EXIT_INTERRUPTED));
+            return Ok(job.interrupted(&line));
         };
         let (line, csv) = rep::confirmation(&t, &tuned, &startspec, &c);
         write_atomic(&out.join("confirm.csv"), csv.as_bytes())?;
         report.push_str(&line);
     }
-    let _ = std::io::stdout().lock().write_all(report.as_bytes());
+    print_now(&report);
     Ok(0)
 }

@@ -5,6 +5,7 @@ pub(crate) mod json;
 pub mod jsonl;
 pub mod manifest;
 pub mod plot;
+pub mod rows;
 pub mod tournament;
 pub mod transcript;
 pub mod tune;

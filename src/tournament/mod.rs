@@ -15,12 +15,12 @@ mod tally;
 
 pub mod record;
 pub mod session;
+/// The per-game files' columns, from [`crate::report::rows`].
+pub use crate::report::rows::{GAMES_COLUMNS, games_header, rounds_header};
 pub use job::{TournamentConfig, TournamentJob, TournamentSpec};
 pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks, Record};
-pub use runner::{
-    ChunkOutput, ChunkSet, GAMES_COLUMNS, RunOptions, RunResult, Tournament, games_header, rounds_header,
-};
+pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use session::{Identity, Outputs, Session, SessionError};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};

@@ -217,94 +217,6 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
     Ok(written)
 }
 
-/// Writes a checkpoint of a run folder, in the order that makes it safe to stop at any moment:
-/// the per-game files synced first (their marks), then `files` (the reports and the manifest,
-/// each written by `write`, which writes atomically), then `tally.json` last, built from the
-/// marks by `state`: until `tally.json` is replaced the previous checkpoint stands, and the
-/// files it vouches for are on disk before it does.
-///
-/// # Errors
-/// The first failing write (a sync failure is passed through `sync_err`); nothing after it is
-/// written.
-pub fn write_checkpoint<E>(
-    dir: &Path,
-    record: Option<&mut Record>,
-    files: &[(&str, String)],
-    state: impl FnOnce(Option<PerGameMarks>) -> String,
-    write: &mut impl FnMut(&Path, &[u8]) -> Result<(), E>,
-    sync_err: impl Fn(String) -> E,
-) -> Result<(), E> {
-    let marks = match record {
-        Some(r) => r.sync().map_err(|e| sync_err(e.into()))?,
-        None => None,
-    };
-    for (name, text) in files {
-        write(&dir.join(name), text.as_bytes())?;
-    }
-    write(&dir.join("tally.json"), state(marks).as_bytes())
-}
-
-/// Every file mtrain writes into an output folder (tournament, merge and balance).
-pub const OUTPUT_FILES: &[&str] = &[
-    "summary.csv",
-    "seats.csv",
-    "pairs.csv",
-    "ratings.csv",
-    "round_stats.csv",
-    "games.csv",
-    "rounds.csv",
-    "tally.json",
-    "manifest.json",
-    "balance.csv",
-    "recommendation.csv",
-    "decisions.csv",
-];
-
-/// Readies `dir` for a new run, which starts afresh: every entry must be one `ours` accepts
-/// (files of this same run, which the new run replaces), unless `force`. mtrain's own files
-/// (and `bot-logs/`, the plots and leftover temporary files) are then removed; other files are
-/// left alone.
-///
-/// # Errors
-/// The entries `ours` does not accept, sorted, when not `force`; or the folder cannot be read.
-pub fn prepare_out_dir(dir: &Path, ours: impl Fn(&str) -> bool, force: bool) -> Result<(), Vec<String>> {
-    let mut entries: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| vec![format!("(unreadable: {e})")])?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    entries.sort_unstable();
-    let foreign: Vec<String> = entries.iter().filter(|n| !ours(n)).cloned().collect();
-    if !foreign.is_empty() && !force {
-        return Err(foreign);
-    }
-    for name in &entries {
-        let ours = OUTPUT_FILES.contains(&name.as_str()) || name.ends_with(".svg") || name.ends_with(".tmp");
-        // Only regular files are mtrain's to remove: a link, pipe or device by one of its names
-        // stays (a link is followed and a pipe written to in place when the file is written).
-        if ours && is_regular(&dir.join(name)) {
-            let _ = std::fs::remove_file(dir.join(name));
-        } else if name == "bot-logs" {
-            let _ = std::fs::remove_dir_all(dir.join(name));
-        }
-    }
-    Ok(())
-}
-
-/// Whether `path` is a regular file itself (not a link to one, a pipe, a device or a folder).
-fn is_regular(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
-}
-
-/// The entries a refusal shows: the first five, then `...`.
-pub fn shown(entries: &[String]) -> String {
-    let mut s = entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
-    if entries.len() > 5 {
-        s.push_str(", ...");
-    }
-    s
-}
-
 /// The file of chunk `c`'s game logs in a `--log-games` folder.
 pub fn log_file_name(c: u64) -> String {
     format!("games-{c:06}.jsonl")
@@ -323,26 +235,7 @@ pub fn prune_game_logs(dir: &Path, keep: impl Fn(u64) -> bool) {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let stale_tmp = name.starts_with("games-") && name.ends_with(".tmp");
-        if (stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c))) && is_regular(&e.path()) {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
-}
-
-/// Removes the temporary files that an interrupted write of `names` left in `dir`
-/// (`NAME.PID.tmp`, written by a process that was killed before it could rename them).
-pub fn remove_stale_temporaries(dir: &Path, names: &[&str]) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let file = e.file_name();
-        let Some(file) = file.to_str() else { continue };
-        let stale = names.iter().any(|n| {
-            file.strip_prefix(n)
-                .and_then(|rest| rest.strip_prefix('.'))
-                .and_then(|rest| rest.strip_suffix(".tmp"))
-                .is_some_and(|pid| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()))
-        });
-        if stale {
+        if (stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c))) && crate::job::is_regular(&e.path()) {
             let _ = std::fs::remove_file(e.path());
         }
     }
@@ -403,82 +296,6 @@ mod tests {
         std::fs::write(dir.join(GAMES_FILE), "g\ng0\ng1\n").unwrap();
         let e = Record::reopen(&dir, &marks2).err().unwrap();
         assert!(e.contains("rounds.csv is missing"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_new_run_replaces_only_mtrain_files_and_only_when_allowed() {
-        let dir = std::env::temp_dir().join(format!("mtrain-prepare-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("bot-logs")).unwrap();
-        for f in ["summary.csv", "tally.json", "turns.svg", "notes.txt", "games.csv.12.tmp"] {
-            std::fs::write(dir.join(f), "x").unwrap();
-        }
-        // Nothing accepted: refused, the foreign entries listed in order.
-        let err = prepare_out_dir(&dir, |_| false, false).unwrap_err();
-        assert_eq!(err, ["bot-logs", "games.csv.12.tmp", "notes.txt", "summary.csv", "tally.json", "turns.svg"]);
-        assert_eq!(shown(&err), "bot-logs, games.csv.12.tmp, notes.txt, summary.csv, tally.json, ...");
-        assert!(dir.join("summary.csv").exists());
-        // Only the user's file is foreign: refused without --force.
-        let mine = |n: &str| n != "notes.txt";
-        assert_eq!(prepare_out_dir(&dir, mine, false).unwrap_err(), ["notes.txt"]);
-        // --force: mtrain's files go, the user's stays.
-        prepare_out_dir(&dir, mine, true).unwrap();
-        let left: Vec<String> =
-            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        assert_eq!(left, ["notes.txt"]);
-        // Everything accepted (the same run again): cleared without --force.
-        std::fs::write(dir.join("tally.json"), "x").unwrap();
-        prepare_out_dir(&dir, |_| true, false).unwrap();
-        assert!(!dir.join("tally.json").exists() && dir.join("notes.txt").exists());
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_checkpoint_writes_tally_json_last_and_not_at_all_after_a_failure() {
-        let dir = std::env::temp_dir().join(format!("mtrain-checkpoint-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut rec = Record::create(&dir, "g\n", "r\n").unwrap();
-        rec.append(&chunk(0, "g0\n", "r0\n")).unwrap();
-        let mut order = Vec::new();
-        let mut write = |p: &Path, b: &[u8]| -> Result<(), String> {
-            order.push(p.file_name().unwrap().to_string_lossy().into_owned());
-            std::fs::write(p, b).map_err(|e| e.to_string())
-        };
-        let files = [("summary.csv", "s\n".to_string()), ("manifest.json", "{}\n".to_string())];
-        write_checkpoint(&dir, Some(&mut rec), &files, |m| format!("{}", m.unwrap().games.bytes), &mut write, |e| e)
-            .unwrap();
-        assert_eq!(order, ["summary.csv", "manifest.json", "tally.json"]);
-        // The marks it was given cover the rows appended before it: 2 + 3 bytes.
-        assert_eq!(std::fs::read_to_string(dir.join("tally.json")).unwrap(), "5");
-        // A report that cannot be written: the previous tally.json stands.
-        let mut failing = |p: &Path, b: &[u8]| -> Result<(), String> {
-            if p.ends_with("manifest.json") {
-                return Err("disk full".into());
-            }
-            std::fs::write(p, b).map_err(|e| e.to_string())
-        };
-        rec.append(&chunk(1, "g1\n", "r1\n")).unwrap();
-        let e = write_checkpoint(&dir, Some(&mut rec), &files, |_| "new".into(), &mut failing, |e| e).unwrap_err();
-        assert_eq!(e, "disk full");
-        assert_eq!(std::fs::read_to_string(dir.join("tally.json")).unwrap(), "5");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn stale_temporaries_of_known_files_go_and_nothing_else() {
-        let dir = std::env::temp_dir().join(format!("mtrain-stale-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        for f in ["games.csv.1234.tmp", "tally.json.99.tmp", "games.csv.x.tmp", "notes.1.tmp", "games.csv"] {
-            std::fs::write(dir.join(f), "").unwrap();
-        }
-        remove_stale_temporaries(&dir, &["games.csv", "tally.json"]);
-        let mut left: Vec<String> =
-            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        left.sort();
-        assert_eq!(left, ["games.csv", "games.csv.x.tmp", "notes.1.tmp"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -15,10 +15,10 @@ use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
 use crate::game::{MatchResult, MatchSeeds, play_match_into};
 use crate::report::jsonl::JsonLog;
-use crate::report::{csv_table, csv_writer};
+use crate::report::rows::PerGame;
 use crate::rng::seeds;
 use crate::round::MoveList;
-use crate::round::{EndReason, NoObserver};
+use crate::round::NoObserver;
 use crate::rules::{MAX_PLAYERS, Rules};
 use crate::strategies::{Bot, Registry};
 use crate::strategy::{SpecError, Strategy, StrategySpec};
@@ -245,7 +245,7 @@ impl Tournament {
         let layout = self.layout();
         let n = self.rules.players as usize;
         let mut tally = Tally::new(layout);
-        let mut rows = per_game.then(GameRows::new);
+        let mut rows = per_game.then(PerGame::default);
         let mut games_jsonl = Vec::new();
         let mut decisions = 0u64;
         for d in self.chunk_deals(c) {
@@ -292,7 +292,7 @@ impl Tournament {
             }
             tally.fold(&mut w.acc);
         }
-        let (games_csv, rounds_csv) = rows.map(GameRows::into_bytes).unwrap_or_default();
+        let (games_csv, rounds_csv) = rows.map(PerGame::into_bytes).unwrap_or_default();
         ChunkOutput { chunk: c, tally, games_csv, rounds_csv, games_jsonl, decisions, failed: false, bot_failed: false }
     }
 
@@ -492,100 +492,6 @@ impl Worker {
         for (s, bot) in self.seats.iter_mut().enumerate() {
             bot.clone_from(&t.protos[self.taken[s].0 as usize]);
         }
-    }
-}
-
-/// The columns of `games.csv` (docs/csv.md). `deal_seed_hex` repeats `deal_seed` in hex (`0x`
-/// and 16 digits): spreadsheets and R read numbers above 2^53 as floating point and lose digits;
-/// `--seed` takes either form.
-pub const GAMES_COLUMNS: [&str; 11] = [
-    "game",
-    "deal",
-    "deal_seed",
-    "deal_seed_hex",
-    "rotation",
-    "seat",
-    "strategy",
-    "score",
-    "rank",
-    "win",
-    "rounds_out",
-];
-
-/// The header line of `games.csv`.
-pub fn games_header() -> String {
-    csv_table(GAMES_COLUMNS, std::iter::empty())
-}
-
-/// The header line of `rounds.csv` at a table of `players`: a score column per seat.
-pub fn rounds_header(players: usize) -> String {
-    let mut cols: Vec<String> =
-        ["game", "round", "engine", "first", "reason", "out_seat", "turns", "draws", "boneyard_left"]
-            .map(str::to_string)
-            .to_vec();
-    cols.extend((0..players).map(|s| format!("score{s}")));
-    csv_table(cols, std::iter::empty())
-}
-
-/// A chunk's per-game rows, written with the csv crate as the games are played.
-struct GameRows {
-    games: csv::Writer<Vec<u8>>,
-    rounds: csv::Writer<Vec<u8>>,
-}
-
-impl GameRows {
-    fn new() -> GameRows {
-        GameRows { games: csv_writer(Vec::new()), rounds: csv_writer(Vec::new()) }
-    }
-
-    /// The `games.csv` rows of a game (one per seat) and its `rounds.csv` rows (one per round),
-    /// in the columns of [`GAMES_COLUMNS`] and [`rounds_header`] (docs/csv.md).
-    fn add(&mut self, t: &Tournament, g: &super::GameSpec, r: &crate::game::MatchResult) {
-        let n = t.rules.players as usize;
-        let winners = r.winners.count_ones();
-        for s in 0..n {
-            let seat = crate::round::Seat::from_index(s);
-            let outs = r.round_records().filter(|rec| rec.outcome.reason == EndReason::Out(seat)).count();
-            let win = if r.is_winner(seat) { 1.0 / winners as f64 } else { 0.0 };
-            let row = [
-                g.game.to_string(),
-                g.deal.to_string(),
-                g.deal_seed.to_string(),
-                format!("{:#018x}", g.deal_seed),
-                g.rotation.to_string(),
-                s.to_string(),
-                t.specs[g.seats[s] as usize].to_string(),
-                r.totals[s].to_string(),
-                (r.places[s] + 1).to_string(),
-                format!("{win:.6}"),
-                outs.to_string(),
-            ];
-            self.games.write_record(&row).expect("writing to memory");
-        }
-        for (i, rec) in r.round_records().enumerate() {
-            let o = &rec.outcome;
-            let out = match o.reason {
-                EndReason::Out(s) => s.to_string(),
-                _ => String::new(),
-            };
-            let mut row = vec![
-                g.game.to_string(),
-                (i + 1).to_string(),
-                rec.engine.to_string(),
-                rec.first.to_string(),
-                o.reason.name().to_string(),
-                out,
-                o.turns.to_string(),
-                o.draws.to_string(),
-                o.boneyard_left.to_string(),
-            ];
-            row.extend(o.scores[..n].iter().map(ToString::to_string));
-            self.rounds.write_record(&row).expect("writing to memory");
-        }
-    }
-
-    fn into_bytes(self) -> (Vec<u8>, Vec<u8>) {
-        (self.games.into_inner().expect("writing to memory"), self.rounds.into_inner().expect("writing to memory"))
     }
 }
 

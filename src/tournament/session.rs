@@ -1,14 +1,14 @@
 //! A tournament with its durable record: the run folder readied (new or resumed), the games
 //! played with checkpoints, per-game rows and game logs kept in step with the state.
 //!
-//! [`Session::new`] starts a run in a folder a new run may use (see
-//! [`record::prepare_out_dir`]); [`Session::resume`] continues a stored [`RunState`] after
+//! [`Session::new`] starts a run in a folder a new run may use (a [`Folder`]); [`Session::resume`] continues a stored [`RunState`] after
 //! checking it against the run it claims to be, cutting the per-game files back to its marks and
 //! removing game logs it does not count. [`Session::run`] plays the rest, writing a checkpoint
-//! ([`record::write_checkpoint`]) at the start, every `RunOptions::checkpoint`, and at the end.
+//! ([`Folder::save`], after syncing the per-game files) at the start, every `RunOptions::checkpoint`, and at the end.
 
-use super::record::{self, OUTPUT_FILES, PerGameMarks, Record};
+use super::record::{self, PerGameMarks, Record};
 use super::{ChunkOutput, ChunkSet, RunOptions, RunResult, RunState, STORE_FORMAT, SprtState, Tally, Tournament};
+use crate::job::{Folder, FolderError, TOURNAMENT};
 use std::path::{Path, PathBuf};
 
 /// Why a session cannot start or go on.
@@ -45,6 +45,12 @@ pub struct Outputs {
     pub logs: Option<PathBuf>,
 }
 
+impl From<FolderError> for SessionError {
+    fn from(e: FolderError) -> SessionError {
+        SessionError::Refused(e.0)
+    }
+}
+
 /// A run and its record.
 pub struct Session<'a> {
     t: &'a Tournament,
@@ -67,13 +73,9 @@ impl<'a> Session<'a> {
         let same_run = Self::check_new(&id, &out, force)?;
         let record = match &out.dir {
             Some(dir) => {
-                record::prepare_out_dir(dir, |_| same_run, force).map_err(|foreign| {
-                    SessionError::Refused(format!(
-                        "--out '{}' is not empty and holds no run of this tournament (it has {}): give a new or empty folder, --resume a run, or --force to replace mtrain's files in it",
-                        dir.display(),
-                        record::shown(&foreign)
-                    ))
-                })?;
+                let config = &id.config;
+                let same = |text: &str| same_run && RunState::from_json(text).is_ok_and(|st| st.config == *config);
+                Folder::create(dir, TOURNAMENT, force, same)?;
                 Some(if out.per_game {
                     Record::create(dir, &super::games_header(), &super::rounds_header(t.rules.players as usize))
                         .map_err(|e| SessionError::Io(e.into()))?
@@ -109,7 +111,7 @@ impl<'a> Session<'a> {
             ));
         }
         st.verify(t, &id.plan).map_err(|e| bad(e.into()))?;
-        record::remove_stale_temporaries(&dir, OUTPUT_FILES);
+        Folder { dir: dir.clone(), kind: TOURNAMENT }.remove_temporaries();
         let record = if out.per_game {
             let last = st.done.0.last().map_or(0, |r| r.1);
             let first_todo = id.plan.0.iter().flat_map(|&(a, b)| a..b).find(|&c| !st.done.contains(c));
@@ -156,7 +158,7 @@ impl<'a> Session<'a> {
         Err(SessionError::Refused(format!(
             "--log-games '{}' is not empty and holds no logs of this run (it has {}): give a new or empty folder, or --force to replace the game logs in it",
             dir.display(),
-            record::shown(&entries)
+            crate::job::shown(&entries)
         )))
     }
 
@@ -221,14 +223,15 @@ impl<'a> Session<'a> {
         let save = |r: &RunResult| -> Result<(), E> {
             let Some(dir) = &self.out.dir else { return Ok(()) };
             let shown = self.state(r, None);
-            record::write_checkpoint(
-                dir,
-                record.borrow_mut().as_mut(),
-                &files(&shown, r.sprt.as_ref()),
-                |marks| self.state(r, marks).to_json(),
-                &mut |p: &Path, b: &[u8]| (write.borrow_mut())(p, b),
-                |e| E::from(SessionError::Io(e)),
-            )
+            // The per-game files are synced first: the state vouches only for what is on disk.
+            let marks = match record.borrow_mut().as_mut() {
+                Some(rec) => rec.sync().map_err(|e| E::from(SessionError::Io(e.into())))?,
+                None => None,
+            };
+            let folder = Folder { dir: dir.clone(), kind: TOURNAMENT };
+            folder.save(&files(&shown, r.sprt.as_ref()), &self.state(r, marks).to_json(), &mut |p: &Path, b: &[u8]| {
+                (write.borrow_mut())(p, b)
+            })
         };
         if !self.resumed {
             let empty = RunResult {

@@ -15,9 +15,6 @@ use std::sync::atomic::Ordering;
 /// Format version of `tune.json` (2: the run stored as data, its spec and its bots).
 pub const TUNE_FORMAT: u32 = 2;
 
-/// The files a tuning run writes into its folder.
-pub const TUNE_FILES: &[&str] = &["tune.json", "trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"];
-
 /// Why a tuning run cannot be set up or go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TuneError {
