@@ -106,6 +106,34 @@ impl Kind {
     }
 }
 
+/// A state file that carries a CRC-32 of its own content (its `check` field), so that a file
+/// edited by hand, truncated or damaged is refused rather than trusted. Every kind's state is
+/// one.
+pub trait SelfChecked: serde::Serialize + Clone {
+    /// The `check` field.
+    fn check_field(&mut self) -> &mut u32;
+
+    /// The CRC-32 of the state with `check` 0, in its compact JSON form.
+    fn content_check(&self) -> u32 {
+        let mut plain = self.clone();
+        *plain.check_field() = 0;
+        crc32fast::hash(serde_json::to_string(&plain).expect("serialisable").as_bytes())
+    }
+
+    /// Pretty JSON with the check filled in, as the state file holds it.
+    fn checked_json(&self) -> String {
+        let mut st = self.clone();
+        *st.check_field() = st.content_check();
+        serde_json::to_string_pretty(&st).expect("serialisable") + "\n"
+    }
+
+    /// Whether the stored check matches the content.
+    fn is_intact(&self) -> bool {
+        let mut st = self.clone();
+        *st.check_field() == self.content_check()
+    }
+}
+
 /// Why a folder cannot hold a run, in one line: it holds something else, no run to continue, or
 /// cannot be written (bad input: the caller names another folder).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

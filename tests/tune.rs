@@ -148,7 +148,7 @@ fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
 }
 
 /// `tune.json` holds the run as data (its spec and bots), which a resume rebuilds it from; a
-/// file of another format is refused with one line.
+/// file of another format, or one edited by hand, is refused with one line.
 #[test]
 fn the_state_is_the_run_as_data_and_another_format_is_refused() {
     let dir = scratch("data");
@@ -156,17 +156,22 @@ fn the_state_is_the_run_as_data_and_another_format_is_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = read(&dir.join("tune.json"));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["format"], 2);
+    assert_eq!((v["format"].clone(), v["kind"].clone()), (serde_json::json!(3), serde_json::json!("tune")));
     assert_eq!(v["spec"]["bot"], "weighted");
     assert_eq!(v["spec"]["params"], serde_json::json!(["pips=0:3", "follow=-1:2"]));
     assert_eq!(v["spec"]["table"]["players"], 2);
     assert_eq!(v["spec"]["table"]["rounds"], 2);
     assert_eq!(v["bots"]["ext"], serde_json::json!([]));
     assert!(v.get("args").is_none(), "no command line to re-parse");
-    std::fs::write(dir.join("tune.json"), text.replacen("\"format\": 2", "\"format\": 1", 1)).unwrap();
+    // An edited score: refused, not trusted.
+    let edited = text.replacen("\"score\": ", "\"score\": 1", 1);
+    assert_ne!(edited, text);
+    std::fs::write(dir.join("tune.json"), edited).unwrap();
+    rejects(&["tune", "--resume", dir.to_str().unwrap()], &["tune.json was changed after mtrain wrote it"]);
+    std::fs::write(dir.join("tune.json"), text.replacen("\"format\": 3", "\"format\": 1", 1)).unwrap();
     let o = mtrain(&["tune", "--resume", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("format 1; this one reads 2") && err.lines().count() == 1, "{err}");
+    assert!(err.contains("format 1; this one reads 3") && err.lines().count() == 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,7 +4,7 @@
 //! to those of a single run of the same games, because every statistic is an exact integer sum.
 
 use super::shard::{incomplete, missing_of, without_shard};
-use super::tournament::{header, open, report_files};
+use super::tournament::{header, open};
 use super::{AtomicFile, CliError, write_atomic};
 use crate::balance::{self as bal, Sweep, SweepConfig};
 use crate::external::{DEFAULT_TIMEOUT, StderrTo};
@@ -240,7 +240,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
         }
         state.per_game = Some(marks);
     }
-    let mut files = report_files(&config.labels, &state.tally, config.anchor);
+    let mut files = rep::files(&config.labels, &state.tally, config.anchor);
     let inv = Invocation { subcommand: "merge", command: raw_all, started, threads: 0 };
     files.push(("manifest.json", rep::manifest(&config.job, &inv, &state.args, &state, None)));
     folder.save(&files, &state.to_json(), &mut |p, b| write_atomic(p, b))?;

@@ -5,12 +5,11 @@ use super::job::{Common, Durable, print_now, result_args};
 use super::{BotArgs, CliError, TableArgs, bot_failure, values, write_atomic};
 use crate::external::{ExternalBots, Settings, StderrTo};
 use crate::job::TOURNAMENT;
-use crate::report::BotLabel;
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::tournament::{
-    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, Tally, TournamentConfig,
-    TournamentJob, TournamentSpec,
+    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, TournamentConfig, TournamentJob,
+    TournamentSpec,
 };
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -245,7 +244,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     let before = session.games_before();
     // The reports and manifest of a checkpoint: the CSVs of the tally, then the manifest.
     let files = |st: &RunState, sprt: Option<&SprtState>| {
-        let mut f = report_files(&config.labels, &st.tally, config.anchor);
+        let mut f = rep::files(&config.labels, &st.tally, config.anchor);
         f.push(("manifest.json", rep::manifest(&config.job, &job.invocation(), &config.args, st, sprt)));
         f
     };
@@ -263,15 +262,4 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     }
     job.timing(result.tally.games - before, started.elapsed());
     Ok(0)
-}
-
-/// The CSV reports of a tally: (file name, contents).
-pub(crate) fn report_files(specs: &[BotLabel], tally: &Tally, anchor: usize) -> Vec<(&'static str, String)> {
-    vec![
-        ("summary.csv", rep::summary_csv(specs, tally)),
-        ("seats.csv", rep::seats_csv(tally)),
-        ("pairs.csv", rep::pairs_csv(specs, tally)),
-        ("ratings.csv", rep::ratings_csv(specs, tally, anchor)),
-        ("round_stats.csv", rep::round_stats_csv(tally)),
-    ]
 }

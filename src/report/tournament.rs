@@ -391,6 +391,19 @@ pub fn sprt_text(t: &crate::tournament::Sprt, s: &crate::tournament::SprtState) 
     )
 }
 
+/// The CSV reports of a tally (`summary.csv`, `seats.csv`, `pairs.csv`, `ratings.csv`,
+/// `round_stats.csv`): file name and contents, the bots shown as `specs` and rated against
+/// `anchor`.
+pub fn files(specs: &[BotLabel], tally: &Tally, anchor: usize) -> Vec<(&'static str, String)> {
+    vec![
+        ("summary.csv", summary_csv(specs, tally)),
+        ("seats.csv", seats_csv(tally)),
+        ("pairs.csv", pairs_csv(specs, tally)),
+        ("ratings.csv", ratings_csv(specs, tally, anchor)),
+        ("round_stats.csv", round_stats_csv(tally)),
+    ]
+}
+
 /// The `manifest.json` of a tournament run `c` (or a merge of its shards) for the invocation
 /// `inv`: the arguments that reproduce it, its schedule, what the state `st` has played, the
 /// SPRT's end, the anchor, the gauntlet and how each bot is named.

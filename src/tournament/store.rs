@@ -8,6 +8,7 @@
 use super::record::PerGameMarks;
 use super::{ChunkSet, Tally, Tournament};
 use crate::error::StoreError;
+use crate::job::SelfChecked;
 use serde::{Deserialize, Serialize};
 
 /// Format version of a tournament's `tally.json` (5: the run stored as data, its configuration
@@ -17,32 +18,6 @@ pub const STORE_FORMAT: u32 = 5;
 /// Format version of a balance sweep's `tally.json` (5: the sweep stored as data, its
 /// configuration and shard, instead of a fingerprint and a command line).
 pub const SWEEP_FORMAT: u32 = 5;
-
-/// A state file that carries a CRC-32 of its own content (`check`), so that a file edited by
-/// hand, truncated or damaged is refused rather than trusted.
-trait SelfChecked: Serialize + Clone {
-    fn check_field(&mut self) -> &mut u32;
-
-    /// The CRC-32 of the state with `check` 0, in its compact JSON form.
-    fn content_check(&self) -> u32 {
-        let mut plain = self.clone();
-        *plain.check_field() = 0;
-        crc32fast::hash(serde_json::to_string(&plain).expect("serialisable").as_bytes())
-    }
-
-    /// Pretty JSON with the check filled in.
-    fn checked_json(&self) -> String {
-        let mut st = self.clone();
-        *st.check_field() = st.content_check();
-        serde_json::to_string_pretty(&st).expect("serialisable") + "\n"
-    }
-
-    /// Whether the stored check matches the content.
-    fn verify_check(&self) -> Result<(), StoreError> {
-        let mut st = self.clone();
-        if *st.check_field() == self.content_check() { Ok(()) } else { Err(StoreError::Edited) }
-    }
-}
 
 impl SelfChecked for RunState {
     fn check_field(&mut self) -> &mut u32 {
@@ -124,7 +99,9 @@ impl RunState {
         if !st.tally.fits_layout() {
             return Err(StoreError::Damaged);
         }
-        st.verify_check()?;
+        if !st.is_intact() {
+            return Err(StoreError::Edited);
+        }
         Ok(st)
     }
 }
@@ -250,7 +227,9 @@ impl SweepState {
         if st.cells.iter().any(|c| !c.tally.fits_layout()) {
             return Err(StoreError::Damaged);
         }
-        st.verify_check()?;
+        if !st.is_intact() {
+            return Err(StoreError::Edited);
+        }
         Ok(st)
     }
 }

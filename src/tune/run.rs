@@ -12,8 +12,9 @@ use crate::tournament::{ChunkSet, RunOptions, Schedule, Seating, Sprt, SprtState
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
-/// Format version of `tune.json` (2: the run stored as data, its spec and its bots).
-pub const TUNE_FORMAT: u32 = 2;
+/// Format version of `tune.json` (2: the run stored as data, its spec and its bots; 3: its
+/// `kind` and a self-`check`, as every state file).
+pub const TUNE_FORMAT: u32 = 3;
 
 /// Why a tuning run cannot be set up or go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -42,6 +43,8 @@ pub struct Row {
 pub struct TuneState {
     /// [`TUNE_FORMAT`].
     pub format: u32,
+    /// `tune` ([`crate::job::TUNE`]).
+    pub kind: String,
     /// What the run is: it is rebuilt from this on resume.
     pub spec: TuningSpec,
     /// The external bots and named specs the run's registry adds to the built-ins.
@@ -50,6 +53,14 @@ pub struct TuneState {
     pub start: Vec<f64>,
     /// The iterations played.
     pub rows: Vec<Row>,
+    /// CRC-32 of the file's content with this field 0.
+    pub check: u32,
+}
+
+impl crate::job::SelfChecked for TuneState {
+    fn check_field(&mut self) -> &mut u32 {
+        &mut self.check
+    }
 }
 
 impl TuneState {
@@ -77,6 +88,9 @@ impl TuneState {
             )
             .into());
         }
+        if !crate::job::SelfChecked::is_intact(&st) {
+            return Err("tune.json was changed after mtrain wrote it (its check does not match its content)".into());
+        }
         if let Some(d) = params {
             st.check_points(d)?;
         }
@@ -94,9 +108,9 @@ impl TuneState {
         Ok(())
     }
 
-    /// Pretty JSON, as `tune.json` holds it.
+    /// Pretty JSON with its check, as `tune.json` holds it.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("json") + "\n"
+        crate::job::SelfChecked::checked_json(self)
     }
 }
 
@@ -258,7 +272,15 @@ impl Tuning {
 
     /// The state of a new run of `spec` (this run's) with the bots `bots`, starting at `start`.
     pub fn new_state(&self, spec: TuningSpec, bots: crate::external::BotSetup, start: Vec<f64>) -> TuneState {
-        TuneState { format: TUNE_FORMAT, spec, bots, start, rows: Vec::new() }
+        TuneState {
+            format: TUNE_FORMAT,
+            kind: crate::job::TUNE.name.to_string(),
+            spec,
+            bots,
+            start,
+            rows: Vec::new(),
+            check: 0,
+        }
     }
 
     /// The bot at unit point `u`, canonical.
