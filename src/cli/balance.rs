@@ -8,6 +8,7 @@
 //! slices. The result files are written, each atomically, once every cell is complete.
 
 use super::job::{Common, Durable, print_now};
+use super::limits::LimitArgs;
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError, bot_failure, write_atomic};
 use crate::balance::{self as bal, Cell, Objective, Sweep, SweepConfig, SweepError, SweepSpec};
@@ -49,33 +50,8 @@ pub(crate) struct BalanceArgs {
     /// up to this [default: 4 x --games; equal to --games for a fixed sample]
     #[arg(long, value_name = "G", value_parser = values::games, allow_hyphen_values = true)]
     max_games: Option<u64>,
-    /// Blocked-round limit: a defect above this share of rounds. Blocked rounds are a normal,
-    /// scored ending under every source's rules; 5% is this project's convention for an ending
-    /// players find unsatisfying, not a finding
-    #[arg(long, default_value = "0.05", value_name = "SHARE", value_parser = values::share, allow_hyphen_values = true)]
-    max_blocked: f64,
-    /// First-player limit: a defect when the first player wins more than this above the fair
-    /// share 1/N (0.03: 3 points, about one extra win in 33)
-    #[arg(long, default_value = "0.03", value_name = "SHARE", value_parser = values::share, allow_hyphen_values = true)]
-    max_first_edge: f64,
-    /// Which first player is judged: match (the seat that leads round 1, over a whole match:
-    /// how the game is played) or round (the first player of each round, per round)
-    #[arg(long, default_value = "match", value_name = "match|round", value_parser = bal::FirstPlayer::parse)]
-    first_player: bal::FirstPlayer,
-    /// Skill floor: a defect when the field's first bot finishes ahead of its last in fewer than
-    /// this share of comparisons (0.55: a 5-point edge, little room for the better player)
-    #[arg(long, default_value = "0.55", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
-    min_skill: f64,
-    /// Skill ceiling: a defect when the field's second bot (the first, in a field of two)
-    /// finishes ahead of its last in more than this share of comparisons (0.95: the weaker player
-    /// wins fewer than one in twenty; luck no longer gives it a chance)
-    #[arg(long, default_value = "0.95", value_name = "SCORE", value_parser = values::share, allow_hyphen_values = true)]
-    max_skill: f64,
-    /// Indifference margin: a defect needs the 95% interval wholly past the limit by more than
-    /// this; one past the limit but not the margin is "on the limit" (no defect, and reported),
-    /// and one containing the margin's edge is sampled further (0.01: 1 point)
-    #[arg(long, default_value = "0.01", value_name = "SHARE", value_parser = values::share, allow_hyphen_values = true)]
-    margin: f64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Rounds per match [default: every double from the highest down to 0-0]
     #[arg(long, value_name = "K", value_parser = values::rounds, allow_hyphen_values = true)]
     rounds: Option<u8>,
@@ -145,14 +121,7 @@ fn spec(a: &BalanceArgs) -> Result<SweepSpec, CliError> {
         max_games: a.max_games,
         seed: a.seed,
         objective: Objective::parse(a.objective.trim()).map_err(CliError::usage)?,
-        limits: bal::Limits {
-            max_blocked: a.max_blocked,
-            max_first_edge: a.max_first_edge,
-            min_skill: a.min_skill,
-            max_skill: a.max_skill,
-            first_player: a.first_player,
-            margin: a.margin,
-        },
+        limits: a.limits.limits(),
         metrics: a.metrics.as_ref().map(|m| m.split(',').map(|s| s.trim().to_string()).collect()),
     })
 }

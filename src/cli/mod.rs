@@ -23,6 +23,7 @@ macro_rules! outln {
 pub(crate) mod balance;
 mod bench;
 pub(crate) mod job;
+mod limits;
 pub(crate) mod merge;
 mod play;
 mod plot;
