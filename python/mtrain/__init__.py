@@ -1,0 +1,156 @@
+"""mtrain from Python: the Mexican Train engine, its bots, tournaments and studies.
+
+Every run is played in Rust by the same job the ``mtrain`` command line runs, with the GIL
+released; its tables are exactly the CSV files the command line writes for the same arguments,
+read into lists of records (and into pandas data frames with ``.to_pandas()``).
+
+>>> import mtrain
+>>> r = mtrain.tournament(bots=["greedy", "random"], players=2, games=200, seed=1)
+>>> r.summary[0]["strategy"]
+'greedy'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Dict, List, Optional, Sequence, Union
+
+from . import _mtrain
+
+__version__ = _mtrain.__version__
+
+__all__ = ["Table", "TournamentResult", "strategies", "tournament", "__version__"]
+
+
+def _number(text: str) -> Union[int, float, str, None]:
+    """A CSV field as the value it writes: an integer, a float, text, or None when empty."""
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+class Table(list):
+    """The rows of one CSV report as dicts (column to value), in the file's order.
+
+    ``table.csv`` is the file's exact text (what ``mtrain ... --out`` writes), ``table.columns``
+    its header, and ``table.to_pandas()`` a ``pandas.DataFrame`` of the same rows.
+    """
+
+    def __init__(self, name: str, text: str) -> None:
+        reader = csv.reader(io.StringIO(text))
+        header = next(reader, [])
+        super().__init__({c: _number(v) for c, v in zip(header, row)} for row in reader)
+        self.name = name
+        self.columns: List[str] = header
+        self.csv = text
+
+    def to_pandas(self):
+        """The table as a ``pandas.DataFrame`` (pandas must be installed)."""
+        import pandas as pd
+
+        return pd.read_csv(io.StringIO(self.csv), keep_default_na=False, na_values=[""])
+
+    def __repr__(self) -> str:
+        return f"<mtrain.Table {self.name}: {len(self)} rows, columns {', '.join(self.columns)}>"
+
+    def __str__(self) -> str:
+        return self.csv
+
+
+class TournamentResult:
+    """What a tournament returns: its tables, the console report and how many games it played.
+
+    Tables (each a :class:`Table`): ``summary`` (a row per bot), ``seats``, ``pairs``,
+    ``ratings``, ``round_stats``; docs/csv.md describes every column.
+    """
+
+    def __init__(self, raw: Dict[str, object]) -> None:
+        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
+        self.tables: Dict[str, Table] = {
+            name[: -len(".csv")]: Table(name, text) for name, text in files.items()
+        }
+        self.header: str = raw["header"]  # type: ignore[assignment]
+        self.report: str = raw["console"]  # type: ignore[assignment]
+        self.games: int = raw["games"]  # type: ignore[assignment]
+        self.stopped: bool = raw["stopped"]  # type: ignore[assignment]
+
+    summary = property(lambda self: self.tables["summary"], doc="A row per bot (summary.csv).")
+    seats = property(lambda self: self.tables["seats"], doc="A row per seat (seats.csv).")
+    pairs = property(lambda self: self.tables["pairs"], doc="A row per pair of bots (pairs.csv).")
+    ratings = property(lambda self: self.tables["ratings"], doc="Elo ratings (ratings.csv).")
+    round_stats = property(
+        lambda self: self.tables["round_stats"], doc="Round statistics (round_stats.csv)."
+    )
+
+    def __str__(self) -> str:
+        return self.header + "\n" + self.report
+
+    def __repr__(self) -> str:
+        return f"<mtrain.TournamentResult: {self.games} games, tables {', '.join(self.tables)}>"
+
+
+def tournament(
+    bots: Optional[Union[str, Sequence[str]]] = None,
+    *,
+    players: int = 4,
+    games: int = 10_000,
+    seed: int = 1,
+    rules: str = "wikipedia",
+    set: int = 12,
+    hand: Optional[int] = None,
+    rounds: Optional[int] = None,
+    options: Optional[Dict[str, object]] = None,
+    threads: Optional[int] = None,
+    gauntlet: Optional[str] = None,
+    anchor: Optional[str] = None,
+    rotate: bool = True,
+    vary_order: bool = True,
+) -> TournamentResult:
+    """Plays a tournament as ``mtrain tournament`` does and returns its tables.
+
+    ``bots`` is the field: a list of bot specs (``"greedy"``, ``"montecarlo:samples=32"``) or
+    one comma-separated string; ``None`` is the command line's default field. ``options`` are
+    rule changes (``{"tap": "draw_two"}``: ``--rule tap=draw_two``). The same arguments give the
+    same numbers as the command line, at any thread count. Ctrl-C stops the run cleanly
+    (KeyboardInterrupt, after the games in flight).
+    """
+    if bots is not None and not isinstance(bots, str):
+        bots = ",".join(bots)
+    changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
+    raw = _mtrain.tournament(
+        bots,
+        players=players,
+        games=games,
+        seed=seed,
+        rules=rules,
+        set=set,
+        hand=hand,
+        rounds=rounds,
+        options=changes,
+        threads=threads,
+        gauntlet=gauntlet,
+        anchor=anchor,
+        rotate=rotate,
+        vary_order=vary_order,
+    )
+    return TournamentResult(raw)
+
+
+def _rule_value(v: object) -> str:
+    """A rule value as ``--rule`` writes it (``True`` is ``true``)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def strategies() -> Dict[str, str]:
+    """The built-in bots: name to a one-line description."""
+    return dict(_mtrain.strategies())
