@@ -133,6 +133,13 @@ pub struct Limits {
     pub margin: f64,
 }
 
+/// The default population: the strongest bot cheap enough for a sweep (`weighted`, with its
+/// tuned weights: it beats the search bots at four players and costs what `planner` does), a
+/// careful player (`planner`) and a beginner (`greedy`). Skill is `weighted` against `greedy`
+/// (can the best player show it?), luck `planner` against `greedy` (does an ordinary gap between
+/// two players still leave the weaker one a chance?).
+pub const DEFAULT_POPULATION: &str = "weighted,planner,greedy";
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {

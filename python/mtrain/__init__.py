@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _mtrain
 
 __version__ = _mtrain.__version__
 
-__all__ = ["Table", "TournamentResult", "strategies", "tournament", "__version__"]
+__all__ = [
+    "BalanceResult",
+    "Table",
+    "TournamentResult",
+    "balance",
+    "strategies",
+    "tournament",
+    "__version__",
+]
 
 
 def _number(text: str) -> Union[int, float, str, None]:
@@ -142,6 +150,97 @@ def tournament(
         vary_order=vary_order,
     )
     return TournamentResult(raw)
+
+
+class BalanceResult:
+    """What a balance sweep returns: its tables, its plots and the console report.
+
+    Tables (each a :class:`Table`): ``balance`` (a row per player count, hand size and metric),
+    ``recommendation`` (the pick per player count) and ``decisions`` (every figure against its
+    limit); ``plots`` maps each metric's SVG file name to its text. A sweep stopped early
+    (Ctrl-C) has no tables: ``stopped`` is true.
+    """
+
+    def __init__(self, raw: Dict[str, object]) -> None:
+        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
+        self.tables: Dict[str, Table] = {
+            name[: -len(".csv")]: Table(name, text) for name, text in files.items() if name.endswith(".csv")
+        }
+        self.plots: Dict[str, str] = {name: text for name, text in files.items() if name.endswith(".svg")}
+        self.header: str = raw["header"]  # type: ignore[assignment]
+        self.report: str = raw["console"]  # type: ignore[assignment]
+        self.games: int = raw["games"]  # type: ignore[assignment]
+        self.stopped: bool = raw["stopped"]  # type: ignore[assignment]
+
+    balance = property(lambda self: self.tables["balance"], doc="Every figure (balance.csv).")
+    recommendation = property(
+        lambda self: self.tables["recommendation"], doc="The pick per player count (recommendation.csv)."
+    )
+    decisions = property(lambda self: self.tables["decisions"], doc="Figures against limits (decisions.csv).")
+
+    def __str__(self) -> str:
+        return self.header + self.report
+
+    def __repr__(self) -> str:
+        return f"<mtrain.BalanceResult: {self.games} games, tables {', '.join(self.tables)}>"
+
+
+def balance(
+    bots: Optional[Union[str, Sequence[str]]] = None,
+    *,
+    players: Union[int, Tuple[int, int]] = (2, 8),
+    hands: Optional[Union[int, Tuple[int, int]]] = None,
+    games: int = 4000,
+    max_games: Optional[int] = None,
+    seed: int = 1,
+    rules: str = "wikipedia",
+    set: int = 12,
+    rounds: Optional[int] = None,
+    options: Optional[Dict[str, object]] = None,
+    objective: str = "balanced",
+    metrics: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+    max_blocked: Optional[float] = None,
+    max_first_edge: Optional[float] = None,
+    first_player: Optional[str] = None,
+    min_skill: Optional[float] = None,
+    max_skill: Optional[float] = None,
+    margin: Optional[float] = None,
+) -> BalanceResult:
+    """Sweeps hand sizes as ``mtrain balance`` does and returns its tables and plots.
+
+    ``players`` and ``hands`` are a number or an inclusive ``(lo, hi)`` range (``hands=None``:
+    from 5 tiles to the most the set deals); ``bots`` the population, strongest first and a
+    beginner last (``None``: ``weighted,planner,greedy``). The limits (``max_blocked``,
+    ``max_first_edge``, ``first_player``, ``min_skill``, ``max_skill``, ``margin``) default to
+    the command line's; ``mtrain balance --help`` explains each. The tables equal the files of
+    ``mtrain balance --out`` with the same arguments.
+    """
+    if bots is not None and not isinstance(bots, str):
+        bots = ",".join(bots)
+    span = lambda v: None if v is None else ((v, v) if isinstance(v, int) else tuple(v))  # noqa: E731
+    raw = _mtrain.balance(
+        bots,
+        players=span(players),
+        hands=span(hands),
+        games=games,
+        max_games=max_games,
+        seed=seed,
+        rules=rules,
+        set=set,
+        rounds=rounds,
+        options=[f"{k}={_rule_value(v)}" for k, v in (options or {}).items()],
+        objective=objective,
+        metrics=None if metrics is None else list(metrics),
+        threads=threads,
+        max_blocked=max_blocked,
+        max_first_edge=max_first_edge,
+        first_player=first_player,
+        min_skill=min_skill,
+        max_skill=max_skill,
+        margin=margin,
+    )
+    return BalanceResult(raw)
 
 
 def _rule_value(v: object) -> str:

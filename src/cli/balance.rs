@@ -59,7 +59,7 @@ pub(crate) struct BalanceArgs {
     /// fill the table, more are combined). List the strongest first and a beginner last: skill
     /// (the floor) is the first bot's head-to-head score against the last, luck (the ceiling) the
     /// second's against the last (the first's in a field of two)
-    #[arg(long, default_value = DEFAULT_FIELD, value_name = "BOTS")]
+    #[arg(long, default_value = bal::DEFAULT_POPULATION, value_name = "BOTS")]
     bots: String,
     /// How to pick the recommended hand size [valid: balanced, no_defect, most_skill, least_advantage, least_blocked]
     #[arg(long, default_value = "balanced", value_name = "NAME")]
@@ -99,13 +99,6 @@ pub(crate) struct BalanceArgs {
     #[command(flatten)]
     bot_args: BotArgs,
 }
-
-/// The default population: the strongest bot cheap enough for a sweep (`weighted`, with its
-/// tuned weights: it beats the search bots at four players and costs what `planner` does), a
-/// careful player (`planner`) and a beginner (`greedy`). Skill is `weighted` against `greedy`
-/// (can the best player show it?), luck `planner` against `greedy` (does an ordinary gap between
-/// two players still leave the weaker one a chance?).
-pub(crate) const DEFAULT_FIELD: &str = "weighted,planner,greedy";
 
 /// The sweep the arguments describe, checked.
 fn spec(a: &BalanceArgs) -> Result<SweepSpec, CliError> {
