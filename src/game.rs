@@ -379,7 +379,7 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
 ) {
     assert_eq!(bots.len(), rules.players as usize, "one strategy per seat");
     let n = rules.players as usize;
-    let mut deal_rng = rng_from_seed(seeds.deal);
+    let deal_rng = rng_from_seed(seeds.deal);
     // Only the seats at the table get a stream, and only a strategy that draws on it has it
     // seeded (a stream nobody reads changes nothing).
     let unused = rng_from_seed(0);
@@ -399,33 +399,76 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
             seed: seeds.bots[s],
         });
     }
-    let f1 = first_seat(rules, &mut deal_rng);
-    result.reset(rules.players);
-    let mut used_doubles = 0u32;
-    let mut previous: Option<(Seat, Outcome)> = None;
-    for r in 1..=rules.round_count() {
+    let mut flow = MatchFlow::new(rules, deal_rng, result);
+    while let Some(mut state) = flow.next_round(rules, obs) {
+        let outcome = play_round(&mut state, bots, &mut rngs[..n], moves, obs);
+        flow.end_round(&state, outcome, result);
+    }
+    flow.finish(rules, result);
+    obs.match_end(result);
+}
+
+/// A match between its rounds: the deal stream, the next round's number, the doubles used as
+/// engines, the last round's first player and outcome. [`play_match_into`] and
+/// [`MatchState`] both play a match through it, so a match stepped one decision at a time is
+/// the match the runner plays.
+#[derive(Clone, Debug)]
+pub struct MatchFlow {
+    deal_rng: GameRng,
+    /// The seat that leads round 1.
+    f1: u8,
+    /// The round to deal next (1-based).
+    next: u8,
+    used_doubles: u32,
+    previous: Option<(Seat, Outcome)>,
+}
+
+impl MatchFlow {
+    /// A match about to deal its first round from the deal stream `deal_rng` (the first player
+    /// drawn from it when the rules say so); `result` is reset.
+    pub fn new(rules: &Rules, mut deal_rng: GameRng, result: &mut MatchResult) -> MatchFlow {
+        let f1 = first_seat(rules, &mut deal_rng);
+        result.reset(rules.players);
+        MatchFlow { deal_rng, f1, next: 1, used_doubles: 0, previous: None }
+    }
+
+    /// The next round, dealt (and redealt while the rules ask for it), told to `obs`; `None`
+    /// once every round is played.
+    pub fn next_round<O: MatchObserver>(&mut self, rules: &Rules, obs: &mut O) -> Option<RoundState> {
+        let r = self.next;
+        if r > rules.round_count() {
+            return None;
+        }
+        self.next += 1;
+        let n = rules.players as usize;
         let e = rules.engine_of_round(r);
         let mode = if rules.set_aside_from_round2 && r >= 2 { EngineMode::SetAside } else { rules.engine_mode };
-        let lead = Seat::from_index((f1 as usize + r as usize - 1) % n);
-        let first = match (rules.first_player, previous) {
+        let lead = Seat::from_index((self.f1 as usize + r as usize - 1) % n);
+        let first = match (rules.first_player, self.previous) {
             (FirstPlayer::PreviousOut, Some((prev_first, prev))) => previous_out(&prev, prev_first, n),
             _ => lead,
         };
-        let setup = RoundSetup { e, engine_mode: mode, lead, first, used_doubles };
-        let mut state =
-            RoundState::with_setup(rules, &deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng), setup);
+        let setup = RoundSetup { e, engine_mode: mode, lead, first, used_doubles: self.used_doubles };
+        let set_aside = mode == EngineMode::SetAside;
+        let mut state = RoundState::with_setup(rules, &deal(rules, e, set_aside, &mut self.deal_rng), setup);
         obs.round_start(r, &state);
         // Great Harbour Cay: nobody holds a tile showing e: everything is redealt. The observer
         // sees every deal, the redealt ones included (the log repeats the round).
         while state.needs_redeal() {
-            state = RoundState::with_setup(rules, &deal(rules, e, mode == EngineMode::SetAside, &mut deal_rng), setup);
+            state = RoundState::with_setup(rules, &deal(rules, e, set_aside, &mut self.deal_rng), setup);
             obs.round_start(r, &state);
         }
-        let outcome = play_round(&mut state, bots, &mut rngs[..n], moves, obs);
+        Some(state)
+    }
+
+    /// Records the round `state` just ended as `outcome` in `result`.
+    pub fn end_round(&mut self, state: &RoundState, outcome: Outcome, result: &mut MatchResult) {
+        let r = self.next - 1;
+        let n = result.players as usize;
         let e = state.engine_number();
         let first = state.first();
-        used_doubles |= 1 << e.get();
-        previous = Some((first, outcome));
+        self.used_doubles |= 1 << e.get();
+        self.previous = Some((first, outcome));
         for s in 0..n {
             let sc = outcome.scores[s];
             result.totals[s] += sc;
@@ -438,10 +481,165 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
         result.records[r as usize - 1] = Some(RoundRecord { engine: e, first, outcome });
         result.rounds = r;
     }
-    result.places = places(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
-    // The winners are the seats in first place (`places` orders exactly as `winners` decides).
-    result.winners = (0..n).filter(|&s| result.places[s] == 0).fold(0, |m, s| m | 1 << s);
-    obs.match_end(result);
+
+    /// The places and winners of `result`, once every round is recorded.
+    pub fn finish(&self, rules: &Rules, result: &mut MatchResult) {
+        let n = rules.players as usize;
+        result.places = places(rules.tie_break, n, &result.totals, &result.zero_rounds, &result.min_nonzero);
+        // The winners are the seats in first place (`places` orders exactly as `winners` decides).
+        result.winners = (0..n).filter(|&s| result.places[s] == 0).fold(0, |m, s| m | 1 << s);
+    }
+}
+
+/// A match one decision at a time: the state an agent, a search or the Python `State` steps
+/// through. Forced actions (draws, passes, markers, a turn with one legal move, the ends of
+/// turns and rounds, the next deal) are applied as the engine applies them, so only real
+/// choices are asked for, and a match stepped with the choices a bot makes is the match
+/// [`play_match`] plays with that bot (a test drives both).
+#[derive(Clone)]
+pub struct MatchState {
+    rules: Rules,
+    seeds: MatchSeeds,
+    flow: MatchFlow,
+    /// The round in play; `None` once the match is over.
+    round: Option<RoundState>,
+    /// Its number (1-based).
+    round_number: u8,
+    /// The moves of the decision in hand.
+    moves: MoveList,
+    result: MatchResult,
+    /// The seat to choose, if any.
+    to_act: Option<Seat>,
+}
+
+impl std::fmt::Debug for MatchState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchState")
+            .field("seed", &self.seeds.seed)
+            .field("round", &self.round_number)
+            .field("to_act", &self.to_act)
+            .field("totals", &&self.result.totals[..self.rules.players as usize])
+            .finish_non_exhaustive()
+    }
+}
+
+impl MatchState {
+    /// A match of `rules` (valid) with match seed `seed`, at its first decision.
+    pub fn new(rules: &Rules, seed: u64) -> MatchState {
+        MatchState::seeded(rules, &MatchSeeds::from_seed(seed))
+    }
+
+    /// A match from explicit seeds, at its first decision.
+    pub fn seeded(rules: &Rules, seeds: &MatchSeeds) -> MatchState {
+        let mut result = MatchResult::empty(rules.players);
+        let flow = MatchFlow::new(rules, rng_from_seed(seeds.deal), &mut result);
+        let mut st = MatchState {
+            rules: rules.clone(),
+            seeds: *seeds,
+            flow,
+            round: None,
+            round_number: 0,
+            moves: MoveList::new(),
+            result,
+            to_act: None,
+        };
+        st.round = st.flow.next_round(&st.rules, &mut NoObserver);
+        st.round_number = 1;
+        st.settle(&mut NoObserver);
+        st
+    }
+
+    /// Applies forced actions until a seat has a real choice or the match is over; `obs` sees
+    /// every event and every deal.
+    fn settle<O: MatchObserver>(&mut self, obs: &mut O) {
+        loop {
+            let Some(state) = self.round.as_mut() else {
+                self.to_act = None;
+                return;
+            };
+            match state.advance(&mut self.moves, obs) {
+                Step::Choice(seat, _) => {
+                    self.to_act = Some(seat);
+                    return;
+                }
+                Step::Over => {
+                    let outcome = *state.outcome().expect("a round that is over has its outcome");
+                    self.flow.end_round(state, outcome, &mut self.result);
+                    self.round = self.flow.next_round(&self.rules, obs);
+                    if self.round.is_some() {
+                        self.round_number += 1;
+                    } else {
+                        self.flow.finish(&self.rules, &mut self.result);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seeds.
+    pub fn seeds(&self) -> &MatchSeeds {
+        &self.seeds
+    }
+
+    /// The seat to choose now; `None` once the match is over.
+    pub fn current(&self) -> Option<Seat> {
+        self.to_act
+    }
+
+    /// The legal moves of the decision in hand, in the engine's order (empty once over).
+    pub fn legal(&self) -> &MoveList {
+        &self.moves
+    }
+
+    /// The round in play (`None` once the match is over).
+    pub fn round(&self) -> Option<&RoundState> {
+        self.round.as_ref()
+    }
+
+    /// The number of the round in play, or of the last one once the match is over.
+    pub fn round_number(&self) -> u8 {
+        self.round_number
+    }
+
+    /// What `seat` may know now, if a round is in play.
+    pub fn view(&self, seat: Seat) -> Option<crate::view::View<'_>> {
+        self.round.as_ref().map(|r| r.view(seat))
+    }
+
+    /// The rounds played so far and their totals; once the match is over, its places and
+    /// winners too.
+    pub fn result(&self) -> &MatchResult {
+        &self.result
+    }
+
+    /// Whether the match is over.
+    pub fn is_over(&self) -> bool {
+        self.round.is_none()
+    }
+
+    /// Plays move `i` of [`MatchState::legal`], then the forced actions after it.
+    ///
+    /// # Panics
+    /// Panics when the match is over or `i` is not a legal move's index.
+    pub fn apply(&mut self, i: usize) {
+        self.apply_observed(i, &mut NoObserver);
+    }
+
+    /// [`MatchState::apply`], with `obs` seeing the events and any new deal.
+    ///
+    /// # Panics
+    /// As [`MatchState::apply`].
+    pub fn apply_observed<O: MatchObserver>(&mut self, i: usize, obs: &mut O) {
+        assert!(i < self.moves.len(), "move {i} of {} legal moves", self.moves.len());
+        let m = self.moves[i];
+        self.round.as_mut().expect("a decision in hand means a round in play").play_unchecked(m, obs);
+        self.settle(obs);
+    }
 }
 
 /// an edge case of docs/rules.md §11: the seat that went out; after a blocked round the lowest round score, ties to the

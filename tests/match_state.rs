@@ -1,0 +1,80 @@
+//! A match stepped one decision at a time ([`MatchState`]) is the match the runner plays: with
+//! the choices the same bots make, every preset, table size and seed gives the same rounds,
+//! scores, places and winners as [`play_match`].
+
+use mexican_train::game::{MatchSeeds, MatchState};
+use mexican_train::rng::rng_from_seed;
+use mexican_train::rules::PRESETS;
+use mexican_train::strategy::MatchStart;
+use mexican_train::{Bot, NoObserver, Rules, Seat, Strategy, play_match};
+
+/// Plays the match of `seed` through a [`MatchState`], asking `bots` as the runner asks them.
+fn stepped(rules: &Rules, seed: u64, bots: &mut [Bot]) -> MatchState {
+    let seeds = MatchSeeds::from_seed(seed);
+    let mut st = MatchState::seeded(rules, &seeds);
+    let mut rngs: Vec<_> = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();
+    for (s, bot) in bots.iter_mut().enumerate() {
+        let start = MatchStart { rules, seat: Seat::from_index(s), game: 0, match_seed: seed, seed: seeds.bots[s] };
+        bot.match_start(&start);
+    }
+    let mut round = 0;
+    while let Some(seat) = st.current() {
+        if st.round_number() != round {
+            round = st.round_number();
+            let state = st.round().unwrap();
+            for (s, bot) in bots.iter_mut().enumerate() {
+                bot.round_start(&state.view(Seat::from_index(s)));
+            }
+        }
+        let i = {
+            let view = st.view(seat).unwrap();
+            bots[seat.index()].choose(&view, st.legal(), &mut rngs[seat.index()])
+        };
+        st.apply(i);
+    }
+    st
+}
+
+#[test]
+fn a_stepped_match_is_the_match_the_runner_plays() {
+    let fields: [&[&str]; 3] = [
+        &["greedy", "random"],
+        &["planner", "cutthroat", "hoarder", "weighted"],
+        &["random", "greedy", "planner", "random", "hoarder", "cutthroat"],
+    ];
+    let mut checked = 0;
+    for preset in PRESETS {
+        for field in fields {
+            let rules = Rules { players: field.len() as u8, ..Rules::preset(preset.name).unwrap() };
+            if rules.validate().is_err() {
+                continue;
+            }
+            for seed in [1, 7, 42] {
+                let mut a: Vec<Bot> = field.iter().map(|b| Bot::parse(b).unwrap()).collect();
+                let mut b = a.clone();
+                let played = play_match(&rules, seed, &mut a, &mut NoObserver);
+                let st = stepped(&rules, seed, &mut b);
+                assert!(st.is_over() && st.legal().is_empty());
+                assert_eq!(st.result(), &played, "{} with {field:?}, seed {seed}", preset.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked} matches");
+}
+
+#[test]
+fn a_state_clones_into_an_independent_copy() {
+    let rules = Rules { players: 3, ..Rules::wikipedia() };
+    let mut st = MatchState::new(&rules, 5);
+    assert_eq!(st.round_number(), 1);
+    assert!(st.legal().len() >= 2, "only real choices are asked for");
+    let copy = st.clone();
+    st.apply(0);
+    // The copy is where the original was; playing the same move there gives the same state.
+    let mut again = copy.clone();
+    again.apply(0);
+    assert_eq!((again.current(), again.legal().len()), (st.current(), st.legal().len()));
+    assert_eq!(again.round().unwrap().turns(), st.round().unwrap().turns());
+    assert_eq!(copy.round().unwrap().turns(), MatchState::new(&rules, 5).round().unwrap().turns());
+}
