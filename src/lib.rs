@@ -24,8 +24,8 @@
 //!    that names them (Rust bots are added there); [`external`] plays any program that speaks
 //!    the JSON-lines bot protocol.
 //! 4. **A match.** [`game`] plays rounds from the highest double down and scores them
-//!    ([`play_match`]); [`rng`] derives every seed by name ([`rng::seeds`]), so a match is a
-//!    function of its seed.
+//!    ([`play_match`]), or steps through one decision at a time ([`MatchState`]); [`rng`]
+//!    derives every seed by name ([`rng::seeds`]), so a match is a function of its seed.
 //! 5. **A job.** [`tournament`] schedules many matches as numbered chunks of deals (a pure plan),
 //!    runs them on threads, and folds them into exact integer sums ([`tournament::Tally`]) that
 //!    merge across threads, shards and resumes; its session keeps the run's state on disk
