@@ -400,7 +400,11 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
         });
     }
     let mut flow = MatchFlow::new(rules, deal_rng, result);
-    while let Some(mut state) = flow.next_round(rules, obs) {
+    // The round is built here, in place: a round state is large, and moving one per round
+    // would cost the runner more than the flow's bookkeeping.
+    while let Some(setup) = flow.next_setup(rules) {
+        let mut state = RoundState::with_setup(rules, &flow.deal(rules, &setup), setup);
+        flow.redeal_while_needed(rules, &setup, &mut state, obs);
         let outcome = play_round(&mut state, bots, &mut rngs[..n], moves, obs);
         flow.end_round(&state, outcome, result);
     }
@@ -432,9 +436,10 @@ impl MatchFlow {
         MatchFlow { deal_rng, f1, next: 1, used_doubles: 0, previous: None }
     }
 
-    /// The next round, dealt (and redealt while the rules ask for it), told to `obs`; `None`
-    /// once every round is played.
-    pub fn next_round<O: MatchObserver>(&mut self, rules: &Rules, obs: &mut O) -> Option<RoundState> {
+    /// The setup of the next round (its engine, how the engine is found, who leads and who
+    /// plays first, the doubles used), which it then counts as begun; `None` once every round
+    /// is played.
+    pub fn next_setup(&mut self, rules: &Rules) -> Option<RoundSetup> {
         let r = self.next;
         if r > rules.round_count() {
             return None;
@@ -448,22 +453,48 @@ impl MatchFlow {
             (FirstPlayer::PreviousOut, Some((prev_first, prev))) => previous_out(&prev, prev_first, n),
             _ => lead,
         };
-        let setup = RoundSetup { e, engine_mode: mode, lead, first, used_doubles: self.used_doubles };
-        let set_aside = mode == EngineMode::SetAside;
-        let mut state = RoundState::with_setup(rules, &deal(rules, e, set_aside, &mut self.deal_rng), setup);
-        obs.round_start(r, &state);
-        // Great Harbour Cay: nobody holds a tile showing e: everything is redealt. The observer
-        // sees every deal, the redealt ones included (the log repeats the round).
+        Some(RoundSetup { e, engine_mode: mode, lead, first, used_doubles: self.used_doubles })
+    }
+
+    /// The number of the round begun last (1-based).
+    pub fn round(&self) -> u8 {
+        self.next - 1
+    }
+
+    /// A deal for the round `setup` describes, from the match's deal stream.
+    pub fn deal(&mut self, rules: &Rules, setup: &RoundSetup) -> crate::deal::Deal {
+        deal(rules, setup.e, setup.engine_mode == EngineMode::SetAside, &mut self.deal_rng)
+    }
+
+    /// Tells `obs` of the round `state` just dealt, and deals it again while the rules ask for
+    /// it (Great Harbour Cay: nobody holds a tile showing the engine's number). The observer
+    /// sees every deal, the redealt ones included (a log repeats the round).
+    pub fn redeal_while_needed<O: MatchObserver>(
+        &mut self,
+        rules: &Rules,
+        setup: &RoundSetup,
+        state: &mut RoundState,
+        obs: &mut O,
+    ) {
+        obs.round_start(self.round(), state);
         while state.needs_redeal() {
-            state = RoundState::with_setup(rules, &deal(rules, e, set_aside, &mut self.deal_rng), setup);
-            obs.round_start(r, &state);
+            *state = RoundState::with_setup(rules, &self.deal(rules, setup), *setup);
+            obs.round_start(self.round(), state);
         }
+    }
+
+    /// The next round, dealt (and redealt while the rules ask for it), told to `obs`; `None`
+    /// once every round is played.
+    pub fn next_round<O: MatchObserver>(&mut self, rules: &Rules, obs: &mut O) -> Option<RoundState> {
+        let setup = self.next_setup(rules)?;
+        let mut state = RoundState::with_setup(rules, &self.deal(rules, &setup), setup);
+        self.redeal_while_needed(rules, &setup, &mut state, obs);
         Some(state)
     }
 
     /// Records the round `state` just ended as `outcome` in `result`.
     pub fn end_round(&mut self, state: &RoundState, outcome: Outcome, result: &mut MatchResult) {
-        let r = self.next - 1;
+        let r = self.round();
         let n = result.players as usize;
         let e = state.engine_number();
         let first = state.first();
