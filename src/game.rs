@@ -3,7 +3,8 @@
 use crate::deal::deal;
 use crate::rng::{GameRng, below, rng_from_seed, seeds};
 use crate::round::{
-    EndReason, Event, Move, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, SeenEvent, Step,
+    EndReason, Event, Move, MoveKind, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, SeenEvent,
+    Step, TrainId,
 };
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::{MatchStart, Strategy};
@@ -670,6 +671,108 @@ impl MatchState {
         let m = self.moves[i];
         self.round.as_mut().expect("a decision in hand means a round in play").play_unchecked(m, obs);
         self.settle(obs);
+    }
+}
+
+/// A fixed numbering of every move a match of one configuration (rules, set, table size) can
+/// offer, for learners and the Python `State`: a tile on a train target (each seat's personal
+/// train, then each Mexican train the rules allow, then the branch slots under branching
+/// doubles), laid either way under blanks wild, then `stop`, `bullet` and `skip`. Actions are
+/// numbered `((tile * targets) + target) * ways + turned`, the tile by its triangular index,
+/// then the three non-placements: the same move always has the same number, whatever the deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionSpace {
+    tiles: usize,
+    players: usize,
+    mexican: usize,
+    branches: usize,
+    ways: usize,
+}
+
+impl ActionSpace {
+    /// The actions of matches under `rules`.
+    pub fn new(rules: &Rules) -> ActionSpace {
+        ActionSpace {
+            tiles: Tile::set_size(rules.set),
+            players: rules.players as usize,
+            mexican: rules.max_mexican_trains as usize,
+            branches: if rules.branching_doubles == crate::rules::BranchingDoubles::Off {
+                0
+            } else {
+                crate::round::MAX_BRANCHES
+            },
+            ways: if rules.blanks_wild { 2 } else { 1 },
+        }
+    }
+
+    fn targets(&self) -> usize {
+        self.players + self.mexican + self.branches
+    }
+
+    fn placements(&self) -> usize {
+        self.tiles * self.targets() * self.ways
+    }
+
+    /// How many actions there are.
+    pub fn len(&self) -> usize {
+        self.placements() + 3
+    }
+
+    /// Never: there are always the three non-placements.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The number of move `m` (`None` for a move this configuration never offers).
+    pub fn encode(&self, m: Move) -> Option<usize> {
+        let p = match m.kind() {
+            MoveKind::Stop => return Some(self.placements()),
+            MoveKind::Bullet => return Some(self.placements() + 1),
+            MoveKind::Skip => return Some(self.placements() + 2),
+            MoveKind::Place(p) => p,
+        };
+        let t = p.train;
+        let target = if let Some(seat) = t.owner() {
+            seat.index()
+        } else if let Some(k) = t.branch_index() {
+            self.players + self.mexican + k
+        } else {
+            self.players + (t.index() - MAX_PLAYERS)
+        };
+        let limit = [self.players, self.players + self.mexican, self.targets()];
+        let ok = if t.owner().is_some() {
+            target < limit[0]
+        } else if t.branch_index().is_some() {
+            target < limit[2]
+        } else {
+            target < limit[1]
+        };
+        let turned = usize::from(p.turned);
+        (ok && p.tile.index() < self.tiles && turned < self.ways)
+            .then(|| (p.tile.index() * self.targets() + target) * self.ways + turned)
+    }
+
+    /// The move numbered `a` (`None` past the last action).
+    pub fn decode(&self, a: usize) -> Option<Move> {
+        let base = self.placements();
+        match a.checked_sub(base) {
+            Some(0) => return Some(Move::STOP),
+            Some(1) => return Some(Move::BULLET),
+            Some(2) => return Some(Move::SKIP),
+            Some(_) => return None,
+            None => {}
+        }
+        let (rest, turned) = (a / self.ways, a % self.ways == 1);
+        let (tile, target) = (rest / self.targets(), rest % self.targets());
+        let tile = Tile::from_index(tile)?;
+        let train = if target < self.players {
+            TrainId::personal(Seat::from_index(target))
+        } else if target < self.players + self.mexican {
+            TrainId::mexican(target - self.players)
+        } else {
+            TrainId::branch(target - self.players - self.mexican)
+        };
+        Some(if turned { Move::place_turned(tile, train) } else { Move::place(tile, train) })
     }
 }
 

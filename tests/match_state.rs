@@ -4,7 +4,7 @@
 
 use mexican_train::game::{MatchSeeds, MatchState};
 use mexican_train::rng::rng_from_seed;
-use mexican_train::rules::PRESETS;
+use mexican_train::rules::{PRESETS, TableSpec};
 use mexican_train::strategy::MatchStart;
 use mexican_train::{Bot, NoObserver, Rules, Seat, Strategy, play_match};
 
@@ -77,4 +77,46 @@ fn a_state_clones_into_an_independent_copy() {
     assert_eq!((again.current(), again.legal().len()), (st.current(), st.legal().len()));
     assert_eq!(again.round().unwrap().turns(), st.round().unwrap().turns());
     assert_eq!(copy.round().unwrap().turns(), MatchState::new(&rules, 5).round().unwrap().turns());
+}
+
+#[test]
+fn every_legal_move_has_one_number_that_gives_it_back() {
+    use mexican_train::game::ActionSpace;
+    let variations: [&[&str]; 5] =
+        [&[], &["blanks_wild=true"], &["branching_doubles=four_way"], &["bullet_train=true"], &["swan_drive=true"]];
+    let mut decisions = 0;
+    for preset in PRESETS {
+        for changes in variations {
+            let table = TableSpec {
+                preset: preset.name.to_string(),
+                set: 12,
+                players: 4,
+                hand: None,
+                rounds: Some(4),
+                rules: changes.iter().map(|c| c.to_string()).collect(),
+            };
+            let Ok((rules, _)) = table.build() else { continue };
+            let space = ActionSpace::new(&rules);
+            for seed in [3, 11] {
+                let mut st = MatchState::new(&rules, seed);
+                let mut k = 0usize;
+                while !st.is_over() {
+                    let mut seen = std::collections::BTreeSet::new();
+                    for &m in st.legal().iter() {
+                        let a = space.encode(m).unwrap_or_else(|| panic!("{m} has no number"));
+                        assert!(a < space.len());
+                        assert_eq!(space.decode(a), Some(m));
+                        assert!(seen.insert(a), "two moves numbered {a}");
+                    }
+                    decisions += 1;
+                    k = k.wrapping_mul(31).wrapping_add(7);
+                    st.apply(k % st.legal().len());
+                }
+            }
+        }
+    }
+    assert!(decisions > 2000, "{decisions} decisions");
+    let space = ActionSpace::new(&Rules::wikipedia());
+    assert_eq!(space.len(), 91 * (4 + 1) + 3);
+    assert_eq!(space.decode(space.len()), None);
 }

@@ -32,6 +32,22 @@ mod protocol;
 
 pub use protocol::PROTOCOL_VERSION;
 
+/// The bot protocol's `decide` message for the seat `view` belongs to, as one line of JSON
+/// (no newline): what an external bot is sent when it must choose among `moves` in round
+/// `round`, with the `events` it has seen since its last message. The Python `State`'s
+/// observation is this message, so one schema serves both (docs/bot-protocol.md).
+pub fn decide_message(
+    round: u8,
+    view: &crate::view::View<'_>,
+    events: &[crate::round::SeenEvent],
+    moves: &crate::round::MoveList,
+) -> String {
+    let mut out = Vec::new();
+    protocol::decide(&mut out, round, view, events, moves);
+    out.pop();
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
 use crate::error::InvalidInput;
 use crate::rng::GameRng;
 use crate::round::{Event, MoveList, Seat, SeenEvent};
