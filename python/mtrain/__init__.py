@@ -17,11 +17,14 @@ import io
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _mtrain
+from ._mtrain import Game, State
 
 __version__ = _mtrain.__version__
 
 __all__ = [
     "BalanceResult",
+    "Game",
+    "State",
     "Table",
     "TournamentResult",
     "balance",

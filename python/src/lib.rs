@@ -6,8 +6,12 @@
 use mexican_train::balance::{
     self as bal, DEFAULT_POPULATION, FirstPlayer, Limits, Objective, Sweep, SweepConfig, SweepError, SweepSpec,
 };
+use mexican_train::external::decide_message;
+use mexican_train::game::{ActionSpace, MatchObserver, MatchState};
 use mexican_train::report::balance as brep;
 use mexican_train::report::tournament as rep;
+use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
+use mexican_train::rules::Rules;
 use mexican_train::rules::TableSpec;
 use mexican_train::strategies::Registry;
 use mexican_train::tournament::{
@@ -17,6 +21,7 @@ use mexican_train::tournament::{
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -214,6 +219,185 @@ fn threads_or_cores(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
+/// A match configuration: the rules, the set, the table. `new_state(seed)` deals a match.
+#[pyclass(name = "Game", module = "mtrain", frozen)]
+struct Game {
+    rules: Rules,
+    space: Arc<ActionSpace>,
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules = "wikipedia", *, set = 12, players = 4, hand = None, rounds = None, options = Vec::new()))]
+    fn new(
+        rules: &str,
+        set: u8,
+        players: u8,
+        hand: Option<u8>,
+        rounds: Option<u8>,
+        options: Vec<String>,
+    ) -> PyResult<Game> {
+        let table = TableSpec { preset: rules.to_string(), set, players, hand, rounds, rules: options };
+        let (rules, _) = table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let space = Arc::new(ActionSpace::new(&rules));
+        Ok(Game { rules, space })
+    }
+
+    /// A match dealt from `seed`, at its first decision.
+    fn new_state(&self, seed: u64) -> State {
+        State { st: MatchState::new(&self.rules, seed), space: self.space.clone(), events: Vec::new() }
+    }
+
+    /// How many actions the configuration numbers (every move it can offer).
+    fn num_distinct_actions(&self) -> usize {
+        self.space.len()
+    }
+
+    /// Seats at the table.
+    fn num_players(&self) -> usize {
+        self.rules.players as usize
+    }
+
+    /// Rounds in a match.
+    fn num_rounds(&self) -> u8 {
+        self.rules.round_count()
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.rules;
+        format!("mtrain.Game({} rules, double-{}, {} players)", r.preset, r.set, r.players)
+    }
+}
+
+/// Collects the events of the round in play (a new deal starts the list again).
+struct RoundEvents<'a>(&'a mut Vec<Event>);
+
+impl Observer for RoundEvents<'_> {
+    fn event(&mut self, e: &Event) {
+        self.0.push(*e);
+    }
+}
+
+impl MatchObserver for RoundEvents<'_> {
+    fn round_start(&mut self, _round: u8, _state: &RoundState) {
+        self.0.clear();
+    }
+}
+
+/// A match in play, one decision at a time (forced actions are applied for you).
+#[pyclass(name = "State", module = "mtrain")]
+#[derive(Clone)]
+struct State {
+    st: MatchState,
+    space: Arc<ActionSpace>,
+    /// The events of the round in play, in order.
+    events: Vec<Event>,
+}
+
+/// The player id of a state with nobody to act (a finished match), as OpenSpiel numbers it.
+const TERMINAL: i64 = -4;
+
+#[pymethods]
+impl State {
+    /// The seat to act, or -4 once the match is over.
+    fn current_player(&self) -> i64 {
+        self.st.current().map_or(TERMINAL, |s| s.index() as i64)
+    }
+
+    /// The legal actions, ascending (numbers of `Game.num_distinct_actions()`'s space).
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut a: Vec<usize> =
+            self.st.legal().iter().map(|&m| self.space.encode(m).expect("every legal move is numbered")).collect();
+        a.sort_unstable();
+        a
+    }
+
+    /// Plays `action` (one of `legal_actions()`), then the forced actions after it.
+    fn apply_action(&mut self, action: usize) -> PyResult<()> {
+        let i = self
+            .st
+            .legal()
+            .iter()
+            .position(|&m| self.space.encode(m) == Some(action))
+            .ok_or_else(|| PyValueError::new_err(format!("action {action} is not legal here")))?;
+        self.st.apply_observed(i, &mut RoundEvents(&mut self.events));
+        Ok(())
+    }
+
+    /// The move `action` stands for, in words (`12-5 on 2`, `stop`).
+    fn action_to_string(&self, action: usize) -> PyResult<String> {
+        self.space
+            .decode(action)
+            .map(|m| m.to_string())
+            .ok_or_else(|| PyValueError::new_err(format!("no action {action}")))
+    }
+
+    /// Whether the match is over.
+    fn is_terminal(&self) -> bool {
+        self.st.is_over()
+    }
+
+    /// Each seat's return: once the match is over, its share of the win (1/k for each of k
+    /// co-winners) minus 1/N, so the returns sum to zero; 0 before.
+    fn returns(&self) -> Vec<f64> {
+        let r = self.st.result();
+        let n = r.players as usize;
+        if !self.st.is_over() {
+            return vec![0.0; n];
+        }
+        let k = f64::from(r.winners.count_ones());
+        (0..n).map(|s| if r.winners >> s & 1 == 1 { 1.0 / k } else { 0.0 } - 1.0 / n as f64).collect()
+    }
+
+    /// Each seat's match total so far (lower is better).
+    fn scores(&self) -> Vec<u32> {
+        let r = self.st.result();
+        r.totals[..r.players as usize].to_vec()
+    }
+
+    /// The round in play (1-based), or the last once the match is over.
+    fn round(&self) -> u8 {
+        self.st.round_number()
+    }
+
+    /// What `player` may know now, as the bot protocol's `decide` message (docs/bot-protocol.md):
+    /// its hand, the trains, the counts, the events of this round as it saw them, and the legal
+    /// moves when it is to act (with `legal_actions()`'s numbers as `actions`, in the same order).
+    fn observation<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.st.rules().players as usize;
+        if player >= n {
+            return Err(PyValueError::new_err(format!("player {player} of {n}")));
+        }
+        let seat = Seat::from_index(player);
+        let Some(view) = self.st.view(seat) else {
+            return Err(PyValueError::new_err("the match is over: there is nothing to observe"));
+        };
+        let seen: Vec<SeenEvent> = self.events.iter().map(|e| e.seen_by(seat, false)).collect();
+        let empty = MoveList::new();
+        let moves = if self.st.current() == Some(seat) { self.st.legal() } else { &empty };
+        let text = decide_message(self.st.round_number(), &view, &seen, moves);
+        let obs = py.import("json")?.call_method1("loads", (text,))?;
+        let actions: Vec<usize> = moves.iter().map(|&m| self.space.encode(m).expect("numbered")).collect();
+        obs.set_item("actions", actions)?;
+        Ok(obs)
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> State {
+        Clone::clone(self)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "mtrain.State(round {}, to act: {}, scores {:?})",
+            self.st.round_number(),
+            self.current_player(),
+            self.scores()
+        )
+    }
+}
+
 /// The built-in bots: name to a one-line description.
 #[pyfunction]
 fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -231,5 +415,7 @@ fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(balance, m)?)?;
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
     Ok(())
 }
