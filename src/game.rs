@@ -776,6 +776,98 @@ impl ActionSpace {
     }
 }
 
+/// A fixed-size numeric observation of one seat's view, for learners (the Python
+/// `State.observation_tensor`, the environments). Every figure is what that seat may know,
+/// scaled to 0..1, in this order (docs/python.md has the table):
+///
+/// 1. its hand: one per tile of the set (1: held), the tile by its triangular index;
+/// 2. the tiles on the table (the engine and every train): one per tile;
+/// 3. each train target (each seat's personal train, then each Mexican train the rules
+///    allow): whether it has a tile, the value it is open to one-hot over the set's values
+///    (the engine's for an empty train), whether it ends in an open double, whether it is
+///    marked public;
+/// 4. each seat's hand size over the set's size, then the boneyard's;
+/// 5. the seat observing, one-hot; the seat to act, one-hot (none once the round is over);
+/// 6. the round over the match's rounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObservationLayout {
+    tiles: usize,
+    values: usize,
+    players: usize,
+    mexican: usize,
+    rounds: u8,
+}
+
+impl ObservationLayout {
+    /// The layout of matches under `rules`.
+    pub fn new(rules: &Rules) -> ObservationLayout {
+        ObservationLayout {
+            tiles: Tile::set_size(rules.set),
+            values: rules.set.index() + 1,
+            players: rules.players as usize,
+            mexican: rules.max_mexican_trains as usize,
+            rounds: rules.round_count(),
+        }
+    }
+
+    fn per_train(&self) -> usize {
+        self.values + 3
+    }
+
+    /// Numbers in an observation.
+    pub fn len(&self) -> usize {
+        2 * self.tiles + (self.players + self.mexican) * self.per_train() + self.players + 1 + 2 * self.players + 1
+    }
+
+    /// Never: every layout has the hand.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Writes what `view`'s seat knows in round `round` into `out` (of [`ObservationLayout::len`]
+    /// numbers; overwritten), with `to_act` the seat to act.
+    ///
+    /// # Panics
+    /// Panics if `out` is not [`ObservationLayout::len`] long.
+    pub fn write(&self, view: &crate::view::View<'_>, round: u8, to_act: Option<Seat>, out: &mut [f32]) {
+        assert_eq!(out.len(), self.len(), "an observation of {} numbers", self.len());
+        out.fill(0.0);
+        let (tiles, values) = (self.tiles, self.values);
+        for t in view.hand().iter() {
+            out[t.index()] = 1.0;
+        }
+        for t in view.played().iter() {
+            out[tiles + t.index()] = 1.0;
+        }
+        let mut at = 2 * tiles;
+        let targets = (0..self.players)
+            .map(|s| TrainId::personal(Seat::from_index(s)))
+            .chain((0..self.mexican).map(TrainId::mexican));
+        for id in targets {
+            let t = view.train(id);
+            out[at] = f32::from(u8::from(t.len > 0));
+            out[at + 1 + t.end.index().min(values - 1)] = 1.0;
+            out[at + 1 + values] = f32::from(u8::from(t.open_double));
+            out[at + 2 + values] = f32::from(u8::from(id.owner().is_some_and(|o| view.is_marked(o))));
+            at += self.per_train();
+        }
+        let scale = tiles as f32;
+        for s in 0..self.players {
+            out[at + s] = view.hand_size(Seat::from_index(s)) as f32 / scale;
+        }
+        at += self.players;
+        out[at] = view.boneyard_len() as f32 / scale;
+        at += 1;
+        out[at + view.seat().index()] = 1.0;
+        at += self.players;
+        if let Some(p) = to_act {
+            out[at + p.index()] = 1.0;
+        }
+        at += self.players;
+        out[at] = f32::from(round) / f32::from(self.rounds.max(1));
+    }
+}
+
 /// an edge case of docs/rules.md §11: the seat that went out; after a blocked round the lowest round score, ties to the
 /// first such seat clockwise from the previous round's first player (that seat included).
 fn previous_out(prev: &Outcome, prev_first: Seat, n: usize) -> Seat {

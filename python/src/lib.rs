@@ -7,7 +7,7 @@ use mexican_train::balance::{
     self as bal, DEFAULT_POPULATION, FirstPlayer, Limits, Objective, Sweep, SweepConfig, SweepError, SweepSpec,
 };
 use mexican_train::external::decide_message;
-use mexican_train::game::{ActionSpace, MatchObserver, MatchState};
+use mexican_train::game::{ActionSpace, MatchObserver, MatchState, ObservationLayout};
 use mexican_train::report::balance as brep;
 use mexican_train::report::tournament as rep;
 use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
@@ -254,6 +254,11 @@ impl Game {
         self.space.len()
     }
 
+    /// The length of `State.observation_tensor`.
+    fn observation_shape(&self) -> (usize,) {
+        (ObservationLayout::new(&self.rules).len(),)
+    }
+
     /// Seats at the table.
     fn num_players(&self) -> usize {
         self.rules.players as usize
@@ -381,6 +386,21 @@ impl State {
         let actions: Vec<usize> = moves.iter().map(|&m| self.space.encode(m).expect("numbered")).collect();
         obs.set_item("actions", actions)?;
         Ok(obs)
+    }
+
+    /// What `player` may know now as numbers (`Game.observation_shape()` of them, float32): the
+    /// layout docs/python.md describes. Zeros once the match is over.
+    fn observation_tensor(&self, player: usize) -> PyResult<Vec<f32>> {
+        let layout = ObservationLayout::new(self.st.rules());
+        let n = self.st.rules().players as usize;
+        if player >= n {
+            return Err(PyValueError::new_err(format!("player {player} of {n}")));
+        }
+        let mut out = vec![0.0; layout.len()];
+        if let Some(view) = self.st.view(Seat::from_index(player)) {
+            layout.write(&view, self.st.round_number(), self.st.current(), &mut out);
+        }
+        Ok(out)
     }
 
     /// An independent copy.
