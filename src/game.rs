@@ -563,6 +563,12 @@ impl MatchState {
 
     /// A match from explicit seeds, at its first decision.
     pub fn seeded(rules: &Rules, seeds: &MatchSeeds) -> MatchState {
+        MatchState::seeded_with(rules, seeds, &mut NoObserver)
+    }
+
+    /// [`MatchState::seeded`], with `obs` seeing the first deal and the events up to the first
+    /// decision.
+    pub fn seeded_with<O: MatchObserver>(rules: &Rules, seeds: &MatchSeeds, obs: &mut O) -> MatchState {
         let mut result = MatchResult::empty(rules.players);
         let flow = MatchFlow::new(rules, rng_from_seed(seeds.deal), &mut result);
         let mut st = MatchState {
@@ -575,9 +581,9 @@ impl MatchState {
             result,
             to_act: None,
         };
-        st.round = st.flow.next_round(&st.rules, &mut NoObserver);
+        st.round = st.flow.next_round(&st.rules, obs);
         st.round_number = 1;
-        st.settle(&mut NoObserver);
+        st.settle(obs);
         st
     }
 
@@ -671,6 +677,89 @@ impl MatchState {
         let m = self.moves[i];
         self.round.as_mut().expect("a decision in hand means a round in play").play_unchecked(m, obs);
         self.settle(obs);
+    }
+}
+
+/// Bots in some seats of a stepped match (the opponents of an agent learning against the
+/// built-ins): they are told of the match and of every deal as [`play_match`] tells them, and
+/// [`BotSeats::play`] makes their choices until a seat without a bot is to act. With a bot in
+/// every seat, the match is the one [`play_match`] plays (a test checks it).
+pub struct BotSeats<S: Strategy> {
+    bots: Vec<Option<S>>,
+    rngs: Vec<GameRng>,
+    /// The seats whose bot sees every hand, as a mask.
+    all: u16,
+}
+
+impl<S: Strategy> BotSeats<S> {
+    /// Deals the match of `seeds` under `rules` with `bots` (one entry per seat; `None`: a seat
+    /// someone else plays), which hear of the match and its first deal; returns them with the
+    /// match at its first decision (which may be a bot's).
+    ///
+    /// # Panics
+    /// Panics if `bots` has not one entry per seat.
+    pub fn deal(rules: &Rules, seeds: &MatchSeeds, mut bots: Vec<Option<S>>) -> (BotSeats<S>, MatchState) {
+        assert_eq!(bots.len(), rules.players as usize, "one entry per seat");
+        for (s, bot) in bots.iter_mut().enumerate() {
+            if let Some(b) = bot {
+                let seat = Seat::from_index(s);
+                b.match_start(&MatchStart {
+                    rules,
+                    seat,
+                    game: seeds.game,
+                    match_seed: seeds.seed,
+                    seed: seeds.bots[s],
+                });
+            }
+        }
+        let rngs = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();
+        let all = bots
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.as_ref().is_some_and(|b| b.sees_hidden()))
+            .fold(0, |m, (s, _)| m | 1 << s);
+        let mut seats = BotSeats { bots, rngs, all };
+        let st = MatchState::seeded_with(rules, seeds, &mut seats);
+        (seats, st)
+    }
+
+    /// Whether `seat` is a bot's.
+    pub fn is_bot(&self, seat: Seat) -> bool {
+        self.bots.get(seat.index()).is_some_and(Option::is_some)
+    }
+
+    /// Plays the bots' choices until a seat without a bot is to act or the match is over.
+    pub fn play(&mut self, st: &mut MatchState) {
+        while let Some(seat) = st.current() {
+            let s = seat.index();
+            let Some(bot) = self.bots[s].as_mut() else { return };
+            let i = {
+                let round = st.round.as_ref().expect("a seat to act means a round in play");
+                let view = round.view_as(seat, self.all & seat.bit() != 0);
+                bot.choose(&view, st.legal(), &mut self.rngs[s])
+            };
+            st.apply_observed(i, self);
+        }
+    }
+
+    /// Plays move `i` for the seat to act (one without a bot), the bots hearing of any new deal.
+    pub fn apply(&mut self, st: &mut MatchState, i: usize) {
+        st.apply_observed(i, self);
+    }
+}
+
+impl<S: Strategy> Observer for BotSeats<S> {
+    /// The built-in bots read the table, not the events.
+    fn event(&mut self, _ev: &Event) {}
+}
+
+impl<S: Strategy> MatchObserver for BotSeats<S> {
+    fn round_start(&mut self, _round: u8, state: &RoundState) {
+        for (s, bot) in self.bots.iter_mut().enumerate() {
+            if let Some(b) = bot {
+                b.round_start(&state.view(Seat::from_index(s)));
+            }
+        }
     }
 }
 

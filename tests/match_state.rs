@@ -120,3 +120,35 @@ fn every_legal_move_has_one_number_that_gives_it_back() {
     assert_eq!(space.len(), 91 * (4 + 1) + 3);
     assert_eq!(space.decode(space.len()), None);
 }
+
+#[test]
+fn bots_in_every_seat_of_a_stepped_match_play_the_runners_match() {
+    use mexican_train::game::BotSeats;
+    for preset in PRESETS {
+        let rules = Rules { players: 4, ..Rules::preset(preset.name).unwrap() };
+        if rules.validate().is_err() {
+            continue;
+        }
+        for seed in [2, 19] {
+            let field = ["planner", "random", "cutthroat", "weighted"];
+            let mut a: Vec<Bot> = field.iter().map(|b| Bot::parse(b).unwrap()).collect();
+            let played = play_match(&rules, seed, &mut a, &mut NoObserver);
+            let bots = field.iter().map(|b| Some(Bot::parse(b).unwrap())).collect();
+            let (mut seats, mut st) = BotSeats::deal(&rules, &MatchSeeds::from_seed(seed), bots);
+            seats.play(&mut st);
+            assert!(st.is_over());
+            assert_eq!(st.result(), &played, "{} seed {seed}", preset.name);
+        }
+    }
+    // A seat without a bot is left to its player.
+    let rules = Rules { players: 3, ..Rules::wikipedia() };
+    let bots = vec![None, Some(Bot::parse("greedy").unwrap()), Some(Bot::parse("planner").unwrap())];
+    let (mut seats, mut st) = BotSeats::deal(&rules, &MatchSeeds::from_seed(4), bots);
+    seats.play(&mut st);
+    while let Some(seat) = st.current() {
+        assert_eq!(seat.index(), 0);
+        seats.apply(&mut st, 0);
+        seats.play(&mut st);
+    }
+    assert!(st.is_over() && !seats.is_bot(Seat::from_index(0)) && seats.is_bot(Seat::from_index(1)));
+}

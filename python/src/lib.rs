@@ -3,17 +3,19 @@
 //! their reports come back as the very CSV text the command line writes (the Python side reads
 //! it into records and data frames). Nothing here plays or counts on its own.
 
+use mexican_train::Bot;
 use mexican_train::balance::{
     self as bal, DEFAULT_POPULATION, FirstPlayer, Limits, Objective, Sweep, SweepConfig, SweepError, SweepSpec,
 };
 use mexican_train::external::decide_message;
-use mexican_train::game::{ActionSpace, MatchObserver, MatchState, ObservationLayout};
+use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, MatchState, ObservationLayout};
 use mexican_train::report::balance as brep;
 use mexican_train::report::tournament as rep;
 use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
 use mexican_train::rules::Rules;
 use mexican_train::rules::TableSpec;
 use mexican_train::strategies::Registry;
+use mexican_train::strategy::{SpecError, StrategySpec};
 use mexican_train::tournament::{
     ChunkSet, Identity, Outputs, RunOptions, RunResult, Session, SessionError, TournamentConfig, TournamentJob,
     TournamentSpec,
@@ -418,6 +420,129 @@ impl State {
     }
 }
 
+/// What `Solo.step` returns: observation, action mask, reward, over, illegal.
+type Stepped = (Vec<f32>, Vec<u8>, f64, bool, bool);
+
+/// One seat of a match played from Python, every other seat by a built-in bot: the core of
+/// `mtrain.gym`. `reset(seed)` deals and lets the bots play up to the seat's first choice;
+/// `step(action)` plays the seat's action, then the bots', up to its next choice or the end.
+#[pyclass(name = "Solo", module = "mtrain")]
+struct Solo {
+    rules: Rules,
+    space: Arc<ActionSpace>,
+    layout: ObservationLayout,
+    seat: Seat,
+    opponents: Vec<Option<String>>,
+    seats: Option<BotSeats<Bot>>,
+    st: Option<MatchState>,
+}
+
+impl Solo {
+    fn dealt(&self) -> PyResult<&MatchState> {
+        self.st.as_ref().ok_or_else(|| PyRuntimeError::new_err("call reset() first"))
+    }
+
+    /// The seat's observation tensor and action mask.
+    fn observe(&self) -> PyResult<(Vec<f32>, Vec<u8>)> {
+        let st = self.dealt()?;
+        let mut obs = vec![0.0; self.layout.len()];
+        if let Some(view) = st.view(self.seat) {
+            self.layout.write(&view, st.round_number(), st.current(), &mut obs);
+        }
+        let mut mask = vec![0u8; self.space.len()];
+        if st.current() == Some(self.seat) {
+            for &m in st.legal().iter() {
+                mask[self.space.encode(m).expect("numbered")] = 1;
+            }
+        }
+        Ok((obs, mask))
+    }
+}
+
+#[pymethods]
+impl Solo {
+    #[new]
+    #[pyo3(signature = (game, opponents, seat = 0))]
+    fn new(game: &Game, opponents: Vec<String>, seat: usize) -> PyResult<Solo> {
+        let n = game.rules.players as usize;
+        if seat >= n {
+            return Err(PyValueError::new_err(format!("seat {seat} of {n}")));
+        }
+        if opponents.is_empty() || opponents.len() > n - 1 {
+            return Err(PyValueError::new_err(format!(
+                "give 1 to {} opponents (fewer are repeated around the table)",
+                n - 1
+            )));
+        }
+        let registry = Registry::builtin();
+        for o in &opponents {
+            let spec: StrategySpec = o.parse().map_err(|e: SpecError| PyValueError::new_err(e.to_string()))?;
+            registry.build(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+        let mut others = opponents.iter().cycle();
+        let opponents =
+            (0..n).map(|s| if s == seat { None } else { others.next().cloned() }).collect::<Vec<Option<String>>>();
+        Ok(Solo {
+            rules: game.rules.clone(),
+            space: game.space.clone(),
+            layout: ObservationLayout::new(&game.rules),
+            seat: Seat::from_index(seat),
+            opponents,
+            seats: None,
+            st: None,
+        })
+    }
+
+    /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
+    /// observation tensor and the action mask.
+    fn reset(&mut self, seed: u64) -> PyResult<(Vec<f32>, Vec<u8>)> {
+        let registry = Registry::builtin();
+        let bots = self
+            .opponents
+            .iter()
+            .map(|o| o.as_ref().map(|o| registry.build(&o.parse().expect("checked")).expect("checked")))
+            .collect();
+        let (mut seats, mut st) = BotSeats::deal(&self.rules, &MatchSeeds::from_seed(seed), bots);
+        seats.play(&mut st);
+        self.seats = Some(seats);
+        self.st = Some(st);
+        self.observe()
+    }
+
+    /// Plays `action` for the seat (an action outside the mask plays the first legal one
+    /// instead, and says so), then the bots, up to the seat's next choice or the end. Returns
+    /// the observation, the mask, the seat's reward (minus each round's score over 100 as the
+    /// round ends, and at the end its win share minus 1/N), whether the match is over, and
+    /// whether the action was illegal.
+    fn step(&mut self, action: usize) -> PyResult<Stepped> {
+        let (seat, space) = (self.seat, self.space.clone());
+        let st = self.st.as_mut().ok_or_else(|| PyRuntimeError::new_err("call reset() first"))?;
+        if st.current() != Some(seat) {
+            return Err(PyRuntimeError::new_err("the match is over: call reset()"));
+        }
+        let seats = self.seats.as_mut().expect("dealt with the state");
+        let found = st.legal().iter().position(|&m| space.encode(m) == Some(action));
+        let before = st.result().totals[seat.index()];
+        seats.apply(st, found.unwrap_or(0));
+        seats.play(st);
+        let over = st.is_over();
+        let r = st.result();
+        let n = r.players as usize;
+        let mut reward = -f64::from(r.totals[seat.index()] - before) / 100.0;
+        if over {
+            let k = f64::from(r.winners.count_ones());
+            reward += if r.winners >> seat.index() & 1 == 1 { 1.0 / k } else { 0.0 } - 1.0 / n as f64;
+        }
+        let (obs, mask) = self.observe()?;
+        Ok((obs, mask, reward, over, found.is_none()))
+    }
+
+    /// The match as it stands (a copy), for inspection.
+    fn state(&self) -> PyResult<State> {
+        Ok(State { st: self.dealt()?.clone(), space: self.space.clone(), events: Vec::new() })
+    }
+}
+
 /// The built-in bots: name to a one-line description.
 #[pyfunction]
 fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -437,5 +562,6 @@ fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
+    m.add_class::<Solo>()?;
     Ok(())
 }

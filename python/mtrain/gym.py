@@ -1,0 +1,105 @@
+"""Mexican Train as a Gymnasium single-agent environment: one seat is yours, the others are
+mtrain's built-in bots.
+
+>>> from mtrain.gym import env
+>>> e = env(opponents=["greedy", "planner", "expert"])
+>>> obs, info = e.reset(seed=42)
+>>> obs, reward, terminated, truncated, info = e.step(int(obs["action_mask"].nonzero()[0][0]))
+
+The bots play in Rust between your choices, exactly as in a tournament. Observations and
+actions are those of :mod:`mtrain.pettingzoo` (``{"observation", "action_mask"}``, a fixed
+``Discrete`` action space); rewards too (minus each round's score over 100 as the round ends,
+the win share minus 1/N at the end). An action outside the mask plays the first legal action
+instead and sets ``info["illegal"]``, so random exploration never crashes a run; mask your
+policy to avoid it. An episode is one match (``rounds=`` shortens it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import Game
+from ._mtrain import Solo
+
+__all__ = ["MexicanTrainEnv", "env"]
+
+
+def env(**kwargs: Any) -> "MexicanTrainEnv":
+    """A single-agent Mexican Train environment; keyword arguments as :class:`MexicanTrainEnv`."""
+    return MexicanTrainEnv(**kwargs)
+
+
+class MexicanTrainEnv(gymnasium.Env):
+    """Your seat (``seat``, default 0) against ``opponents``: built-in bot specs for the other
+    seats, in seat order, repeated when fewer (``["greedy"]``: greedy everywhere). The table is
+    ``players`` seats (default: you and one seat per opponent given) under ``rules``, ``set``,
+    ``hand``, ``rounds`` and ``options`` as in :class:`mtrain.Game`."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        opponents: Union[str, Sequence[str]] = ("greedy",),
+        players: Optional[int] = None,
+        seat: int = 0,
+        rules: str = "wikipedia",
+        set: int = 12,
+        hand: Optional[int] = None,
+        rounds: Optional[int] = None,
+        options: Optional[Dict[str, object]] = None,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        opponents = list(opponents)
+        players = players if players is not None else len(opponents) + 1
+        changes = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items()]
+        self.game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
+        self._solo = Solo(self.game, opponents, seat)
+        n = self.game.num_distinct_actions()
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, self.game.observation_shape(), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: valid are {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self._rng = random.Random()
+
+    @staticmethod
+    def _obs(raw: Tuple[list, list]) -> Dict[str, np.ndarray]:
+        obs, mask = raw  # the mask comes as bytes, one per action
+        return {
+            "observation": np.asarray(obs, dtype=np.float32),
+            "action_mask": np.frombuffer(mask, dtype=np.uint8).astype(np.int8),
+        }
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        obs = self._obs(self._solo.reset(self._rng.getrandbits(63)))
+        return obs, {"action_mask": obs["action_mask"]}
+
+    def step(self, action):
+        obs, mask, reward, over, illegal = self._solo.step(int(action))
+        o = self._obs((obs, mask))
+        return o, float(reward), bool(over), False, {"action_mask": o["action_mask"], "illegal": illegal}
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi":
+            return repr(self._solo.state())
+        return None
+
+    @property
+    def state(self):
+        """The match as it stands (a copy): an :class:`mtrain.State`."""
+        return self._solo.state()

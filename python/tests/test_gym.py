@@ -1,0 +1,52 @@
+"""The single-agent environment: one seat against the built-in bots."""
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from mtrain import gym as mtgym  # noqa: E402
+
+
+def test_gymnasiums_checker_passes():
+    check_env(mtgym.env(opponents=["greedy", "planner"], rounds=2).unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("opponents", [["greedy"], ["planner", "random", "cutthroat"], ["expert"]])
+def test_an_episode_is_a_match_against_the_bots(opponents):
+    e = mtgym.env(opponents=opponents, rounds=2)
+    obs, info = e.reset(seed=3)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        legal = obs["action_mask"].nonzero()[0]
+        assert len(legal) >= 2
+        obs, reward, done, truncated, info = e.step(int(legal[-1]))
+        assert not truncated and not info["illegal"]
+        total += reward
+        steps += 1
+    state = e.state
+    assert state.is_terminal() and steps > 3
+    assert total == pytest.approx(-state.scores()[0] / 100 + state.returns()[0])
+
+
+def test_the_same_seed_replays_the_episode_and_illegal_actions_are_replaced():
+    def run(seed):
+        e = mtgym.env(opponents=["greedy", "planner"], rounds=1)
+        obs, _ = e.reset(seed=seed)
+        out, done = [], False
+        while not done:
+            obs, reward, done, _, info = e.step(0)  # action 0 is rarely legal: replaced
+            out.append((obs["observation"].tobytes(), reward))
+        return out, info["illegal"]
+
+    a, illegal = run(7)
+    assert a == run(7)[0]
+    assert a != run(8)[0]
+    assert isinstance(illegal, bool)
+
+
+def test_a_bad_opponent_is_refused():
+    with pytest.raises(ValueError, match="alien"):
+        mtgym.env(opponents=["alien"])
+    assert np.issubdtype(mtgym.env().observation_space["observation"].dtype, np.floating)
