@@ -660,6 +660,22 @@ impl MatchState {
         self.round.is_none()
     }
 
+    /// A full state consistent with everything `seat` has seen: the hidden hands and boneyard
+    /// of the round in play redrawn by the engine's determinization (the worlds the search bots
+    /// sample), and the later rounds' deals redrawn, all from `seed`. When another seat is to
+    /// act, its legal moves are those of its redrawn hand (and any forced action that hand
+    /// leads to is applied). `None` once the match is over.
+    pub fn resampled(&self, seat: Seat, seed: u64) -> Option<MatchState> {
+        let round = self.round.as_ref()?;
+        let mut rng = rng_from_seed(seeds::resample_world(seed));
+        let world = round.view(seat).sample_world(&mut rng)?;
+        let mut st = self.clone();
+        st.round = Some(world);
+        st.flow.deal_rng = rng_from_seed(seeds::resample_deals(seed));
+        st.settle(&mut NoObserver);
+        Some(st)
+    }
+
     /// Plays move `i` of [`MatchState::legal`], then the forced actions after it.
     ///
     /// # Panics

@@ -56,6 +56,10 @@ pub mod seeds {
     pub const SIGNS: u64 = 7 << 32;
     /// Stream of a tuning run's confirmation.
     pub const CONFIRM: u64 = 8 << 32;
+    /// Stream of a resampled round's hidden tiles.
+    pub const RESAMPLE_WORLD: u64 = 9 << 32;
+    /// Stream of a resampled match's later deals.
+    pub const RESAMPLE_DEALS: u64 = 10 << 32;
 
     /// Deal `deal` of a tournament whose master seed is `run`: every rotation of the deal
     /// shares it.
@@ -97,6 +101,16 @@ pub mod seeds {
     /// The master seed of a tuning run's confirmation games (deals no iteration plays).
     pub const fn tune_confirm(run: u64) -> u64 {
         mix(run, CONFIRM)
+    }
+
+    /// The hidden tiles of a round resampled from one seat's knowledge with `seed`.
+    pub const fn resample_world(seed: u64) -> u64 {
+        mix(seed, RESAMPLE_WORLD)
+    }
+
+    /// The later deals of a match resampled with `seed`.
+    pub const fn resample_deals(seed: u64) -> u64 {
+        mix(seed, RESAMPLE_DEALS)
     }
 }
 

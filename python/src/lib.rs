@@ -405,6 +405,21 @@ impl State {
         Ok(out)
     }
 
+    /// A full state consistent with everything `player` has seen: the hidden hands and
+    /// boneyard redrawn by the engine's determinization (the worlds search bots sample), the
+    /// later deals redrawn, all from `seed`. Its events are `player`'s view of the round so far.
+    fn resample_from_infostate(&self, player: usize, seed: u64) -> PyResult<State> {
+        let n = self.st.rules().players as usize;
+        if player >= n {
+            return Err(PyValueError::new_err(format!("player {player} of {n}")));
+        }
+        let st = self
+            .st
+            .resampled(Seat::from_index(player), seed)
+            .ok_or_else(|| PyValueError::new_err("the match is over: there is nothing hidden to resample"))?;
+        Ok(State { st, space: self.space.clone(), events: self.events.clone() })
+    }
+
     /// An independent copy.
     fn clone(&self) -> State {
         Clone::clone(self)

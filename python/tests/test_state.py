@@ -73,3 +73,26 @@ def test_clones_are_independent_and_illegal_actions_are_refused():
         copy.apply_action(illegal)
     with pytest.raises(ValueError, match="unknown preset|preset"):
         mtrain.Game("nowhere")
+
+
+def test_a_resampled_state_keeps_what_the_player_knows_and_redraws_the_rest():
+    game = mtrain.Game("wikipedia", players=4)
+    state = game.new_state(21)
+    rng = random.Random(2)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    p = state.current_player()
+    mine = state.observation(p)
+    worlds = [state.resample_from_infostate(p, seed) for seed in range(6)]
+    for w in worlds:
+        # The acting player's knowledge is unchanged, so are its legal actions.
+        assert w.observation(p)["hand"] == mine["hand"] and w.legal_actions() == state.legal_actions()
+        assert w.observation(p)["trains"] == mine["trains"] and w.observation(p)["hands"] == mine["hands"]
+    other = (p + 1) % 4
+    hands = {tuple(w.observation(other)["hand"]) for w in worlds}
+    assert len(hands) > 1, "the hidden hands are redrawn"
+    assert worlds[0].observation(other)["hand"] == state.resample_from_infostate(p, 0).observation(other)["hand"]
+    # Each world plays on to the end.
+    w = worlds[1]
+    while not w.is_terminal():
+        w.apply_action(rng.choice(w.legal_actions()))
