@@ -127,14 +127,17 @@ def tournament(
 ) -> TournamentResult:
     """Plays a tournament as ``mtrain tournament`` does and returns its tables.
 
-    ``bots`` is the field: a list of bot specs (``"greedy"``, ``"montecarlo:samples=32"``) or
-    one comma-separated string; ``None`` is the command line's default field. ``options`` are
+    ``bots`` is the field: a list of bot specs (``"greedy"``, ``"montecarlo:samples=32"``) and
+    Python bots, or one comma-separated string; ``None`` is the command line's default field. A
+    Python bot is any object with a ``choose(observation, legal)`` method: ``observation`` is
+    the bot protocol's ``decide`` message as a dict, ``legal`` its list of moves, and the
+    answer an index into ``legal``; its ``name`` attribute names it in the tables. A bot that
+    raises fails the run with a ``RuntimeError`` naming it and the error. ``options`` are
     rule changes (``{"tap": "draw_two"}``: ``--rule tap=draw_two``). The same arguments give the
     same numbers as the command line, at any thread count. Ctrl-C stops the run cleanly
     (KeyboardInterrupt, after the games in flight).
     """
-    if bots is not None and not isinstance(bots, str):
-        bots = ",".join(bots)
+    bots, python_bots = _field(bots)
     changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
     raw = _mtrain.tournament(
         bots,
@@ -151,8 +154,30 @@ def tournament(
         anchor=anchor,
         rotate=rotate,
         vary_order=vary_order,
+        python_bots=python_bots,
     )
     return TournamentResult(raw)
+
+
+def _field(bots) -> Tuple[Optional[str], List[Tuple[str, object]]]:
+    """The field as a ``--bots`` list, and the Python bots in it as ``(name, object)``: any
+    object with a ``choose(observation, legal)`` method, named by its ``name`` attribute (else
+    ``python1``, ``python2``, ...)."""
+    if bots is None or isinstance(bots, str):
+        return bots, []
+    names: List[str] = []
+    python_bots: List[Tuple[str, object]] = []
+    for b in bots:
+        if isinstance(b, str):
+            names.append(b)
+        elif callable(getattr(b, "choose", None)):
+            name = getattr(b, "name", None) or f"python{len(python_bots) + 1}"
+            if all(o is not b for _, o in python_bots):
+                python_bots.append((name, b))
+            names.append(name)
+        else:
+            raise TypeError(f"{b!r} is neither a bot spec nor an object with a choose(observation, legal) method")
+    return ",".join(names), python_bots
 
 
 class BalanceResult:

@@ -20,6 +20,7 @@ def tournament(
     anchor: Optional[str] = None,
     rotate: bool = True,
     vary_order: bool = True,
+    python_bots: List[Tuple[str, Any]] = ...,
 ) -> Dict[str, Union[str, int, bool, Dict[str, str]]]: ...
 def strategies() -> Dict[str, str]: ...
 def balance(

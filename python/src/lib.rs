@@ -3,6 +3,8 @@
 //! their reports come back as the very CSV text the command line writes (the Python side reads
 //! it into records and data frames). Nothing here plays or counts on its own.
 
+mod pybot;
+
 use mexican_train::Bot;
 use mexican_train::balance::{
     self as bal, DEFAULT_POPULATION, FirstPlayer, Limits, Objective, Sweep, SweepConfig, SweepError, SweepSpec,
@@ -14,7 +16,7 @@ use mexican_train::report::tournament as rep;
 use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
 use mexican_train::rules::Rules;
 use mexican_train::rules::TableSpec;
-use mexican_train::strategies::Registry;
+use mexican_train::strategies::{Origin, Registry};
 use mexican_train::strategy::{SpecError, StrategySpec};
 use mexican_train::tournament::{
     ChunkSet, Identity, Outputs, RunOptions, RunResult, Session, SessionError, TournamentConfig, TournamentJob,
@@ -23,8 +25,8 @@ use mexican_train::tournament::{
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How often a waiting call looks for a signal (Ctrl-C) from Python.
@@ -65,7 +67,7 @@ fn interruptible<T: Send>(
 #[pyo3(signature = (
     bots = None, *, players = 4, games = 10_000, seed = 1, rules = "wikipedia", set = 12,
     hand = None, rounds = None, options = Vec::new(), threads = None, gauntlet = None,
-    anchor = None, rotate = true, vary_order = true
+    anchor = None, rotate = true, vary_order = true, python_bots = Vec::new()
 ))]
 #[allow(clippy::too_many_arguments)]
 fn tournament<'py>(
@@ -84,8 +86,10 @@ fn tournament<'py>(
     anchor: Option<String>,
     rotate: bool,
     vary_order: bool,
+    python_bots: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let registry = Registry::builtin();
+    let failure = Arc::new(Mutex::new(None));
+    let registry = with_python_bots(python_bots, &failure)?;
     let spec = TournamentSpec {
         table: TableSpec { preset: rules.to_string(), set, players, hand, rounds, rules: options },
         bots,
@@ -114,6 +118,9 @@ fn tournament<'py>(
         session.run::<SessionError>(&opts, |_, _| Vec::new(), |_, _| Ok(()))
     })?;
     let r = result.map_err(|e| PyRuntimeError::new_err(format!("{e:?}")))?;
+    if let Some(why) = failure.lock().expect("not poisoned").take() {
+        return Err(PyRuntimeError::new_err(why));
+    }
     let out = PyDict::new(py);
     out.set_item("header", job.header())?;
     out.set_item("console", rep::console(&job.labels, &r.tally, job.anchor, job.gauntlet))?;
@@ -125,6 +132,19 @@ fn tournament<'py>(
     out.set_item("games", r.tally.games)?;
     out.set_item("stopped", r.interrupted || r.bot_failed)?;
     Ok(out)
+}
+
+/// The built-in bots with each Python bot `(name, object)` added; their failures go to
+/// `failure`.
+fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<String>>>) -> PyResult<Registry> {
+    let mut registry = Registry::builtin();
+    for (name, obj) in bots {
+        let bot = pybot::PyBot::new(&name, obj, failure.clone());
+        registry
+            .add_entry(&name, "a Python bot", Origin::Rust, move |_| Ok(Bot::custom(bot.clone())))
+            .map_err(PyValueError::new_err)?;
+    }
+    Ok(registry)
 }
 
 /// A balance sweep, played as `mtrain balance` plays it; the report as a dict: `header` and
