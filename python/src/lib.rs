@@ -22,6 +22,7 @@ use mexican_train::tournament::{
     ChunkSet, Identity, Outputs, RunOptions, RunResult, Session, SessionError, TournamentConfig, TournamentJob,
     TournamentSpec,
 };
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -458,47 +459,22 @@ impl State {
 /// What `Solo.step` returns: observation, action mask, reward, over, illegal.
 type Stepped = (Vec<f32>, Vec<u8>, f64, bool, bool);
 
-/// One seat of a match played from Python, every other seat by a built-in bot: the core of
-/// `mtrain.gym`. `reset(seed)` deals and lets the bots play up to the seat's first choice;
-/// `step(action)` plays the seat's action, then the bots', up to its next choice or the end.
-#[pyclass(name = "Solo", module = "mtrain")]
-struct Solo {
+/// One seat of a match against built-in bots, without Python: what `Solo` and each game of a
+/// `VecEnv` are.
+struct SoloCore {
     rules: Rules,
     space: Arc<ActionSpace>,
     layout: ObservationLayout,
     seat: Seat,
-    opponents: Vec<Option<String>>,
+    /// Each seat's bot spec (`None` for the seat played from outside).
+    opponents: Vec<Option<StrategySpec>>,
     seats: Option<BotSeats<Bot>>,
     st: Option<MatchState>,
 }
 
-impl Solo {
-    fn dealt(&self) -> PyResult<&MatchState> {
-        self.st.as_ref().ok_or_else(|| PyRuntimeError::new_err("call reset() first"))
-    }
-
-    /// The seat's observation tensor and action mask.
-    fn observe(&self) -> PyResult<(Vec<f32>, Vec<u8>)> {
-        let st = self.dealt()?;
-        let mut obs = vec![0.0; self.layout.len()];
-        if let Some(view) = st.view(self.seat) {
-            self.layout.write(&view, st.round_number(), st.current(), &mut obs);
-        }
-        let mut mask = vec![0u8; self.space.len()];
-        if st.current() == Some(self.seat) {
-            for &m in st.legal().iter() {
-                mask[self.space.encode(m).expect("numbered")] = 1;
-            }
-        }
-        Ok((obs, mask))
-    }
-}
-
-#[pymethods]
-impl Solo {
-    #[new]
-    #[pyo3(signature = (game, opponents, seat = 0))]
-    fn new(game: &Game, opponents: Vec<String>, seat: usize) -> PyResult<Solo> {
+impl SoloCore {
+    /// The seat `seat` of `game` against `opponents` (fewer than the other seats are repeated).
+    fn new(game: &Game, opponents: &[String], seat: usize) -> PyResult<SoloCore> {
         let n = game.rules.players as usize;
         if seat >= n {
             return Err(PyValueError::new_err(format!("seat {seat} of {n}")));
@@ -510,14 +486,15 @@ impl Solo {
             )));
         }
         let registry = Registry::builtin();
-        for o in &opponents {
+        let mut specs = Vec::new();
+        for o in opponents {
             let spec: StrategySpec = o.parse().map_err(|e: SpecError| PyValueError::new_err(e.to_string()))?;
             registry.build(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            specs.push(spec);
         }
-        let mut others = opponents.iter().cycle();
-        let opponents =
-            (0..n).map(|s| if s == seat { None } else { others.next().cloned() }).collect::<Vec<Option<String>>>();
-        Ok(Solo {
+        let mut others = specs.iter().cycle();
+        let opponents = (0..n).map(|s| if s == seat { None } else { others.next().cloned() }).collect();
+        Ok(SoloCore {
             rules: game.rules.clone(),
             space: game.space.clone(),
             layout: ObservationLayout::new(&game.rules),
@@ -528,32 +505,28 @@ impl Solo {
         })
     }
 
-    /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
-    /// observation tensor and the action mask.
-    fn reset(&mut self, seed: u64) -> PyResult<(Vec<f32>, Vec<u8>)> {
+    fn dealt(&self) -> PyResult<&MatchState> {
+        self.st.as_ref().ok_or_else(|| PyRuntimeError::new_err("call reset() first"))
+    }
+
+    /// Deals the match of `seed`; the bots play up to the seat's first choice.
+    fn reset(&mut self, seed: u64) {
         let registry = Registry::builtin();
-        let bots = self
-            .opponents
-            .iter()
-            .map(|o| o.as_ref().map(|o| registry.build(&o.parse().expect("checked")).expect("checked")))
-            .collect();
+        let bots = self.opponents.iter().map(|o| o.as_ref().map(|o| registry.build(o).expect("checked"))).collect();
         let (mut seats, mut st) = BotSeats::deal(&self.rules, &MatchSeeds::from_seed(seed), bots);
         seats.play(&mut st);
         self.seats = Some(seats);
         self.st = Some(st);
-        self.observe()
     }
 
-    /// Plays `action` for the seat (an action outside the mask plays the first legal one
-    /// instead, and says so), then the bots, up to the seat's next choice or the end. Returns
-    /// the observation, the mask, the seat's reward (minus each round's score over 100 as the
-    /// round ends, and at the end its win share minus 1/N), whether the match is over, and
-    /// whether the action was illegal.
-    fn step(&mut self, action: usize) -> PyResult<Stepped> {
+    /// Plays `action` (the first legal action when it is not legal), then the bots. Returns the
+    /// seat's reward, whether the match is over and whether the action was illegal; `None` when
+    /// the seat is not to act (no match dealt, or over).
+    fn step(&mut self, action: usize) -> Option<(f64, bool, bool)> {
         let (seat, space) = (self.seat, self.space.clone());
-        let st = self.st.as_mut().ok_or_else(|| PyRuntimeError::new_err("call reset() first"))?;
+        let st = self.st.as_mut()?;
         if st.current() != Some(seat) {
-            return Err(PyRuntimeError::new_err("the match is over: call reset()"));
+            return None;
         }
         let seats = self.seats.as_mut().expect("dealt with the state");
         let found = st.legal().iter().position(|&m| space.encode(m) == Some(action));
@@ -568,13 +541,210 @@ impl Solo {
             let k = f64::from(r.winners.count_ones());
             reward += if r.winners >> seat.index() & 1 == 1 { 1.0 / k } else { 0.0 } - 1.0 / n as f64;
         }
-        let (obs, mask) = self.observe()?;
-        Ok((obs, mask, reward, over, found.is_none()))
+        Some((reward, over, found.is_none()))
+    }
+
+    /// Writes the seat's observation tensor into `obs` and its action mask into `mask`.
+    fn write(&self, obs: &mut [f32], mask: &mut [u8]) {
+        mask.fill(0);
+        let Some(st) = self.st.as_ref() else {
+            obs.fill(0.0);
+            return;
+        };
+        match st.view(self.seat) {
+            Some(view) => self.layout.write(&view, st.round_number(), st.current(), obs),
+            None => obs.fill(0.0),
+        }
+        if st.current() == Some(self.seat) {
+            for &m in st.legal().iter() {
+                mask[self.space.encode(m).expect("numbered")] = 1;
+            }
+        }
+    }
+}
+
+/// One seat of a match played from Python, every other seat by a built-in bot: the core of
+/// `mtrain.gym`. `reset(seed)` deals and lets the bots play up to the seat's first choice;
+/// `step(action)` plays the seat's action, then the bots', up to its next choice or the end.
+#[pyclass(name = "Solo", module = "mtrain")]
+struct Solo(SoloCore);
+
+impl Solo {
+    fn observe(&self) -> (Vec<f32>, Vec<u8>) {
+        let mut obs = vec![0.0; self.0.layout.len()];
+        let mut mask = vec![0u8; self.0.space.len()];
+        self.0.write(&mut obs, &mut mask);
+        (obs, mask)
+    }
+}
+
+#[pymethods]
+impl Solo {
+    #[new]
+    #[pyo3(signature = (game, opponents, seat = 0))]
+    fn new(game: &Game, opponents: Vec<String>, seat: usize) -> PyResult<Solo> {
+        Ok(Solo(SoloCore::new(game, &opponents, seat)?))
+    }
+
+    /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
+    /// observation tensor and the action mask.
+    fn reset(&mut self, seed: u64) -> (Vec<f32>, Vec<u8>) {
+        self.0.reset(seed);
+        self.observe()
+    }
+
+    /// Plays `action` for the seat (an action outside the mask plays the first legal one
+    /// instead, and says so), then the bots, up to the seat's next choice or the end. Returns
+    /// the observation, the mask, the seat's reward (minus each round's score over 100 as the
+    /// round ends, and at the end its win share minus 1/N), whether the match is over, and
+    /// whether the action was illegal.
+    fn step(&mut self, action: usize) -> PyResult<Stepped> {
+        self.0.dealt()?;
+        let (reward, over, illegal) =
+            self.0.step(action).ok_or_else(|| PyRuntimeError::new_err("the match is over: call reset()"))?;
+        let (obs, mask) = self.observe();
+        Ok((obs, mask, reward, over, illegal))
     }
 
     /// The match as it stands (a copy), for inspection.
     fn state(&self) -> PyResult<State> {
-        Ok(State { st: self.dealt()?.clone(), space: self.space.clone(), events: Vec::new() })
+        Ok(State { st: self.0.dealt()?.clone(), space: self.0.space.clone(), events: Vec::new() })
+    }
+}
+
+/// `n` games of one seat against built-in bots, stepped together in Rust on every core with
+/// the GIL released: observations, action masks, rewards and dones are numpy arrays the
+/// environment writes in place (`obs`, `mask`, `rewards`, `dones`). A game that ends is dealt
+/// again at once (its reward and `dones` say it ended; `obs` is already the new match's).
+/// Game `i`'s `k`-th match is dealt from `mix(seed, i * 2^32 + k)`, so a run is reproducible
+/// at any thread count.
+#[pyclass(name = "VecEnv", module = "mtrain")]
+struct VecEnv {
+    games: Vec<SoloCore>,
+    /// Matches dealt so far per game.
+    episodes: Vec<u64>,
+    seed: u64,
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<u8>>,
+    rewards: Py<PyArray1<f64>>,
+    dones: Py<PyArray1<bool>>,
+}
+
+impl VecEnv {
+    fn deal(&mut self, i: usize) {
+        let seed = mexican_train::rng::mix(self.seed, ((i as u64) << 32) + self.episodes[i]);
+        self.episodes[i] += 1;
+        self.games[i].reset(seed);
+    }
+}
+
+#[pymethods]
+impl VecEnv {
+    #[new]
+    #[pyo3(signature = (n, game, opponents, seat = 0, seed = 1))]
+    fn new(py: Python<'_>, n: usize, game: &Game, opponents: Vec<String>, seat: usize, seed: u64) -> PyResult<VecEnv> {
+        if n == 0 {
+            return Err(PyValueError::new_err("n must be at least 1"));
+        }
+        let games = (0..n).map(|_| SoloCore::new(game, &opponents, seat)).collect::<PyResult<Vec<_>>>()?;
+        let (width, actions) = (games[0].layout.len(), games[0].space.len());
+        Ok(VecEnv {
+            games,
+            episodes: vec![0; n],
+            seed,
+            obs: PyArray2::zeros(py, [n, width], false).unbind(),
+            mask: PyArray2::zeros(py, [n, actions], false).unbind(),
+            rewards: PyArray1::zeros(py, n, false).unbind(),
+            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
+        })
+    }
+
+    /// Deals every game afresh (from the environment's seed) and writes the observations.
+    fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.episodes.iter_mut().for_each(|e| *e = 0);
+        for i in 0..self.games.len() {
+            self.deal(i);
+        }
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let (o, m) = (obs.as_slice_mut()?, mask.as_slice_mut()?);
+        let (w, a) = (self.games[0].layout.len(), self.games[0].space.len());
+        for (i, g) in self.games.iter().enumerate() {
+            g.write(&mut o[i * w..(i + 1) * w], &mut m[i * a..(i + 1) * a]);
+        }
+        self.rewards.bind(py).readwrite().as_slice_mut()?.fill(0.0);
+        self.dones.bind(py).readwrite().as_slice_mut()?.fill(false);
+        Ok(())
+    }
+
+    /// Plays `actions[i]` in game `i` (an illegal action plays the first legal one), then its
+    /// bots; writes `obs`, `mask`, `rewards` and `dones`, dealing a finished game again.
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let acts = actions.as_slice()?;
+        if acts.len() != self.games.len() {
+            return Err(PyValueError::new_err(format!("{} actions for {} games", acts.len(), self.games.len())));
+        }
+        let (w, a) = (self.games[0].layout.len(), self.games[0].space.len());
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut dones = self.dones.bind(py).readwrite();
+        let (o, m, r, d) = (obs.as_slice_mut()?, mask.as_slice_mut()?, rewards.as_slice_mut()?, dones.as_slice_mut()?);
+        let (games, episodes, seed) = (&mut self.games, &mut self.episodes, self.seed);
+        py.detach(|| {
+            use rayon::prelude::*;
+            games
+                .par_iter_mut()
+                .zip(episodes.par_iter_mut())
+                .zip(o.par_chunks_mut(w))
+                .zip(m.par_chunks_mut(a))
+                .zip(r.par_iter_mut())
+                .zip(d.par_iter_mut())
+                .enumerate()
+                .for_each(|(i, (((((g, e), o), m), r), d))| {
+                    let (reward, over) = match g.step(usize::try_from(acts[i]).unwrap_or(usize::MAX)) {
+                        Some((reward, over, _)) => (reward, over),
+                        None => (0.0, true),
+                    };
+                    if over {
+                        g.reset(mexican_train::rng::mix(seed, ((i as u64) << 32) + *e));
+                        *e += 1;
+                    }
+                    *r = reward;
+                    *d = over;
+                    g.write(o, m);
+                });
+        });
+        Ok(())
+    }
+
+    /// The observations, one row per game (float32, written in place).
+    #[getter]
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.obs.bind(py).clone()
+    }
+
+    /// The action masks, one row per game (uint8, 1: legal).
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
+        self.mask.bind(py).clone()
+    }
+
+    /// The rewards of the last step.
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.rewards.bind(py).clone()
+    }
+
+    /// Whether each game's match ended at the last step (it is already dealt again).
+    #[getter]
+    fn dones<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.dones.bind(py).clone()
+    }
+
+    /// Games.
+    fn __len__(&self) -> usize {
+        self.games.len()
     }
 }
 
@@ -598,5 +768,6 @@ fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<Solo>()?;
+    m.add_class::<VecEnv>()?;
     Ok(())
 }

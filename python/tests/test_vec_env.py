@@ -1,0 +1,53 @@
+"""mtrain.vec_env: many games stepped in Rust, arrays written in place."""
+
+import numpy as np
+import pytest
+
+import mtrain
+
+
+def first_legal(mask):
+    return mask.argmax(axis=1).astype(np.int64)
+
+
+def random_legal(mask, rng):
+    return (rng.random(mask.shape) * mask).argmax(axis=1).astype(np.int64)
+
+
+def test_the_arrays_have_their_shapes_and_every_game_has_a_choice():
+    env = mtrain.vec_env(16, ["greedy", "planner", "random"], rounds=2, seed=3)
+    game = mtrain.Game(players=4)
+    assert env.obs.shape == (16, game.observation_shape()[0]) and env.obs.dtype == np.float32
+    assert env.mask.shape == (16, game.num_distinct_actions()) and env.mask.dtype == np.uint8
+    assert (env.mask.sum(axis=1) >= 2).all()
+    obs = env.obs  # the same array, written in place
+    env.step(first_legal(env.mask))
+    assert obs is not None and np.shares_memory(obs, env.obs)
+    assert (env.mask.sum(axis=1) >= 2).all()
+
+
+def test_episodes_end_reset_and_replay_from_the_seed():
+    def run(seed):
+        env = mtrain.vec_env(8, ["greedy"], players=3, rounds=1, seed=seed)
+        rng = np.random.default_rng(0)
+        out, ends = [], 0
+        for _ in range(200):
+            env.step(random_legal(env.mask, rng))
+            out.append((env.rewards.copy(), env.dones.copy()))
+            ends += int(env.dones.sum())
+        return out, ends
+
+    a, ends = run(5)
+    assert ends > 8, "matches end and are dealt again"
+    b, _ = run(5)
+    assert all((x[0] == y[0]).all() and (x[1] == y[1]).all() for x, y in zip(a, b))
+    c, _ = run(6)
+    assert any((x[0] != y[0]).any() for x, y in zip(a, c))
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="alien"):
+        mtrain.vec_env(4, ["alien"])
+    env = mtrain.vec_env(4, ["greedy"])
+    with pytest.raises(ValueError, match="3 actions for 4 games"):
+        env.step(np.zeros(3, dtype=np.int64))
