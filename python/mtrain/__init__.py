@@ -240,13 +240,13 @@ def balance(
 
     ``players`` and ``hands`` are a number or an inclusive ``(lo, hi)`` range (``hands=None``:
     from 5 tiles to the most the set deals); ``bots`` the population, strongest first and a
-    beginner last (``None``: ``weighted,planner,greedy``). The limits (``max_blocked``,
+    beginner last (``None``: ``weighted,planner,greedy``), Python bots among them as in
+    :func:`tournament`. The limits (``max_blocked``,
     ``max_first_edge``, ``first_player``, ``min_skill``, ``max_skill``, ``margin``) default to
     the command line's; ``mtrain balance --help`` explains each. The tables equal the files of
     ``mtrain balance --out`` with the same arguments.
     """
-    if bots is not None and not isinstance(bots, str):
-        bots = ",".join(bots)
+    bots, python_bots = _field(bots)
     span = lambda v: None if v is None else ((v, v) if isinstance(v, int) else tuple(v))  # noqa: E731
     raw = _mtrain.balance(
         bots,
@@ -268,6 +268,7 @@ def balance(
         min_skill=min_skill,
         max_skill=max_skill,
         margin=margin,
+        python_bots=python_bots,
     )
     return BalanceResult(raw)
 

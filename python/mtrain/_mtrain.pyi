@@ -44,6 +44,7 @@ def balance(
     min_skill: Optional[float] = None,
     max_skill: Optional[float] = None,
     margin: Optional[float] = None,
+    python_bots: List[Tuple[str, Any]] = ...,
 ) -> Dict[str, Union[str, int, bool, Dict[str, str]]]: ...
 
 class Game:

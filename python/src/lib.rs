@@ -156,7 +156,7 @@ fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<S
     bots = None, *, players = (2, 8), hands = None, games = 4000, max_games = None, seed = 1,
     rules = "wikipedia", set = 12, rounds = None, options = Vec::new(), objective = "balanced",
     metrics = None, threads = None, max_blocked = None, max_first_edge = None, first_player = None,
-    min_skill = None, max_skill = None, margin = None
+    min_skill = None, max_skill = None, margin = None, python_bots = Vec::new()
 ))]
 #[allow(clippy::too_many_arguments)]
 fn balance<'py>(
@@ -180,9 +180,11 @@ fn balance<'py>(
     min_skill: Option<f64>,
     max_skill: Option<f64>,
     margin: Option<f64>,
+    python_bots: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
-    let registry = Registry::builtin();
+    let failure = Arc::new(Mutex::new(None));
+    let registry = with_python_bots(python_bots, &failure)?;
     let d = Limits::default();
     let limits = Limits {
         max_blocked: max_blocked.unwrap_or(d.max_blocked),
@@ -216,6 +218,9 @@ fn balance<'py>(
         sweep.play::<SweepError>(&mut state, false, &opts, &registry, |_| {}, |_| {}, |_| Ok(()))
     })?
     .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    if let Some(why) = failure.lock().expect("not poisoned").take() {
+        return Err(PyRuntimeError::new_err(why));
+    }
     let cells = Sweep::cells_of(&state);
     let out = PyDict::new(py);
     out.set_item("header", brep::header(&sweep))?;

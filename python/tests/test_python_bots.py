@@ -49,3 +49,10 @@ def test_a_python_bot_that_raises_fails_the_run_naming_it():
         mtrain.tournament([OutOfRange(), "greedy"], players=2, games=20, seed=1)
     with pytest.raises(TypeError, match="neither a bot spec"):
         mtrain.tournament([object(), "greedy"], players=2, games=20)
+
+
+def test_a_python_bot_plays_a_balance_sweep():
+    bot = Heaviest()
+    r = mtrain.balance([bot, "random"], players=2, hands=(7, 8), games=100, rounds=2, seed=2)
+    assert bot.calls > 100 and not r.stopped
+    assert {row["recommended_hand"] for row in r.recommendation} <= {7, 8}
