@@ -753,6 +753,13 @@ impl VecEnv {
     }
 }
 
+/// The `mtrain` command line, run in this process with `args` (the program name first); returns
+/// its exit code. `python -m mtrain` and the `mtrain` script the package installs call it.
+#[pyfunction]
+fn main(py: Python<'_>, args: Vec<String>) -> i32 {
+    py.detach(|| mexican_train::cli::run(args))
+}
+
 /// The built-in bots: name to a one-line description.
 #[pyfunction]
 fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -770,6 +777,7 @@ fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(balance, m)?)?;
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<Solo>()?;
