@@ -300,17 +300,24 @@ def vec_env(
     in place by ``env.step(actions)`` (an int64 array of n actions; an illegal action plays the
     first legal one). A finished game is dealt again at once: its ``dones`` entry is true and its
     row of ``obs`` is already the new match's. Seats, opponents, rules and rewards are those of
-    :mod:`mtrain.gym`; the games depend only on ``seed``, never on the thread count.
+    :mod:`mtrain.gym` (Python bots among the opponents too); the games depend only on ``seed``,
+    never on the thread count.
     """
-    if isinstance(opponents, str):
-        opponents = [opponents]
-    opponents = list(opponents)
-    players = players if players is not None else len(opponents) + 1
+    names, python_bots = _opponents(opponents)
+    players = players if players is not None else len(names) + 1
     changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
     game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
-    env = _mtrain.VecEnv(n, game, opponents, seat, seed)
+    env = _mtrain.VecEnv(n, game, names, seat, seed, python_bots)
     env.reset()
     return env
+
+
+def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:
+    """Opponents as bot specs and the Python bots among them (see :func:`tournament`)."""
+    if isinstance(opponents, str) or callable(getattr(opponents, "choose", None)):
+        opponents = [opponents]
+    field, python_bots = _field(list(opponents))
+    return field.split(","), python_bots
 
 
 def strategies() -> Dict[str, str]:

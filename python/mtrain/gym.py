@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import Game
+from . import Game, _opponents
 from ._mtrain import Solo
 
 __all__ = ["MexicanTrainEnv", "env"]
@@ -35,7 +35,8 @@ def env(**kwargs: Any) -> "MexicanTrainEnv":
 
 
 class MexicanTrainEnv(gymnasium.Env):
-    """Your seat (``seat``, default 0) against ``opponents``: built-in bot specs for the other
+    """Your seat (``seat``, default 0) against ``opponents``: built-in bot specs or Python bots
+    (objects with ``choose(observation, legal)``, as in :func:`mtrain.tournament`) for the other
     seats, in seat order, repeated when fewer (``["greedy"]``: greedy everywhere). The table is
     ``players`` seats (default: you and one seat per opponent given) under ``rules``, ``set``,
     ``hand``, ``rounds`` and ``options`` as in :class:`mtrain.Game`."""
@@ -54,13 +55,11 @@ class MexicanTrainEnv(gymnasium.Env):
         options: Optional[Dict[str, object]] = None,
         render_mode: Optional[str] = None,
     ) -> None:
-        if isinstance(opponents, str):
-            opponents = [opponents]
-        opponents = list(opponents)
-        players = players if players is not None else len(opponents) + 1
+        names, python_bots = _opponents(opponents)
+        players = players if players is not None else len(names) + 1
         changes = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items()]
         self.game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
-        self._solo = Solo(self.game, opponents, seat)
+        self._solo = Solo(self.game, names, seat, python_bots)
         n = self.game.num_distinct_actions()
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Dict(

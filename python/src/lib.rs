@@ -473,13 +473,23 @@ struct SoloCore {
     seat: Seat,
     /// Each seat's bot spec (`None` for the seat played from outside).
     opponents: Vec<Option<StrategySpec>>,
+    /// The bots' registry: the built-ins and any Python bots.
+    registry: Arc<Registry>,
+    /// Why a Python bot failed, if one did.
+    failure: Arc<Mutex<Option<String>>>,
     seats: Option<BotSeats<Bot>>,
     st: Option<MatchState>,
 }
 
 impl SoloCore {
     /// The seat `seat` of `game` against `opponents` (fewer than the other seats are repeated).
-    fn new(game: &Game, opponents: &[String], seat: usize) -> PyResult<SoloCore> {
+    fn new(
+        game: &Game,
+        opponents: &[String],
+        seat: usize,
+        registry: Arc<Registry>,
+        failure: Arc<Mutex<Option<String>>>,
+    ) -> PyResult<SoloCore> {
         let n = game.rules.players as usize;
         if seat >= n {
             return Err(PyValueError::new_err(format!("seat {seat} of {n}")));
@@ -490,7 +500,6 @@ impl SoloCore {
                 n - 1
             )));
         }
-        let registry = Registry::builtin();
         let mut specs = Vec::new();
         for o in opponents {
             let spec: StrategySpec = o.parse().map_err(|e: SpecError| PyValueError::new_err(e.to_string()))?;
@@ -505,6 +514,8 @@ impl SoloCore {
             layout: ObservationLayout::new(&game.rules),
             seat: Seat::from_index(seat),
             opponents,
+            registry,
+            failure,
             seats: None,
             st: None,
         })
@@ -514,10 +525,18 @@ impl SoloCore {
         self.st.as_ref().ok_or_else(|| PyRuntimeError::new_err("call reset() first"))
     }
 
+    /// A Python bot's failure, as the error to raise.
+    fn failed(&self) -> PyResult<()> {
+        match self.failure.lock().expect("not poisoned").take() {
+            Some(why) => Err(PyRuntimeError::new_err(why)),
+            None => Ok(()),
+        }
+    }
+
     /// Deals the match of `seed`; the bots play up to the seat's first choice.
     fn reset(&mut self, seed: u64) {
-        let registry = Registry::builtin();
-        let bots = self.opponents.iter().map(|o| o.as_ref().map(|o| registry.build(o).expect("checked"))).collect();
+        let bots =
+            self.opponents.iter().map(|o| o.as_ref().map(|o| self.registry.build(o).expect("checked"))).collect();
         let (mut seats, mut st) = BotSeats::deal(&self.rules, &MatchSeeds::from_seed(seed), bots);
         seats.play(&mut st);
         self.seats = Some(seats);
@@ -586,16 +605,19 @@ impl Solo {
 #[pymethods]
 impl Solo {
     #[new]
-    #[pyo3(signature = (game, opponents, seat = 0))]
-    fn new(game: &Game, opponents: Vec<String>, seat: usize) -> PyResult<Solo> {
-        Ok(Solo(SoloCore::new(game, &opponents, seat)?))
+    #[pyo3(signature = (game, opponents, seat = 0, python_bots = Vec::new()))]
+    fn new(game: &Game, opponents: Vec<String>, seat: usize, python_bots: Vec<(String, Py<PyAny>)>) -> PyResult<Solo> {
+        let failure = Arc::new(Mutex::new(None));
+        let registry = Arc::new(with_python_bots(python_bots, &failure)?);
+        Ok(Solo(SoloCore::new(game, &opponents, seat, registry, failure)?))
     }
 
     /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
     /// observation tensor and the action mask.
-    fn reset(&mut self, seed: u64) -> (Vec<f32>, Vec<u8>) {
+    fn reset(&mut self, seed: u64) -> PyResult<(Vec<f32>, Vec<u8>)> {
         self.0.reset(seed);
-        self.observe()
+        self.0.failed()?;
+        Ok(self.observe())
     }
 
     /// Plays `action` for the seat (an action outside the mask plays the first legal one
@@ -607,6 +629,7 @@ impl Solo {
         self.0.dealt()?;
         let (reward, over, illegal) =
             self.0.step(action).ok_or_else(|| PyRuntimeError::new_err("the match is over: call reset()"))?;
+        self.0.failed()?;
         let (obs, mask) = self.observe();
         Ok((obs, mask, reward, over, illegal))
     }
@@ -646,12 +669,24 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (n, game, opponents, seat = 0, seed = 1))]
-    fn new(py: Python<'_>, n: usize, game: &Game, opponents: Vec<String>, seat: usize, seed: u64) -> PyResult<VecEnv> {
+    #[pyo3(signature = (n, game, opponents, seat = 0, seed = 1, python_bots = Vec::new()))]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        game: &Game,
+        opponents: Vec<String>,
+        seat: usize,
+        seed: u64,
+        python_bots: Vec<(String, Py<PyAny>)>,
+    ) -> PyResult<VecEnv> {
         if n == 0 {
             return Err(PyValueError::new_err("n must be at least 1"));
         }
-        let games = (0..n).map(|_| SoloCore::new(game, &opponents, seat)).collect::<PyResult<Vec<_>>>()?;
+        let failure = Arc::new(Mutex::new(None));
+        let registry = Arc::new(with_python_bots(python_bots, &failure)?);
+        let games = (0..n)
+            .map(|_| SoloCore::new(game, &opponents, seat, registry.clone(), failure.clone()))
+            .collect::<PyResult<Vec<_>>>()?;
         let (width, actions) = (games[0].layout.len(), games[0].space.len());
         Ok(VecEnv {
             games,
@@ -679,7 +714,7 @@ impl VecEnv {
         }
         self.rewards.bind(py).readwrite().as_slice_mut()?.fill(0.0);
         self.dones.bind(py).readwrite().as_slice_mut()?.fill(false);
-        Ok(())
+        self.games[0].failed()
     }
 
     /// Plays `actions[i]` in game `i` (an illegal action plays the first legal one), then its
@@ -720,7 +755,7 @@ impl VecEnv {
                     g.write(o, m);
                 });
         });
-        Ok(())
+        self.games[0].failed()
     }
 
     /// The observations, one row per game (float32, written in place).

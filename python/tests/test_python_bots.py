@@ -56,3 +56,28 @@ def test_a_python_bot_plays_a_balance_sweep():
     r = mtrain.balance([bot, "random"], players=2, hands=(7, 8), games=100, rounds=2, seed=2)
     assert bot.calls > 100 and not r.stopped
     assert {row["recommended_hand"] for row in r.recommendation} <= {7, 8}
+
+
+def test_python_bots_are_opponents_in_the_environments():
+    from mtrain import gym as mtgym
+
+    bot = Heaviest()
+    e = mtgym.env(opponents=[bot, "greedy"], rounds=1)
+    obs, _ = e.reset(seed=1)
+    done = False
+    while not done:
+        obs, reward, done, _, _ = e.step(int(obs["action_mask"].nonzero()[0][0]))
+    assert bot.calls > 3
+    env = mtrain.vec_env(4, [Heaviest()], players=2, rounds=1, seed=2)
+    for _ in range(20):
+        env.step(env.mask.argmax(axis=1).astype("int64"))
+
+    class Broken:
+        def choose(self, observation, legal):
+            raise ValueError("lost")
+
+    with pytest.raises(RuntimeError, match="'python1' failed: ValueError: lost"):
+        e = mtgym.env(opponents=[Broken()], rounds=1)
+        obs, _ = e.reset(seed=1)
+        while True:
+            obs, *_ = e.step(int(obs["action_mask"].nonzero()[0][0]))
