@@ -16,6 +16,13 @@ Rewards: when a round ends, each agent receives minus its round score over 100 (
 the pips left in hand: lower is better); when the match ends, each also receives its share of the
 win (1/k for each of k co-winners) minus 1/N. A match's rewards therefore favour both a low
 total and winning.
+
+An action outside the mask plays the agent's first legal action instead (``infos[agent]
+["illegal"]`` says so), so unmasked exploration never crashes a run. ``max_cycles`` (default:
+none) caps each agent's decisions: an agent that has decided ``max_cycles`` times is truncated,
+and its seat then plays its first legal action until every agent is truncated or the match
+ends. :func:`parallel_env` gives the same game in PettingZoo's parallel API, where one step is
+every live agent's next decision.
 """
 
 from __future__ import annotations
@@ -25,11 +32,11 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from . import Game
 
-__all__ = ["MexicanTrainEnv", "env"]
+__all__ = ["MexicanTrainEnv", "MexicanTrainParallelEnv", "env", "parallel_env"]
 
 ROUND_SCALE = 100.0
 
@@ -37,6 +44,19 @@ ROUND_SCALE = 100.0
 def env(**kwargs: Any) -> "MexicanTrainEnv":
     """A Mexican Train AEC environment; keyword arguments as :class:`MexicanTrainEnv`."""
     return MexicanTrainEnv(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> "MexicanTrainParallelEnv":
+    """The same game in PettingZoo's parallel API; keyword arguments as :class:`MexicanTrainEnv`."""
+    return MexicanTrainParallelEnv(**kwargs)
+
+
+def _legal_or_first(state, action) -> tuple:
+    """``action`` if it is legal now, else the first legal action; and whether it was illegal."""
+    legal = state.legal_actions()
+    if action is not None and int(action) in legal:
+        return int(action), False
+    return legal[0], True
 
 
 class MexicanTrainEnv(AECEnv):
@@ -55,8 +75,10 @@ class MexicanTrainEnv(AECEnv):
         rounds: Optional[int] = None,
         options: Optional[Dict[str, object]] = None,
         render_mode: Optional[str] = None,
+        max_cycles: Optional[int] = None,
     ) -> None:
         super().__init__()
+        self.max_cycles = max_cycles
         changes = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items()]
         self.game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -97,6 +119,7 @@ class MexicanTrainEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._decisions = {a: 0 for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
@@ -106,15 +129,10 @@ class MexicanTrainEnv(AECEnv):
             mask[self.state.legal_actions()] = 1
         return {"observation": np.asarray(self.state.observation_tensor(i), dtype=np.float32), "action_mask": mask}
 
-    def step(self, action: Optional[int]) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
+    def _play(self, action: int) -> None:
+        """Plays `action` for the seat to act, adding round and match rewards to the agents."""
         before_round, before = self.state.round(), self.state.scores()
-        self.state.apply_action(int(action))
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.state.apply_action(action)
         over = self.state.is_terminal()
         if over or self.state.round() != before_round:
             after = self.state.scores()
@@ -122,20 +140,99 @@ class MexicanTrainEnv(AECEnv):
                 i = self._index[a]
                 self.rewards[a] -= (after[i] - before[i]) / ROUND_SCALE
         if over:
-            for a, r in zip(self.possible_agents, self.state.returns()):
-                self.rewards[a] += r
-                self.terminations[a] = True
-            self._accumulate_rewards()
-            # Every agent now steps once more (with None) to leave.
-            self.agent_selection = self.agents[0]
+            for a in self.agents:
+                self.rewards[a] += self.state.returns()[self._index[a]]
+
+    def _live(self, agent: str) -> bool:
+        return agent in self.agents and not (self.terminations[agent] or self.truncations[agent])
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
             return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        chosen, illegal = _legal_or_first(self.state, action)
+        self.infos[agent] = {"illegal": illegal}
+        self._play(chosen)
+        self._decisions[agent] += 1
+        if self.max_cycles is not None and self._decisions[agent] >= self.max_cycles:
+            self.truncations[agent] = True
+        # A seat whose agent has left plays its first legal action.
+        while not self.state.is_terminal() and not self._live(self.possible_agents[self.state.current_player()]):
+            self._play(self.state.legal_actions()[0])
+        if self.state.is_terminal():
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player()]
         self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        # Agents that just ended step once more (with None) to leave.
+        self._deads_step_first()
 
     def render(self) -> Optional[str]:
         if self.render_mode == "ansi":
             return repr(self.state)
         return None
+
+    def close(self) -> None:
+        pass
+
+
+class MexicanTrainParallelEnv(ParallelEnv):
+    """Mexican Train in PettingZoo's parallel API (arguments as :class:`MexicanTrainEnv`). A
+    turn-based game has one seat to act at a time, so one parallel step plays every live agent's
+    next decision, in the game's order, with the action that agent gave (an agent asked twice in
+    a step plays its action again; an illegal action is replaced by its first legal one).
+    ``max_cycles`` truncates every agent after that many steps."""
+
+    metadata = {"name": "mexican_train_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, max_cycles: Optional[int] = None, **kwargs: Any) -> None:
+        self._aec = MexicanTrainEnv(**kwargs)
+        self.max_cycles = max_cycles
+        self.possible_agents = self._aec.possible_agents
+        self.render_mode = self._aec.render_mode
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._aec.action_space(agent)
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        self._aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        self._steps = 0
+        return {a: self._aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: Dict[str, int]):
+        aec, state = self._aec, self._aec.state
+        rewards = {a: 0.0 for a in self.agents}
+        infos: Dict[str, dict] = {a: {} for a in self.agents}
+        decided = set()
+        while not state.is_terminal() and len(decided) < len(self.agents):
+            agent = self.possible_agents[state.current_player()]
+            chosen, illegal = _legal_or_first(state, actions.get(agent))
+            infos[agent] = {"illegal": illegal}
+            aec.rewards = {a: 0.0 for a in aec.agents}
+            aec._play(chosen)
+            for a in self.agents:
+                rewards[a] += aec.rewards[a]
+            decided.add(agent)
+        self._steps += 1
+        over = state.is_terminal()
+        truncated = self.max_cycles is not None and self._steps >= self.max_cycles and not over
+        terminations = {a: over for a in self.agents}
+        truncations = {a: truncated for a in self.agents}
+        observations = {a: aec.observe(a) for a in self.agents}
+        if over or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> Optional[str]:
+        return self._aec.render()
 
     def close(self) -> None:
         pass
