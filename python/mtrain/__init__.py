@@ -23,6 +23,7 @@ __version__ = _mtrain.__version__
 
 __all__ = [
     "BalanceResult",
+    "VecEnv",
     "vec_env",
     "Game",
     "State",
@@ -310,6 +311,11 @@ def vec_env(
     env = _mtrain.VecEnv(n, game, names, seat, seed, python_bots)
     env.reset()
     return env
+
+
+#: ``mtrain.VecEnv(n, opponents=..., players=..., seed=...)``: the name the vectorised
+#: environment is known by; the same function as :func:`vec_env`.
+VecEnv = vec_env
 
 
 def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:

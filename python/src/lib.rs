@@ -416,9 +416,9 @@ impl State {
         Ok(obs)
     }
 
-    /// What `player` may know now as numbers (`Game.observation_shape()` of them, float32): the
+    /// What `player` may know now as a numpy array (`Game.observation_shape()` float32s): the
     /// layout docs/python.md describes. Zeros once the match is over.
-    fn observation_tensor(&self, player: usize) -> PyResult<Vec<f32>> {
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let layout = ObservationLayout::new(self.st.rules());
         let n = self.st.rules().players as usize;
         if player >= n {
@@ -428,7 +428,7 @@ impl State {
         if let Some(view) = self.st.view(Seat::from_index(player)) {
             layout.write(&view, self.st.round_number(), self.st.current(), &mut out);
         }
-        Ok(out)
+        Ok(PyArray1::from_vec(py, out))
     }
 
     /// A full state consistent with everything `player` has seen: the hidden hands and

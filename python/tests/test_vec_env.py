@@ -51,3 +51,13 @@ def test_bad_input_is_refused():
     env = mtrain.vec_env(4, ["greedy"])
     with pytest.raises(ValueError, match="3 actions for 4 games"):
         env.step(np.zeros(3, dtype=np.int64))
+
+
+def test_vec_env_is_also_known_as_VecEnv_and_the_state_tensor_is_numpy():
+    env = mtrain.VecEnv(4, players=3, opponents=["greedy", "random"], seed=9)
+    assert env.obs.shape[0] == 4 and len(env) == 4
+    state = mtrain.Game(players=3).new_state(1)
+    t = state.observation_tensor(state.current_player())
+    assert isinstance(t, np.ndarray) and t.dtype == np.float32
+    assert t.shape == mtrain.Game(players=3).observation_shape()
+    assert (t >= 0).all() and (t <= 1).all() and t.sum() > 10  # scaled to 0..1, a hand's worth of ones
