@@ -78,22 +78,31 @@ class Table(list):
         return self.csv
 
 
-class TournamentResult:
+class _Result:
+    """What a run returns: its tables (each a :class:`Table`, by file name without ``.csv``), the
+    header and report the command line prints, the games played, and whether it stopped early."""
+
+    def __init__(self, raw: Dict[str, object]) -> None:
+        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
+        self.tables: Dict[str, Table] = {
+            name[: -len(".csv")]: Table(name, text) for name, text in files.items() if name.endswith(".csv")
+        }
+        self.plots: Dict[str, str] = {name: text for name, text in files.items() if name.endswith(".svg")}
+        self.header: str = raw["header"]  # type: ignore[assignment]
+        self.report: str = raw["console"]  # type: ignore[assignment]
+        self.games: int = raw["games"]  # type: ignore[assignment]
+        self.stopped: bool = raw["stopped"]  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<mtrain.{type(self).__name__}: {self.games} games, tables {', '.join(self.tables)}>"
+
+
+class TournamentResult(_Result):
     """What a tournament returns: its tables, the console report and how many games it played.
 
     Tables (each a :class:`Table`): ``summary`` (a row per bot), ``seats``, ``pairs``,
     ``ratings``, ``round_stats``; docs/csv.md describes every column.
     """
-
-    def __init__(self, raw: Dict[str, object]) -> None:
-        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
-        self.tables: Dict[str, Table] = {
-            name[: -len(".csv")]: Table(name, text) for name, text in files.items()
-        }
-        self.header: str = raw["header"]  # type: ignore[assignment]
-        self.report: str = raw["console"]  # type: ignore[assignment]
-        self.games: int = raw["games"]  # type: ignore[assignment]
-        self.stopped: bool = raw["stopped"]  # type: ignore[assignment]
 
     summary = property(lambda self: self.tables["summary"], doc="A row per bot (summary.csv).")
     seats = property(lambda self: self.tables["seats"], doc="A row per seat (seats.csv).")
@@ -105,9 +114,6 @@ class TournamentResult:
 
     def __str__(self) -> str:
         return self.header + "\n" + self.report
-
-    def __repr__(self) -> str:
-        return f"<mtrain.TournamentResult: {self.games} games, tables {', '.join(self.tables)}>"
 
 
 def tournament(
@@ -182,7 +188,7 @@ def _field(bots) -> Tuple[Optional[str], List[Tuple[str, object]]]:
     return ",".join(names), python_bots
 
 
-class BalanceResult:
+class BalanceResult(_Result):
     """What a balance sweep returns: its tables, its plots and the console report.
 
     Tables (each a :class:`Table`): ``balance`` (a row per player count, hand size and metric),
@@ -190,17 +196,6 @@ class BalanceResult:
     limit); ``plots`` maps each metric's SVG file name to its text. A sweep stopped early
     (Ctrl-C) has no tables: ``stopped`` is true.
     """
-
-    def __init__(self, raw: Dict[str, object]) -> None:
-        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
-        self.tables: Dict[str, Table] = {
-            name[: -len(".csv")]: Table(name, text) for name, text in files.items() if name.endswith(".csv")
-        }
-        self.plots: Dict[str, str] = {name: text for name, text in files.items() if name.endswith(".svg")}
-        self.header: str = raw["header"]  # type: ignore[assignment]
-        self.report: str = raw["console"]  # type: ignore[assignment]
-        self.games: int = raw["games"]  # type: ignore[assignment]
-        self.stopped: bool = raw["stopped"]  # type: ignore[assignment]
 
     balance = property(lambda self: self.tables["balance"], doc="Every figure (balance.csv).")
     recommendation = property(
@@ -210,9 +205,6 @@ class BalanceResult:
 
     def __str__(self) -> str:
         return self.header + self.report
-
-    def __repr__(self) -> str:
-        return f"<mtrain.BalanceResult: {self.games} games, tables {', '.join(self.tables)}>"
 
 
 def balance(
@@ -306,8 +298,7 @@ def vec_env(
     """
     names, python_bots = _opponents(opponents)
     players = players if players is not None else len(names) + 1
-    changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
-    game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
+    game = _game(rules, set, players, hand, rounds, options)
     env = _mtrain.VecEnv(n, game, names, seat, seed, python_bots)
     env.reset()
     return env
@@ -316,6 +307,12 @@ def vec_env(
 #: ``mtrain.VecEnv(n, opponents=..., players=..., seed=...)``: the name the vectorised
 #: environment is known by; the same function as :func:`vec_env`.
 VecEnv = vec_env
+
+
+def _game(rules: str, set: int, players: int, hand, rounds, options) -> Game:
+    """The :class:`Game` of a table, with ``options`` as rule changes (``{"tap": "draw_two"}``)."""
+    changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
+    return Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
 
 
 def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:

@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import Game, _opponents
+from . import _game, _opponents
 from ._mtrain import Solo
 
 __all__ = ["MexicanTrainEnv", "env"]
@@ -57,8 +57,7 @@ class MexicanTrainEnv(gymnasium.Env):
     ) -> None:
         names, python_bots = _opponents(opponents)
         players = players if players is not None else len(names) + 1
-        changes = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items()]
-        self.game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
+        self.game = _game(rules, set, players, hand, rounds, options)
         self._solo = Solo(self.game, names, seat, python_bots)
         n = self.game.num_distinct_actions()
         self.action_space = spaces.Discrete(n)

@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from . import Game
+from . import _game
 
 __all__ = ["MexicanTrainEnv", "MexicanTrainParallelEnv", "env", "parallel_env"]
 
@@ -79,8 +79,7 @@ class MexicanTrainEnv(AECEnv):
     ) -> None:
         super().__init__()
         self.max_cycles = max_cycles
-        changes = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (options or {}).items()]
-        self.game = Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
+        self.game = _game(rules, set, players, hand, rounds, options)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         n = self.game.num_distinct_actions()
