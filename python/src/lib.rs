@@ -328,6 +328,14 @@ struct State {
     events: Vec<Event>,
 }
 
+/// Seat `s`'s return from a finished match: its share of the win (1/k for each of k co-winners)
+/// minus 1/N, so the seats' returns sum to zero.
+fn match_return(r: &mexican_train::MatchResult, s: usize) -> f64 {
+    let k = f64::from(r.winners.count_ones());
+    let share = if r.winners >> s & 1 == 1 { 1.0 / k } else { 0.0 };
+    share - 1.0 / f64::from(r.players)
+}
+
 /// The player id of a state with nobody to act (a finished match), as OpenSpiel numbers it.
 const TERMINAL: i64 = -4;
 
@@ -379,8 +387,7 @@ impl State {
         if !self.st.is_over() {
             return vec![0.0; n];
         }
-        let k = f64::from(r.winners.count_ones());
-        (0..n).map(|s| if r.winners >> s & 1 == 1 { 1.0 / k } else { 0.0 } - 1.0 / n as f64).collect()
+        (0..n).map(|s| match_return(r, s)).collect()
     }
 
     /// Each seat's match total so far (lower is better).
@@ -559,11 +566,9 @@ impl SoloCore {
         seats.play(st);
         let over = st.is_over();
         let r = st.result();
-        let n = r.players as usize;
         let mut reward = -f64::from(r.totals[seat.index()] - before) / 100.0;
         if over {
-            let k = f64::from(r.winners.count_ones());
-            reward += if r.winners >> seat.index() & 1 == 1 { 1.0 / k } else { 0.0 } - 1.0 / n as f64;
+            reward += match_return(r, seat.index());
         }
         Some((reward, over, found.is_none()))
     }
