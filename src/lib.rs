@@ -49,6 +49,7 @@
 //! | [`deal`] | the seeded shuffle and deal of a round |
 //! | [`round`] | the engine: round state, moves, turns, events |
 //! | [`view`] | a seat's legal knowledge of a round |
+//! | [`analyze`] | position analysis and game review: every move's win probability and points, with intervals |
 //! | [`strategy`], [`strategies`] | the bot trait and specs; the built-in bots and their registry |
 //! | [`external`] | bots in other programs, over the JSON-lines protocol |
 //! | [`game`] | a match of rounds, scores and the winner |
@@ -81,6 +82,7 @@
 //! assert_eq!(play_match(&rules, 7, &mut bots, &mut NoObserver), result);
 //! ```
 
+pub mod analyze;
 pub mod balance;
 pub mod cli;
 pub mod deal;

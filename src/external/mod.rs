@@ -28,7 +28,7 @@
 //! left of its process group then (processes the bot started) is killed too, as is the whole
 //! group of a bot that fails: no process of a bot outlives mtrain.
 
-mod protocol;
+pub(crate) mod protocol;
 
 pub use protocol::PROTOCOL_VERSION;
 

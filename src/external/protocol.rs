@@ -264,7 +264,7 @@ impl Serialize for Voids<'_, '_> {
 }
 
 /// One legal move.
-struct MoveJson(Move);
+pub(crate) struct MoveJson(pub(crate) Move);
 
 impl Serialize for MoveJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -17,6 +17,7 @@ pub use determinize::FILL_TRIES;
 pub use event::{Event, NoObserver, Observer, SeenEvent};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};
+pub(crate) use state::{MAX_OPEN_DOUBLES, PositionParts};
 pub use trail::{longest_trail, whole_hand_trail};
 
 use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};

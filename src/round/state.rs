@@ -11,7 +11,7 @@ use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 
 /// At most one double per pip value exists, so at most `PIP_COUNT` doubles can be open at once.
-pub(super) const MAX_OPEN_DOUBLES: usize = PIP_COUNT;
+pub(crate) const MAX_OPEN_DOUBLES: usize = PIP_COUNT;
 
 /// Where the turn state machine stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -75,6 +75,31 @@ pub struct RoundSetup {
     pub first: Seat,
     /// Doubles already used as engines this match (bit v for `[v|v]`).
     pub used_doubles: u32,
+}
+
+/// The parts of a round described from one seat's side ([`RoundState::from_position`]).
+#[derive(Clone, Debug)]
+pub(crate) struct PositionParts {
+    /// The engine tile (a double).
+    pub engine: Tile,
+    /// Every hand: the mover's as described, the others filled with unseen tiles.
+    pub hands: [TileSet; MAX_PLAYERS],
+    /// The boneyard, in some order.
+    pub boneyard: Vec<Tile>,
+    /// Each started or marked train: id, open end, tiles laid, open double.
+    pub trains: Vec<(TrainId, Pip, u8, bool)>,
+    /// Markers on, bit per seat.
+    pub markers: u16,
+    /// Open doubles owed, oldest first.
+    pub owed: Vec<Obligation>,
+    /// Every tile on the table, the engine included.
+    pub played: TileSet,
+    /// The seat to move.
+    pub current: Seat,
+    /// The tile the mover just drew and must play, if any.
+    pub drawn: Option<Tile>,
+    /// Known voids per seat (bit per value).
+    pub voids: [u32; MAX_PLAYERS],
 }
 
 /// Levels of loosened void records kept per seat ([`RoundState::loose_voids`]).
@@ -227,6 +252,53 @@ impl RoundState {
             decisions: 0,
             outcome: None,
         }
+    }
+
+    /// A round in play described from one seat's side (`mtrain analyze --position`,
+    /// docs/analyze.md): every seat past its first turn, `p.current` at the start of its turn (or,
+    /// with `p.drawn`, holding the tile it just drew), no public void known beyond `p.voids`.
+    /// The caller checks the description (tiles used once, trains that chain from the engine).
+    pub(crate) fn from_position(rules: &Rules, p: &PositionParts) -> RoundState {
+        let deal = Deal {
+            engine: p.engine,
+            set_aside: true,
+            players: rules.players,
+            hands: p.hands,
+            boneyard: Boneyard::from_tiles(&p.boneyard),
+        };
+        let setup = RoundSetup {
+            e: p.engine.low(),
+            engine_mode: EngineMode::SetAside,
+            lead: p.current,
+            first: p.current,
+            used_doubles: 0,
+        };
+        let mut st = RoundState::with_setup(rules, &deal, setup);
+        for &(id, end, len, open_double) in &p.trains {
+            st.trains[id.index()] = Train { end, len, open_double };
+            if id.is_mexican() && len > 0 {
+                st.mexican_started += 1;
+            }
+        }
+        st.markers = p.markers;
+        for (i, &o) in p.owed.iter().enumerate() {
+            st.pending[i] = o;
+        }
+        st.pending_len = p.owed.len() as u8;
+        st.played = p.played;
+        st.turns_taken = [1; MAX_PLAYERS];
+        st.voids = p.voids;
+        st.phase = match p.drawn {
+            None => Phase::TurnStart,
+            Some(t) if p.owed.is_empty() => Phase::Normal(Some(t)),
+            Some(t) => Phase::Cover(Some(t)),
+        };
+        if p.drawn.is_some() {
+            st.begin_turn();
+            st.turn_drew = true;
+            st.draws[p.current.index()] = 1;
+        }
+        st
     }
 
     // ---- full-information accessors ----

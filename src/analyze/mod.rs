@@ -1,0 +1,524 @@
+//! Position analysis: what should be played here, and what each alternative costs.
+//!
+//! [`analyze`] takes one seat's [`View`] at a decision and its legal moves, and estimates for
+//! every move the mover's **round-win probability** and **expected point margin** (the other
+//! seats' mean round score minus the mover's: positive is good), each with an interval. It is
+//! `expert`'s search made into a measurement: worlds are sampled from what the seat to move
+//! could know (its hand, the table, hand and boneyard sizes, the voids the table has shown and
+//! their loosened records after draws: `expert`'s `infer=draws`), every move is played in the
+//! same worlds (common random numbers), and each is played out to the round's end by the
+//! rollout bot in every seat (`greedy` unless told otherwise).
+//!
+//! The budget goes where it separates the best moves: after a first look, a move is dropped
+//! once the leader beats it by more than the one-sided Bonferroni bound (`confidence` shared
+//! over the other moves) on their paired difference; the analysis ends when one move is left
+//! (**separated**), when every move left is within `tolerance` of the leader at `confidence`
+//! (**indistinguishable**: they are worth the same within the tolerance), or when the worlds
+//! or the time run out (**budget**), and says which.
+//!
+//! Only the [`View`] is read: hidden tiles cannot change the answer (a test swaps them and gets
+//! the same analysis, byte for byte). With no time cap the same seed gives the same analysis.
+
+pub mod position;
+pub mod replay;
+pub mod review;
+
+use crate::game::play_round;
+use crate::rng::{GameRng, mix, rng_from_seed};
+use crate::round::{Move, MoveList, NoObserver, Seat};
+use crate::rules::MAX_PLAYERS;
+use crate::strategies::Bot;
+use crate::view::View;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Which estimate ranks the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// Expected point margin (the match is scored in points): the default.
+    Points,
+    /// Round-win probability.
+    Win,
+}
+
+impl Metric {
+    /// The default `tolerance` for this metric: half a point, or one percentage point.
+    pub fn default_tolerance(self) -> f64 {
+        match self {
+            Metric::Points => 0.5,
+            Metric::Win => 0.01,
+        }
+    }
+}
+
+/// How an analysis searches and when it stops.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The bot that plays every seat in the rollouts.
+    pub rollout: Bot,
+    /// The most worlds played (each move is played at most once per world).
+    pub max_worlds: u32,
+    /// A time cap (off by default: a clock makes results machine-dependent).
+    pub time_cap: Option<Duration>,
+    /// Confidence of the intervals and of the stopping tests, e.g. 0.95.
+    pub confidence: f64,
+    /// Moves whose difference from the leader is surely within this (in the ranking metric's
+    /// units) are called indistinguishable.
+    pub tolerance: f64,
+    /// What ranks the moves.
+    pub by: Metric,
+    /// Sample worlds that meet the loosened void records too (`expert`'s `infer=draws`).
+    pub infer_draws: bool,
+}
+
+/// The default most worlds of one analysis.
+pub const DEFAULT_MAX_WORLDS: u32 = 20_000;
+
+/// Worlds played before the first look.
+pub const FIRST_LOOK: u32 = 32;
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            rollout: Bot::parse("greedy").expect("greedy is built in"),
+            max_worlds: DEFAULT_MAX_WORLDS,
+            time_cap: None,
+            confidence: 0.95,
+            tolerance: Metric::Points.default_tolerance(),
+            by: Metric::Points,
+            infer_draws: true,
+        }
+    }
+}
+
+/// Why an analysis ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// One legal move: nothing to compare.
+    Single,
+    /// The best move beat every other at the stated confidence.
+    Separated,
+    /// The moves left are within the tolerance of each other at the stated confidence.
+    Indistinguishable,
+    /// The worlds ran out first.
+    Worlds,
+    /// The time cap came first.
+    Time,
+}
+
+impl Stop {
+    /// A sentence for the console.
+    pub fn describe(self, confidence: f64, tolerance: f64, by: Metric) -> String {
+        let c = confidence * 100.0;
+        let unit = match by {
+            Metric::Points => format!("{tolerance} points"),
+            Metric::Win => format!("{} percentage points of win probability", tolerance * 100.0),
+        };
+        match self {
+            Stop::Single => "only one legal move".into(),
+            Stop::Separated => format!("the best move is separated from every other at {c}% confidence"),
+            Stop::Indistinguishable => {
+                format!("the moves left are indistinguishable: within {unit} of the best at {c}% confidence")
+            }
+            Stop::Worlds => "the worlds ran out before the best move was separated (raise --samples)".into(),
+            Stop::Time => "the time ran out before the best move was separated (raise --seconds)".into(),
+        }
+    }
+}
+
+/// A mean with its interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Estimate {
+    pub mean: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// One move's estimates.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MoveEval {
+    /// Its index in the legal move list (the engine's order).
+    pub index: usize,
+    /// The move.
+    #[serde(skip)]
+    pub mv: Move,
+    /// Worlds it was played in.
+    pub worlds: u32,
+    /// The mover's round-win probability (ties for the lowest round score share the win).
+    pub win: Estimate,
+    /// The other seats' mean round score minus the mover's.
+    pub points: Estimate,
+    /// The best move's point margin minus this one's, paired over the worlds both were played
+    /// in (0 for the best).
+    pub loss: Estimate,
+    /// The same for the win probability.
+    pub loss_win: Estimate,
+    /// Whether it was still in the running at the end.
+    pub survived: bool,
+}
+
+/// What [`analyze`] found: the moves, best first.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Analysis {
+    /// The seat to move.
+    #[serde(serialize_with = "seat_index")]
+    pub seat: Seat,
+    /// Every legal move: those still in the running at the end first, each group by its mean
+    /// in the ranking metric, best first.
+    pub moves: Vec<MoveEval>,
+    /// Worlds sampled.
+    pub worlds: u32,
+    /// Rollouts played.
+    pub rollouts: u64,
+    /// Why it ended.
+    pub stop: Stop,
+    /// The ranking metric.
+    pub by: Metric,
+    /// The confidence of the intervals and tests.
+    pub confidence: f64,
+    /// The tolerance of the indistinguishable test.
+    pub tolerance: f64,
+    /// Time spent.
+    #[serde(serialize_with = "seconds")]
+    pub elapsed: Duration,
+}
+
+fn seat_index<S: serde::Serializer>(s: &Seat, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_u64(s.index() as u64)
+}
+
+fn seconds<S: serde::Serializer>(d: &Duration, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_f64((d.as_secs_f64() * 1e4).round() / 1e4)
+}
+
+impl Analysis {
+    /// The best move.
+    pub fn best(&self) -> &MoveEval {
+        &self.moves[0]
+    }
+
+    /// The estimates of the move at `index` in the legal list.
+    pub fn of(&self, index: usize) -> Option<&MoveEval> {
+        self.moves.iter().find(|m| m.index == index)
+    }
+}
+
+/// The standard normal quantile.
+fn quantile(p: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::new(0.0, 1.0).expect("the standard normal").inverse_cdf(p)
+}
+
+/// Running sums of one quantity.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    n: u32,
+    sum: f64,
+    sq: f64,
+}
+
+impl Sums {
+    fn add(&mut self, v: f64) {
+        self.n += 1;
+        self.sum += v;
+        self.sq += v * v;
+    }
+
+    fn mean(&self) -> f64 {
+        if self.n == 0 { 0.0 } else { self.sum / f64::from(self.n) }
+    }
+
+    /// The standard error of the mean (0 below two values).
+    fn se(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let m = f64::from(self.n);
+        let var = ((self.sq - self.sum * self.sum / m) / (m - 1.0)).max(0.0);
+        (var / m).sqrt()
+    }
+
+    fn estimate(&self, z: f64, clamp: Option<(f64, f64)>) -> Estimate {
+        let (mean, half) = (self.mean(), z * self.se());
+        let (mut lo, mut hi) = (mean - half, mean + half);
+        if let Some((a, b)) = clamp {
+            lo = lo.clamp(a, b);
+            hi = hi.clamp(a, b);
+        }
+        Estimate { mean, lo, hi }
+    }
+}
+
+/// One rollout's result for the mover: (point margin, win share).
+fn judge(scores: &[u32; MAX_PLAYERS], me: Seat, n: usize) -> (f64, f64) {
+    let own = f64::from(scores[me.index()]);
+    let others: f64 = (0..n).filter(|&s| s != me.index()).map(|s| f64::from(scores[s])).sum();
+    let low = scores[..n].iter().min().copied().unwrap_or(0);
+    let win =
+        if scores[me.index()] == low { 1.0 / scores[..n].iter().filter(|&&s| s == low).count() as f64 } else { 0.0 };
+    (others / (n - 1) as f64 - own, win)
+}
+
+/// Reused rollout buffers.
+struct Rollouts {
+    seats: Vec<Bot>,
+    rngs: Vec<GameRng>,
+    moves: MoveList,
+}
+
+/// Analyses the decision `view`'s seat faces with legal moves `moves` (as the engine lists them
+/// at this decision), from `seed`.
+///
+/// # Panics
+/// Panics if `moves` is empty or `view`'s seat is not the seat to act (no world can be sampled).
+pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64) -> Analysis {
+    assert!(!moves.is_empty(), "a decision has legal moves");
+    let start = Instant::now();
+    let me = view.seat();
+    let n = view.players() as usize;
+    let k = moves.len();
+    let conf = settings.confidence;
+    let z_interval = quantile(1.0 - (1.0 - conf) / 2.0);
+    // One-sided, shared over the k - 1 comparisons with the leader.
+    let z_drop = quantile(1.0 - (1.0 - conf) / (k.max(2) - 1) as f64);
+    let mut pts = vec![Sums::default(); k];
+    let mut win = vec![Sums::default(); k];
+    // Per-world values, world-major, for the paired differences.
+    let mut vp: Vec<f64> = Vec::new();
+    let mut vw: Vec<f64> = Vec::new();
+    let mut alive: Vec<bool> = vec![true; k];
+    let mut ro = Rollouts {
+        seats: vec![settings.rollout.clone(); n],
+        rngs: (0..n).map(|_| rng_from_seed(0)).collect(),
+        moves: MoveList::new(),
+    };
+    let mut rollouts = 0u64;
+    let mut w = 0u32;
+    let mut next_look = FIRST_LOOK;
+    let stop = if k == 1 {
+        Stop::Single
+    } else {
+        loop {
+            if w >= settings.max_worlds {
+                break Stop::Worlds;
+            }
+            if w > 0 && settings.time_cap.is_some_and(|cap| start.elapsed() >= cap) {
+                break Stop::Time;
+            }
+            let mut world_rng = rng_from_seed(mix(seed, 2 * u64::from(w)));
+            let world = if settings.infer_draws {
+                view.sample_world_loose(&mut world_rng)
+            } else {
+                view.sample_world(&mut world_rng)
+            }
+            .expect("the view's seat is to act");
+            let rollout_seed = mix(seed, 2 * u64::from(w) + 1);
+            vp.resize((w as usize + 1) * k, f64::NAN);
+            vw.resize((w as usize + 1) * k, f64::NAN);
+            for c in (0..k).filter(|&c| alive[c]) {
+                let mut sim = world.clone();
+                sim.play_unchecked(moves[c], &mut NoObserver);
+                for s in 0..n {
+                    ro.seats[s].clone_from(&settings.rollout);
+                    ro.rngs[s] = rng_from_seed(mix(rollout_seed, s as u64));
+                }
+                let outcome = play_round(&mut sim, &mut ro.seats, &mut ro.rngs, &mut ro.moves, &mut NoObserver);
+                let (p, q) = judge(&outcome.scores, me, n);
+                pts[c].add(p);
+                win[c].add(q);
+                vp[w as usize * k + c] = p;
+                vw[w as usize * k + c] = q;
+                rollouts += 1;
+            }
+            w += 1;
+            if w < next_look {
+                continue;
+            }
+            next_look = w + (w / 8).max(16);
+            let values = if settings.by == Metric::Points { &vp } else { &vw };
+            let sums = if settings.by == Metric::Points { &pts } else { &win };
+            let lead = leader(sums, &alive);
+            for (c, a) in alive.iter_mut().enumerate() {
+                if c != lead && *a {
+                    let d = paired(values, k, w, lead, c);
+                    if d.mean() > z_drop * d.se() && d.n >= 2 {
+                        *a = false;
+                    }
+                }
+            }
+            if alive.iter().filter(|&&a| a).count() == 1 {
+                break Stop::Separated;
+            }
+            let close = (0..k).filter(|&c| c != lead && alive[c]).all(|c| {
+                let d = paired(values, k, w, lead, c);
+                d.mean().abs() + z_interval * d.se() < settings.tolerance
+            });
+            if close {
+                break Stop::Indistinguishable;
+            }
+        }
+    };
+    let sums = if settings.by == Metric::Points { &pts } else { &win };
+    let lead = if k == 1 { 0 } else { leader(sums, &alive) };
+    let mut evals: Vec<MoveEval> = (0..k)
+        .map(|c| {
+            let (loss, loss_win) = if c == lead || k == 1 {
+                let zero = Estimate { mean: 0.0, lo: 0.0, hi: 0.0 };
+                (zero, zero)
+            } else {
+                (
+                    paired(&vp, k, w, lead, c).estimate(z_interval, None),
+                    paired(&vw, k, w, lead, c).estimate(z_interval, None),
+                )
+            };
+            MoveEval {
+                index: c,
+                mv: moves[c],
+                worlds: pts[c].n,
+                win: win[c].estimate(z_interval, Some((0.0, 1.0))),
+                points: pts[c].estimate(z_interval, None),
+                loss,
+                loss_win,
+                survived: alive[c],
+            }
+        })
+        .collect();
+    let key = |e: &MoveEval| if settings.by == Metric::Points { e.points.mean } else { e.win.mean };
+    // Survivors first, the leader at the top; then by mean, best first; then move order.
+    evals.sort_by(|a, b| {
+        (b.index == lead)
+            .cmp(&(a.index == lead))
+            .then(b.survived.cmp(&a.survived))
+            .then(key(b).total_cmp(&key(a)))
+            .then(a.index.cmp(&b.index))
+    });
+    Analysis {
+        seat: me,
+        moves: evals,
+        worlds: w,
+        rollouts,
+        stop,
+        by: settings.by,
+        confidence: conf,
+        tolerance: settings.tolerance,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The surviving move with the highest mean; ties go to the first in move order.
+fn leader(sums: &[Sums], alive: &[bool]) -> usize {
+    let mut best = alive.iter().position(|&a| a).expect("a move survives");
+    for c in best + 1..sums.len() {
+        if alive[c] && sums[c].mean() > sums[best].mean() {
+            best = c;
+        }
+    }
+    best
+}
+
+/// `a − b` per world over the first `worlds` worlds in which both were played.
+fn paired(values: &[f64], k: usize, worlds: u32, a: usize, b: usize) -> Sums {
+    let mut d = Sums::default();
+    for w in 0..worlds as usize {
+        let (x, y) = (values[w * k + a], values[w * k + b]);
+        if !x.is_nan() && !y.is_nan() {
+            d.add(x - y);
+        }
+    }
+    d
+}
+
+/// The console table: one line per move, best first.
+pub struct Table<'a>(pub &'a Analysis);
+
+impl fmt::Display for Table<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0;
+        let c = a.confidence * 100.0;
+        writeln!(
+            f,
+            "{} legal moves, {} worlds, {} rollouts in {:.2} s: {}",
+            a.moves.len(),
+            a.worlds,
+            a.rollouts,
+            a.elapsed.as_secs_f64(),
+            a.stop.describe(a.confidence, a.tolerance, a.by)
+        )?;
+        let width = a.moves.iter().map(|m| m.mv.to_string().len()).max().unwrap_or(4).max(4);
+        let cells: Vec<[String; 3]> = a
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                [
+                    format!("{:.1} [{:.1}, {:.1}]", m.win.mean * 100.0, m.win.lo * 100.0, m.win.hi * 100.0),
+                    format!("{:+.2} [{:+.2}, {:+.2}]", m.points.mean, m.points.lo, m.points.hi),
+                    if i == 0 {
+                        "best".to_string()
+                    } else {
+                        format!("{:.2} [{:.2}, {:.2}]", m.loss.mean, m.loss.lo, m.loss.hi)
+                    },
+                ]
+            })
+            .collect();
+        let heads = [format!("win % [{c}%]"), format!("points [{c}%]"), format!("loss [{c}%]")];
+        let w: Vec<usize> =
+            (0..3).map(|j| cells.iter().map(|r| r[j].len()).chain([heads[j].len()]).max().unwrap_or(0)).collect();
+        writeln!(
+            f,
+            "{:>4}  {:<width$}  {:<w0$}  {:<w1$}  {:<w2$}  {:>6}",
+            "rank",
+            "move",
+            heads[0],
+            heads[1],
+            heads[2],
+            "worlds",
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2]
+        )?;
+        for (i, (m, r)) in a.moves.iter().zip(&cells).enumerate() {
+            let rank = if m.survived { format!("{}", i + 1) } else { format!("{}x", i + 1) };
+            writeln!(
+                f,
+                "{:>4}  {:<width$}  {:<w0$}  {:<w1$}  {:<w2$}  {:>6}",
+                rank,
+                m.mv.to_string(),
+                r[0],
+                r[1],
+                r[2],
+                m.worlds,
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2]
+            )?;
+        }
+        if a.moves.iter().any(|m| !m.survived) {
+            writeln!(f, "x: dropped once clearly behind the best (its interval is from fewer worlds)")?;
+        }
+        Ok(())
+    }
+}
+
+/// The move as the bot protocol writes it, for `--json`.
+pub(crate) struct MoveJson(pub Move);
+
+impl serde::Serialize for MoveJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::external::protocol::MoveJson(self.0).serialize(s)
+    }
+}
+
+/// `Analysis` as JSON, each move with its protocol form and text.
+pub fn to_json(a: &Analysis) -> serde_json::Value {
+    let mut v = serde_json::to_value(a).expect("an analysis serializes");
+    if let Some(list) = v.get_mut("moves").and_then(|m| m.as_array_mut()) {
+        for (j, m) in list.iter_mut().zip(&a.moves) {
+            j["move"] = serde_json::to_value(MoveJson(m.mv)).expect("a move serializes");
+            j["text"] = serde_json::Value::String(m.mv.to_string());
+        }
+    }
+    v
+}

@@ -1,0 +1,375 @@
+//! `mtrain analyze`: what should be played here, and game review (docs/analyze.md).
+
+use super::{AtomicFile, CliError, check_out_file, values};
+use crate::analyze::position::{Position, TEMPLATE};
+use crate::analyze::replay::{Decision, LoggedGame, read_log};
+use crate::analyze::review::{self, DEFAULT_THRESHOLD, ReviewRow, ReviewSettings, SummaryRow};
+use crate::analyze::{Analysis, DEFAULT_MAX_WORLDS, Metric, Settings, Table, analyze, to_json};
+use crate::round::Seat;
+use crate::strategies::Registry;
+use crate::strategy::StrategySpec;
+use crate::view::View;
+use clap::{Args, ValueEnum};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `mtrain analyze`.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["log", "position", "template"]))]
+pub(crate) struct AnalyzeArgs {
+    /// A JSONL game log (`mtrain play --log`, `mtrain tournament --log-games`): analyse the
+    /// position at --round and --decision, or with --review every decision
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// A position file written by hand (JSON; `--template` prints one to start from)
+    #[arg(long, value_name = "FILE", conflicts_with = "log")]
+    position: Option<PathBuf>,
+    /// Print a position file to start from, and stop
+    #[arg(long, conflicts_with_all = ["log", "position"])]
+    template: bool,
+    /// With --log: the game, by the `game` number of its `match` line (tournament logs)
+    /// [default: the first; with --review: every game in the file]
+    #[arg(long, value_name = "G", requires = "log")]
+    game: Option<u64>,
+    /// With --log: the round of the position, from 1
+    #[arg(long, value_name = "R", requires = "log", conflicts_with = "review")]
+    round: Option<u8>,
+    /// With --log: the decision in that round, from 1, every seat's decisions counted (the
+    /// `decision` column of the review CSV)
+    #[arg(long, value_name = "D", requires = "round")]
+    decision: Option<u32>,
+    /// With --review: only this seat's decisions; with --round/--decision: the seat that must be
+    /// the one to move
+    #[arg(long, value_name = "S", requires = "log")]
+    seat: Option<u8>,
+    /// Review every decision of the log (of --seat, of --game) against the analysis
+    #[arg(long, requires = "log")]
+    review: bool,
+    /// With --review: write one row per decision to FILE (CSV)
+    #[arg(long, value_name = "FILE", requires = "review")]
+    csv: Option<PathBuf>,
+    /// With --review: a loss (points) from which a decision is a mistake, when its interval
+    /// also excludes 0
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_THRESHOLD, value_parser = non_negative, requires = "review")]
+    threshold: f64,
+    /// With --review: worker threads, at most 4 per core [default: every core]
+    #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true, requires = "review")]
+    threads: Option<usize>,
+    /// The most worlds one analysis samples (every move still in the running is played once
+    /// in each)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WORLDS, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    samples: u32,
+    /// A time cap per analysis in seconds (results then depend on the machine) [default: none]
+    #[arg(long, value_name = "S", value_parser = values::seconds)]
+    seconds: Option<f64>,
+    /// Confidence of the intervals and of the tests that drop and separate moves
+    #[arg(long, value_name = "C", default_value_t = 0.95, value_parser = confidence)]
+    confidence: f64,
+    /// Moves surely within this of the best (points, or win probability with --by win) are
+    /// called indistinguishable [default: 0.5 points, 0.01 win probability]
+    #[arg(long, value_name = "T", value_parser = positive)]
+    tolerance: Option<f64>,
+    /// What ranks the moves
+    #[arg(long, value_enum, default_value_t = By::Points)]
+    by: By,
+    /// The bot that plays every seat in the rollouts (name or name:key=value,...)
+    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    rollout: String,
+    /// The analysis seed, decimal or hex (0x...)
+    #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// Print JSON instead of tables
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--by`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum By {
+    /// Expected point margin: the other seats' mean round score minus the mover's
+    Points,
+    /// Round-win probability
+    Win,
+}
+
+fn confidence(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(c) if (0.5..1.0).contains(&c) => Ok(c),
+        _ => Err(format!("'{s}' is not a confidence: give a number from 0.5 up to (not including) 1, e.g. 0.95")),
+    }
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{s}' is not a positive number")),
+    }
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{s}' is not a number of 0 or more")),
+    }
+}
+
+/// The analysis settings of `args`.
+fn settings(args: &AnalyzeArgs, registry: &Registry) -> Result<Settings, CliError> {
+    let spec: StrategySpec =
+        args.rollout.parse().map_err(|e: crate::strategy::SpecError| CliError::usage(format!("--rollout: {e}")))?;
+    let rollout = registry.build(&spec).map_err(|e| CliError::usage(format!("--rollout: {e}")))?;
+    let by = match args.by {
+        By::Points => Metric::Points,
+        By::Win => Metric::Win,
+    };
+    Ok(Settings {
+        rollout,
+        max_worlds: args.samples,
+        time_cap: args.seconds.map(Duration::from_secs_f64),
+        confidence: args.confidence,
+        tolerance: args.tolerance.unwrap_or(by.default_tolerance()),
+        by,
+        infer_draws: true,
+    })
+}
+
+pub(crate) fn run(args: &AnalyzeArgs, registry: &Registry) -> Result<(), CliError> {
+    if args.template {
+        print!("{TEMPLATE}");
+        return Ok(());
+    }
+    let settings = settings(args, registry)?;
+    if let Some(path) = &args.position {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::usage(format!("cannot read the position file '{file}': {e}")))?;
+        let pos = Position::parse(&text, &file).map_err(|e| CliError::usage(e.to_string()))?;
+        let (_, state, moves) = pos.build().map_err(|e| CliError::usage(format!("{file}: {e}")))?;
+        let seat = state.current();
+        let view = state.view(seat);
+        let a = analyze(&view, &moves, &settings, args.seed);
+        let head = format!("position {file}: seat {} to move", seat.index());
+        return print_one(args, &head, &view, &a, None);
+    }
+    let path = args.log.as_ref().expect("the input group requires one");
+    let games = read_log(path).map_err(|e| CliError::usage(e.to_string()))?;
+    let chosen: Vec<&LoggedGame> = match args.game {
+        Some(g) => {
+            let found: Vec<&LoggedGame> = games.iter().filter(|x| x.game == Some(g)).collect();
+            if found.is_empty() {
+                return Err(CliError::usage(format!(
+                    "--game {g}: the log holds no such game (it holds {})",
+                    games_text(&games)
+                )));
+            }
+            found
+        }
+        None if args.review => games.iter().collect(),
+        None => vec![&games[0]],
+    };
+    let n = chosen[0].table.players;
+    if let Some(s) = args.seat
+        && s >= n
+    {
+        return Err(CliError::usage(format!("--seat {s}: the game has {n} seats (valid: 0 to {})", n - 1)));
+    }
+    if args.review {
+        return run_review(args, &chosen, settings);
+    }
+    let (Some(round), Some(decision)) = (args.round, args.decision) else {
+        return Err(CliError::usage(
+            "--log needs --round R --decision D (the position to analyse) or --review (every decision)",
+        ));
+    };
+    let game = chosen[0];
+    let mut found: Option<Decision> = None;
+    let mut last_in_round = 0u32;
+    let mut rounds = 0u8;
+    game.replay(|d| {
+        rounds = rounds.max(d.round);
+        if d.round == round {
+            last_in_round = d.decision;
+            if d.decision == decision {
+                found = Some(d);
+                return false;
+            }
+        }
+        d.round <= round
+    })
+    .map_err(|e| CliError::usage(e.to_string()))?;
+    let Some(d) = found else {
+        return Err(CliError::usage(if last_in_round == 0 {
+            format!(
+                "--round {round}: the game has no decision in round {round} (its rounds with decisions: 1 to {rounds})"
+            )
+        } else {
+            format!("--decision {decision}: round {round} has decisions 1 to {last_in_round}")
+        }));
+    };
+    if let Some(s) = args.seat
+        && usize::from(s) != d.seat.index()
+    {
+        return Err(CliError::usage(format!(
+            "--seat {s}: decision {decision} of round {round} is seat {}'s",
+            d.seat.index()
+        )));
+    }
+    let view = d.state.view(d.seat).expect("a decision is in a round");
+    let a = review::analyze_decision(&d, &settings, args.seed);
+    let bot = game.bots.get(d.seat.index()).cloned().unwrap_or_default();
+    let mut head = String::new();
+    if let Some(g) = d.game {
+        let _ = write!(head, "game {g}, ");
+    }
+    let _ = write!(head, "round {round}, decision {decision}: seat {} ({bot}) to move", d.seat.index());
+    print_one(args, &head, &view, &a, Some(d.played))
+}
+
+/// The games a log holds, for messages.
+fn games_text(games: &[LoggedGame]) -> String {
+    let numbers: Vec<String> = games.iter().filter_map(|g| g.game).map(|g| g.to_string()).collect();
+    if numbers.is_empty() {
+        format!("{} game(s) without numbers: leave out --game", games.len())
+    } else if numbers.len() > 12 {
+        format!("games {} to {}", numbers[0], numbers[numbers.len() - 1])
+    } else {
+        format!("games {}", numbers.join(", "))
+    }
+}
+
+/// Prints one analysis: the position, then the table (or JSON).
+fn print_one(
+    args: &AnalyzeArgs,
+    head: &str,
+    view: &View<'_>,
+    a: &Analysis,
+    played: Option<usize>,
+) -> Result<(), CliError> {
+    if args.json {
+        let mut v = to_json(a);
+        v["position"] = serde_json::Value::String(head.to_string());
+        if let Some(p) = played {
+            v["played"] = serde_json::Value::from(p);
+        }
+        println!("{}", serde_json::to_string_pretty(&v).expect("JSON"));
+        return Ok(());
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "{head}, a {} decision", review::kind_name(view.decision()));
+    let _ = writeln!(out, "{}", describe(view));
+    if let Some(p) = played
+        && let Some(m) = a.of(p)
+    {
+        let _ = writeln!(out, "played: {}", m.mv);
+    }
+    let _ = write!(out, "\n{}", Table(a));
+    print!("{out}");
+    Ok(())
+}
+
+/// The position as the seat to move sees it: hand, trains, hand sizes, boneyard.
+pub(crate) fn describe(view: &View<'_>) -> String {
+    let mut s = String::new();
+    let hand: Vec<String> = view.hand().iter().map(|t| t.to_string()).collect();
+    let (engine, _) = view.engine();
+    let _ = writeln!(s, "hand: {}   engine: {engine}", hand.join(" "));
+    for id in view.train_ids() {
+        let t = view.train(id);
+        let mut line = format!("  train {id}: ");
+        if t.len == 0 {
+            line.push_str("not started");
+        } else {
+            let _ = write!(line, "{} tile{}, open end {}", t.len, if t.len == 1 { "" } else { "s" }, t.end);
+        }
+        if t.open_double {
+            line.push_str(", open double");
+        }
+        if let Some(owner) = id.owner()
+            && view.is_marked(owner)
+        {
+            line.push_str(", marked");
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    let sizes: Vec<String> =
+        (0..view.players()).map(|p| view.hand_size(Seat::from_index(p as usize)).to_string()).collect();
+    let _ = write!(s, "hand sizes by seat: {}   boneyard: {}", sizes.join(" "), view.boneyard_len());
+    if let Some((train, value)) = view.follow_up_double() {
+        let _ = write!(s, "\nfollow-up of the double {value} on train {train}");
+    }
+    for o in view.pending() {
+        let _ = write!(s, "\nopen double {} on train {} owed (laid by seat {})", o.value, o.train, o.placer.index());
+    }
+    s
+}
+
+fn run_review(args: &AnalyzeArgs, games: &[&LoggedGame], analysis: Settings) -> Result<(), CliError> {
+    if let Some(csv) = &args.csv {
+        check_out_file("--csv", csv)?;
+    }
+    let settings = ReviewSettings {
+        analysis,
+        seat: args.seat.map(|s| Seat::from_index(s as usize)),
+        threshold: args.threshold,
+        seed: args.seed,
+        threads: args.threads.unwrap_or_else(super::all_cores),
+    };
+    let start = std::time::Instant::now();
+    let rows = review::review(games, &settings).map_err(|e| CliError::usage(e.to_string()))?;
+    let summary = review::summary(games, &rows);
+    if let Some(path) = &args.csv {
+        let mut f = AtomicFile::create(path)?;
+        {
+            let mut w = csv::Writer::from_writer(f.writer());
+            for r in &rows {
+                w.serialize(r).map_err(|e| CliError::failure(format!("cannot write --csv: {e}")))?;
+            }
+            w.flush().map_err(|e| CliError::failure(format!("cannot write --csv: {e}")))?;
+        }
+        f.commit()?;
+    }
+    if args.json {
+        let v = serde_json::json!({ "summary": summary, "decisions": rows });
+        println!("{}", serde_json::to_string_pretty(&v).expect("JSON"));
+        return Ok(());
+    }
+    print!("{}", summary_table(&summary, &rows, args.threshold));
+    eprintln!("reviewed {} decisions in {:.1} s", rows.len(), start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The review's console summary: a line per game and seat, then the largest mistakes.
+fn summary_table(summary: &[SummaryRow], rows: &[ReviewRow], threshold: f64) -> String {
+    let mut s = String::new();
+    let width = summary.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
+    let _ = writeln!(
+        s,
+        "{:>6}  {:>4}  {:<width$}  {:>9}  {:>8}  {:>9}  {:>10}",
+        "game", "seat", "bot", "decisions", "mistakes", "mean loss", "total loss"
+    );
+    for r in summary {
+        let game = r.game.map_or_else(|| "-".to_string(), |g| g.to_string());
+        let _ = writeln!(
+            s,
+            "{:>6}  {:>4}  {:<width$}  {:>9}  {:>8}  {:>9.2}  {:>10.1}",
+            game, r.seat, r.bot, r.decisions, r.mistakes, r.mean_loss, r.total_loss
+        );
+    }
+    let mut worst: Vec<&ReviewRow> = rows.iter().filter(|r| r.mistake).collect();
+    worst.sort_by(|a, b| b.loss.total_cmp(&a.loss));
+    if worst.is_empty() {
+        let _ = writeln!(s, "\nno mistakes (a loss of {threshold} points or more, its interval above 0)");
+    } else {
+        let _ = writeln!(s, "\nlargest mistakes (a loss of {threshold} points or more, its interval above 0):");
+        for r in worst.iter().take(10) {
+            let game = r.game.map_or_else(String::new, |g| format!("game {g}, "));
+            let _ = writeln!(
+                s,
+                "  {game}round {}, decision {} (line {}), seat {}: played {}, best {}: loses {:.2} points [{:.2}, {:.2}]",
+                r.round, r.decision, r.line, r.seat, r.played, r.best, r.loss, r.loss_lo, r.loss_hi
+            );
+        }
+    }
+    s
+}

@@ -1,0 +1,285 @@
+//! `mtrain analyze`: position analysis, log replay and game review.
+
+use mexican_train::analyze::position::{Position, TEMPLATE};
+use mexican_train::analyze::replay::parse_log;
+use mexican_train::analyze::{Metric, Settings, Stop, analyze, to_json};
+use mexican_train::rng_from_seed;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn mtrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-analyze-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A logged match of `preset` at `players`, its text.
+fn logged(dir: &std::path::Path, preset: &str, players: u8, bots: &str, extra: &[&str]) -> String {
+    let log = dir.join(format!("{preset}-{players}.jsonl"));
+    let p = players.to_string();
+    let mut args =
+        vec!["play", "--rules", preset, "--players", &p, "--bots", bots, "--seed", "5", "--log", log.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = mtrain(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read_to_string(log).unwrap()
+}
+
+fn no_time(mut v: serde_json::Value) -> serde_json::Value {
+    v["elapsed"] = serde_json::Value::Null;
+    v
+}
+
+#[test]
+fn every_decision_of_every_preset_replays_to_the_logged_scores() {
+    let dir = temp("replay");
+    for preset in ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"] {
+        for players in [2u8, 4] {
+            let bots = if players == 2 { "greedy,planner" } else { "greedy,planner,random,cutthroat" };
+            let text = logged(&dir, preset, players, bots, &["--rounds", "3"]);
+            let games = parse_log(&text, "log").unwrap();
+            assert_eq!(games.len(), 1);
+            let decisions = games[0].decisions().unwrap();
+            // Every decision is a real choice, numbered from 1 in its round, and the played move
+            // is one of the legal ones.
+            assert!(decisions.len() > 10, "{preset} at {players}: {} decisions", decisions.len());
+            for d in &decisions {
+                assert!(d.state.legal().len() >= 2);
+                assert!(d.played < d.state.legal().len());
+                assert_eq!(d.state.current(), Some(d.seat));
+            }
+            let rounds: Vec<u8> = decisions.iter().map(|d| d.round).collect();
+            assert!(rounds.windows(2).all(|w| w[0] <= w[1]));
+            // The last decision played out reaches the match's logged totals.
+            let last = decisions.last().unwrap();
+            let mut st = last.state.clone();
+            st.apply(last.played);
+            assert!(st.is_over(), "{preset}: the last decision ends the match");
+            let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+            let totals: Vec<u32> = serde_json::from_value(end["totals"].clone()).unwrap();
+            assert_eq!(&st.result().totals[..players as usize], &totals[..], "{preset} at {players}");
+        }
+    }
+}
+
+#[test]
+fn an_edited_log_is_refused_at_the_line_that_differs() {
+    let dir = temp("edited");
+    let text = logged(&dir, "wikipedia", 4, "greedy", &["--rounds", "1"]);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // The round line deals otherwise than the seed does: its last boneyard tile is dropped.
+    assert!(lines[1].starts_with("{\"event\":\"round\""));
+    let cut = lines[1].rfind(",\"").unwrap();
+    lines[1] = format!("{}]}}", &lines[1][..cut]);
+    let i = 1;
+    let games = parse_log(&lines.join("\n"), "edited.jsonl").unwrap();
+    let err = games[0].decisions().unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("edited.jsonl line {}: the log does not follow from its seed and rules", i + 1)),
+        "{err}"
+    );
+}
+
+#[test]
+fn hidden_tiles_do_not_change_the_analysis() {
+    let dir = temp("hidden");
+    let text = logged(&dir, "wikipedia", 4, "greedy,random", &["--rounds", "1"]);
+    let games = parse_log(&text, "log").unwrap();
+    let decisions = games[0].decisions().unwrap();
+    let settings = Settings { max_worlds: 400, ..Settings::default() };
+    let mut checked = 0;
+    for d in decisions.iter().step_by(5).take(6) {
+        let round = d.state.round().unwrap();
+        let view = round.view(d.seat);
+        let a = to_json(&analyze(&view, d.state.legal(), &settings, 9));
+        // The same position with every hidden tile dealt otherwise.
+        for s in 0..3u64 {
+            let other = view.sample_world(&mut rng_from_seed(100 + s)).unwrap();
+            assert!(
+                (0..4).any(|p| other.hand(mexican_train::Seat::from_index(p))
+                    != round.hand(mexican_train::Seat::from_index(p)))
+            );
+            let b = to_json(&analyze(&other.view(d.seat), d.state.legal(), &settings, 9));
+            assert_eq!(no_time(a.clone()), no_time(b));
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
+
+/// The template's position, with the hand and trains replaced.
+fn position(hand: &[&str], trains: serde_json::Value, hands: &[u32]) -> Position {
+    let mut v: serde_json::Value = serde_json::from_str(TEMPLATE).unwrap();
+    v["hand"] = serde_json::json!(hand);
+    v["trains"] = trains;
+    v["hands"] = serde_json::json!(hands);
+    serde_json::from_value(v).unwrap()
+}
+
+#[test]
+fn a_clear_choice_is_separated_and_ranked_first() {
+    // Every other seat holds one tile: the round is about to end, so the 23-pip tile must go now.
+    let p = position(
+        &["0-1", "11-12"],
+        serde_json::json!([{"train": 0, "tiles": ["12-1"]}, {"train": 1, "tiles": ["12-2"]},
+                           {"train": 2, "tiles": ["12-3"]}, {"train": 3, "tiles": ["12-4"]}]),
+        &[2, 1, 1, 1],
+    );
+    let (_, state, moves) = p.build().unwrap();
+    let a = analyze(&state.view(state.current()), &moves, &Settings::default(), 1);
+    assert_eq!(a.best().mv.to_string(), "11-12 on mexican");
+    assert_eq!(a.stop, Stop::Separated);
+    let other = &a.moves[1];
+    assert!(other.loss.lo > 5.0, "{other:?}");
+    // By win probability too.
+    let w = analyze(&state.view(state.current()), &moves, &Settings { by: Metric::Win, ..Settings::default() }, 1);
+    assert_eq!(w.by, Metric::Win);
+    assert!(w.moves.iter().all(|m| (0.0..=1.0).contains(&m.win.lo) && m.win.lo <= m.win.hi));
+}
+
+#[test]
+fn equal_moves_are_declared_indistinguishable() {
+    // The same tile on two trains that end alike, with nothing else to tell them apart.
+    let p = position(
+        &["5-9", "0-0"],
+        serde_json::json!([{"train": 0, "tiles": ["12-5"]}, {"train": "mexican", "tiles": ["12-5"]}]),
+        &[2, 10, 10, 10],
+    );
+    assert!(p.build().is_err(), "12-5 twice is refused");
+    let p = position(
+        &["5-9", "1-1"],
+        serde_json::json!([{"train": 0, "tiles": ["12-5"]}, {"train": "mexican", "tiles": ["12-6", "6-5"]}]),
+        &[2, 10, 10, 10],
+    );
+    let (_, state, moves) = p.build().unwrap();
+    let a = analyze(&state.view(state.current()), &moves, &Settings::default(), 3);
+    assert_eq!(a.moves.len(), 2);
+    assert!(matches!(a.stop, Stop::Indistinguishable | Stop::Separated), "{:?}", a.stop);
+}
+
+#[test]
+fn an_analysis_is_reproducible_and_its_budget_is_kept() {
+    let p = Position::parse(TEMPLATE, "template").unwrap();
+    let (_, state, moves) = p.build().unwrap();
+    let view = state.view(state.current());
+    let s = Settings { max_worlds: 64, ..Settings::default() };
+    let a = analyze(&view, &moves, &s, 4);
+    assert!(a.worlds <= 64);
+    assert_eq!(no_time(to_json(&a)), no_time(to_json(&analyze(&view, &moves, &s, 4))));
+    assert!(a.moves.iter().all(|m| m.points.lo <= m.points.mean && m.points.mean <= m.points.hi));
+}
+
+#[test]
+fn position_file_errors_name_the_problem() {
+    let cases: [(&str, &str); 7] = [
+        (
+            r#"{"hand": ["1-2"], "trains": [{"train": 0, "tiles": ["12-3", "4-5"]}]}"#,
+            "train 0: 4-5 does not join its open end 3",
+        ),
+        (r#"{"hand": ["1-2", "1-2"]}"#, "hand: 1-2 is used twice"),
+        (r#"{"hand": ["1-13"]}"#, "hand: 1-13 is not a tile of the double-12 set"),
+        (r#"{"hand": ["1-2"], "seat": 7}"#, "seat 7 is not a seat of a 4-player table (valid: 0 to 3)"),
+        (
+            r#"{"hand": ["1-2"], "trains": [{"train": "caboose", "tiles": ["12-3"]}]}"#,
+            "is not a train (valid: a seat number 0 to 3 or \"mexican\")",
+        ),
+        (
+            r#"{"hand": ["1-2", "3-4"], "hands": [1, 5, 5, 5]}"#,
+            "hands: seat 0 holds 2 tiles by \"hand\" but 1 by \"hands\"",
+        ),
+        (
+            r#"{"hand": ["1-2", "3-4"], "trains": [{"train": 0, "tiles": ["12-3"]}]}"#,
+            "seat 0 has only one legal move here (3-4 on 0)",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = Position::parse(text, "p.json").and_then(|p| p.build().map(|_| ())).unwrap_err().to_string();
+        assert!(err.contains(want), "{text}: {err}");
+    }
+    let err = Position::parse(r#"{"hand": ["1-2"], "colour": 1}"#, "p.json").unwrap_err().to_string();
+    assert!(err.starts_with("p.json: not a position file (unknown field `colour`"), "{err}");
+}
+
+#[test]
+fn the_command_line_analyses_reviews_and_refuses_bad_input() {
+    let dir = temp("cli");
+    let text = logged(&dir, "wikipedia", 4, "expert,greedy,planner,random", &["--rounds", "2"]);
+    let log = dir.join("wikipedia-4.jsonl");
+    let log = log.to_str().unwrap();
+    let _ = text;
+    let out = mtrain(&["analyze", "--log", log, "--round", "1", "--decision", "2", "--samples", "500"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("round 1, decision 2: seat "), "{s}");
+    assert!(s.contains("rank  move"), "{s}");
+    // JSON for programs.
+    let out = mtrain(&["analyze", "--log", log, "--round", "1", "--decision", "2", "--samples", "500", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["moves"].as_array().unwrap().len() >= 2);
+    assert!(v["moves"][0]["move"]["action"].is_string());
+    // Review: one row per decision, the same at one and two threads.
+    let csv1 = dir.join("r1.csv");
+    let csv2 = dir.join("r2.csv");
+    for (csv, t) in [(&csv1, "1"), (&csv2, "2")] {
+        let out = mtrain(&[
+            "analyze",
+            "--log",
+            log,
+            "--review",
+            "--samples",
+            "300",
+            "--threads",
+            t,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let s = String::from_utf8(out.stdout).unwrap();
+        assert!(s.starts_with("  game  seat  bot"), "{s}");
+    }
+    let a = std::fs::read_to_string(&csv1).unwrap();
+    assert_eq!(a, std::fs::read_to_string(&csv2).unwrap());
+    assert!(a.starts_with(
+        "game,round,decision,seat,line,kind,moves,played,best,played_points,best_points,loss,loss_lo,loss_hi,played_win,best_win,mistake,worlds\n"
+    ));
+    let games = parse_log(&std::fs::read_to_string(log).unwrap(), "log").unwrap();
+    assert_eq!(a.lines().count() - 1, games[0].decisions().unwrap().len());
+    // Bad input: one line, exit code 2, nothing written.
+    let bad: [(&[&str], &str); 7] = [
+        (&["analyze", "--log", "/nonexistent.jsonl", "--review"], "cannot read the log '/nonexistent.jsonl'"),
+        (
+            &["analyze", "--log", log, "--round", "9", "--decision", "1"],
+            "--round 9: the game has no decision in round 9",
+        ),
+        (&["analyze", "--log", log, "--round", "1", "--decision", "999"], "--decision 999: round 1 has decisions 1 to"),
+        (&["analyze", "--log", log, "--seat", "4", "--review"], "--seat 4: the game has 4 seats (valid: 0 to 3)"),
+        (&["analyze", "--log", log], "--log needs --round R --decision D"),
+        (&["analyze", "--log", log, "--game", "3", "--review"], "--game 3: the log holds no such game"),
+        (&["analyze", "--position", "/nonexistent.json"], "cannot read the position file"),
+    ];
+    for (args, want) in bad {
+        let out = mtrain(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let csv3 = dir.join("r3.csv");
+    let out = mtrain(&["analyze", "--log", log, "--round", "1", "--decision", "1", "--seat", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--seat 3: decision 1 of round 1 is seat"));
+    let out = mtrain(&["analyze", "--log", log, "--review", "--threads", "0", "--csv", csv3.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!csv3.exists());
+    // The template analyses as printed.
+    let out = mtrain(&["analyze", "--template"]);
+    let t = dir.join("t.json");
+    std::fs::write(&t, &out.stdout).unwrap();
+    let out = mtrain(&["analyze", "--position", t.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
