@@ -283,3 +283,74 @@ fn the_command_line_analyses_reviews_and_refuses_bad_input() {
     let out = mtrain(&["analyze", "--position", t.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `mtrain play --human SEAT` with `input` on its standard input.
+fn human(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The match may end before every line is read: a closed pipe is not an error here.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_person_plays_a_seat_through_standard_input() {
+    let dir = temp("human");
+    let log = dir.join("h.jsonl");
+    let args = ["play", "--players", "3", "--seed", "3", "--rounds", "1", "--bots", "greedy,planner", "--human", "1"];
+    // Bad entries are asked again; `hint` shows the analysis; then the first move every time.
+    let mut input = String::from("abc\n0\n99\n\nhint\n");
+    input.push_str(&"1\n".repeat(200));
+    let mut with_log: Vec<&str> = args.to_vec();
+    with_log.extend(["--log", log.to_str().unwrap()]);
+    let out = human(&with_log, &input);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("seat 1: human (you)"));
+    assert!(s.contains("  hand 0: 15 tiles\n") && s.contains("  hand 2: 15 tiles\n"), "other hands are hidden");
+    assert!(s.contains("  hand 1: 0-7 0-8 0-9 0-11 0-12 3-3 3-4 3-11 3-12 4-4 5-11 5-12 7-7 8-10 10-10"));
+    for bad in ["'abc'", "'0'", "'99'", "''"] {
+        assert!(s.contains(&format!("{bad} is not a move: enter a number from 1 to 3, hint, or quit")), "{bad}");
+    }
+    assert!(s.contains("hint: 3 (5-12 on 1)"), "{s}");
+    assert!(s.contains("Match over"), "the match is played to its end");
+    // No other seat's drawn tile is shown.
+    let mut others_drew = 0;
+    for line in s.lines().filter(|l| l.contains("draws") && !l.contains("seat 1")) {
+        others_drew += 1;
+        for (i, _) in line.match_indices("draws") {
+            let next = line[i + 5..].chars().nth(1);
+            assert!(!next.is_some_and(|c| c.is_ascii_digit()), "a hidden tile shown: {line}");
+        }
+    }
+    assert!(others_drew > 0, "the test sees other seats draw");
+    // The log is the match played: seat 1 is named human, and the replay finds its choices.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("{\"event\":\"match\"") && text.contains("\"human\""));
+    let games = parse_log(&text, "h.jsonl").unwrap();
+    let mine: Vec<_> = games[0].decisions().unwrap().into_iter().filter(|d| d.seat.index() == 1).collect();
+    assert!(mine.len() >= 3);
+    assert!(mine.iter().skip(1).all(|d| d.played == 0), "every later choice was move 1");
+
+    // Input that ends stops the match; quitting keeps no log.
+    let log2 = dir.join("q.jsonl");
+    let mut quit: Vec<&str> = args.to_vec();
+    quit.extend(["--log", log2.to_str().unwrap()]);
+    let out = human(&quit, "2\nquit\n");
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().contains("the match is stopped"));
+    assert!(!log2.exists());
+    let out = human(&args, "");
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().contains("no more input: the match is stopped"));
+    // A seat the table does not have.
+    let out = human(&["play", "--players", "3", "--human", "3"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "mtrain: --human 3: the table has 3 seats (valid: 0 to 2)\n");
+}

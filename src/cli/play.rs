@@ -1,6 +1,8 @@
 //! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
 
+use super::human::{Human, SharedTranscript};
 use super::{AtomicFile, BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, values};
+use crate::analyze::Settings;
 use crate::external::{ExternalBots, StderrTo};
 use crate::game::{MatchObserver, MatchResult, play_match};
 use crate::report::jsonl::JsonLog;
@@ -12,6 +14,8 @@ use crate::strategy::StrategySpec;
 use clap::Args;
 use std::io::BufWriter;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Options of `mtrain play`.
 #[derive(Args, Debug)]
@@ -30,6 +34,10 @@ pub(crate) struct PlayArgs {
     /// Also write the full-information JSONL game log to FILE
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// A person plays seat SEAT in the terminal (the bots fill the other seats): the hand and
+    /// table are shown each turn, legal moves numbered; `hint` asks the analyser, `quit` stops
+    #[arg(long, value_name = "SEAT")]
+    human: Option<u8>,
     #[command(flatten)]
     bot_args: BotArgs,
 }
@@ -111,15 +119,65 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
         (0..rules.players).map(|s| if s % 2 == 0 { "greedy" } else { "random" }).collect::<Vec<_>>().join(",")
     });
     let (specs, mut bots) = seat_bots(&list, rules.players, &registry)?;
-    let names: Vec<String> = specs.iter().map(StrategySpec::to_string).collect();
+    let mut names: Vec<String> = specs.iter().map(StrategySpec::to_string).collect();
+    if let Some(h) = args.human
+        && h >= rules.players
+    {
+        return Err(CliError::usage(format!(
+            "--human {h}: the table has {} seats (valid: 0 to {})",
+            rules.players,
+            rules.players - 1
+        )));
+    }
     if let Some(log) = &args.log {
         check_out_file("--log", log)?;
     }
     let mut log_file = args.log.as_deref().map(AtomicFile::create).transpose()?;
 
-    let stdout = std::io::stdout();
     // The transcript marks a bot that sees hidden tiles; the log keeps the plain names.
-    let shown: Vec<String> = specs.iter().map(|s| crate::report::BotLabel::of(&registry, s).to_string()).collect();
+    let mut shown: Vec<String> = specs.iter().map(|s| crate::report::BotLabel::of(&registry, s).to_string()).collect();
+    if let Some(h) = args.human {
+        let seat = crate::round::Seat::from_index(h as usize);
+        names[h as usize] = "human".into();
+        shown[h as usize] = "human (you)".into();
+        let transcript = Transcript::new(std::io::stdout(), shown).with_changes(changes_text(&table.changes));
+        let shared = Arc::new(Mutex::new(transcript.with_viewer(seat)));
+        let quit = Arc::new(AtomicBool::new(false));
+        bots[h as usize] =
+            Bot::custom(Human { transcript: shared.clone(), quit: quit.clone(), hint: Settings::default() });
+        let mut table_out = SharedTranscript { transcript: shared, quit: quit.clone() };
+        match log_file.as_mut() {
+            Some(f) => {
+                let mut log = JsonLog::new(f.writer(), names).with_options(table.changes.clone());
+                play_match(&rules, seed, &mut bots, &mut Both(&mut table_out, Some(&mut log), &ext));
+                if let Some(e) = bot_failure(&ext) {
+                    return Err(e);
+                }
+                if let Some(e) = log.out.error {
+                    return Err(CliError::failure(format!("cannot write the log: {e}")));
+                }
+            }
+            None => {
+                play_match(&rules, seed, &mut bots, &mut Both::<_, JsonLog<std::io::Sink>>(&mut table_out, None, &ext));
+            }
+        }
+        if let Some(e) = bot_failure(&ext) {
+            return Err(e);
+        }
+        if quit.load(Ordering::Relaxed) {
+            // The rest of the match was not the person's: no log is kept.
+            if args.log.is_some() {
+                println!("no log written: the match was stopped");
+            }
+            return Ok(());
+        }
+        if let Some(f) = log_file {
+            f.commit()?;
+        }
+        return Ok(());
+    }
+
+    let stdout = std::io::stdout();
     let mut transcript =
         Transcript::new(BufWriter::new(stdout.lock()), shown).with_changes(changes_text(&table.changes));
     let result = match log_file.as_mut() {

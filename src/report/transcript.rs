@@ -28,6 +28,10 @@ pub struct Transcript<W: Write> {
     turn_marked: bool,
     searching: bool,
     changes: String,
+    /// The one seat whose hidden tiles are shown (a person's seat), or `None` for all.
+    viewer: Option<Seat>,
+    /// The turn line in progress was already shown up to here ([`Transcript::flush_partial`]).
+    continued: bool,
 }
 
 impl<W: Write> Transcript<W> {
@@ -35,6 +39,31 @@ impl<W: Write> Transcript<W> {
     pub fn with_changes(mut self, changes: String) -> Transcript<W> {
         self.changes = changes;
         self
+    }
+
+    /// Shows only `seat`'s hidden tiles: the other hands as sizes, the other seats' draws without
+    /// the tile (the transcript a person at that seat reads).
+    pub fn with_viewer(mut self, seat: Seat) -> Transcript<W> {
+        self.viewer = Some(seat);
+        self
+    }
+
+    /// Whether `seat`'s hidden tiles may be shown.
+    fn shows(&self, seat: Seat) -> bool {
+        self.viewer.is_none_or(|v| v == seat)
+    }
+
+    /// Writes the turn line in progress now (before a person decides), and flushes; the rest of
+    /// the turn, if any, follows on a continuation line.
+    pub fn flush_partial(&mut self) {
+        if let Some(seat) = self.actor
+            && !self.continued
+        {
+            let line = std::mem::replace(&mut self.line, format!("  turn {:>3}  seat {seat}  ...", self.turn));
+            self.emit(&line);
+            self.continued = true;
+        }
+        self.out.flush();
     }
 
     /// A transcript for a match between `bots` (one name per seat).
@@ -53,6 +82,8 @@ impl<W: Write> Transcript<W> {
             changes: String::new(),
             turn_marked: false,
             searching: false,
+            viewer: None,
+            continued: false,
         }
     }
 
@@ -75,10 +106,16 @@ impl<W: Write> Transcript<W> {
         self.turn_played = false;
         self.turn_drew = false;
         self.turn_marked = false;
+        self.continued = false;
     }
 
     fn flush_turn(&mut self) {
         if self.actor.take().is_none() {
+            return;
+        }
+        if std::mem::take(&mut self.continued) && self.line.ends_with("...") {
+            // Shown whole by `flush_partial`: nothing happened since.
+            self.line.clear();
             return;
         }
         if self.turn_drew && !self.turn_played && !self.turn_marked {
@@ -126,7 +163,8 @@ impl<W: Write> Observer for Transcript<W> {
         if self.searching {
             match *ev {
                 Event::Draw { seat, tile } => {
-                    self.emit(&format!("  engine search: seat {seat} draws {tile}"));
+                    let what = if self.shows(seat) { format!(" {tile}") } else { String::new() };
+                    self.emit(&format!("  engine search: seat {seat} draws{what}"));
                     return;
                 }
                 Event::Engine { seat, tile } => {
@@ -151,7 +189,11 @@ impl<W: Write> Observer for Transcript<W> {
         };
         if let Some(seat) = actor {
             if self.actor == Some(seat) {
-                self.line.push_str(", ");
+                if !self.line.ends_with("...") {
+                    self.line.push_str(", ");
+                } else {
+                    self.line.push(' ');
+                }
             } else {
                 self.start_turn(seat);
             }
@@ -166,9 +208,13 @@ impl<W: Write> Observer for Transcript<W> {
                 let inward = tile.other(end);
                 let _ = write!(self.line, "plays {inward}-{end} on {} (end {end})", Self::train_name(train));
             }
-            Event::Draw { tile, .. } => {
+            Event::Draw { seat, tile } => {
                 self.turn_drew = true;
-                let _ = write!(self.line, "draws {tile}");
+                if self.shows(seat) {
+                    let _ = write!(self.line, "draws {tile}");
+                } else {
+                    self.line.push_str("draws");
+                }
             }
             Event::Mark { seat } => {
                 self.markers |= 1 << seat.index();
@@ -194,8 +240,10 @@ impl<W: Write> Observer for Transcript<W> {
                 let drawn: Vec<String> = tiles.iter().flatten().map(ToString::to_string).collect();
                 let what = if drawn.is_empty() {
                     "nothing left to draw".to_string()
-                } else {
+                } else if self.shows(seat) {
                     format!("draws {}", drawn.join(" "))
+                } else {
+                    format!("draws {} tile{}", drawn.len(), if drawn.len() == 1 { "" } else { "s" })
                 };
                 self.emit(&format!("  seat {seat} did not announce its last tile: {what}"));
             }
@@ -267,7 +315,12 @@ impl<W: Write> MatchObserver for Transcript<W> {
             let seat = Seat::from_index(s);
             let h = state.hand(seat);
             let n = h.len();
-            self.emit(&format!("  hand {s}: {h} ({n} tile{}, {} pips)", if n == 1 { "" } else { "s" }, h.pips()));
+            let plural = if n == 1 { "" } else { "s" };
+            if self.shows(seat) {
+                self.emit(&format!("  hand {s}: {h} ({n} tile{plural}, {} pips)", h.pips()));
+            } else {
+                self.emit(&format!("  hand {s}: {n} tile{plural}"));
+            }
         }
         if state.needs_redeal() {
             self.emit(&format!(
