@@ -354,3 +354,34 @@ fn a_person_plays_a_seat_through_standard_input() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "mtrain: --human 3: the table has 3 seats (valid: 0 to 2)\n");
 }
+
+/// The lines of an analysis table with the time taken blanked.
+fn timeless(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| match (l.find(" rollouts in "), l.find(" s: ")) {
+            (Some(a), Some(b)) => format!("{}{}", &l[..a + 13], &l[b..]),
+            _ => l.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_example_is_what_the_command_prints() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("position.json: seat 0 to move").expect("the worked example");
+    let end = start + readme[start..].find("```").unwrap();
+    let quoted = &readme[start..end];
+    let dir = temp("readme");
+    let out = mtrain(&["analyze", "--template"]);
+    std::fs::write(dir.join("position.json"), &out.stdout).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .current_dir(&dir)
+        .args(["analyze", "--position", "position.json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(timeless(quoted), timeless(&String::from_utf8(out.stdout).unwrap()));
+    // The template in docs/analyze.md is the one the command prints.
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/analyze.md")).unwrap();
+    assert!(docs.contains(&format!("```json\n{TEMPLATE}```")), "docs/analyze.md quotes the template");
+}

@@ -70,10 +70,18 @@ pub struct Settings {
     pub by: Metric,
     /// Sample worlds that meet the loosened void records too (`expert`'s `infer=draws`).
     pub infer_draws: bool,
+    /// A move (index in the legal list) played in every world even once dropped: the move
+    /// played in a game under review, whose loss is then measured on every world.
+    pub keep: Option<usize>,
 }
 
-/// The default most worlds of one analysis.
-pub const DEFAULT_MAX_WORLDS: u32 = 20_000;
+/// The default most worlds of one analysis: enough to separate the best move or call the
+/// moves left indistinguishable in nearly every position (results/benchmarks/analyze.csv).
+pub const DEFAULT_MAX_WORLDS: u32 = 100_000;
+
+/// The default most worlds of each decision's analysis in a game review, where hundreds of
+/// decisions share the time.
+pub const DEFAULT_REVIEW_WORLDS: u32 = 20_000;
 
 /// Worlds played before the first look.
 pub const FIRST_LOOK: u32 = 32;
@@ -88,6 +96,7 @@ impl Default for Settings {
             tolerance: Metric::Points.default_tolerance(),
             by: Metric::Points,
             infer_draws: true,
+            keep: None,
         }
     }
 }
@@ -129,11 +138,27 @@ impl Stop {
 }
 
 /// A mean with its interval.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     pub mean: f64,
     pub lo: f64,
     pub hi: f64,
+}
+
+/// Written to four decimals: the estimates carry no more.
+impl serde::Serialize for Estimate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = |x: f64| {
+            let v = (x * 1e4).round() / 1e4;
+            if v == 0.0 { 0.0 } else { v }
+        };
+        let mut st = s.serialize_struct("Estimate", 3)?;
+        st.serialize_field("mean", &r(self.mean))?;
+        st.serialize_field("lo", &r(self.lo))?;
+        st.serialize_field("hi", &r(self.hi))?;
+        st.end()
+    }
 }
 
 /// One move's estimates.
@@ -317,7 +342,7 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
             let rollout_seed = mix(seed, 2 * u64::from(w) + 1);
             vp.resize((w as usize + 1) * k, f64::NAN);
             vw.resize((w as usize + 1) * k, f64::NAN);
-            for c in (0..k).filter(|&c| alive[c]) {
+            for c in (0..k).filter(|&c| alive[c] || settings.keep == Some(c)) {
                 let mut sim = world.clone();
                 sim.play_unchecked(moves[c], &mut NoObserver);
                 for s in 0..n {
@@ -455,15 +480,21 @@ impl fmt::Display for Table<'_> {
                 [
                     format!("{:.1} [{:.1}, {:.1}]", m.win.mean * 100.0, m.win.lo * 100.0, m.win.hi * 100.0),
                     format!("{:+.2} [{:+.2}, {:+.2}]", m.points.mean, m.points.lo, m.points.hi),
-                    if i == 0 {
-                        "best".to_string()
-                    } else {
-                        format!("{:.2} [{:.2}, {:.2}]", m.loss.mean, m.loss.lo, m.loss.hi)
+                    match (i, a.by) {
+                        (0, _) => "best".to_string(),
+                        (_, Metric::Points) => format!("{:.2} [{:.2}, {:.2}]", m.loss.mean, m.loss.lo, m.loss.hi),
+                        (_, Metric::Win) => format!(
+                            "{:.1} [{:.1}, {:.1}]",
+                            m.loss_win.mean * 100.0,
+                            m.loss_win.lo * 100.0,
+                            m.loss_win.hi * 100.0
+                        ),
                     },
                 ]
             })
             .collect();
-        let heads = [format!("win % [{c}%]"), format!("points [{c}%]"), format!("loss [{c}%]")];
+        let loss = if a.by == Metric::Points { "loss" } else { "loss, win %" };
+        let heads = [format!("win % [{c}%]"), format!("points [{c}%]"), format!("{loss} [{c}%]")];
         let w: Vec<usize> =
             (0..3).map(|j| cells.iter().map(|r| r[j].len()).chain([heads[j].len()]).max().unwrap_or(0)).collect();
         writeln!(

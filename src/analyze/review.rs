@@ -74,10 +74,12 @@ pub fn decision_seed(seed: u64, d: &Decision) -> u64 {
     mix(mix(mix(seed, d.game.unwrap_or(0)), u64::from(d.round)), u64::from(d.decision))
 }
 
-/// Analyses one decision.
+/// Analyses one decision; the played move is played in every world, so its loss is measured
+/// on all of them.
 pub fn analyze_decision(d: &Decision, settings: &Settings, seed: u64) -> Analysis {
     let view = d.state.view(d.seat).expect("a decision is in a round");
-    analyze(&view, d.state.legal(), settings, decision_seed(seed, d))
+    let settings = Settings { keep: Some(d.played), ..settings.clone() };
+    analyze(&view, d.state.legal(), &settings, decision_seed(seed, d))
 }
 
 /// Reviews `games`: each decision of the chosen seats, in log order.

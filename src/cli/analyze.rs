@@ -4,7 +4,7 @@ use super::{AtomicFile, CliError, check_out_file, values};
 use crate::analyze::position::{Position, TEMPLATE};
 use crate::analyze::replay::{Decision, LoggedGame, read_log};
 use crate::analyze::review::{self, DEFAULT_THRESHOLD, ReviewRow, ReviewSettings, SummaryRow};
-use crate::analyze::{Analysis, DEFAULT_MAX_WORLDS, Metric, Settings, Table, analyze, to_json};
+use crate::analyze::{Analysis, DEFAULT_MAX_WORLDS, DEFAULT_REVIEW_WORLDS, Metric, Settings, Table, analyze, to_json};
 use crate::round::Seat;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
@@ -57,9 +57,9 @@ pub(crate) struct AnalyzeArgs {
     #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true, requires = "review")]
     threads: Option<usize>,
     /// The most worlds one analysis samples (every move still in the running is played once
-    /// in each)
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WORLDS, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    samples: u32,
+    /// in each) [default: 100000; with --review 20000 per decision]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    samples: Option<u32>,
     /// A time cap per analysis in seconds (results then depend on the machine) [default: none]
     #[arg(long, value_name = "S", value_parser = values::seconds)]
     seconds: Option<f64>,
@@ -125,19 +125,19 @@ fn settings(args: &AnalyzeArgs, registry: &Registry) -> Result<Settings, CliErro
     };
     Ok(Settings {
         rollout,
-        max_worlds: args.samples,
+        max_worlds: args.samples.unwrap_or(if args.review { DEFAULT_REVIEW_WORLDS } else { DEFAULT_MAX_WORLDS }),
         time_cap: args.seconds.map(Duration::from_secs_f64),
         confidence: args.confidence,
         tolerance: args.tolerance.unwrap_or(by.default_tolerance()),
         by,
         infer_draws: true,
+        keep: None,
     })
 }
 
 pub(crate) fn run(args: &AnalyzeArgs, registry: &Registry) -> Result<(), CliError> {
     if args.template {
-        print!("{TEMPLATE}");
-        return Ok(());
+        return emit(TEMPLATE);
     }
     let settings = settings(args, registry)?;
     if let Some(path) = &args.position {
@@ -149,7 +149,7 @@ pub(crate) fn run(args: &AnalyzeArgs, registry: &Registry) -> Result<(), CliErro
         let seat = state.current();
         let view = state.view(seat);
         let a = analyze(&view, &moves, &settings, args.seed);
-        let head = format!("position {file}: seat {} to move", seat.index());
+        let head = format!("{file}: seat {} to move", seat.index());
         return print_one(args, &head, &view, &a, None);
     }
     let path = args.log.as_ref().expect("the input group requires one");
@@ -226,6 +226,18 @@ pub(crate) fn run(args: &AnalyzeArgs, registry: &Registry) -> Result<(), CliErro
     print_one(args, &head, &view, &a, Some(d.played))
 }
 
+/// Writes `text` to standard output; a reader that stopped reading (a closed pipe) is no error.
+fn emit(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failure(format!("cannot write to standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The games a log holds, for messages.
 fn games_text(games: &[LoggedGame]) -> String {
     let numbers: Vec<String> = games.iter().filter_map(|g| g.game).map(|g| g.to_string()).collect();
@@ -252,8 +264,7 @@ fn print_one(
         if let Some(p) = played {
             v["played"] = serde_json::Value::from(p);
         }
-        println!("{}", serde_json::to_string_pretty(&v).expect("JSON"));
-        return Ok(());
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&v).expect("JSON")));
     }
     let mut out = String::new();
     let _ = writeln!(out, "{head}, a {} decision", review::kind_name(view.decision()));
@@ -264,8 +275,7 @@ fn print_one(
         let _ = writeln!(out, "played: {}", m.mv);
     }
     let _ = write!(out, "\n{}", Table(a));
-    print!("{out}");
-    Ok(())
+    emit(&out)
 }
 
 /// The position as the seat to move sees it: hand, trains, hand sizes, boneyard.
@@ -331,10 +341,9 @@ fn run_review(args: &AnalyzeArgs, games: &[&LoggedGame], analysis: Settings) -> 
     }
     if args.json {
         let v = serde_json::json!({ "summary": summary, "decisions": rows });
-        println!("{}", serde_json::to_string_pretty(&v).expect("JSON"));
-        return Ok(());
+        return emit(&format!("{}\n", serde_json::to_string_pretty(&v).expect("JSON")));
     }
-    print!("{}", summary_table(&summary, &rows, args.threshold));
+    emit(&summary_table(&summary, &rows, args.threshold))?;
     eprintln!("reviewed {} decisions in {:.1} s", rows.len(), start.elapsed().as_secs_f64());
     Ok(())
 }
