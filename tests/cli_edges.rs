@@ -467,3 +467,14 @@ fn a_closed_stdout_neither_panics_nor_loses_the_files() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_one_round_balance_sweep_writes_its_results_without_the_spread_plot() {
+    // A one-round match has no round-to-round spread: that metric has no plot, and the sweep
+    // still ends with its results.
+    let dir = scratch("balance-one-round");
+    let out = mtrain(&["balance", "--players", "2", "--games", "40", "--rounds", "1", "--out", &s(&dir)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("recommendation.csv").exists() && dir.join("blocked_rate.svg").exists());
+    assert!(!dir.join("turns_sd.svg").exists());
+}

@@ -146,7 +146,7 @@ fn span_list(hands: &[u8]) -> String {
 /// `decisions.csv` and one SVG per metric (`bots`: the population as the plots name it).
 ///
 /// # Errors
-/// A metric with no data in any cell.
+/// A plot that cannot be drawn.
 pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String, String)>, crate::error::PlotError> {
     let mut files: Vec<(String, String)> = vec![
         ("balance.csv".into(), bal::balance_csv(cells)),
@@ -155,6 +155,11 @@ pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String
     ];
     let rules_name = format!("{}{}", p.base.preset, changes_text(&p.changes));
     for m in &p.metrics {
+        // A metric no cell measured (the round-to-round spread of one-round matches) has no
+        // plot: balance.csv leaves its cells empty.
+        if cells.iter().all(|c| (m.read)(c).is_none()) {
+            continue;
+        }
         let svg = bal::plot(cells, m, p.base.set.get(), &rules_name, bots, &p.limits)?;
         files.push((format!("{}.svg", m.name), svg));
     }
