@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update
-    $SUDO apt-get install -y chromium
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
 fi
 VENV=target/pyenv
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
