@@ -20,13 +20,16 @@ macro_rules! outln {
     }};
 }
 
+mod analyze;
 pub(crate) mod balance;
 mod bench;
+mod human;
 pub(crate) mod job;
 mod limits;
 pub(crate) mod merge;
 mod play;
 mod plot;
+mod report_page;
 mod rules;
 mod shard;
 mod signals;
@@ -34,6 +37,7 @@ mod strategies;
 mod tournament;
 mod tune;
 pub(crate) mod values;
+mod view;
 
 use crate::external::{BotSetup, ExternalBots, ExternalSpec, Settings, StderrTo};
 use crate::rules::{RuleErrors, Rules, TableError, TableSpec};
@@ -75,6 +79,14 @@ pub(crate) enum Command {
     /// Tune a bot's numeric parameters by SPSA on duplicate deals, then confirm the gain on
     /// fresh deals with an SPRT.
     Tune(tune::TuneArgs),
+    /// Write one self-contained HTML page (report.html) for a tournament, balance, tune or ladder folder.
+    Report(report_page::ReportArgs),
+    /// What should be played here: every legal move's round-win probability and points with
+    /// intervals, for a position from a game log or a position file; or a review of a logged
+    /// game's decisions.
+    Analyze(analyze::AnalyzeArgs),
+    /// Write one self-contained HTML page that replays a logged match move by move (docs/viewer.md).
+    View(view::ViewArgs),
 }
 
 /// Exit code of a run stopped by a failing bot (an external program that could not start,
@@ -406,6 +418,9 @@ where
         Command::Plot(a) => plot::run(&a).map(|()| 0),
         Command::Bench(a) => bench::run(&a, &raw, registry).map(|()| 0),
         Command::Tune(a) => tune::run(&a, &raw, registry),
+        Command::Report(a) => report_page::run(&a),
+        Command::Analyze(a) => analyze::run(&a, registry).map(|()| 0),
+        Command::View(a) => view::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,

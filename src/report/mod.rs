@@ -1,6 +1,7 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
 pub mod balance;
+pub mod html;
 pub(crate) mod json;
 pub mod jsonl;
 pub mod manifest;
