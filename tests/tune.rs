@@ -175,3 +175,20 @@ fn the_state_is_the_run_as_data_and_another_format_is_refused() {
     assert!(err.contains("format 1; this one reads 3") && err.lines().count() == 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A state file holds floats (the parameters, the trajectory): each must read back as the exact
+/// value written, or the state's self-check refuses its own file. The committed study run, whose
+/// floats once read back a unit off, resumes (complete: it only reports) without a change.
+#[test]
+fn a_state_with_many_floats_reads_back_exactly() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tuning/runs/tune-wikipedia");
+    let dir = scratch("floats");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in std::fs::read_dir(&src).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let o = mtrain(&["tune", "--resume", dir.to_str().unwrap(), "--quiet", "--threads", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read(&dir.join("tune.json")), read(&src.join("tune.json")));
+}
