@@ -134,6 +134,17 @@ pub trait SelfChecked: serde::Serialize + Clone {
     }
 }
 
+/// Whether `name` in `dir` is a page `mtrain report` wrote there (`report.html` starting with
+/// its marker line): a report of the run, mtrain's to replace with the run's other files.
+fn is_report_page(dir: &Path, name: &str) -> bool {
+    use std::io::Read;
+    let marker = crate::report::html::MARKER.as_bytes();
+    let mut head = vec![0u8; marker.len()];
+    name == "report.html"
+        && std::fs::File::open(dir.join(name)).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && head == marker
+}
+
 /// Why a folder cannot hold a run, in one line: it holds something else, no run to continue, or
 /// cannot be written (bad input: the caller names another folder).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -171,7 +182,8 @@ impl Folder {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         entries.sort_unstable();
-        let foreign: Vec<String> = entries.iter().filter(|n| !same && !is_temporary(n)).cloned().collect();
+        let foreign: Vec<String> =
+            entries.iter().filter(|n| !same && !is_temporary(n) && !is_report_page(dir, n)).cloned().collect();
         if !foreign.is_empty() && !force {
             let holds = match held {
                 Some(k) if k != kind => format!("{}'s files", k.described),
@@ -190,7 +202,10 @@ impl Folder {
             // Only regular files are mtrain's to remove: a link, pipe or device by one of its
             // names stays (a link is followed and a pipe written in place when the file is
             // written). The bot logs are mtrain's folder.
-            let ours = kind.owns(name) || held.is_some_and(|k| k.owns(name)) || is_temporary(name);
+            let ours = kind.owns(name)
+                || held.is_some_and(|k| k.owns(name))
+                || is_temporary(name)
+                || is_report_page(dir, name);
             if name == BOT_LOGS {
                 let _ = std::fs::remove_dir_all(&path);
             } else if ours && is_regular(&path) {

@@ -348,3 +348,26 @@ fn the_committed_folders_report_with_links_that_resolve() {
     }
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A report mtrain wrote in a run folder is the run's: a rerun of the run removes the stale page,
+/// another run into the folder does not count it among the other files; a `report.html` that
+/// mtrain did not write stays, and the folder is refused.
+#[test]
+fn a_report_page_in_a_run_folder_is_the_runs() {
+    let dir = scratch("owned");
+    tournament(&dir);
+    ok(&["report", s(&dir)]);
+    tournament(&dir);
+    assert!(!dir.join("report.html").exists(), "the rerun removed the stale report");
+    ok(&["report", s(&dir)]);
+    let other = scratch("owned-other");
+    std::fs::copy(dir.join("report.html"), other.join("report.html")).unwrap();
+    tournament(&other);
+    let mine = scratch("owned-mine");
+    std::fs::write(mine.join("report.html"), "<html>my notes</html>").unwrap();
+    rejects(
+        &["tournament", "--bots", "greedy,random", "--players", "2", "--games", "60", "--quiet", "--out", s(&mine)],
+        &["is not empty: it holds other files (report.html)"],
+    );
+    assert_eq!(std::fs::read_to_string(mine.join("report.html")).unwrap(), "<html>my notes</html>");
+}
