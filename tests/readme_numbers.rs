@@ -537,3 +537,26 @@ fn every_committed_tally_is_the_current_format() {
     }
     assert!(seen > 100, "{seen} tally files");
 }
+
+#[test]
+fn analysis_times_are_those_of_results_benchmarks_analyze_csv() {
+    let readme = read("README.md").replace("\n", " ");
+    let at = readme.find("Speed (`scripts/bench-analyze.sh`").expect("the analysis speed");
+    let quote = &readme[at..at + 700];
+    let rows = records("results/benchmarks/analyze.csv");
+    let count = |stop: &str| rows.iter().filter(|r| r["stop"] == stop).count();
+    let slowest = rows.iter().map(|r| num(r, "seconds")).fold(0.0, f64::max);
+    for want in [
+        format!("all {} positions resolved", rows.len()),
+        format!("({} separated, {} indistinguishable)", count("separated"), count("indistinguishable")),
+        format!("the slowest in {slowest:.2} s"),
+    ] {
+        assert!(quote.contains(&want), "README lacks '{want}': {quote}");
+    }
+    assert_eq!(count("separated") + count("indistinguishable"), rows.len(), "every position resolved");
+    let review = records("results/benchmarks/review.csv");
+    let r = &review[0];
+    let want = format!("{} decisions, took {:.1} s with two threads", r["decisions"], num(r, "seconds"));
+    assert!(quote.contains(&want), "README lacks '{want}': {quote}");
+    assert_eq!(r["threads"], "2");
+}
