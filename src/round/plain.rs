@@ -18,6 +18,11 @@
 //! loop starts only at a turn boundary: [`crate::game::play_round`] lets the general machine
 //! finish the setup or a turn in progress first.
 //!
+//! **One set of rules.** The placement (PLACE, [`RoundState::place`] with `PLAIN`, which compiles
+//! out the arms of rules the loop never plays) and the end of a turn (END) are the general
+//! machine's own functions; the loop replaces only the machine's dispatch: the phase it re-reads
+//! at every step, and the move generation's tests of rare rules.
+//!
 //! **Same game, by construction and by test.** Each step below names the general step it
 //! replaces; under plain rules the general machine's other branches are dead. The round, its
 //! events, the strategies' calls (same views, same move lists in the same order) and the final
@@ -28,26 +33,77 @@ use super::event::Observer;
 use super::movegen::MoveList;
 use super::state::{Phase, RoundState};
 use super::{Move, Seat, TrainId};
-use crate::rules::{BranchingDoubles, DoublesPerTurn, FollowUp, MarkerRemoval, Opening, TapModel};
+use crate::rules::{BranchingDoubles, DoublesPerTurn, FollowUp, Opening, Rules, TapModel};
 use crate::tile::Pip;
 
 impl RoundState {
     /// Whether the rules allow the plain turn loop (see the module docs).
+    ///
+    /// Every field of [`Rules`] is named here, so a new rule field does not compile until it is
+    /// decided whether the plain loop plays it: a condition below, or `_` with why it needs none.
     pub fn plain_rules(&self) -> bool {
-        let r = &self.rules;
-        r.opening == Opening::OneTile
-            && r.follow_up == FollowUp::CoverSameDouble
-            && r.doubles_per_turn != DoublesPerTurn::Unlimited
-            && r.tap == TapModel::AlwaysAnnounced
-            && !r.partnerships
-            && !r.swan_drive
-            && !r.bullet_train
-            && !r.double_makes_train_public
-            && !r.continuous_draw
-            && !r.blanks_wild
-            && r.branching_doubles == BranchingDoubles::Off
-            && !r.doubler_exempt_on_foreign_train
-            && !r.marked_owner_must_prefer_own_train
+        let Rules {
+            // The table's size, read by every step alike.
+            set: _,
+            players: _,
+            // Outside the turn loop: the deal, the engine search and its placement (the loop
+            // starts after the setup), the first seat, scoring and the match's tie-break.
+            preset: _,
+            hand_size: _,
+            deal_table: _,
+            rounds: _,
+            engine_mode: _,
+            set_aside_from_round2: _,
+            first_player: _,
+            first_seat: _,
+            double_blank_value: _,
+            blank_half_value: _,
+            blank_scoring: _,
+            tie_break: _,
+            // Played by helpers the loop shares with the general machine.
+            first_turn_own_train_only: _,
+            mexican_start: _,
+            max_mexican_trains: _,
+            marker_removal: _,
+            mark_on_empty_boneyard: _,
+            obligation: _,
+            obligation_order: _,
+            followup_draw_per_double: _,
+            last_of_suit_exempt: _,
+            reprivatise_exempt: _,
+            go_out_on_double: _,
+            early_end_when_stuck: _,
+            obligation_overrides_first_turn: _,
+            only_others_unmark: _,
+            parsons_first_move: _,
+            // Decided here.
+            opening,
+            follow_up,
+            doubles_per_turn,
+            tap,
+            partnerships,
+            swan_drive,
+            bullet_train,
+            double_makes_train_public,
+            continuous_draw,
+            blanks_wild,
+            branching_doubles,
+            doubler_exempt_on_foreign_train,
+            marked_owner_must_prefer_own_train,
+        } = &self.rules;
+        *opening == Opening::OneTile
+            && *follow_up == FollowUp::CoverSameDouble
+            && *doubles_per_turn != DoublesPerTurn::Unlimited
+            && *tap == TapModel::AlwaysAnnounced
+            && !partnerships
+            && !swan_drive
+            && !bullet_train
+            && !double_makes_train_public
+            && !continuous_draw
+            && !blanks_wild
+            && *branching_doubles == BranchingDoubles::Off
+            && !doubler_exempt_on_foreign_train
+            && !marked_owner_must_prefer_own_train
     }
 
     /// Plays the round with the plain loop until it ends or, when `LIMITED`, until
@@ -86,7 +142,7 @@ impl RoundState {
                 let _ = self.draw(p, obs);
                 self.void_kept_draw(p, 0);
                 self.mark(p, obs);
-                self.end_turn_plain(obs);
+                self.end_turn(obs);
             } else {
                 self.plain_cover(p, moves, obs, choose);
             }
@@ -136,7 +192,7 @@ impl RoundState {
         let phase = self.phase;
         self.note_cover_failure(phase);
         self.mark(p, obs);
-        self.end_turn_plain(obs);
+        self.end_turn(obs);
     }
 
     /// Nothing to draw after no placement (general: `no_move`'s empty-boneyard arms).
@@ -147,7 +203,7 @@ impl RoundState {
         } else {
             let phase = self.phase;
             self.note_cover_failure(phase);
-            self.end_turn_plain(obs);
+            self.end_turn(obs);
         }
     }
 
@@ -233,7 +289,7 @@ impl RoundState {
             1 => moves[0],
             _ => self.plain_pick(p, moves, choose),
         };
-        let own_lifted = self.place_plain(p, m, obs);
+        let own_lifted = self.place::<true, _>(p, m, obs);
         if self.outcome.is_some() {
             return;
         }
@@ -306,7 +362,7 @@ impl RoundState {
     /// The turn's last placement, then the end of the turn (unless the placement ended the round).
     #[inline]
     fn place_and_end_plain<O: Observer>(&mut self, p: Seat, m: Move, obs: &mut O) {
-        self.place_plain(p, m, obs);
+        self.place::<true, _>(p, m, obs);
         if self.outcome.is_none() {
             self.end_turn_or_stuck_plain(obs);
         }
@@ -318,83 +374,7 @@ impl RoundState {
         if self.rules.early_end_when_stuck && self.stuck() {
             self.finish(super::EndReason::Stuck, true, obs);
         } else {
-            self.end_turn_plain(obs);
+            self.end_turn(obs);
         }
-    }
-
-    /// END(p) under plain rules (general: `end_turn`; no tap penalties, and at most one double
-    /// a turn, since a double is covered by a tile of its own suit, never another double).
-    fn end_turn_plain<O: Observer>(&mut self, obs: &mut O) {
-        let p = self.current;
-        if self.turn_doubles_len > 0 && self.rules.obligation != crate::rules::Obligation::None {
-            debug_assert_eq!(self.turn_doubles_len, 1);
-            let d = self.turn_doubles[0];
-            let tr = &self.trains[d.train.index()];
-            if !d.exempt && tr.open_double && tr.end == d.value {
-                // The doubler already failed to cover it (the follow-up is the cover).
-                self.push_pending(super::Obligation { train: d.train, value: d.value, placer: p }, 1);
-            }
-        }
-        self.end_turn_rest(p, obs);
-    }
-
-    /// PLACE(p, t, τ) under plain rules (general: [`RoundState::place`] with its branch, blanks
-    /// wild, swan, public-double and build arms dead). Returns whether p's own marker came off.
-    #[inline(always)]
-    fn place_plain<O: Observer>(&mut self, p: Seat, m: Move, obs: &mut O) -> bool {
-        let (tile, train) = (m.tile, m.train);
-        self.hands[p.index()].remove_present(tile);
-        self.played.insert_new(tile);
-        let tr = &mut self.trains[train.index()];
-        debug_assert!(tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
-        let started = tr.len == 0 && train.is_mexican();
-        let covered = tr.open_double;
-        tr.end = tile.other(tr.end);
-        tr.len += 1;
-        let double = tile.is_double();
-        tr.open_double = double;
-        let end = tr.end;
-        if started {
-            self.mexican_started += 1;
-            if train == TrainId::mexican(0) {
-                self.mexican_starter = Some(p);
-            }
-        }
-        self.turn_placed = true;
-        self.failed &= !p.bit();
-        obs.event(&super::Event::Play { seat: p, tile, train, end });
-        if covered {
-            self.remove_pending(train);
-        }
-        if double {
-            let i = self.turn_doubles_len as usize;
-            self.turn_doubles[i] = super::state::TurnDouble { train, value: end, exempt: false };
-            self.turn_doubles_len += 1;
-        }
-        let owner = train.owner();
-        let own = owner == Some(p);
-        if own {
-            self.played_own |= p.bit();
-        }
-        let lifted = match self.rules.marker_removal {
-            MarkerRemoval::OwnerOnOwnTrain if own => p.bit(),
-            MarkerRemoval::OwnerOnOwnTrain => 0,
-            MarkerRemoval::AnyPlayOnTrain => match owner {
-                Some(q) if !(self.rules.only_others_unmark && q == p) => q.bit(),
-                _ => 0,
-            },
-            MarkerRemoval::OwnerAnywhere => p.bit(),
-        } & self.markers;
-        if lifted != 0 {
-            // At most one seat's marker: the train's owner or p.
-            self.markers &= !lifted;
-            self.turn_marker_changed = true;
-            obs.event(&super::Event::Unmark { seat: Seat::from_index(lifted.trailing_zeros() as usize) });
-        }
-        let own_lifted = lifted & p.bit() != 0;
-        if self.hands[p.index()].is_empty() && !(double && self.cover_owed(end, own_lifted)) {
-            self.finish(super::EndReason::Out(p), true, obs);
-        }
-        own_lifted
     }
 }

@@ -616,24 +616,23 @@ impl RoundState {
         }
     }
 
-    /// PLACE(p, t, τ), steps 1–6. Returns whether p's own marker came off with this placement.
-    pub(super) fn place<O: Observer>(&mut self, p: Seat, mv: Move, obs: &mut O) -> bool {
-        let (tile, turned, train) = (mv.tile, mv.train.is_turned(), mv.train.base());
-        let wild = self.rules.blanks_wild;
-        let removed = self.hands[p.index()].remove(tile);
-        debug_assert!(removed, "placing {tile} not in hand of seat {p}");
-        self.played.insert(tile);
-        let root = self.root_of(train);
+    /// PLACE(p, t, τ), steps 1–6, for both turn engines. With `PLAIN` (the plain loop, under
+    /// [`RoundState::plain_rules`]) the arms of the rules that loop never plays are compiled out:
+    /// blanks wild, branching doubles, partnerships, swan drive, public doubles and builds.
+    /// Returns whether p's own marker came off with this placement.
+    #[inline(always)]
+    pub(super) fn place<const PLAIN: bool, O: Observer>(&mut self, p: Seat, mv: Move, obs: &mut O) -> bool {
+        let (tile, turned, train) =
+            if PLAIN { (mv.tile, false, mv.train) } else { (mv.tile, mv.train.is_turned(), mv.train.base()) };
+        let wild = !PLAIN && self.rules.blanks_wild;
+        self.hands[p.index()].remove_present(tile);
+        self.played.insert_new(tile);
+        let root = if PLAIN { train } else { self.root_of(train) };
         let tr = &mut self.trains[train.index()];
         debug_assert!(wild || tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
         // Branching triple cover: the first tile on a branch covers one of its double's sides.
-        let branch_stage = tr.len == 0 && train.branch_index().is_some();
-        if tr.len == 0 && train.is_mexican() {
-            self.mexican_started += 1;
-            if train == TrainId::mexican(0) {
-                self.mexican_starter = Some(p);
-            }
-        }
+        let branch_stage = !PLAIN && tr.len == 0 && train.branch_index().is_some();
+        let started = tr.len == 0 && train.is_mexican();
         let first_of_turn = !self.turn_placed;
         let covered = tr.open_double;
         let joined = tr.end;
@@ -644,50 +643,70 @@ impl RoundState {
             (false, _) => tile.other(tr.end),
         };
         tr.len += 1;
-        tr.open_double = tile.is_double();
+        let double = tile.is_double();
+        tr.open_double = double;
         let end = tr.end;
+        if started {
+            self.mexican_started += 1;
+            if train == TrainId::mexican(0) {
+                self.mexican_starter = Some(p);
+            }
+        }
         self.turn_placed = true;
         self.failed &= !p.bit();
         obs.event(&Event::Play { seat: p, tile, train, end });
         if covered {
             let at = self.remove_pending(train);
-            if self.rules.branching_doubles != BranchingDoubles::Off {
+            if !PLAIN && self.rules.branching_doubles != BranchingDoubles::Off {
                 self.branch_covered(p, train, root, joined, branch_stage, at, obs);
             }
         }
-        if tile.is_double() {
+        if double {
             let i = self.turn_doubles_len as usize;
             self.turn_doubles[i] = TurnDouble { train, value: end, exempt: false };
             self.turn_doubles_len += 1;
         }
-        let team = self.team(p);
-        let own = root.owner().is_some_and(|q| team & q.bit() != 0);
+        // Without partnerships a seat's team is itself.
+        let team = if PLAIN { p.bit() } else { self.team(p) };
+        let owner = root.owner();
+        let own = if PLAIN { owner == Some(p) } else { owner.is_some_and(|q| team & q.bit() != 0) };
         if own {
             self.played_own |= p.bit();
         }
-        if first_of_turn {
+        if !PLAIN && first_of_turn {
             self.swan_ok = self.rules.swan_drive && own && matches!(self.phase, Phase::Normal(_));
         }
         let lifted = match self.rules.marker_removal {
             MarkerRemoval::OwnerOnOwnTrain if own => team,
             MarkerRemoval::OwnerOnOwnTrain => 0,
-            MarkerRemoval::AnyPlayOnTrain => match root.owner() {
-                Some(q) if !(self.rules.only_others_unmark && team & q.bit() != 0) => self.team(q),
+            MarkerRemoval::AnyPlayOnTrain => match owner {
+                Some(q) if PLAIN && !(self.rules.only_others_unmark && q == p) => q.bit(),
+                Some(q) if !PLAIN && !(self.rules.only_others_unmark && team & q.bit() != 0) => self.team(q),
                 _ => 0,
             },
             MarkerRemoval::OwnerAnywhere => team,
         } & self.markers
-            & !self.public_this_turn;
+            & if PLAIN { !0 } else { !self.public_this_turn };
         let own_lifted = lifted & p.bit() != 0;
-        let mut bits = lifted;
-        while bits != 0 {
-            let s = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            self.markers &= !(1 << s);
-            self.turn_marker_changed = true;
-            obs.event(&Event::Unmark { seat: Seat::from_index(s) });
+        if PLAIN {
+            if lifted != 0 {
+                // One seat's marker at most: the train's owner or p.
+                self.markers &= !lifted;
+                self.turn_marker_changed = true;
+                obs.event(&Event::Unmark { seat: Seat::from_index(lifted.trailing_zeros() as usize) });
+            }
+        } else {
+            let mut bits = lifted;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.markers &= !(1 << s);
+                self.turn_marker_changed = true;
+                obs.event(&Event::Unmark { seat: Seat::from_index(s) });
+            }
         }
-        if tile.is_double()
+        if !PLAIN
+            && double
             && self.rules.double_makes_train_public
             && let Some(q) = root.owner()
             && self.markers & q.bit() == 0
@@ -697,8 +716,9 @@ impl RoundState {
             self.public_this_turn |= q.bit();
         }
         // an edge case of docs/rules.md §11(e): in the fast game a build that empties a hand ends the round after all builds.
-        let deferred = matches!(self.phase, Phase::Build { kind: BuildKind::Fast | BuildKind::Bullet { .. }, .. });
-        if self.hands[p.index()].is_empty() && !deferred && !(tile.is_double() && self.cover_owed(end, own_lifted)) {
+        let deferred =
+            !PLAIN && matches!(self.phase, Phase::Build { kind: BuildKind::Fast | BuildKind::Bullet { .. }, .. });
+        if self.hands[p.index()].is_empty() && !deferred && !(double && self.cover_owed(end, own_lifted)) {
             self.finish(EndReason::Out(p), true, obs);
         }
         own_lifted

@@ -456,7 +456,7 @@ impl RoundState {
                     self.next_builder(kind, built, obs);
                 }
             } else {
-                self.place(p, raw, obs);
+                self.place::<false, _>(p, raw, obs);
                 if self.outcome.is_none() {
                     self.phase = Phase::Build { kind, built, placed: true };
                 }
@@ -480,7 +480,7 @@ impl RoundState {
             if m.train == TrainId::SKIP {
                 self.phase = Phase::Swan { pos: at + 1 };
             } else {
-                let own_lifted = self.place(p, raw, obs);
+                let own_lifted = self.place::<false, _>(p, raw, obs);
                 if self.outcome.is_some() {
                     return;
                 }
@@ -503,7 +503,7 @@ impl RoundState {
             }
             return;
         }
-        let own_lifted = self.place(p, raw, obs);
+        let own_lifted = self.place::<false, _>(p, raw, obs);
         if self.outcome.is_some() {
             return;
         }
@@ -677,10 +677,33 @@ impl RoundState {
         self.phase = Phase::TurnStart;
     }
 
-    /// END(p): obligations, turn counters, idle count, blocked test, next seat.
-    fn end_turn<O: Observer>(&mut self, obs: &mut O) {
+    /// END(p): obligations, turn counters, idle count, blocked test, next seat; for both turn
+    /// engines (under plain rules a turn lays at most one double, since a double is covered by
+    /// a tile of its own suit, never another double, and every obligation rule reads the same).
+    pub(super) fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
-        let n = self.turn_doubles_len as usize;
+        match self.turn_doubles_len {
+            0 => {}
+            // One double (every turn of the plain loop that lays one): each obligation rule
+            // obliges it if it is left open.
+            1 => {
+                let d = self.turn_doubles[0];
+                let tr = &self.trains[d.train.index()];
+                if !d.exempt && tr.open_double && tr.end == d.value && self.rules.obligation != ObligationRule::None {
+                    let fails = u8::from(self.rules.follow_up == FollowUp::CoverSameDouble);
+                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                }
+            }
+            n => self.turn_obligations(p, n as usize),
+        }
+        self.end_turn_rest(p, obs);
+    }
+
+    /// The obligations the `n` doubles seat `p` laid this turn leave (several doubles in a turn
+    /// arise only under rare rules: kept out of the common path).
+    #[cold]
+    #[inline(never)]
+    fn turn_obligations(&mut self, p: Seat, n: usize) {
         let open = |s: &Self, i: usize| {
             let d = s.turn_doubles[i];
             let tr = &s.trains[d.train.index()];
@@ -699,7 +722,7 @@ impl RoundState {
                 }
             }
             ObligationRule::LastDoubleOfTurn => {
-                if n > 0 && open(self, n - 1) {
+                if open(self, n - 1) {
                     let d = self.turn_doubles[n - 1];
                     self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                 }
@@ -713,7 +736,6 @@ impl RoundState {
                 }
             }
         }
-        self.end_turn_rest(p, obs);
     }
 
     /// END after the obligations: turn counters, idle count, tap penalties, the blocked test,
