@@ -680,9 +680,13 @@ impl RoundState {
             MarkerRemoval::OwnerOnOwnTrain if own => team,
             MarkerRemoval::OwnerOnOwnTrain => 0,
             MarkerRemoval::AnyPlayOnTrain => match owner {
-                Some(q) if PLAIN && !(self.rules.only_others_unmark && q == p) => q.bit(),
-                Some(q) if !PLAIN && !(self.rules.only_others_unmark && team & q.bit() != 0) => self.team(q),
-                _ => 0,
+                Some(q) if PLAIN => {
+                    if self.rules.only_others_unmark && q == p { 0 } else { q.bit() }
+                }
+                Some(q) => {
+                    if self.rules.only_others_unmark && team & q.bit() != 0 { 0 } else { self.team(q) }
+                }
+                None => 0,
             },
             MarkerRemoval::OwnerAnywhere => team,
         } & self.markers
