@@ -681,10 +681,18 @@ impl RoundState {
             MarkerRemoval::OwnerOnOwnTrain => 0,
             MarkerRemoval::AnyPlayOnTrain => match owner {
                 Some(q) if PLAIN => {
-                    if self.rules.only_others_unmark && q == p { 0 } else { q.bit() }
+                    if self.rules.only_others_unmark && q == p {
+                        0
+                    } else {
+                        q.bit()
+                    }
                 }
                 Some(q) => {
-                    if self.rules.only_others_unmark && team & q.bit() != 0 { 0 } else { self.team(q) }
+                    if self.rules.only_others_unmark && team & q.bit() != 0 {
+                        0
+                    } else {
+                        self.team(q)
+                    }
                 }
                 None => 0,
             },
