@@ -154,13 +154,14 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
         return play_round_observed(state, bots, rngs, moves, obs, until);
     }
     let all = sees_hidden(bots);
+    let heavy = bots.iter().enumerate().filter(|(_, b)| b.heaviest_first()).fold(0, |m, (s, _)| m | 1 << s);
     loop {
         if LIMITED && state.turns() >= until {
             return state.outcome().copied();
         }
         match state.advance_until(moves, obs, plain) {
             None => {
-                state.play_plain::<LIMITED, _>(moves, obs, until, |st, seat, moves| {
+                state.play_plain::<LIMITED, _>(moves, obs, until, heavy, |st, seat, moves| {
                     let v = st.view_as(seat, all & seat.bit() != 0);
                     bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()])
                 });

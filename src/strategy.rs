@@ -120,6 +120,14 @@ pub trait Strategy {
     fn has_failed(&self) -> bool {
         false
     }
+
+    /// Whether [`Strategy::choose`] always picks the first move with the most pips in the
+    /// engine's move order, and nothing else (`greedy` with its default ties: no random draw,
+    /// no state). The engine's fast turn loop then makes that pick itself, without listing the
+    /// moves or calling `choose`: the same move, found faster. The default is the safe `false`.
+    fn heaviest_first(&self) -> bool {
+        false
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {
@@ -157,6 +165,10 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn sees_hidden(&self) -> bool {
         (**self).sees_hidden()
+    }
+
+    fn heaviest_first(&self) -> bool {
+        (**self).heaviest_first()
     }
 }
 

@@ -86,4 +86,9 @@ impl Strategy for Greedy {
     fn uses_rng(&self) -> bool {
         self.random_ties
     }
+
+    /// With `ties=first` the pick is the first heaviest move: the engine may make it.
+    fn heaviest_first(&self) -> bool {
+        !self.random_ties
+    }
 }

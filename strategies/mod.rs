@@ -185,6 +185,13 @@ macro_rules! builtin_bots {
                     Bot::Custom(b) => b.sees_hidden(),
                 }
             }
+
+            fn heaviest_first(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.heaviest_first(),)+
+                    Bot::Custom(b) => b.heaviest_first(),
+                }
+            }
         }
     };
 }

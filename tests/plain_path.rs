@@ -188,6 +188,48 @@ fn plain_loop_plays_the_general_game() {
     assert!(decisions > 20_000, "only {decisions} decisions compared");
 }
 
+/// Plays `state` to the end with the bots of `specs` themselves (not wrapped): a
+/// heaviest-first `greedy` is then picked for by the plain loop without a move list.
+fn play_bare(mut state: RoundState, specs: &[&str], seed: u64, general: bool) -> (Outcome, Vec<Event>, String) {
+    let n = state.players() as usize;
+    let mut bots: Vec<Bot> = (0..n).map(|s| Bot::parse(specs[s % specs.len()]).unwrap()).collect();
+    let mut rngs: Vec<GameRng> = (0..n).map(|s| rng_from_seed(mix(seed, s as u64))).collect();
+    let mut moves = MoveList::new();
+    let mut rec = Recorder::default();
+    let out = if general {
+        play_round_general(&mut state, &mut bots, &mut rngs, &mut moves, &mut rec)
+    } else {
+        play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut rec)
+    };
+    (out, rec.0, format!("{state:?}"))
+}
+
+#[test]
+fn the_plain_loops_heaviest_pick_is_greedys() {
+    let mut rng = rng_from_seed(2027);
+    let lineups: [&[&str]; 3] = [&["greedy"], &["greedy", "random"], &["planner", "greedy", "greedy:ties=random"]];
+    let (mut plain, mut decisions) = (0, 0u64);
+    for i in 0..1500u64 {
+        let rules = random_rules(&mut rng);
+        if rules.validate().is_err() {
+            continue;
+        }
+        let state = new_round(&rules, mix(i, 2));
+        if state.plain_rules() {
+            plain += 1;
+        }
+        let lineup = lineups[i as usize % lineups.len()];
+        let a = play_bare(state.clone(), lineup, i, false);
+        let b = play_bare(state, lineup, i, true);
+        assert_eq!(a.0, b.0, "outcome, case {i}: {rules:?}");
+        assert_eq!(a.1, b.1, "events, case {i}: {rules:?}");
+        assert_eq!(a.2, b.2, "final state, case {i}: {rules:?}");
+        decisions += u64::from(a.0.decisions);
+    }
+    assert!(plain > 800, "the plain loop ran in only {plain} rounds");
+    assert!(decisions > 20_000, "only {decisions} decisions compared");
+}
+
 #[test]
 fn plain_rules_cover_the_common_presets() {
     let deal = deal_round(&Rules::wikipedia(), Pip::from_u8(12), &mut rng_from_seed(1));

@@ -34,7 +34,7 @@ use super::movegen::MoveList;
 use super::state::{Phase, RoundState};
 use super::{Move, Seat, TrainId};
 use crate::rules::{BranchingDoubles, DoublesPerTurn, FollowUp, Opening, Rules, TapModel};
-use crate::tile::Pip;
+use crate::tile::{Pip, Tile};
 
 impl RoundState {
     /// Whether the rules allow the plain turn loop (see the module docs).
@@ -108,7 +108,9 @@ impl RoundState {
 
     /// Plays the round with the plain loop until it ends or, when `LIMITED`, until
     /// [`RoundState::turns`] reaches `until` (the unlimited loop has no test to pay for), asking `choose(state, seat, moves)` for the index of the
-    /// move to play whenever a seat has two or more legal moves.
+    /// move to play whenever a seat has two or more legal moves. For the seats of `heavy` (a
+    /// mask of those whose strategy is [`crate::Strategy::heaviest_first`]) the loop makes that
+    /// pick itself, without listing the moves.
     ///
     /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary (phase
     /// `TurnStart`, where [`RoundState::advance_until`] stops).
@@ -117,18 +119,23 @@ impl RoundState {
         moves: &mut MoveList,
         obs: &mut O,
         until: u32,
+        heavy: u16,
         mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
         debug_assert!(self.plain_rules() && self.phase == Phase::TurnStart);
         while self.outcome.is_none() && (!LIMITED || self.turns < until) {
-            self.plain_turn(moves, obs, &mut choose);
+            if heavy & self.current.bit() != 0 {
+                self.plain_turn(&mut Heaviest::default(), obs, &mut choose);
+            } else {
+                self.plain_turn(moves, obs, &mut choose);
+            }
         }
     }
 
     /// One whole turn (general: `advance` from `TurnStart` to the next `TurnStart` or `Over`).
-    fn plain_turn<O: Observer>(
+    fn plain_turn<G: Gather, O: Observer>(
         &mut self,
-        moves: &mut MoveList,
+        moves: &mut G,
         obs: &mut O,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
@@ -152,18 +159,19 @@ impl RoundState {
         }
     }
 
-    /// The strategy's pick among two or more moves (general: `Step::Choice`).
+    /// The move of a choice among the one or more moves `moves` gathered: the only one, or the
+    /// pick among two or more (general: `Step::Choice`), which counts as a decision.
     #[inline(always)]
-    fn plain_pick(
+    fn plain_pick<G: Gather>(
         &mut self,
         p: Seat,
-        moves: &MoveList,
+        moves: &G,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) -> Move {
-        self.decisions += 1;
-        let k = choose(self, p, moves);
-        assert!(k < moves.len(), "strategy of seat {p} chose move {k} of {}", moves.len());
-        moves[k]
+        if moves.len() > 1 {
+            self.decisions += 1;
+        }
+        moves.pick(self, p, choose)
     }
 
     /// Void inference when the seat finds no placement (general: the start of `no_move`): the
@@ -208,10 +216,10 @@ impl RoundState {
     }
 
     /// OBLIGATED: cover the obligation to serve, from hand or with one drawn tile.
-    fn plain_cover<O: Observer>(
+    fn plain_cover<G: Gather, O: Observer>(
         &mut self,
         p: Seat,
-        moves: &mut MoveList,
+        moves: &mut G,
         obs: &mut O,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
@@ -223,7 +231,6 @@ impl RoundState {
                 Some(m) => m,
                 None => return,
             },
-            1 => moves[0],
             _ => self.plain_pick(p, moves, choose),
         };
         self.place_and_end_plain(p, m, obs);
@@ -253,10 +260,10 @@ impl RoundState {
 
     /// NORMAL: a placement on an eligible train (or a new Mexican train), from hand or with one
     /// drawn tile; a double then owes its follow-up.
-    fn plain_normal<O: Observer>(
+    fn plain_normal<G: Gather, O: Observer>(
         &mut self,
         p: Seat,
-        moves: &mut MoveList,
+        moves: &mut G,
         obs: &mut O,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
@@ -277,7 +284,6 @@ impl RoundState {
                             self.plain_fail(p, obs);
                             return;
                         }
-                        1 => moves[0],
                         _ => self.plain_pick(p, moves, choose),
                     }
                 }
@@ -286,7 +292,6 @@ impl RoundState {
                     return;
                 }
             },
-            1 => moves[0],
             _ => self.plain_pick(p, moves, choose),
         };
         let own_lifted = self.place::<true, _>(p, m, obs);
@@ -311,12 +316,12 @@ impl RoundState {
     /// FOLLOWUP (cover the same double): from hand, else one draw (when the rules allow a
     /// draw after this turn's earlier one), else the turn fails.
     #[allow(clippy::too_many_arguments)]
-    fn plain_follow_up<O: Observer>(
+    fn plain_follow_up<G: Gather, O: Observer>(
         &mut self,
         p: Seat,
         train: TrainId,
         value: Pip,
-        moves: &mut MoveList,
+        moves: &mut G,
         obs: &mut O,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
@@ -334,7 +339,6 @@ impl RoundState {
                     None => return,
                 }
             }
-            1 => moves[0],
             _ => self.plain_pick(p, moves, choose),
         };
         self.place_and_end_plain(p, m, obs);
@@ -344,7 +348,7 @@ impl RoundState {
     /// own train, then (unless the first turn is restricted) the other seats' marked trains
     /// clockwise and the started Mexican trains, then the Mexican start if allowed.
     #[inline]
-    fn plain_normal_moves(&self, p: Seat, out: &mut MoveList, mut push: impl FnMut(&mut MoveList, Pip, TrainId)) {
+    fn plain_normal_moves<G: Gather>(&self, p: Seat, out: &mut G, mut push: impl FnMut(&mut G, Pip, TrainId)) {
         out.clear();
         push(out, self.trains[p.index()].end, TrainId::personal(p));
         if !self.first_turn_restricted(p) {
@@ -375,6 +379,105 @@ impl RoundState {
             self.finish(super::EndReason::Stuck, true, obs);
         } else {
             self.end_turn(obs);
+        }
+    }
+}
+
+/// Where the plain loop gathers the moves of a choice: the move list (asked of the strategy), or,
+/// for a heaviest-first strategy, only their number and the first heaviest.
+pub(super) trait Gather {
+    /// Forgets the moves gathered.
+    fn clear(&mut self);
+    /// Gathers `(t, train)` for every tile `t` of `row` (bit `q` = tile `[v|q]`), in that order.
+    fn push_row(&mut self, row: u32, v: Pip, train: TrainId);
+    /// Gathers one move.
+    fn push(&mut self, m: Move);
+    /// The moves gathered.
+    fn len(&self) -> usize;
+    /// Whether none was.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The move to play among the one or more gathered.
+    fn pick(&self, st: &RoundState, p: Seat, choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Move;
+}
+
+impl Gather for MoveList {
+    #[inline(always)]
+    fn clear(&mut self) {
+        MoveList::clear(self);
+    }
+    #[inline(always)]
+    fn push_row(&mut self, row: u32, v: Pip, train: TrainId) {
+        MoveList::push_row(self, row, v, train);
+    }
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    /// The only move, or the strategy's choice.
+    #[inline(always)]
+    fn pick(&self, st: &RoundState, p: Seat, choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Move {
+        if self.len() == 1 {
+            return self[0];
+        }
+        let k = choose(st, p, self);
+        assert!(k < self.len(), "strategy of seat {p} chose move {k} of {}", self.len());
+        self[k]
+    }
+}
+
+/// The moves of a heaviest-first strategy's choice, without the list: how many there are and
+/// the first with the most pips in the order the list would hold them (its choice).
+#[derive(Default)]
+pub(super) struct Heaviest {
+    count: u32,
+    pips: u16,
+    best: Option<Move>,
+}
+
+impl Gather for Heaviest {
+    #[inline(always)]
+    fn clear(&mut self) {
+        *self = Heaviest::default();
+    }
+    /// A row lists its tiles `[v|q]` by rising `q`, so its heaviest is its highest bit.
+    #[inline(always)]
+    fn push_row(&mut self, row: u32, v: Pip, train: TrainId) {
+        if row != 0 {
+            self.count += row.count_ones();
+            let q = 31 - row.leading_zeros();
+            let tile = Tile::from_index_unchecked(Tile::suit_indices(v)[q as usize]);
+            self.push_heaviest(Move { tile, train });
+        }
+    }
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.count += 1;
+        self.push_heaviest(m);
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.count as usize
+    }
+    #[inline(always)]
+    fn pick(&self, _: &RoundState, _: Seat, _: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Move {
+        self.best.expect("a choice has a move")
+    }
+}
+
+impl Heaviest {
+    /// Keeps `m` if it is heavier than the heaviest so far (the first of equals stays).
+    #[inline(always)]
+    fn push_heaviest(&mut self, m: Move) {
+        let pips = m.tile.pips();
+        if self.best.is_none() || pips > self.pips {
+            self.pips = pips;
+            self.best = Some(m);
         }
     }
 }
