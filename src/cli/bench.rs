@@ -2,7 +2,8 @@
 //!
 //! For each thread count, `--runs` timed runs of `--seconds / --runs` each: every thread plays
 //! full matches (deal included) with its own seeds until the run's time is up, counting rounds,
-//! matches, decisions (calls to a bot's `choose`) and the search bots' rollouts. Each thread
+//! matches, decisions (choices among two or more legal moves, as the engine counts them) and the
+//! search bots' rollouts. Each thread
 //! plays its games the way a tournament worker does (one move list and one result kept for all
 //! its matches, `play_match_into`). Each figure is the median over the runs; the speed-up
 //! divides the median rounds per second by that of the first thread count.
@@ -19,12 +20,11 @@ use super::{BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_f
 use crate::deal::deal_round;
 use crate::external::StderrTo;
 use crate::game::{MatchResult, MatchSeeds, play_match_into};
-use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{MoveList, SeenEvent};
+use crate::rng::{mix, rng_from_seed};
+use crate::round::MoveList;
 use crate::rules::Rules;
 use crate::strategies::{Bot, Registry, rollouts_on_this_thread};
-use crate::strategy::{MatchStart, Strategy};
-use crate::view::View;
+use crate::strategy::Strategy;
 use clap::Args;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -64,52 +64,6 @@ pub(crate) struct BenchArgs {
     bot_args: BotArgs,
 }
 
-/// A bot that counts its decisions.
-struct Counted {
-    bot: Bot,
-    decisions: u64,
-}
-
-impl Strategy for Counted {
-    #[inline]
-    fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
-        self.decisions += 1;
-        self.bot.choose(view, moves, rng)
-    }
-
-    fn round_start(&mut self, view: &View<'_>) {
-        self.bot.round_start(view);
-    }
-
-    fn uses_voids(&self) -> bool {
-        self.bot.uses_voids()
-    }
-
-    fn uses_rng(&self) -> bool {
-        self.bot.uses_rng()
-    }
-
-    fn match_start(&mut self, start: &MatchStart<'_>) {
-        self.bot.match_start(start);
-    }
-
-    fn wants_events(&self) -> bool {
-        self.bot.wants_events()
-    }
-
-    fn observe(&mut self, events: &[SeenEvent]) {
-        self.bot.observe(events);
-    }
-
-    fn has_failed(&self) -> bool {
-        self.bot.has_failed()
-    }
-
-    fn sees_hidden(&self) -> bool {
-        self.bot.sees_hidden()
-    }
-}
-
 /// What one thread did in one run.
 #[derive(Clone, Copy, Default)]
 struct Work {
@@ -128,8 +82,9 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
             .map(|t| {
                 scope.spawn(move || {
                     let mut w = Work::default();
-                    let mut seats: Vec<Counted> =
-                        bots.iter().map(|b| Counted { bot: b.clone(), decisions: 0 }).collect();
+                    // The bots themselves, as a tournament seats them (a wrapper would hide what a
+                    // bot tells the engine, such as `heaviest_first`); the engine counts decisions.
+                    let mut seats: Vec<Bot> = bots.to_vec();
                     let base = mix(run, t as u64);
                     let mut i = 0u64;
                     let mut moves = Box::new(MoveList::new());
@@ -153,9 +108,9 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                             i += 1;
                             w.matches += 1;
                             w.rounds += u64::from(result.rounds);
+                            w.decisions += result.round_records().map(|r| u64::from(r.outcome.decisions)).sum::<u64>();
                         }
                     }
-                    w.decisions = seats.iter().map(|s| s.decisions).sum();
                     w.rollouts = rollouts_on_this_thread() - rollouts;
                     w
                 })
