@@ -68,6 +68,46 @@ fn every_decision_of_every_preset_replays_to_the_logged_scores() {
 }
 
 #[test]
+fn decisions_that_write_no_event_replay_too() {
+    // A `stop` (a build, a swan walk, a bullet train declined) writes nothing before the next
+    // decision: the replay must still find the move played, to the logged scores.
+    let dir = temp("variations");
+    for (i, rule) in
+        ["bullet_train=true", "swan_drive=true", "branching_doubles=four_way", "blanks_wild=true"].iter().enumerate()
+    {
+        for seed in ["5", "6", "7"] {
+            let log = dir.join(format!("v{i}-{seed}.jsonl"));
+            let out = mtrain(&[
+                "play",
+                "--rule",
+                rule,
+                "--players",
+                "4",
+                "--bots",
+                "expert,greedy,random",
+                "--seed",
+                seed,
+                "--rounds",
+                "3",
+                "--log",
+                log.to_str().unwrap(),
+            ]);
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let text = std::fs::read_to_string(&log).unwrap();
+            let games = parse_log(&text, "log").unwrap();
+            let decisions = games[0].decisions().unwrap_or_else(|e| panic!("{rule} seed {seed}: {e}"));
+            let last = decisions.last().unwrap();
+            let mut st = last.state.clone();
+            st.apply(last.played);
+            assert!(st.is_over(), "{rule} seed {seed}");
+            let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+            let totals: Vec<u32> = serde_json::from_value(end["totals"].clone()).unwrap();
+            assert_eq!(&st.result().totals[..4], &totals[..], "{rule} seed {seed}");
+        }
+    }
+}
+
+#[test]
 fn an_edited_log_is_refused_at_the_line_that_differs() {
     let dir = temp("edited");
     let text = logged(&dir, "wikipedia", 4, "greedy", &["--rounds", "1"]);

@@ -178,17 +178,34 @@ impl LoggedGame {
                 count = 0;
             }
             count += 1;
-            let mut chosen = None;
+            // The played move is the one whose events are the log's next lines. A move that
+            // writes nothing before the next decision (a `stop`) agrees with any log, so the
+            // longest agreeing output wins; between moves that agree equally (two that write
+            // nothing), the one whose next decision can go on with the log.
+            let mut agreeing: Vec<(usize, MatchState, usize)> = Vec::new();
             for i in 0..st.legal().len() {
-                let mut next = st.clone();
-                let mut log = JsonLog::new(Vec::new(), names.clone());
-                next.apply_observed(i, &mut log);
-                let out = lines_of(log.out.into_inner());
+                let (next, out) = self.step(&st, i, &names);
                 if self.agrees(&out, pos) {
-                    chosen = Some((i, next, out.len()));
-                    break;
+                    agreeing.push((i, next, out.len()));
                 }
             }
+            let longest = agreeing.iter().map(|c| c.2).max().unwrap_or(0);
+            agreeing.retain(|c| c.2 == longest);
+            if agreeing.len() > 1 {
+                let at = pos + longest;
+                let goes_on = |c: &(usize, MatchState, usize)| {
+                    at >= self.lines.len()
+                        || c.1.current().is_none()
+                        || (0..c.1.legal().len()).any(|j| {
+                            let (_, out) = self.step(&c.1, j, &names);
+                            !out.is_empty() && self.agrees(&out, at)
+                        })
+                };
+                if let Some(k) = agreeing.iter().position(goes_on) {
+                    agreeing.swap(0, k);
+                }
+            }
+            let chosen = agreeing.into_iter().next();
             let Some((played, next, n)) = chosen else {
                 return Err(InvalidInput(format!(
                     "{} line {}: no legal move of seat {} leads to this line (the log does not follow from its seed and rules): {}",
@@ -220,6 +237,15 @@ impl LoggedGame {
             true
         })?;
         Ok(all)
+    }
+
+    /// Plays move `i` of `st` on a copy: the state after it and the log lines it writes up to
+    /// the next decision.
+    fn step(&self, st: &MatchState, i: usize, names: &[String]) -> (MatchState, Vec<String>) {
+        let mut next = st.clone();
+        let mut log = JsonLog::new(Vec::new(), names.to_vec());
+        next.apply_observed(i, &mut log);
+        (next, lines_of(log.out.into_inner()))
     }
 
     /// 1-based file line number of the game's `i`-th line after its `match` line.
