@@ -680,6 +680,7 @@ impl RoundState {
     /// END(p): obligations, turn counters, idle count, blocked test, next seat; for both turn
     /// engines (under plain rules a turn lays at most one double, since a double is covered by
     /// a tile of its own suit, never another double, and every obligation rule reads the same).
+    #[inline(always)]
     pub(super) fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
         match self.turn_doubles_len {
