@@ -533,21 +533,13 @@ impl fmt::Display for Table<'_> {
     }
 }
 
-/// The move as the bot protocol writes it, for `--json`.
-pub(crate) struct MoveJson(pub Move);
-
-impl serde::Serialize for MoveJson {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::external::protocol::MoveJson(self.0).serialize(s)
-    }
-}
-
 /// `Analysis` as JSON, each move with its protocol form and text.
 pub fn to_json(a: &Analysis) -> serde_json::Value {
     let mut v = serde_json::to_value(a).expect("an analysis serializes");
     if let Some(list) = v.get_mut("moves").and_then(|m| m.as_array_mut()) {
         for (j, m) in list.iter_mut().zip(&a.moves) {
-            j["move"] = serde_json::to_value(MoveJson(m.mv)).expect("a move serializes");
+            // The move as the bot protocol writes it.
+            j["move"] = serde_json::to_value(crate::external::protocol::MoveJson(m.mv)).expect("a move serializes");
             j["text"] = serde_json::Value::String(m.mv.to_string());
         }
     }
