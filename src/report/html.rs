@@ -74,15 +74,20 @@ impl RunFolder {
                 format!("'{shown}' does not exist: give a tournament, balance, tune or ladder folder")
             }));
         }
-        if dir.join("tune.json").is_file() {
-            return Ok(RunFolder::Tune);
+        // The kind of run, as every command that resumes or merges a folder reads it.
+        match crate::job::Kind::of_folder(dir) {
+            Some(k) if k == crate::job::TUNE => return Ok(RunFolder::Tune),
+            Some(k) if k == crate::job::BALANCE => return Ok(RunFolder::Balance),
+            Some(k) if k == crate::job::TOURNAMENT => return Ok(RunFolder::Tournament),
+            _ => {}
         }
         if dir.join("tally.json").is_file() {
+            // A state file of no kind mtrain knows, or one it cannot read: say which.
             let v: serde_json::Value = read::json(dir, "tally.json")?;
             return match v.get("kind").map(|k| k.as_str()) {
-                None => Ok(RunFolder::Tournament),
-                Some(Some("tournament")) => Ok(RunFolder::Tournament),
-                Some(Some("balance")) => Ok(RunFolder::Balance),
+                None | Some(Some("tournament" | "balance")) => Err(ReportError(format!(
+                    "cannot read '{shown}/tally.json' as the state of a run (a file of an older or newer mtrain?)"
+                ))),
                 Some(k) => Err(ReportError(format!(
                     "'{shown}/tally.json' is of kind {}, which mtrain report does not know (it reports tournament and balance folders)",
                     k.map_or("(not a name)".to_string(), |k| format!("'{k}'"))
