@@ -36,8 +36,8 @@ impl RoundState {
 
     /// The tiles `seat` cannot see: in another hand or in the boneyard.
     pub(crate) fn unseen_by(&self, seat: Seat) -> TileSet {
-        let mut s = TileSet::full(self.rules.set).difference(&self.played);
-        s = s.difference(&self.hands[seat.index()]);
+        let mut s = TileSet::full(self.rules.set).difference(&self.table.played);
+        s = s.difference(&self.holdings.hands[seat.index()]);
         s
     }
 
@@ -83,7 +83,7 @@ impl RoundState {
             let mut left = n_unseen;
             let mut ok = true;
             for &(_, s) in &order[..k] {
-                let need = self.hands[s].len();
+                let need = self.holdings.hands[s].len();
                 let voids = if respect_voids { self.known_voids(Seat::from_index(s)) } else { 0 };
                 // Move the tiles seat s may hold to the front of the pool, then draw from them.
                 let mut fit = 0;
@@ -113,14 +113,14 @@ impl RoundState {
                         hand.insert(t);
                     }
                 }
-                world.hands[s] = hand;
+                world.holdings.hands[s] = hand;
                 // Drop the dealt tiles from the pool.
                 pool.copy_within(need..left, 0);
                 left -= need;
             }
             if ok {
                 shuffle(rng, &mut pool[..left]);
-                world.boneyard = Boneyard::from_tiles(&pool[..left]);
+                world.holdings.boneyard = Boneyard::from_tiles(&pool[..left]);
                 return Some(world);
             }
         }

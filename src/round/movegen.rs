@@ -222,11 +222,11 @@ impl RoundState {
                         // covering the first. They are optional ("may"): holding no cover, the
                         // doubler may also stop laying doubles and draw for it (Move::STOP).
                         let covers = out.len();
-                        let hand = &self.hands[p.index()];
+                        let hand = &self.holdings.hands[p.index()];
                         self.for_each_eligible(p, |t| {
-                            let v = self.trains[t.index()].end;
+                            let v = self.table.trains[t.index()].end;
                             let d = Tile::new(v, v);
-                            if t != train && hand.contains(d) && !self.trains[t.index()].open_double {
+                            if t != train && hand.contains(d) && !self.table.trains[t.index()].open_double {
                                 out.push(Move { tile: d, train: t });
                             }
                         });
@@ -248,10 +248,10 @@ impl RoundState {
             },
             Phase::Swan { pos } => {
                 if let Some((_, t)) = self.swan_target(p, pos) {
-                    let src = self.hand_source(&self.hands[p.index()]);
-                    src.push(out, self.trains[t.index()].end, t, false);
+                    let src = self.hand_source(&self.holdings.hands[p.index()]);
+                    src.push(out, self.table.trains[t.index()].end, t, false);
                     // Branching doubles: any open end of that train.
-                    self.for_each_branch_of(t, |b| src.push(out, self.trains[b.index()].end, b, false));
+                    self.for_each_branch_of(t, |b| src.push(out, self.table.trains[b.index()].end, b, false));
                     if t.is_mexican() {
                         out.push(Move::SKIP);
                     }
@@ -259,7 +259,7 @@ impl RoundState {
                 out.push(Move::STOP);
             }
             Phase::SecondDouble { train, value, train2, value2 } => {
-                let hand = self.hand_source(&self.hands[p.index()]);
+                let hand = self.hand_source(&self.holdings.hands[p.index()]);
                 hand.push(out, value, train, true);
                 hand.push(out, value2, train2, true);
             }
@@ -275,8 +275,8 @@ impl RoundState {
             BuildKind::Bullet { declarer, train } if declarer == p => train,
             _ => TrainId::personal(p),
         };
-        let end = self.trains[own.index()].end;
-        let hand = &self.hands[p.index()];
+        let end = self.table.trains[own.index()].end;
+        let hand = &self.holdings.hands[p.index()];
         self.hand_source(hand).push(out, end, own, false);
         if kind == BuildKind::Celko {
             if placed {
@@ -313,12 +313,12 @@ impl RoundState {
         for at in pos as usize..2 * n {
             if at % 2 == 1 {
                 let gap = Seat::from_index((p.index() + at / 2) % n);
-                if self.mexican_started > 0 && self.mexican_starter == Some(gap) {
+                if self.table.mexican_started > 0 && self.table.mexican_starter == Some(gap) {
                     return Some((at as u8, TrainId::mexican(0)));
                 }
             } else {
                 let q = Seat::from_index((p.index() + at / 2) % n);
-                if q != p && self.markers & q.bit() != 0 && self.team(p) & q.bit() == 0 {
+                if q != p && self.table.markers & q.bit() != 0 && self.team(p) & q.bit() == 0 {
                     return Some((at as u8, TrainId::personal(q)));
                 }
             }
@@ -329,14 +329,14 @@ impl RoundState {
     /// Bullet train (`bullet_train`, docs/rules.md §9): the train on which `p` may declare, when its whole hand lays as one
     /// train from its own end (or, under partnerships, its partner's end, `partnerships`, docs/rules.md §9).
     pub(super) fn bullet_train_for(&self, p: Seat) -> Option<TrainId> {
-        let hand = &self.hands[p.index()];
+        let hand = &self.holdings.hands[p.index()];
         if !self.rules.bullet_train || hand.is_empty() {
             return None;
         }
         let mut ends = [TrainId::personal(p), TrainId::personal(self.partner(p))];
         let n = if self.team(p) == p.bit() { 1 } else { 2 };
         ends[..n].sort_unstable();
-        ends[..n].iter().copied().find(|t| whole_hand_trail(hand, self.trains[t.index()].end))
+        ends[..n].iter().copied().find(|t| whole_hand_trail(hand, self.table.trains[t.index()].end))
     }
 
     /// The open-end values `p` was checked against when it found no legal placement in
@@ -346,31 +346,31 @@ impl RoundState {
         let mut bits = 0u32;
         match phase {
             Phase::Normal(_) => {
-                self.for_each_eligible(p, |t| bits |= 1 << self.trains[t.index()].end.get());
+                self.for_each_eligible(p, |t| bits |= 1 << self.table.trains[t.index()].end.get());
                 if self.start_target(p, true).is_some() {
-                    bits |= 1 << self.e.get();
+                    bits |= 1 << self.table.e.get();
                 }
             }
             Phase::Cover(_) => bits = 1 << self.obligation_to_serve().value.get(),
             Phase::FollowUp { value, .. } => match self.rules.follow_up {
                 FollowUp::CoverSameDouble | FollowUp::Optional => bits = 1 << value.get(),
                 FollowUp::AnyEligible if self.rules.doubles_per_turn == DoublesPerTurn::Unlimited => {
-                    self.for_each_eligible(p, |t| bits |= 1 << self.trains[t.index()].end.get());
+                    self.for_each_eligible(p, |t| bits |= 1 << self.table.trains[t.index()].end.get());
                     // Only this turn's doubles still uncovered were offered (as in
                     // `follow_any_moves`); a covered one's value is no open end.
-                    for d in &self.turn_doubles[..self.turn_doubles_len as usize] {
-                        let tr = &self.trains[d.train.index()];
+                    for d in self.turn.doubles() {
+                        let tr = &self.table.trains[d.train.index()];
                         if tr.open_double && tr.end == d.value {
                             bits |= 1 << d.value.get();
                         }
                     }
                     if self.start_target(p, true).is_some() {
-                        bits |= 1 << self.e.get();
+                        bits |= 1 << self.table.e.get();
                     }
                 }
                 FollowUp::AnyEligible | FollowUp::AnyEligibleWithSecondDouble => {}
             },
-            Phase::Build { .. } => bits = 1 << self.trains[p.index()].end.get(),
+            Phase::Build { .. } => bits = 1 << self.table.trains[p.index()].end.get(),
             _ => {}
         }
         bits
@@ -378,18 +378,18 @@ impl RoundState {
 
     /// The obligation the seat to act must serve (LIFO or FIFO per the rules).
     pub(super) fn obligation_to_serve(&self) -> super::Obligation {
-        debug_assert!(self.pending_len > 0);
+        debug_assert!(self.table.pending_len > 0);
         match self.rules.obligation_order {
-            ObligationOrder::Lifo => self.pending[self.pending_len as usize - 1],
-            ObligationOrder::Fifo => self.pending[0],
+            ObligationOrder::Lifo => self.table.pending[self.table.pending_len as usize - 1],
+            ObligationOrder::Fifo => self.table.pending[0],
         }
     }
 
     fn source(&self, p: Seat, drawn: Option<Tile>) -> Source<'_> {
         match (drawn, self.rules.blanks_wild) {
-            (None, false) => Source::Hand(&self.hands[p.index()]),
+            (None, false) => Source::Hand(&self.holdings.hands[p.index()]),
             (Some(t), false) => Source::Tile(t),
-            (None, true) => Source::WildHand(&self.hands[p.index()]),
+            (None, true) => Source::WildHand(&self.holdings.hands[p.index()]),
             (Some(t), true) => Source::WildTile(t),
         }
     }
@@ -402,14 +402,14 @@ impl RoundState {
     pub(super) fn first_turn_restricted(&self, p: Seat) -> bool {
         // A build phase is the opening itself: the seat's first normal turn is not restricted.
         self.rules.first_turn_own_train_only
-            && self.turns_taken[p.index()] == 0
+            && self.stats.turns_taken[p.index()] == 0
             && matches!(self.rules.opening, Opening::OneTile | Opening::DelayedFirstTurn)
     }
 
     /// eligible(p): own train, other seats' marked trains clockwise, started Mexican trains;
     /// under branching doubles each train is followed by its branches (`branching_doubles`, docs/rules.md §9).
     fn for_each_eligible(&self, p: Seat, mut f: impl FnMut(TrainId)) {
-        if self.branches > 0 {
+        if self.table.branches > 0 {
             self.for_each_eligible_train(p, |t| {
                 f(t);
                 self.for_each_branch_of(t, &mut f);
@@ -421,8 +421,8 @@ impl RoundState {
 
     /// The branches grown from train `t`, in the order they opened.
     pub(super) fn for_each_branch_of(&self, t: TrainId, mut f: impl FnMut(TrainId)) {
-        for k in 0..self.branches as usize {
-            if self.branch_root[k] == t {
+        for k in 0..self.table.branches as usize {
+            if self.table.branch_root[k] == t {
                 f(TrainId::branch(k));
             }
         }
@@ -440,7 +440,7 @@ impl RoundState {
             return;
         }
         self.for_each_marked_other(p, team, &mut f);
-        for i in 0..self.mexican_started as usize {
+        for i in 0..self.table.mexican_started as usize {
             f(TrainId::mexican(i));
         }
     }
@@ -448,7 +448,7 @@ impl RoundState {
     /// The other seats' marked trains (not `team`'s), clockwise from `p`.
     #[inline]
     pub(super) fn for_each_marked_other(&self, p: Seat, team: u16, mut f: impl FnMut(TrainId)) {
-        let others = self.markers & !team;
+        let others = self.table.markers & !team;
         if others != 0 {
             // Rotate the marker mask so that bit 0 is seat p+1.
             let n = self.players as u32;
@@ -467,7 +467,7 @@ impl RoundState {
     /// The Mexican slot `p` may start now, given whether any other placement exists (N-3).
     #[inline]
     pub(super) fn start_target(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
-        if self.mexican_started >= self.rules.max_mexican_trains {
+        if self.table.mexican_started >= self.rules.max_mexican_trains {
             return None;
         }
         self.start_target_open(p, nothing_else)
@@ -475,16 +475,16 @@ impl RoundState {
 
     /// [`RoundState::start_target`] once a slot is free.
     fn start_target_open(&self, p: Seat, nothing_else: bool) -> Option<TrainId> {
-        let started = self.mexican_started as usize;
+        let started = self.table.mexican_started as usize;
         if self.first_turn_restricted(p) {
             // Parsons (an option, docs/rules.md §11): the round's very first move may start the Mexican train.
-            let first_move = self.rules.parsons_first_move && p == self.first && self.turns == 0;
+            let first_move = self.rules.parsons_first_move && p == self.first && self.stats.turns == 0;
             return first_move.then_some(TrainId::mexican(started));
         }
         let ok = match self.rules.mexican_start {
             MexicanStart::AnyTime => true,
-            MexicanStart::RequiresOwnTrainPlay => self.played_own & p.bit() != 0,
-            MexicanStart::AfterOpeningGoRound => self.turns_taken[..self.players as usize].iter().all(|&t| t > 0),
+            MexicanStart::RequiresOwnTrainPlay => self.stats.played_own & p.bit() != 0,
+            MexicanStart::AfterOpeningGoRound => self.stats.turns_taken[..self.players as usize].iter().all(|&t| t > 0),
             MexicanStart::OnlyIfNoOtherPlay => nothing_else,
         };
         ok.then_some(TrainId::mexican(started))
@@ -495,18 +495,18 @@ impl RoundState {
         if let Source::Hand(h) = src {
             // The common case, with the source's dispatch taken out of the loop.
             self.for_each_eligible(p, |t| {
-                let v = self.trains[t.index()].end;
+                let v = self.table.trains[t.index()].end;
                 out.push_row(h.row(v), v, t);
             });
         } else {
-            self.for_each_eligible(p, |t| src.push(out, self.trains[t.index()].end, t, false));
+            self.for_each_eligible(p, |t| src.push(out, self.table.trains[t.index()].end, t, false));
         }
         if let Some(t) = self.start_target(p, out.is_empty()) {
-            src.push(out, self.e, t, false);
+            src.push(out, self.table.e, t, false);
         }
         let team = self.team(p);
         let own = |m: &Move| self.root_of(m.train.base()).owner().is_some_and(|q| team & q.bit() != 0);
-        if self.rules.marked_owner_must_prefer_own_train && self.markers & p.bit() != 0 && out.iter().any(own) {
+        if self.rules.marked_owner_must_prefer_own_train && self.table.markers & p.bit() != 0 && out.iter().any(own) {
             // an edge case of docs/rules.md §11: a marked owner who can play on his own train must.
             out.retain(own);
         }
@@ -515,8 +515,8 @@ impl RoundState {
     /// FOLLOWUP for `AnyEligible` (Celko 1998, the Family house rules): eligible trains plus the trains of this turn's
     /// uncovered doubles, then the Mexican start; `singles` excludes doubles (one double a turn).
     fn follow_any_moves(&self, p: Seat, src: Source<'_>, singles: bool, out: &mut MoveList) {
-        let open = self.turn_doubles[..self.turn_doubles_len as usize].iter().filter_map(|d| {
-            let tr = &self.trains[d.train.index()];
+        let open = self.turn.doubles().iter().filter_map(|d| {
+            let tr = &self.table.trains[d.train.index()];
             (tr.open_double && tr.end == d.value).then_some(d.train)
         });
         self.eligible_and(p, src, singles, open, out);
@@ -536,7 +536,7 @@ impl RoundState {
         let mut push = |t: TrainId, out: &mut MoveList| {
             if seen & (1 << t.index()) == 0 {
                 seen |= 1 << t.index();
-                src.push(out, self.trains[t.index()].end, t, singles);
+                src.push(out, self.table.trains[t.index()].end, t, singles);
             }
         };
         self.for_each_eligible(p, |t| push(t, out));
@@ -544,7 +544,7 @@ impl RoundState {
             push(t, out);
         }
         if let Some(t) = self.start_target(p, out.is_empty()) {
-            src.push(out, self.e, t, singles);
+            src.push(out, self.table.e, t, singles);
         }
     }
 
@@ -558,7 +558,7 @@ impl RoundState {
         if drawn.is_some() {
             return;
         }
-        let hand = &self.hands[p.index()];
+        let hand = &self.holdings.hands[p.index()];
         let mut targets = [TrainId::STOP; super::ALL_TRAIN_SLOTS];
         let mut n = 0;
         self.for_each_eligible(p, |t| {
@@ -566,7 +566,7 @@ impl RoundState {
             n += 1;
         });
         for &t in &targets[..n] {
-            let v2 = self.trains[t.index()].end;
+            let v2 = self.table.trains[t.index()].end;
             let d2 = Tile::new(v2, v2);
             if !hand.contains(d2) {
                 continue;
@@ -621,7 +621,7 @@ mod bound_tests {
         hands[0] = blanks;
         let deal = Deal::from_parts(Tile::from_pips(0, 0), &hands, &[]);
         let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
-        state.markers = u16::MAX;
+        state.table.markers = u16::MAX;
         state.phase = Phase::Normal(None);
         let mut moves = MoveList::new();
         state.legal_moves(&mut moves);

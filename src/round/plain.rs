@@ -123,7 +123,7 @@ impl RoundState {
         mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
         debug_assert!(self.plain_rules() && self.phase == Phase::TurnStart);
-        while self.outcome.is_none() && (!LIMITED || self.turns < until) {
+        while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
             if heavy & self.current.bit() != 0 {
                 self.plain_turn(&mut Heaviest::default(), obs, &mut choose);
             } else {
@@ -142,7 +142,7 @@ impl RoundState {
         let p = self.current;
         // TurnStart (tap penalties and skips never arise under plain rules).
         self.begin_turn();
-        if self.pending_len > 0 {
+        if self.table.pending_len > 0 {
             self.phase = Phase::Cover(None);
             if self.cover_forbidden_by_first_turn() {
                 // O2 (docs/rules.md §11): draw, keep, mark.
@@ -169,7 +169,7 @@ impl RoundState {
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) -> Move {
         if moves.len() > 1 {
-            self.decisions += 1;
+            self.stats.decisions += 1;
         }
         moves.pick(self, p, choose)
     }
@@ -178,7 +178,7 @@ impl RoundState {
     /// values offered in this phase are void; after a draw the set narrows to them.
     #[inline]
     fn plain_void(&mut self, p: Seat) -> &mut Self {
-        if self.track_voids {
+        if self.voids.track {
             let targets = self.void_targets(p, self.phase);
             let drawn = matches!(
                 self.phase,
@@ -187,7 +187,7 @@ impl RoundState {
             if drawn {
                 self.void_kept_draw(p, targets);
             } else {
-                self.voids[p.index()] |= targets;
+                self.voids.known[p.index()] |= targets;
             }
         }
         self
@@ -225,7 +225,7 @@ impl RoundState {
     ) {
         let ob = self.obligation_to_serve();
         moves.clear();
-        moves.push_row(self.hands[p.index()].row(ob.value), ob.value, ob.train);
+        moves.push_row(self.holdings.hands[p.index()].row(ob.value), ob.value, ob.train);
         let m = match moves.len() {
             0 => match self.plain_void(p).plain_draw_to_cover(p, ob.train, ob.value, obs) {
                 Some(m) => m,
@@ -252,7 +252,9 @@ impl RoundState {
                 self.plain_void(p);
                 self.plain_fail(p, obs);
             }
-            None if follow_up && self.hands[p.index()].is_empty() => self.finish(super::EndReason::Out(p), true, obs),
+            None if follow_up && self.holdings.hands[p.index()].is_empty() => {
+                self.finish(super::EndReason::Out(p), true, obs)
+            }
             None => self.plain_dry(p, obs),
         }
         None
@@ -267,7 +269,7 @@ impl RoundState {
         obs: &mut O,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
-        let hand = &self.hands[p.index()];
+        let hand = &self.holdings.hands[p.index()];
         self.plain_normal_moves(p, moves, |out, v, t| out.push_row(hand.row(v), v, t));
         let m = match moves.len() {
             0 => match self.plain_void(p).draw(p, obs) {
@@ -326,11 +328,11 @@ impl RoundState {
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
         moves.clear();
-        moves.push_row(self.hands[p.index()].row(value), value, train);
+        moves.push_row(self.holdings.hands[p.index()].row(value), value, train);
         let m = match moves.len() {
             0 => {
                 self.plain_void(p);
-                if self.turn_drew && !self.rules.followup_draw_per_double {
+                if self.turn.drew && !self.rules.followup_draw_per_double {
                     self.plain_fail(p, obs);
                     return;
                 }
@@ -350,16 +352,16 @@ impl RoundState {
     #[inline]
     fn plain_normal_moves<G: Gather>(&self, p: Seat, out: &mut G, mut push: impl FnMut(&mut G, Pip, TrainId)) {
         out.clear();
-        push(out, self.trains[p.index()].end, TrainId::personal(p));
+        push(out, self.table.trains[p.index()].end, TrainId::personal(p));
         if !self.first_turn_restricted(p) {
-            self.for_each_marked_other(p, p.bit(), |t| push(out, self.trains[t.index()].end, t));
-            for i in 0..self.mexican_started as usize {
+            self.for_each_marked_other(p, p.bit(), |t| push(out, self.table.trains[t.index()].end, t));
+            for i in 0..self.table.mexican_started as usize {
                 let t = TrainId::mexican(i);
-                push(out, self.trains[t.index()].end, t);
+                push(out, self.table.trains[t.index()].end, t);
             }
         }
         if let Some(t) = self.start_target(p, out.is_empty()) {
-            push(out, self.e, t);
+            push(out, self.table.e, t);
         }
     }
 

@@ -105,28 +105,190 @@ pub(crate) struct PositionParts {
 /// Levels of loosened void records kept per seat ([`RoundState::loose_voids`]).
 pub const LOOSE_LEVELS: usize = 2;
 
+/// The table: what lies in the middle for every seat to see. Invariants: `played` holds exactly
+/// the engine (once placed) and every tile on a train; `mexican_started` counts the Mexican
+/// train slots with `len > 0`, and `branches` the branch slots in use, each grown from
+/// `branch_root`; `pending[..pending_len]` are the open doubles owed, oldest first, with
+/// `pending_fails` beside them (one entry per obligation, moved with it).
+#[derive(Clone, Debug)]
+pub(super) struct Table {
+    pub(super) engine: Tile,
+    pub(super) e: Pip,
+    pub(super) trains: [Train; ALL_TRAIN_SLOTS],
+    pub(super) mexican_started: u8,
+    /// The seat that started the first Mexican train (its place in a swan walk, an edge case of docs/rules.md §11).
+    pub(super) mexican_starter: Option<Seat>,
+    /// Branching doubles (`branching_doubles`, docs/rules.md §9): branches opened so far, and the train each grew from.
+    pub(super) branches: u8,
+    pub(super) branch_root: [TrainId; MAX_BRANCHES],
+    /// Markers on, bit per seat.
+    pub(super) markers: u16,
+    pub(super) played: TileSet,
+    pub(super) pending: [Obligation; MAX_OPEN_DOUBLES],
+    pub(super) pending_len: u8,
+    /// Continuous draw (`continuous_draw`, docs/rules.md §9): failed cover attempts per pending obligation.
+    pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
+}
+
+impl Table {
+    /// Removes the obligation on `train`, if any, and returns where it stood.
+    pub(super) fn remove_pending(&mut self, train: TrainId) -> Option<usize> {
+        let n = self.pending_len as usize;
+        let i = self.pending[..n].iter().position(|o| o.train == train)?;
+        self.pending.copy_within(i + 1..n, i);
+        self.pending_fails.copy_within(i + 1..n, i);
+        self.pending_len -= 1;
+        Some(i)
+    }
+
+    /// Inserts an obligation at `at` (or last), keeping the others' order.
+    pub(super) fn insert_pending(&mut self, at: Option<usize>, o: Obligation) {
+        let n = self.pending_len as usize;
+        let i = at.unwrap_or(n).min(n);
+        self.pending.copy_within(i..n, i + 1);
+        self.pending_fails.copy_within(i..n, i + 1);
+        self.pending[i] = o;
+        self.pending_fails[i] = 0;
+        self.pending_len += 1;
+    }
+
+    /// Appends an obligation; `fails` counts the doubler's own failed follow-up (`continuous_draw`, docs/rules.md §9).
+    pub(super) fn push_pending(&mut self, o: Obligation, fails: u8) {
+        self.pending[self.pending_len as usize] = o;
+        self.pending_fails[self.pending_len as usize] = fails;
+        self.pending_len += 1;
+    }
+}
+
+/// The tiles out of sight: every hand and the boneyard. Invariant: with the table's `played`
+/// they partition the set, each tile in exactly one place.
+#[derive(Clone, Debug)]
+pub(super) struct Holdings {
+    pub(super) hands: [TileSet; MAX_PLAYERS],
+    pub(super) boneyard: Boneyard,
+}
+
+/// What the current turn has done so far: cleared when a turn begins
+/// ([`RoundState::begin_turn`]), read when it ends ([`RoundState::end_turn`]). Invariant:
+/// `doubles[..doubles_len]` are this turn's doubles in the order laid.
+#[derive(Clone, Debug)]
+pub(super) struct TurnScratch {
+    pub(super) placed: bool,
+    pub(super) drew: bool,
+    pub(super) marker_changed: bool,
+    pub(super) doubles: [TurnDouble; MAX_OPEN_DOUBLES],
+    pub(super) doubles_len: u8,
+    /// Double public (docs/rules.md §11): markers put on by a double this turn, which this turn's later
+    /// placements do not lift.
+    pub(super) public_this_turn: u16,
+    /// Swan drive: this turn began normally with a placement on one's own train.
+    pub(super) swan_ok: bool,
+    /// Swan drive: the walk position to resume after a double's follow-up (0: not walking).
+    pub(super) swan_resume: u8,
+}
+
+impl TurnScratch {
+    /// A turn begins: nothing done yet (the doubles' slots are left, `doubles_len` says none is
+    /// valid).
+    #[inline]
+    pub(super) fn clear(&mut self) {
+        self.placed = false;
+        self.drew = false;
+        self.marker_changed = false;
+        self.doubles_len = 0;
+        self.public_this_turn = 0;
+        self.swan_ok = false;
+        self.swan_resume = 0;
+    }
+
+    /// This turn's doubles, in the order laid.
+    pub(super) fn doubles(&self) -> &[TurnDouble] {
+        &self.doubles[..self.doubles_len as usize]
+    }
+}
+
+/// Public void inference (the known voids of docs/rules.md §2). Invariant: while `track` is off,
+/// the records are not kept up to date and every reader sees them empty ([`Voids::of`],
+/// [`Voids::loose_of`]).
+#[derive(Clone, Debug)]
+pub(super) struct Voids {
+    /// Bit `v` of seat `s`: every other seat can tell that `s` holds no tile that fits an open end `v`.
+    pub(super) known: [u32; MAX_PLAYERS],
+    /// Older void records loosened by the tiles a seat has since taken in unseen
+    /// ([`RoundState::loose_voids`]): level `l` holds at most `l + 1` fitting tiles.
+    pub(super) loose: [[u32; LOOSE_LEVELS]; MAX_PLAYERS],
+    /// Whether `known` and `loose` are kept up to date (see [`RoundState::set_void_tracking`]).
+    pub(super) track: bool,
+}
+
+impl Voids {
+    /// Turns the bookkeeping on or off; off, every record is cleared (and stays clear).
+    fn set_tracking(&mut self, on: bool) {
+        self.track = on;
+        if !on {
+            self.known = [0; MAX_PLAYERS];
+            self.loose = [[0; LOOSE_LEVELS]; MAX_PLAYERS];
+        }
+    }
+
+    /// The values `seat` is publicly known to lack (empty while not tracking).
+    #[inline]
+    pub(super) fn of(&self, seat: Seat) -> u32 {
+        if self.track { self.known[seat.index()] } else { 0 }
+    }
+
+    /// The loosened records of `seat` (empty while not tracking).
+    pub(super) fn loose_of(&self, seat: Seat) -> [u32; LOOSE_LEVELS] {
+        if self.track { self.loose[seat.index()] } else { [0; LOOSE_LEVELS] }
+    }
+
+    /// Seat `p` took a tile in unseen by the table, after which it is known void in `now`:
+    /// every record loosens by one tile.
+    #[inline]
+    pub(super) fn kept_draw(&mut self, p: Seat, now: u32) {
+        let i = p.index();
+        if self.track {
+            let l = &mut self.loose[i];
+            l.copy_within(0..LOOSE_LEVELS - 1, 1);
+            l[0] = self.known[i] & !now;
+        }
+        self.known[i] = now;
+    }
+}
+
+/// Counts kept for the round's [`Outcome`] and for the first-turn rules. Invariant: they only
+/// grow during a round.
+#[derive(Clone, Debug)]
+pub(super) struct RoundStats {
+    /// Turns each seat has begun.
+    pub(super) turns_taken: [u16; MAX_PLAYERS],
+    /// Seats that have played on their own train (bit per seat).
+    pub(super) played_own: u16,
+    /// Tiles each seat has drawn.
+    pub(super) draws: [u16; MAX_PLAYERS],
+    /// Seats that began their first turn unable to start their own train ([`Outcome::no_start`]).
+    pub(super) no_start: u16,
+    pub(super) turns: u32,
+    pub(super) total_draws: u32,
+    pub(super) decisions: u32,
+}
+
 /// One round in progress. Full information: only the engine, tests and observers see all of it;
 /// strategies see a [`crate::view::View`].
+///
+/// Its parts each keep their own invariants: the [`Table`], the [`Holdings`], the
+/// [`TurnScratch`], the [`Voids`] and the [`RoundStats`]; what is left here is whose turn it is
+/// and where the turn machine stands.
 #[derive(Clone, Debug)]
 pub struct RoundState {
     pub(super) rules: Rules,
     pub(super) players: u8,
-    pub(super) engine: Tile,
-    pub(super) e: Pip,
-    pub(super) hands: [TileSet; MAX_PLAYERS],
-    pub(super) boneyard: Boneyard,
-    pub(super) trains: [Train; ALL_TRAIN_SLOTS],
-    pub(super) mexican_started: u8,
-    /// Branching doubles (`branching_doubles`, docs/rules.md §9): branches opened so far, and the train each grew from.
-    pub(super) branches: u8,
-    pub(super) branch_root: [TrainId; MAX_BRANCHES],
-    pub(super) markers: u16,
-    pub(super) pending: [Obligation; MAX_OPEN_DOUBLES],
-    pub(super) pending_len: u8,
-    pub(super) played: TileSet,
-    pub(super) turns_taken: [u16; MAX_PLAYERS],
-    pub(super) played_own: u16,
-    pub(super) draws: [u16; MAX_PLAYERS],
+    pub(super) table: Table,
+    pub(super) holdings: Holdings,
+    pub(super) turn: TurnScratch,
+    pub(super) voids: Voids,
+    pub(super) stats: RoundStats,
+    /// Consecutive idle turns (blocked test).
     pub(super) idle: u8,
     pub(super) current: Seat,
     pub(super) first: Seat,
@@ -135,43 +297,14 @@ pub struct RoundState {
     pub(super) engine_mode: EngineMode,
     pub(super) used_doubles: u32,
     pub(super) phase: Phase,
-    pub(super) turn_placed: bool,
-    pub(super) turn_drew: bool,
-    pub(super) turn_marker_changed: bool,
-    pub(super) turn_doubles: [TurnDouble; MAX_OPEN_DOUBLES],
-    pub(super) turn_doubles_len: u8,
     /// Partnerships (docs/rules.md §11): seats whose last turn failed and that have not placed since.
     pub(super) failed: u16,
-    /// Double public (docs/rules.md §11): markers put on by a double this turn, which this turn's later
-    /// placements do not lift.
-    pub(super) public_this_turn: u16,
     /// Tap penalty models (N-8): the seat that ended its last turn on one tile unannounced.
     pub(super) tap_due: Option<Seat>,
     /// Great Harbour Cay tap penalty with an empty boneyard: seats that miss their next turn.
     pub(super) skip_next: u16,
     /// Seats with an idle, non-skipped turn since the table last changed (blocked test).
     pub(super) idle_seats: u16,
-    /// The seat that started the first Mexican train (its place in a swan walk, an edge case of docs/rules.md §11).
-    pub(super) mexican_starter: Option<Seat>,
-    /// Swan drive: this turn began normally with a placement on one's own train.
-    pub(super) swan_ok: bool,
-    /// Swan drive: the walk position to resume after a double's follow-up (0: not walking).
-    pub(super) swan_resume: u8,
-    /// Continuous draw (`continuous_draw`, docs/rules.md §9): failed cover attempts per pending obligation.
-    pub(super) pending_fails: [u8; MAX_OPEN_DOUBLES],
-    /// Public void inference (the known voids of docs/rules.md §2): bit `v` of seat `s` means every other seat can tell
-    /// that `s` holds no tile that fits an open end `v`.
-    pub(super) voids: [u32; MAX_PLAYERS],
-    /// Older void records loosened by the tiles a seat has since taken in unseen
-    /// ([`RoundState::loose_voids`]): level `l` holds at most `l + 1` fitting tiles.
-    pub(super) loose_voids: [[u32; LOOSE_LEVELS]; MAX_PLAYERS],
-    /// Seats that began their first turn unable to start their own train ([`Outcome::no_start`]).
-    pub(super) no_start: u16,
-    /// Whether `voids` is kept up to date (see [`RoundState::set_void_tracking`]).
-    pub(super) track_voids: bool,
-    pub(super) turns: u32,
-    pub(super) total_draws: u32,
-    pub(super) decisions: u32,
     pub(super) outcome: Option<Outcome>,
 }
 
@@ -206,21 +339,41 @@ impl RoundState {
         RoundState {
             rules: rules.clone(),
             players: rules.players,
-            engine: deal.engine,
-            e,
-            hands: deal.hands,
-            boneyard: deal.boneyard,
-            trains: [unstarted; ALL_TRAIN_SLOTS],
-            mexican_started: 0,
-            branches: 0,
-            branch_root: [TrainId(0); MAX_BRANCHES],
-            markers: 0,
-            pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
-            pending_len: 0,
-            played: if set_aside { TileSet::EMPTY.with(deal.engine) } else { TileSet::EMPTY },
-            turns_taken: [0; MAX_PLAYERS],
-            played_own: 0,
-            draws: [0; MAX_PLAYERS],
+            table: Table {
+                engine: deal.engine,
+                e,
+                trains: [unstarted; ALL_TRAIN_SLOTS],
+                mexican_started: 0,
+                mexican_starter: None,
+                branches: 0,
+                branch_root: [TrainId(0); MAX_BRANCHES],
+                markers: 0,
+                played: if set_aside { TileSet::EMPTY.with(deal.engine) } else { TileSet::EMPTY },
+                pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
+                pending_len: 0,
+                pending_fails: [0; MAX_OPEN_DOUBLES],
+            },
+            holdings: Holdings { hands: deal.hands, boneyard: deal.boneyard },
+            turn: TurnScratch {
+                placed: false,
+                drew: false,
+                marker_changed: false,
+                doubles: [TurnDouble { train: TrainId(0), value: Pip::ZERO, exempt: false }; MAX_OPEN_DOUBLES],
+                doubles_len: 0,
+                public_this_turn: 0,
+                swan_ok: false,
+                swan_resume: 0,
+            },
+            voids: Voids { known: [0; MAX_PLAYERS], loose: [[0; LOOSE_LEVELS]; MAX_PLAYERS], track: true },
+            stats: RoundStats {
+                turns_taken: [0; MAX_PLAYERS],
+                played_own: 0,
+                draws: [0; MAX_PLAYERS],
+                no_start: 0,
+                turns: 0,
+                total_draws: 0,
+                decisions: 0,
+            },
             idle: 0,
             current: first,
             first,
@@ -229,27 +382,10 @@ impl RoundState {
             engine_mode: setup.engine_mode,
             used_doubles: setup.used_doubles,
             phase: if set_aside && rules.opening == Opening::OneTile { Phase::TurnStart } else { Phase::Setup },
-            turn_placed: false,
-            turn_drew: false,
-            turn_marker_changed: false,
-            turn_doubles: [TurnDouble { train: TrainId(0), value: Pip::ZERO, exempt: false }; MAX_OPEN_DOUBLES],
-            turn_doubles_len: 0,
             failed: 0,
-            public_this_turn: 0,
             tap_due: None,
-            mexican_starter: None,
-            swan_ok: false,
-            swan_resume: 0,
             skip_next: 0,
             idle_seats: 0,
-            pending_fails: [0; MAX_OPEN_DOUBLES],
-            voids: [0; MAX_PLAYERS],
-            loose_voids: [[0; LOOSE_LEVELS]; MAX_PLAYERS],
-            no_start: 0,
-            track_voids: true,
-            turns: 0,
-            total_draws: 0,
-            decisions: 0,
             outcome: None,
         }
     }
@@ -275,19 +411,19 @@ impl RoundState {
         };
         let mut st = RoundState::with_setup(rules, &deal, setup);
         for &(id, end, len, open_double) in &p.trains {
-            st.trains[id.index()] = Train { end, len, open_double };
+            st.table.trains[id.index()] = Train { end, len, open_double };
             if id.is_mexican() && len > 0 {
-                st.mexican_started += 1;
+                st.table.mexican_started += 1;
             }
         }
-        st.markers = p.markers;
+        st.table.markers = p.markers;
         for (i, &o) in p.owed.iter().enumerate() {
-            st.pending[i] = o;
+            st.table.pending[i] = o;
         }
-        st.pending_len = p.owed.len() as u8;
-        st.played = p.played;
-        st.turns_taken = [1; MAX_PLAYERS];
-        st.voids = p.voids;
+        st.table.pending_len = p.owed.len() as u8;
+        st.table.played = p.played;
+        st.stats.turns_taken = [1; MAX_PLAYERS];
+        st.voids.known = p.voids;
         st.phase = match p.drawn {
             None => Phase::TurnStart,
             Some(t) if p.owed.is_empty() => Phase::Normal(Some(t)),
@@ -295,8 +431,8 @@ impl RoundState {
         };
         if p.drawn.is_some() {
             st.begin_turn();
-            st.turn_drew = true;
-            st.draws[p.current.index()] = 1;
+            st.turn.drew = true;
+            st.stats.draws[p.current.index()] = 1;
         }
         st
     }
@@ -315,27 +451,27 @@ impl RoundState {
 
     /// The engine tile.
     pub fn engine(&self) -> Tile {
-        self.engine
+        self.table.engine
     }
 
     /// The engine number e: every train starts with a tile showing it.
     pub fn engine_number(&self) -> Pip {
-        self.e
+        self.table.e
     }
 
     /// A seat's hand.
     pub fn hand(&self, seat: Seat) -> &TileSet {
-        &self.hands[seat.index()]
+        &self.holdings.hands[seat.index()]
     }
 
     /// The boneyard, in draw order.
     pub fn boneyard(&self) -> &Boneyard {
-        &self.boneyard
+        &self.holdings.boneyard
     }
 
     /// One train.
     pub fn train(&self, id: TrainId) -> &Train {
-        &self.trains[id.index()]
+        &self.table.trains[id.index()]
     }
 
     /// The train ids in play: personal trains of every seat, every Mexican slot allowed, then
@@ -345,7 +481,7 @@ impl RoundState {
         (0..self.players as usize)
             .map(|s| TrainId::personal(Seat::from_index(s)))
             .chain((0..mex).map(TrainId::mexican))
-            .chain((0..self.branches as usize).map(TrainId::branch))
+            .chain((0..self.table.branches as usize).map(TrainId::branch))
     }
 
     /// The whole train a slot belongs to: a branch's root train (branching doubles, `branching_doubles`, docs/rules.md §9), or
@@ -354,44 +490,44 @@ impl RoundState {
     #[inline]
     pub fn root_of(&self, t: TrainId) -> TrainId {
         match t.branch_index() {
-            Some(k) => self.branch_root[k],
+            Some(k) => self.table.branch_root[k],
             None => t,
         }
     }
 
     /// Number of branches opened (branching doubles).
     pub fn branches(&self) -> usize {
-        self.branches as usize
+        self.table.branches as usize
     }
 
     /// Number of Mexican trains started.
     pub fn mexican_started(&self) -> usize {
-        self.mexican_started as usize
+        self.table.mexican_started as usize
     }
 
     /// Whether `seat`'s marker is on its train.
     pub fn is_marked(&self, seat: Seat) -> bool {
-        self.markers & seat.bit() != 0
+        self.table.markers & seat.bit() != 0
     }
 
     /// Markers as a seat mask.
     pub fn marker_mask(&self) -> u16 {
-        self.markers
+        self.table.markers
     }
 
     /// Pending obligations, in placement order.
     pub fn pending(&self) -> &[Obligation] {
-        &self.pending[..self.pending_len as usize]
+        &self.table.pending[..self.table.pending_len as usize]
     }
 
     /// Tiles on the table, the engine included.
     pub fn played(&self) -> &TileSet {
-        &self.played
+        &self.table.played
     }
 
     /// Tiles showing `v` not on the table (in some hand or the boneyard): public information.
     pub fn unplayed(&self, v: Pip) -> u32 {
-        self.rules.set.get() as u32 + 1 - self.played.suit_len(v)
+        self.rules.set.get() as u32 + 1 - self.table.played.suit_len(v)
     }
 
     /// Unplayed tiles that could still be laid on an open end `v`: those showing `v`, and under
@@ -401,9 +537,9 @@ impl RoundState {
             return self.unplayed(v);
         }
         if v == Pip::ZERO {
-            return (Tile::set_size(self.rules.set) - self.played.len()) as u32;
+            return (Tile::set_size(self.rules.set) - self.table.played.len()) as u32;
         }
-        let both = u32::from(!self.played.contains(Tile::new(v, Pip::ZERO)));
+        let both = u32::from(!self.table.played.contains(Tile::new(v, Pip::ZERO)));
         self.unplayed(v) + self.unplayed(Pip::ZERO) - both
     }
 
@@ -421,18 +557,14 @@ impl RoundState {
     /// first turn's pass after a draw), a pass after a draw says nothing, whether it was chosen
     /// or forced, since the two look the same.
     pub fn known_voids(&self, seat: Seat) -> u32 {
-        if self.track_voids { self.voids[seat.index()] } else { 0 }
+        self.voids.of(seat)
     }
 
     /// Turns void inference on or off (on by default). Off, [`RoundState::known_voids`] stays
     /// empty and failed turns skip the bookkeeping; [`crate::game::play_round`] turns it off when
     /// no seat's strategy uses voids. Play is the same either way.
     pub fn set_void_tracking(&mut self, on: bool) {
-        self.track_voids = on;
-        if !on {
-            self.voids = [0; MAX_PLAYERS];
-            self.loose_voids = [[0; LOOSE_LEVELS]; MAX_PLAYERS];
-        }
+        self.voids.set_tracking(on);
     }
 
     /// The void records of `seat` that tiles taken in since have loosened: entry `l` is a set
@@ -444,35 +576,29 @@ impl RoundState {
     /// up instead of being forgotten. Records older than [`LOOSE_LEVELS`] tiles are dropped.
     /// The `expert` bot's sampler deals hidden hands that respect these counts.
     pub fn loose_voids(&self, seat: Seat) -> [u32; LOOSE_LEVELS] {
-        if self.track_voids { self.loose_voids[seat.index()] } else { [0; LOOSE_LEVELS] }
+        self.voids.loose_of(seat)
     }
 
     /// Seat `p` took a tile in unseen by the table, after which it is known void in `now`:
     /// every record loosens by one tile.
     #[inline]
     pub(super) fn void_kept_draw(&mut self, p: Seat, now: u32) {
-        let i = p.index();
-        if self.track_voids {
-            let l = &mut self.loose_voids[i];
-            l.copy_within(0..LOOSE_LEVELS - 1, 1);
-            l[0] = self.voids[i] & !now;
-        }
-        self.voids[i] = now;
+        self.voids.kept_draw(p, now);
     }
 
     /// Turns `seat` has completed this round.
     pub fn turns_taken(&self, seat: Seat) -> u16 {
-        self.turns_taken[seat.index()]
+        self.stats.turns_taken[seat.index()]
     }
 
     /// Whether `seat` has placed a tile on its own train this round.
     pub fn played_own(&self, seat: Seat) -> bool {
-        self.played_own & seat.bit() != 0
+        self.stats.played_own & seat.bit() != 0
     }
 
     /// Tiles `seat` has drawn this round.
     pub fn draws(&self, seat: Seat) -> u16 {
-        self.draws[seat.index()]
+        self.stats.draws[seat.index()]
     }
 
     /// Consecutive idle turns.
@@ -507,7 +633,7 @@ impl RoundState {
 
     /// Turns completed so far.
     pub fn turns(&self) -> u32 {
-        self.turns
+        self.stats.turns
     }
 
     /// The result, once the round is over.
@@ -535,10 +661,10 @@ impl RoundState {
     /// knows every hand but not the order of the draws).
     pub fn reshuffle_boneyard(&mut self, rng: &mut crate::rng::GameRng) {
         let mut tiles = [crate::tile::Tile::from_pips(0, 0); crate::tile::MAX_TILES];
-        let n = self.boneyard.len();
-        tiles[..n].copy_from_slice(self.boneyard.as_slice());
+        let n = self.holdings.boneyard.len();
+        tiles[..n].copy_from_slice(self.holdings.boneyard.as_slice());
         crate::rng::shuffle(rng, &mut tiles[..n]);
-        self.boneyard = crate::deal::Boneyard::from_tiles(&tiles[..n]);
+        self.holdings.boneyard = crate::deal::Boneyard::from_tiles(&tiles[..n]);
     }
 
     /// Whether an uncovered double is still waiting in this turn's follow-up (for views).
@@ -572,11 +698,11 @@ impl RoundState {
 
     /// DRAW(p): the next boneyard tile into p's hand.
     pub(super) fn draw<O: Observer>(&mut self, p: Seat, obs: &mut O) -> Option<Tile> {
-        let t = self.boneyard.draw()?;
-        self.hands[p.index()].insert_new(t);
-        self.draws[p.index()] += 1;
-        self.total_draws += 1;
-        self.turn_drew = true;
+        let t = self.holdings.boneyard.draw()?;
+        self.holdings.hands[p.index()].insert_new(t);
+        self.stats.draws[p.index()] += 1;
+        self.stats.total_draws += 1;
+        self.turn.drew = true;
         obs.event(&Event::Draw { seat: p, tile: t });
         Some(t)
     }
@@ -594,9 +720,9 @@ impl RoundState {
     }
 
     fn mark_one<O: Observer>(&mut self, p: Seat, obs: &mut O) {
-        if self.markers & p.bit() == 0 {
-            self.markers |= p.bit();
-            self.turn_marker_changed = true;
+        if self.table.markers & p.bit() == 0 {
+            self.table.markers |= p.bit();
+            self.turn.marker_changed = true;
             obs.event(&Event::Mark { seat: p });
         }
     }
@@ -625,15 +751,15 @@ impl RoundState {
         let (tile, turned, train) =
             if PLAIN { (mv.tile, false, mv.train) } else { (mv.tile, mv.train.is_turned(), mv.train.base()) };
         let wild = !PLAIN && self.rules.blanks_wild;
-        self.hands[p.index()].remove_present(tile);
-        self.played.insert_new(tile);
+        self.holdings.hands[p.index()].remove_present(tile);
+        self.table.played.insert_new(tile);
         let root = if PLAIN { train } else { self.root_of(train) };
-        let tr = &mut self.trains[train.index()];
+        let tr = &mut self.table.trains[train.index()];
         debug_assert!(wild || tile.contains(tr.end), "{tile} does not fit end {}", tr.end);
         // Branching triple cover: the first tile on a branch covers one of its double's sides.
         let branch_stage = !PLAIN && tr.len == 0 && train.branch_index().is_some();
         let started = tr.len == 0 && train.is_mexican();
-        let first_of_turn = !self.turn_placed;
+        let first_of_turn = !self.turn.placed;
         let covered = tr.open_double;
         let joined = tr.end;
         tr.end = match (wild, turned) {
@@ -647,34 +773,34 @@ impl RoundState {
         tr.open_double = double;
         let end = tr.end;
         if started {
-            self.mexican_started += 1;
+            self.table.mexican_started += 1;
             if train == TrainId::mexican(0) {
-                self.mexican_starter = Some(p);
+                self.table.mexican_starter = Some(p);
             }
         }
-        self.turn_placed = true;
+        self.turn.placed = true;
         self.failed &= !p.bit();
         obs.event(&Event::Play { seat: p, tile, train, end });
         if covered {
-            let at = self.remove_pending(train);
+            let at = self.table.remove_pending(train);
             if !PLAIN && self.rules.branching_doubles != BranchingDoubles::Off {
                 self.branch_covered(p, train, root, joined, branch_stage, at, obs);
             }
         }
         if double {
-            let i = self.turn_doubles_len as usize;
-            self.turn_doubles[i] = TurnDouble { train, value: end, exempt: false };
-            self.turn_doubles_len += 1;
+            let i = self.turn.doubles_len as usize;
+            self.turn.doubles[i] = TurnDouble { train, value: end, exempt: false };
+            self.turn.doubles_len += 1;
         }
         // Without partnerships a seat's team is itself.
         let team = if PLAIN { p.bit() } else { self.team(p) };
         let owner = root.owner();
         let own = if PLAIN { owner == Some(p) } else { owner.is_some_and(|q| team & q.bit() != 0) };
         if own {
-            self.played_own |= p.bit();
+            self.stats.played_own |= p.bit();
         }
         if !PLAIN && first_of_turn {
-            self.swan_ok = self.rules.swan_drive && own && matches!(self.phase, Phase::Normal(_));
+            self.turn.swan_ok = self.rules.swan_drive && own && matches!(self.phase, Phase::Normal(_));
         }
         let lifted = match self.rules.marker_removal {
             MarkerRemoval::OwnerOnOwnTrain if own => team,
@@ -697,14 +823,14 @@ impl RoundState {
                 None => 0,
             },
             MarkerRemoval::OwnerAnywhere => team,
-        } & self.markers
-            & if PLAIN { !0 } else { !self.public_this_turn };
+        } & self.table.markers
+            & if PLAIN { !0 } else { !self.turn.public_this_turn };
         let own_lifted = lifted & p.bit() != 0;
         if PLAIN {
             if lifted != 0 {
                 // One seat's marker at most: the train's owner or p.
-                self.markers &= !lifted;
-                self.turn_marker_changed = true;
+                self.table.markers &= !lifted;
+                self.turn.marker_changed = true;
                 obs.event(&Event::Unmark { seat: Seat::from_index(lifted.trailing_zeros() as usize) });
             }
         } else {
@@ -712,8 +838,8 @@ impl RoundState {
             while bits != 0 {
                 let s = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                self.markers &= !(1 << s);
-                self.turn_marker_changed = true;
+                self.table.markers &= !(1 << s);
+                self.turn.marker_changed = true;
                 obs.event(&Event::Unmark { seat: Seat::from_index(s) });
             }
         }
@@ -721,16 +847,16 @@ impl RoundState {
             && double
             && self.rules.double_makes_train_public
             && let Some(q) = root.owner()
-            && self.markers & q.bit() == 0
+            && self.table.markers & q.bit() == 0
         {
             // `double_public`, docs/rules.md §9: the double makes the train public; this turn's later plays keep it so.
             self.mark_one(q, obs);
-            self.public_this_turn |= q.bit();
+            self.turn.public_this_turn |= q.bit();
         }
         // an edge case of docs/rules.md §11(e): in the fast game a build that empties a hand ends the round after all builds.
         let deferred =
             !PLAIN && matches!(self.phase, Phase::Build { kind: BuildKind::Fast | BuildKind::Bullet { .. }, .. });
-        if self.hands[p.index()].is_empty() && !deferred && !(double && self.cover_owed(end, own_lifted)) {
+        if self.holdings.hands[p.index()].is_empty() && !deferred && !(double && self.cover_owed(end, own_lifted)) {
             self.finish(EndReason::Out(p), true, obs);
         }
         own_lifted
@@ -748,27 +874,6 @@ impl RoundState {
             && self.rules.follow_up != FollowUp::Optional
             && !(self.rules.last_of_suit_exempt && self.unplayed_fitting(v) == 0)
             && !(self.rules.reprivatise_exempt && own_lifted)
-    }
-
-    /// Removes the obligation on `train`, if any, and returns where it stood.
-    pub(super) fn remove_pending(&mut self, train: TrainId) -> Option<usize> {
-        let n = self.pending_len as usize;
-        let i = self.pending[..n].iter().position(|o| o.train == train)?;
-        self.pending.copy_within(i + 1..n, i);
-        self.pending_fails.copy_within(i + 1..n, i);
-        self.pending_len -= 1;
-        Some(i)
-    }
-
-    /// Inserts an obligation at `at` (or last), keeping the others' order.
-    fn insert_pending(&mut self, at: Option<usize>, o: Obligation) {
-        let n = self.pending_len as usize;
-        let i = at.unwrap_or(n).min(n);
-        self.pending.copy_within(i..n, i + 1);
-        self.pending_fails.copy_within(i..n, i + 1);
-        self.pending[i] = o;
-        self.pending_fails[i] = 0;
-        self.pending_len += 1;
     }
 
     /// Branching doubles (`branching_doubles`, docs/rules.md §9): a double showing `v` on `train` has just been covered.
@@ -800,49 +905,42 @@ impl RoundState {
         if stage {
             let k = train.branch_index().expect("a stage cover is on a branch");
             let second = TrainId::branch(k + 1);
-            if k.is_multiple_of(2) && self.trains[second.index()].open_double {
+            if k.is_multiple_of(2) && self.table.trains[second.index()].open_double {
                 if owed(self) {
-                    self.insert_pending(at, Obligation { train: second, value: v, placer: p });
+                    self.table.insert_pending(at, Obligation { train: second, value: v, placer: p });
                 } else {
-                    self.trains[second.index()].open_double = false;
+                    self.table.trains[second.index()].open_double = false;
                 }
             }
             return;
         }
-        let k = self.branches as usize;
+        let k = self.table.branches as usize;
         debug_assert!(k + 2 <= MAX_BRANCHES, "more branches than doubles");
         let owe = owed(self);
         for b in [k, k + 1] {
-            self.trains[TrainId::branch(b).index()] = Train { end: v, len: 0, open_double: owe };
-            self.branch_root[b] = root;
+            self.table.trains[TrainId::branch(b).index()] = Train { end: v, len: 0, open_double: owe };
+            self.table.branch_root[b] = root;
         }
-        self.branches += 2;
+        self.table.branches += 2;
         obs.event(&Event::Branch { train, value: v, first: TrainId::branch(k), root });
         if owe {
-            self.insert_pending(at, Obligation { train: TrainId::branch(k), value: v, placer: p });
+            self.table.insert_pending(at, Obligation { train: TrainId::branch(k), value: v, placer: p });
         }
     }
 
     /// Whether the obligation being served is a branch stage (`branching_doubles`, docs/rules.md §9 triple cover): it is on a
     /// branch with no tile yet.
     pub(super) fn serving_stage(&self) -> bool {
-        self.pending_len > 0 && {
+        self.table.pending_len > 0 && {
             let t = self.obligation_to_serve().train;
-            t.branch_index().is_some() && self.trains[t.index()].len == 0
+            t.branch_index().is_some() && self.table.trains[t.index()].len == 0
         }
-    }
-
-    /// Appends an obligation; `fails` counts the doubler's own failed follow-up (`continuous_draw`, docs/rules.md §9).
-    pub(super) fn push_pending(&mut self, o: Obligation, fails: u8) {
-        self.pending[self.pending_len as usize] = o;
-        self.pending_fails[self.pending_len as usize] = fails;
-        self.pending_len += 1;
     }
 
     /// Index in `pending` of the obligation to serve.
     pub(super) fn served_index(&self) -> usize {
         match self.rules.obligation_order {
-            crate::rules::ObligationOrder::Lifo => self.pending_len as usize - 1,
+            crate::rules::ObligationOrder::Lifo => self.table.pending_len as usize - 1,
             crate::rules::ObligationOrder::Fifo => 0,
         }
     }
@@ -857,9 +955,9 @@ impl RoundState {
         let pips_only = self.rules.double_blank_value == 0 && self.rules.blank_half_value == 0;
         for (s, score) in scores.iter_mut().enumerate().take(self.players as usize) {
             *score = if pips_only {
-                u32::from(self.hands[s].pips())
+                u32::from(self.holdings.hands[s].pips())
             } else {
-                self.hands[s].iter().map(|t| self.rules.tile_score(t)).sum()
+                self.holdings.hands[s].iter().map(|t| self.rules.tile_score(t)).sum()
             };
         }
         if self.rules.partnerships {
@@ -869,7 +967,7 @@ impl RoundState {
             let single = scores;
             for s in 0..n {
                 let q = (s + n / 2) % n;
-                let out = self.hands[s].is_empty() || self.hands[q].is_empty();
+                let out = self.holdings.hands[s].is_empty() || self.holdings.hands[q].is_empty();
                 scores[s] = if out { 0 } else { single[s] + single[q] };
             }
         }
@@ -886,18 +984,18 @@ impl RoundState {
     pub(super) fn finish<O: Observer>(&mut self, reason: EndReason, mid_turn: bool, obs: &mut O) {
         let scores = self.hand_scores();
         if mid_turn {
-            self.turns += 1;
-            self.turns_taken[self.current.index()] += 1;
+            self.stats.turns += 1;
+            self.stats.turns_taken[self.current.index()] += 1;
         }
         self.phase = Phase::Over;
         self.outcome = Some(Outcome {
             reason,
             scores,
-            turns: self.turns,
-            draws: self.total_draws,
-            decisions: self.decisions,
-            boneyard_left: self.boneyard.len() as u8,
-            no_start: self.no_start,
+            turns: self.stats.turns,
+            draws: self.stats.total_draws,
+            decisions: self.stats.decisions,
+            boneyard_left: self.holdings.boneyard.len() as u8,
+            no_start: self.stats.no_start,
         });
         obs.event(&Event::RoundEnd { reason, scores });
     }

@@ -49,12 +49,14 @@ impl RoundState {
                         continue;
                     }
                     self.begin_turn();
-                    self.phase = if self.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
-                    if self.rules.opening == Opening::DelayedFirstTurn && self.trains[self.current.index()].len == 0 {
+                    self.phase = if self.table.pending_len > 0 { Phase::Cover(None) } else { Phase::Normal(None) };
+                    if self.rules.opening == Opening::DelayedFirstTurn
+                        && self.table.trains[self.current.index()].len == 0
+                    {
                         self.delayed_first_turn(obs);
                         continue;
                     }
-                    if self.pending_len > 0 && self.cover_forbidden_by_first_turn() {
+                    if self.table.pending_len > 0 && self.cover_forbidden_by_first_turn() {
                         // O2 (docs/rules.md §11): the first-turn ban outranks the obligation: draw, keep, mark
                         // (a branch stage, `branching_doubles`, docs/rules.md §9, never marks).
                         let p = self.current;
@@ -94,16 +96,13 @@ impl RoundState {
     #[inline]
     pub(super) fn begin_turn(&mut self) {
         let p = self.current.index();
-        if self.turns_taken[p] == 0 && self.trains[p].len == 0 && !self.hands[p].has_suit(self.trains[p].end) {
-            self.no_start |= self.current.bit();
+        if self.stats.turns_taken[p] == 0
+            && self.table.trains[p].len == 0
+            && !self.holdings.hands[p].has_suit(self.table.trains[p].end)
+        {
+            self.stats.no_start |= self.current.bit();
         }
-        self.turn_placed = false;
-        self.turn_drew = false;
-        self.turn_marker_changed = false;
-        self.turn_doubles_len = 0;
-        self.public_this_turn = 0;
-        self.swan_ok = false;
-        self.swan_resume = 0;
+        self.turn.clear();
     }
 
     /// Applies `m`, which must be legal for the pending choice; the state is unchanged on error.
@@ -120,7 +119,7 @@ impl RoundState {
         if !legal.contains(&m) {
             return Err(PlayError::Illegal(m));
         }
-        self.decisions += 1;
+        self.stats.decisions += 1;
         self.apply(m, obs);
         Ok(())
     }
@@ -135,7 +134,7 @@ impl RoundState {
             },
             "illegal move {m}"
         );
-        self.decisions += 1;
+        self.stats.decisions += 1;
         self.apply(m, obs);
     }
 
@@ -143,8 +142,8 @@ impl RoundState {
     /// draw one and, if that tile starts it, build or pass; otherwise pass. No marker either way.
     fn delayed_first_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
-        let e = self.trains[p.index()].end;
-        if self.hands[p.index()].has_suit(e) {
+        let e = self.table.trains[p.index()].end;
+        if self.holdings.hands[p.index()].has_suit(e) {
             self.phase = Phase::Build { kind: BuildKind::Delayed { optional: false }, built: 0, placed: false };
             return;
         }
@@ -153,10 +152,10 @@ impl RoundState {
         // that does not fit (a forced pass), so it knows nothing of his hand; only with an empty
         // boneyard is the pass forced in the open. While he decides, the drawn starter is in his
         // hand: no void in e.
-        self.voids[p.index()] |= 1 << e.get();
+        self.voids.known[p.index()] |= 1 << e.get();
         match self.draw(p, obs) {
             Some(t) if t.contains(e) => {
-                self.voids[p.index()] &= !(1 << e.get());
+                self.voids.known[p.index()] &= !(1 << e.get());
                 self.phase = Phase::Build { kind: BuildKind::Delayed { optional: true }, built: 0, placed: false };
             }
             Some(_) => {
@@ -183,7 +182,7 @@ impl RoundState {
     pub fn needs_redeal(&self) -> bool {
         self.phase == Phase::Setup
             && self.engine_mode == EngineMode::HolderElseHighestOfNumberElseRedeal
-            && self.hands[..self.players as usize].iter().all(|h| !h.has_suit(self.e))
+            && self.holdings.hands[..self.players as usize].iter().all(|h| !h.has_suit(self.table.e))
     }
 
     /// The round's engine number and the seat of its first normal turn, once the engine
@@ -191,18 +190,18 @@ impl RoundState {
     /// played. `None` for a deal that is redealt ([`RoundState::needs_redeal`]).
     pub fn after_setup(&self) -> Option<(Pip, Seat)> {
         if self.phase != Phase::Setup {
-            return Some((self.e, self.first));
+            return Some((self.table.e, self.first));
         }
         if self.needs_redeal() {
             return None;
         }
         let mut probe = self.clone();
         probe.setup(&mut super::event::NoObserver);
-        Some((probe.e, probe.first))
+        Some((probe.table.e, probe.first))
     }
 
     fn holder(&self, t: Tile) -> Option<Seat> {
-        (0..self.players as usize).find(|&s| self.hands[s].contains(t)).map(Seat::from_index)
+        (0..self.players as usize).find(|&s| self.holdings.hands[s].contains(t)).map(Seat::from_index)
     }
 
     /// One complete round of drawing from the lead seat; false if the boneyard was already empty.
@@ -221,7 +220,7 @@ impl RoundState {
 
     /// Finds the engine and who places it, drawing from the boneyard as the mode says.
     fn find_engine<O: Observer>(&mut self, obs: &mut O) -> (Seat, Tile) {
-        let target = Tile::new(self.e, self.e);
+        let target = Tile::new(self.table.e, self.table.e);
         match self.engine_mode {
             EngineMode::HolderElseDrawSequential => {
                 if let Some(s) = self.holder(target) {
@@ -242,11 +241,11 @@ impl RoundState {
                 let n = self.players as usize;
                 for k in 0..n {
                     let s = Seat::from_index((self.first.index() + k) % n);
-                    let hand = &self.hands[s.index()];
+                    let hand = &self.holdings.hands[s.index()];
                     if let Some(d) =
                         (0..=self.rules.set.get()).rev().map(|v| Tile::from_pips(v, v)).find(|&d| hand.contains(d))
                     {
-                        self.e = d.low();
+                        self.table.e = d.low();
                         return (s, d);
                     }
                 }
@@ -254,7 +253,7 @@ impl RoundState {
                 loop {
                     match self.draw(s, obs) {
                         Some(t) if t.is_double() => {
-                            self.e = t.low();
+                            self.table.e = t.low();
                             return (s, t);
                         }
                         Some(_) => s = s.next(self.players),
@@ -275,7 +274,7 @@ impl RoundState {
                     .map(|v| Tile::from_pips(v, v))
                     .find_map(|d| self.holder(d).map(|s| (s, d)));
                 if let Some((s, d)) = best {
-                    self.e = d.low();
+                    self.table.e = d.low();
                     return (s, d);
                 }
                 assert!(self.drawing_round(obs), "no unused double is left in the set");
@@ -284,7 +283,7 @@ impl RoundState {
                 if let Some(s) = self.holder(target) {
                     return (s, target);
                 }
-                let e = self.e;
+                let e = self.table.e;
                 (0..=self.rules.set.get())
                     .rev()
                     .filter(|&w| w != e.get())
@@ -300,9 +299,9 @@ impl RoundState {
     fn setup<O: Observer>(&mut self, obs: &mut O) {
         if self.engine_mode != EngineMode::SetAside {
             let (p, tile) = self.find_engine(obs);
-            self.hands[p.index()].remove(tile);
-            self.played.insert(tile);
-            self.engine = tile;
+            self.holdings.hands[p.index()].remove(tile);
+            self.table.played.insert(tile);
+            self.table.engine = tile;
             self.placer = Some(p);
             obs.event(&Event::Engine { seat: p, tile });
             if matches!(self.rules.first_player, FirstPlayer::EnginePlacer | FirstPlayer::PreviousOut) {
@@ -310,8 +309,8 @@ impl RoundState {
                 // in round 1).
                 self.first = p;
             }
-            for t in self.trains.iter_mut() {
-                t.end = self.e;
+            for t in self.table.trains.iter_mut() {
+                t.end = self.table.e;
             }
         }
         self.current = self.first;
@@ -329,13 +328,13 @@ impl RoundState {
         let p = self.current;
         // Void inference: the hand (or the tile just drawn, which stays in it) fits none of the
         // values this phase offered.
-        if self.track_voids {
+        if self.voids.track {
             let targets = self.void_targets(p, phase);
             match phase {
                 Phase::Normal(Some(_)) | Phase::Cover(Some(_)) | Phase::FollowUp { drawn: Some(_), .. } => {
                     self.void_kept_draw(p, targets);
                 }
-                _ => self.voids[p.index()] |= targets,
+                _ => self.voids.known[p.index()] |= targets,
             }
         }
         let drawn = match phase {
@@ -345,8 +344,8 @@ impl RoundState {
             }
             Phase::Build { kind, built, placed } => {
                 // "a train made up of just the engine": no draw, no marker (docs/rules.md §11).
-                if !placed && self.trains[p.index()].len == 0 {
-                    self.no_start |= p.bit();
+                if !placed && self.table.trains[p.index()].len == 0 {
+                    self.stats.no_start |= p.bit();
                 }
                 obs.event(&Event::Pass { seat: p });
                 self.next_builder(kind, built, obs);
@@ -360,7 +359,7 @@ impl RoundState {
         // A tile was already drawn for this step and does not fit: the turn fails (N2, O5, F4).
         // A follow-up draw after an earlier draw needs an edge case of docs/rules.md §11 (`followup_draw_per_double`).
         let may_draw = drawn.is_none()
-            && !(matches!(phase, Phase::FollowUp { .. }) && self.turn_drew && !self.rules.followup_draw_per_double);
+            && !(matches!(phase, Phase::FollowUp { .. }) && self.turn.drew && !self.rules.followup_draw_per_double);
         // an edge case of docs/rules.md §11: a doubler whose double lies on another seat's train does not mark.
         let exempt_mark = self.rules.doubler_exempt_on_foreign_train
             && matches!(phase, Phase::FollowUp { train, .. } if self.root_of(train).owner().is_some_and(|q| q != p));
@@ -402,7 +401,7 @@ impl RoundState {
                     _ => unreachable!(),
                 }
             }
-            None if matches!(phase, Phase::FollowUp { .. }) && self.hands[p.index()].is_empty() => {
+            None if matches!(phase, Phase::FollowUp { .. }) && self.holdings.hands[p.index()].is_empty() => {
                 // an edge case of docs/rules.md §11: a hand emptied by a double that needs cover, and nothing to draw: out.
                 self.finish(EndReason::Out(p), true, obs);
             }
@@ -423,9 +422,9 @@ impl RoundState {
 
     /// Counts a failed attempt at the obligation being served (continuous draw, `continuous_draw`, docs/rules.md §9).
     pub(super) fn note_cover_failure(&mut self, phase: Phase) {
-        if matches!(phase, Phase::Cover(_)) && self.pending_len > 0 {
+        if matches!(phase, Phase::Cover(_)) && self.table.pending_len > 0 {
             let i = self.served_index();
-            self.pending_fails[i] = self.pending_fails[i].saturating_add(1);
+            self.table.pending_fails[i] = self.table.pending_fails[i].saturating_add(1);
         }
     }
 
@@ -433,9 +432,9 @@ impl RoundState {
     /// every seat, itself included, has failed to cover it once.
     fn continuous_draw_due(&self, p: Seat) -> bool {
         self.rules.continuous_draw
-            && self.pending_len > 0
+            && self.table.pending_len > 0
             && self.obligation_to_serve().placer == p
-            && self.pending_fails[self.served_index()] >= self.players
+            && self.table.pending_fails[self.served_index()] >= self.players
     }
 
     fn apply<O: Observer>(&mut self, raw: Move, obs: &mut O) {
@@ -472,7 +471,7 @@ impl RoundState {
         if let Phase::Swan { pos } = phase {
             if m.is_stop() {
                 // Stopped, or the walk is back at the own seat (STOP is then the only move).
-                self.swan_ok = false;
+                self.turn.swan_ok = false;
                 self.end_turn_or_stuck(obs);
                 return;
             }
@@ -484,7 +483,7 @@ impl RoundState {
                 if self.outcome.is_some() {
                     return;
                 }
-                self.swan_resume = at + 1;
+                self.turn.swan_resume = at + 1;
                 if m.tile.is_double() {
                     // "unless a double must be finished": its follow-up, then on with the walk.
                     self.after_double(m.train, m.tile.low(), own_lifted, obs);
@@ -540,8 +539,8 @@ impl RoundState {
     /// The placements this step owed are made: under swan drive a turn that began on one's own
     /// train walks on over the public trains (`swan_drive`, docs/rules.md §9); otherwise the turn ends.
     fn placements_done<O: Observer>(&mut self, obs: &mut O) {
-        if self.swan_ok && self.outcome.is_none() {
-            let pos = self.swan_resume.max(1);
+        if self.turn.swan_ok && self.outcome.is_none() {
+            let pos = self.turn.swan_resume.max(1);
             self.phase = Phase::Swan { pos };
         } else {
             self.end_turn_or_stuck(obs);
@@ -564,8 +563,8 @@ impl RoundState {
         let exempt = (self.rules.last_of_suit_exempt && self.unplayed_fitting(value) == 0)
             || (self.rules.reprivatise_exempt && own_lifted);
         if exempt {
-            let i = self.turn_doubles_len as usize - 1;
-            self.turn_doubles[i].exempt = true;
+            let i = self.turn.doubles_len as usize - 1;
+            self.turn.doubles[i].exempt = true;
         }
         exempt
     }
@@ -589,18 +588,18 @@ impl RoundState {
     /// the other builds create no obligation (docs/rules.md §11).
     fn end_build(&mut self, p: Seat, kind: BuildKind) {
         let own = TrainId::personal(p);
-        let tr = self.trains[own.index()];
+        let tr = self.table.trains[own.index()];
         if tr.open_double && kind == BuildKind::Celko {
-            self.push_pending(Obligation { train: own, value: tr.end, placer: p }, 0);
+            self.table.push_pending(Obligation { train: own, value: tr.end, placer: p }, 0);
         }
-        self.turn_doubles_len = 0;
+        self.turn.doubles_len = 0;
     }
 
     fn next_builder<O: Observer>(&mut self, kind: BuildKind, built: u8, obs: &mut O) {
         // A build is the seat's opening turn: it counts as taken (docs/rules.md §6.3: a turn of "any kind").
-        self.turns += 1;
-        self.turns_taken[self.current.index()] += 1;
-        self.turn_doubles_len = 0;
+        self.stats.turns += 1;
+        self.stats.turns_taken[self.current.index()] += 1;
+        self.turn.doubles_len = 0;
         if built + 1 >= self.players {
             if let BuildKind::Bullet { declarer, .. } = kind {
                 self.current = declarer;
@@ -613,7 +612,7 @@ impl RoundState {
             let n = self.players as usize;
             if let Some(s) = (0..n)
                 .map(|k| Seat::from_index((self.first.index() + k) % n))
-                .find(|s| self.hands[s.index()].is_empty())
+                .find(|s| self.holdings.hands[s.index()].is_empty())
             {
                 self.current = s;
                 self.finish(EndReason::Out(s), false, obs);
@@ -628,12 +627,12 @@ impl RoundState {
     fn penalty_draw<O: Observer>(&mut self, q: Seat, k: usize, obs: &mut O) {
         let mut tiles = [None; 2];
         for slot in tiles.iter_mut().take(k) {
-            *slot = self.boneyard.draw();
+            *slot = self.holdings.boneyard.draw();
             if let Some(t) = *slot {
                 self.void_kept_draw(q, 0);
-                self.hands[q.index()].insert(t);
-                self.draws[q.index()] += 1;
-                self.total_draws += 1;
+                self.holdings.hands[q.index()].insert(t);
+                self.stats.draws[q.index()] += 1;
+                self.stats.total_draws += 1;
             }
         }
         if tiles[0].is_some() {
@@ -652,7 +651,7 @@ impl RoundState {
         if self.rules.tap == TapModel::DrawOneElseSkip
             && let Some(q) = self.tap_due.take()
         {
-            if self.boneyard.is_empty() {
+            if self.holdings.boneyard.is_empty() {
                 self.skip_next |= q.bit();
             } else {
                 self.penalty_draw(q, 1, obs);
@@ -660,7 +659,8 @@ impl RoundState {
         }
         // The offence: playing down to one tile without announcing it (Celko 1998, Last Tile,
         // Great Harbour Cay, Last domino "when playing the next-to-last tile").
-        if self.rules.tap != TapModel::AlwaysAnnounced && self.turn_placed && self.hands[p.index()].len() == 1 {
+        if self.rules.tap != TapModel::AlwaysAnnounced && self.turn.placed && self.holdings.hands[p.index()].len() == 1
+        {
             self.tap_due = Some(p);
         }
     }
@@ -669,9 +669,9 @@ impl RoundState {
     /// cannot end blocked until the skipped seat has had an idle turn of its own.
     fn end_skipped_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
-        self.turns_taken[p.index()] += 1;
-        self.turns += 1;
-        self.turn_placed = false;
+        self.stats.turns_taken[p.index()] += 1;
+        self.stats.turns += 1;
+        self.turn.placed = false;
         self.tap_end_of_turn(p, obs);
         self.current = p.next(self.players);
         self.phase = Phase::TurnStart;
@@ -683,16 +683,16 @@ impl RoundState {
     #[inline(always)]
     pub(super) fn end_turn<O: Observer>(&mut self, obs: &mut O) {
         let p = self.current;
-        match self.turn_doubles_len {
+        match self.turn.doubles_len {
             0 => {}
             // One double (every turn of the plain loop that lays one): each obligation rule
             // obliges it if it is left open.
             1 => {
-                let d = self.turn_doubles[0];
-                let tr = &self.trains[d.train.index()];
+                let d = self.turn.doubles[0];
+                let tr = &self.table.trains[d.train.index()];
                 if !d.exempt && tr.open_double && tr.end == d.value && self.rules.obligation != ObligationRule::None {
                     let fails = u8::from(self.rules.follow_up == FollowUp::CoverSameDouble);
-                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                    self.table.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                 }
             }
             n => self.turn_obligations(p, n as usize),
@@ -706,8 +706,8 @@ impl RoundState {
     #[inline(never)]
     fn turn_obligations(&mut self, p: Seat, n: usize) {
         let open = |s: &Self, i: usize| {
-            let d = s.turn_doubles[i];
-            let tr = &s.trains[d.train.index()];
+            let d = s.turn.doubles[i];
+            let tr = &s.table.trains[d.train.index()];
             !d.exempt && tr.open_double && tr.end == d.value
         };
         // An uncovered double under CoverSameDouble means its doubler already failed to cover it.
@@ -718,21 +718,21 @@ impl RoundState {
                 // Several doubles left open (several per turn, or any-train follow-ups): the
                 // first left open obliges, the rest are ordinary open ends (engine default).
                 if let Some(i) = (0..n).find(|&i| open(self, i)) {
-                    let d = self.turn_doubles[i];
-                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                    let d = self.turn.doubles[i];
+                    self.table.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                 }
             }
             ObligationRule::LastDoubleOfTurn => {
                 if open(self, n - 1) {
-                    let d = self.turn_doubles[n - 1];
-                    self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                    let d = self.turn.doubles[n - 1];
+                    self.table.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                 }
             }
             ObligationRule::AllUncovered => {
                 for i in 0..n {
                     if open(self, i) {
-                        let d = self.turn_doubles[i];
-                        self.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                        let d = self.turn.doubles[i];
+                        self.table.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
                     }
                 }
             }
@@ -743,10 +743,10 @@ impl RoundState {
     /// the next seat (shared with the plain loop's END).
     #[inline(always)]
     pub(super) fn end_turn_rest<O: Observer>(&mut self, p: Seat, obs: &mut O) {
-        self.turn_doubles_len = 0;
-        self.turns_taken[p.index()] += 1;
-        self.turns += 1;
-        if self.turn_placed || self.turn_drew || self.turn_marker_changed {
+        self.turn.doubles_len = 0;
+        self.stats.turns_taken[p.index()] += 1;
+        self.stats.turns += 1;
+        if self.turn.placed || self.turn.drew || self.turn.marker_changed {
             self.idle = 0;
             self.idle_seats = 0;
         } else {
@@ -756,7 +756,7 @@ impl RoundState {
         }
         self.tap_end_of_turn(p, obs);
         let everyone = ((1u32 << self.players) - 1) as u16;
-        if self.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
+        if self.holdings.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
             self.finish(EndReason::Blocked, false, obs);
             return;
         }
@@ -769,23 +769,24 @@ impl RoundState {
         let needing_cover = match self.phase {
             Phase::FollowUp { train, value, .. }
                 if self.rules.follow_up == FollowUp::CoverSameDouble
-                    && self.trains[train.index()].open_double
-                    && self.trains[train.index()].end == value =>
+                    && self.table.trains[train.index()].open_double
+                    && self.table.trains[train.index()].end == value =>
             {
                 Some(value)
             }
-            _ if self.pending_len > 0 => Some(self.obligation_to_serve().value),
+            _ if self.table.pending_len > 0 => Some(self.obligation_to_serve().value),
             _ => None,
         };
         if let Some(v) = needing_cover {
             return self.unplayed_fitting(v) == 0;
         }
-        let personal_dead = (0..self.players as usize).all(|s| self.unplayed_fitting(self.trains[s].end) == 0);
-        let branches_dead = (0..self.branches as usize)
-            .all(|k| self.unplayed_fitting(self.trains[TrainId::branch(k).index()].end) == 0);
-        let mex_dead = (0..self.mexican_started as usize)
-            .all(|i| self.unplayed_fitting(self.trains[TrainId::mexican(i).index()].end) == 0);
-        let start_dead = self.mexican_started >= self.rules.max_mexican_trains || self.unplayed_fitting(self.e) == 0;
+        let personal_dead = (0..self.players as usize).all(|s| self.unplayed_fitting(self.table.trains[s].end) == 0);
+        let branches_dead = (0..self.table.branches as usize)
+            .all(|k| self.unplayed_fitting(self.table.trains[TrainId::branch(k).index()].end) == 0);
+        let mex_dead = (0..self.table.mexican_started as usize)
+            .all(|i| self.unplayed_fitting(self.table.trains[TrainId::mexican(i).index()].end) == 0);
+        let start_dead =
+            self.table.mexican_started >= self.rules.max_mexican_trains || self.unplayed_fitting(self.table.e) == 0;
         personal_dead && mex_dead && start_dead && branches_dead
     }
 }
