@@ -36,6 +36,9 @@ for preset in wikipedia dominorules celko1998; do
     --quiet --out "$OUT/runs/tune-$preset" > "$OUT/runs/tune-$preset.txt"
 done
 TW=$(cat "$OUT/runs/tune-wikipedia/tuned.txt")
+# Those weights are `weighted`'s wikipedia set (its defaults under every preset but celko1998,
+# where `set=auto` plays the celko1998 set): named, so that `tw` is that set under every preset.
+case $TW in weighted) TW="weighted:set=wikipedia" ;; weighted:*) TW="$TW,set=wikipedia" ;; esac
 TD=$(cat "$OUT/runs/tune-dominorules/tuned.txt")
 TC=$(cat "$OUT/runs/tune-celko1998/tuned.txt")
 # run NAME PRESET BOTS GAMES [extra]: a tournament, 4 players unless PLAYERS says otherwise

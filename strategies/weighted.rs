@@ -24,14 +24,19 @@
 //! order. Ending an optional sequence (stop, skip) scores 0; a bullet train (going out at once)
 //! is always played. With every weight 0 but `pips` it is `greedy` exactly.
 //!
-//! The defaults are tuned: the weights `mtrain tune` (SPSA) found under `wikipedia` at four
-//! players, double-12, full matches (results/tuning, `scripts/study-tuning.sh`, which also
-//! measures them). On deals the tuning never saw they beat the hand-set weights the bot had
-//! before ([`HAND_WEIGHTS`], still reachable as the spec [`hand_spec`] returns) by 155 to 175
-//! Elo under `wikipedia`, `dominorules`, `family_house` and `harbour_cay` (under `dominorules`
-//! they are level with weights tuned for it, so one set serves those four), and beat `expert`
-//! at four players. Under `celko1998` they lose to the hand-set weights (-227 Elo); the weights
-//! the same study tuned for `celko1998` (results/tuning/tables.md) beat both there: play those. The hand-set weights had been set to play at least as well as `planner`.
+//! The defaults are tuned, one set per preset where that measurably plays better (`set=auto`):
+//! under `celko1998` the weights `mtrain tune` (SPSA) found under `celko1998` ([`CELKO_WEIGHTS`]),
+//! under every other preset those it found under `wikipedia` ([`FEATURES`]' defaults), both at
+//! four players, double-12, full matches (results/tuning, `scripts/study-tuning.sh`, which also
+//! measures them). On deals the tuning never saw the wikipedia set beats the hand-set weights the
+//! bot had before ([`HAND_WEIGHTS`]) by 155 to 175 Elo under `wikipedia`, `dominorules`,
+//! `family_house` and `harbour_cay` (under `dominorules` it is level with weights tuned for
+//! it, so one set serves those four), and beats `expert` at four players. Under `celko1998` it
+//! loses to the hand-set weights (-227 Elo), and the set tuned there beats both (+90 and +314
+//! Elo): so `auto` plays that one under `celko1998`. `set=wikipedia`, `set=celko1998` and
+//! `set=hand` choose a set whatever the rules; a weight given in the spec overrides its set's.
+//! The preset is read when the match starts ([`Strategy::match_start`]); before that (a bot
+//! used outside a match) `auto` plays the wikipedia set.
 //!
 //! Cost per decision: one pass over the moves with a few bit counts each, plus a PLAN search
 //! (as `planner`) after a draw or a change of its own train's end: about as much as `planner`,
@@ -83,20 +88,70 @@ pub const HAND_WEIGHTS: [(&str, &str); 13] = [
     ("unplayed", "-0.2"),
 ];
 
+/// The weights SPSA tuning found under `celko1998` at four players (results/tuning, the
+/// `tune-celko1998` run), in the order of [`FEATURES`]: `set=celko1998`, and `set=auto` under
+/// that preset.
+pub const CELKO_WEIGHTS: [(&str, &str); 13] = [
+    ("pips", "1.592327"),
+    ("urgent", "1.080217"),
+    ("double", "1.479812"),
+    ("open_double", "0.018564"),
+    ("own", "-0.970742"),
+    ("unmark", "1.259737"),
+    ("mexican", "0.968898"),
+    ("other", "0.711524"),
+    ("plan", "1.601782"),
+    ("plan_tile", "-0.788442"),
+    ("follow", "0.757033"),
+    ("void_end", "0.373729"),
+    ("unplayed", "-0.174103"),
+];
+
 /// The spec of `weighted` with the hand-set weights ([`HAND_WEIGHTS`]): `weighted:pips=1,urgent=2,...`.
 pub fn hand_spec() -> String {
     let params: Vec<String> = HAND_WEIGHTS.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!("weighted:{}", params.join(","))
 }
 
+/// Which set of weights a `weighted` bot starts from (`set=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightSet {
+    /// The set tuned for the match's preset where one plays measurably better: `celko1998`'s
+    /// under `celko1998`, the `wikipedia` set under every other preset.
+    Auto,
+    /// The set tuned under `wikipedia` ([`FEATURES`]' defaults).
+    Wikipedia,
+    /// The set tuned under `celko1998` ([`CELKO_WEIGHTS`]).
+    Celko1998,
+    /// The hand-set weights ([`HAND_WEIGHTS`]).
+    Hand,
+}
+
+impl WeightSet {
+    /// The weights of this set under `preset` (`Auto` resolves by it).
+    pub fn weights(self, preset: Option<crate::rules::Preset>) -> [f64; FEATURES.len()] {
+        let table: [&str; 13] = match self {
+            WeightSet::Auto if preset == Some(crate::rules::Preset::Celko1998) => CELKO_WEIGHTS.map(|(_, v)| v),
+            WeightSet::Auto | WeightSet::Wikipedia => FEATURES.map(|(_, v, _)| v),
+            WeightSet::Celko1998 => CELKO_WEIGHTS.map(|(_, v)| v),
+            WeightSet::Hand => HAND_WEIGHTS.map(|(_, v)| v),
+        };
+        table.map(|v| v.parse().expect("the sets are numbers"))
+    }
+}
+
 /// Largest accepted absolute weight.
 pub const MAX_WEIGHT: f64 = 1000.0;
 
-const PARAMS: [ParamInfo; 13] = {
-    let mut p = [ParamInfo { key: "", default: "", help: "" }; 13];
+const PARAMS: [ParamInfo; 14] = {
+    let mut p = [ParamInfo {
+        key: "set",
+        default: "auto",
+        help: "auto|wikipedia|celko1998|hand: the weights to start from (auto: those tuned under celko1998 when the match plays that preset, else those tuned under wikipedia, the defaults listed here); a weight given overrides its set's",
+    }; 14];
     let mut i = 0;
     while i < 13 {
-        p[i] = ParamInfo { key: FEATURES[i].0, default: FEATURES[i].1, help: FEATURES[i].2 };
+        p[i + 1] = ParamInfo { key: FEATURES[i].0, default: FEATURES[i].1, help: FEATURES[i].2 };
         i += 1;
     }
     p
@@ -105,7 +160,7 @@ const PARAMS: [ParamInfo; 13] = {
 pub(super) const INFO: BotInfo = BotInfo {
     name: "weighted",
     default_field: false,
-    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA under wikipedia (every weight a parameter; under celko1998 these lose: play the set tuned for it in results/tuning, or the hand-set weights: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
+    about: "scores moves by a weighted sum of named features, the weights tuned by SPSA: under celko1998 the set tuned there, under the other presets the set tuned under wikipedia (every weight a parameter; set=hand for the hand-set weights: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
     params: &PARAMS,
     build: |spec| Ok(Bot::Weighted(Weighted::from_spec(spec)?)),
 };
@@ -114,27 +169,49 @@ pub(super) const INFO: BotInfo = BotInfo {
 #[derive(Clone, Debug)]
 pub struct Weighted {
     weights: [f64; FEATURES.len()],
+    set: WeightSet,
+    /// The weights the spec gives (bit `i` for feature `i`), which override the set's: they
+    /// stay in `weights` whatever the set.
+    given: u16,
     cache: PlanCache,
 }
 
 impl Weighted {
     pub(super) fn from_spec(spec: &StrategySpec) -> Result<Weighted, SpecError> {
-        let mut weights = [0.0; FEATURES.len()];
-        for (w, (key, _, _)) in weights.iter_mut().zip(FEATURES) {
-            let v = param(spec, &INFO, key);
-            *w = match v.parse::<f64>() {
+        let set = match param(spec, &INFO, "set") {
+            "auto" => WeightSet::Auto,
+            "wikipedia" => WeightSet::Wikipedia,
+            "celko1998" => WeightSet::Celko1998,
+            "hand" => WeightSet::Hand,
+            _ => return Err(spec.bad_value("set", "auto, wikipedia, celko1998, hand")),
+        };
+        let mut w = Weighted { weights: set.weights(None), set, given: 0, cache: PlanCache::default() };
+        for (i, (key, _, _)) in FEATURES.iter().enumerate() {
+            let Some(v) = spec.get(key) else { continue };
+            w.given |= 1 << i;
+            w.weights[i] = match v.parse::<f64>() {
                 Ok(x) if x.is_finite() && x.abs() <= MAX_WEIGHT => x,
                 _ => {
                     return Err(SpecError::BadValue {
                         bot: INFO.name.into(),
-                        key: key.into(),
+                        key: (*key).into(),
                         value: v.into(),
                         valid: format!("a number from -{MAX_WEIGHT} to {MAX_WEIGHT}"),
                     });
                 }
             };
         }
-        Ok(Weighted { weights, cache: PlanCache::default() })
+        Ok(w)
+    }
+
+    /// The weights for a match under `preset`: the set's, overridden by those given.
+    fn resolve(&mut self, preset: Option<crate::rules::Preset>) {
+        let base = self.set.weights(preset);
+        for (i, (w, b)) in self.weights.iter_mut().zip(base).enumerate() {
+            if self.given & (1 << i) == 0 {
+                *w = b;
+            }
+        }
     }
 
     /// The weights, in the order of [`FEATURES`].
@@ -209,6 +286,11 @@ impl Strategy for Weighted {
 
     fn round_start(&mut self, _view: &View<'_>) {
         self.cache.reset();
+    }
+
+    /// `set=auto` picks its weights by the match's preset.
+    fn match_start(&mut self, start: &crate::strategy::MatchStart<'_>) {
+        self.resolve(Some(start.rules.preset));
     }
 
     /// `void_end` reads the voids the table has revealed.

@@ -3,7 +3,7 @@
 
 use mexican_train::rng::mix;
 use mexican_train::rules::PRESETS;
-use mexican_train::strategies::{FEATURES, HAND_WEIGHTS, Registry, hand_spec};
+use mexican_train::strategies::{CELKO_WEIGHTS, FEATURES, HAND_WEIGHTS, Registry, hand_spec};
 use mexican_train::*;
 
 mod common;
@@ -104,4 +104,43 @@ fn the_defaults_beat_planner() {
     }
     eprintln!("weighted ahead in {ahead} of {games}");
     assert!(ahead > games / 2, "weighted ahead in only {ahead} of {games}");
+}
+
+/// `weighted` with `pairs` as its whole spec.
+fn spec_of(pairs: &[(&str, &str)]) -> String {
+    let params: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("weighted:{}", params.join(","))
+}
+
+/// `set=auto` plays the weights tuned under `celko1998` when the match plays that preset and
+/// the wikipedia weights under the others; a named set holds whatever the rules; a weight given
+/// overrides its set's; the committed study's celko1998 spec is the set.
+#[test]
+fn the_default_set_follows_the_preset_and_a_given_weight_overrides_it() {
+    let celko = spec_of(&CELKO_WEIGHTS);
+    let wiki: Vec<(&str, &str)> = FEATURES.iter().map(|(k, v, _)| (*k, *v)).collect();
+    let wiki = spec_of(&wiki);
+    let tuned = std::fs::read_to_string("results/tuning/runs/tune-celko1998/tuned.txt").unwrap();
+    assert_eq!(tuned.trim(), celko);
+    let game = |preset: &str, first: &str, seed: u64| {
+        let rules = Rules { players: 3, rounds: Some(3), ..Rules::preset(preset).unwrap() };
+        play_match(&rules, mix(5, seed), &mut bots(&[first, "planner", "cutthroat"]), &mut NoObserver)
+    };
+    let same = |preset: &str, a: &str, b: &str| (0..8u64).all(|seed| game(preset, a, seed) == game(preset, b, seed));
+    assert!(same("celko1998", "weighted", &celko));
+    assert!(same("celko1998", "weighted:set=celko1998", &celko));
+    assert!(same("wikipedia", "weighted", &wiki));
+    assert!(same("dominorules", "weighted:set=auto", &wiki));
+    assert!(same("celko1998", "weighted:set=wikipedia", &wiki));
+    assert!(same("wikipedia", "weighted:set=celko1998", &celko));
+    assert!(same("celko1998", "weighted:set=hand", &hand_spec()));
+    // The sets are different bots under celko1998: some game differs.
+    assert!(!same("celko1998", "weighted", &wiki));
+    // A weight given overrides the set's, the others stay.
+    let mut over = CELKO_WEIGHTS.to_vec();
+    over[0] = ("pips", "3");
+    assert!(same("celko1998", "weighted:pips=3", &spec_of(&over)));
+    assert!(!same("celko1998", "weighted:pips=3", &celko));
+    let e = Bot::parse("weighted:set=mine").unwrap_err().to_string();
+    assert!(e.contains("'mine'") && e.contains("auto, wikipedia, celko1998, hand"), "{e}");
 }
