@@ -52,6 +52,7 @@
 //! every cell.
 
 use super::montecarlo::{ROLLOUT_PARAM, SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
+use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::MoveList;
@@ -91,6 +92,11 @@ pub(super) const INFO: BotInfo = BotInfo {
             default: "8",
             help: "0..=1000: turns each seat plays in a rollout before the hands are scored as they stand, 0 to play to the round's end",
         },
+        ParamInfo {
+            key: "prior",
+            default: "0",
+            help: "0..=100: points of round score a world credits the move the tuned `weighted` policy plays, so the search leaves the policy's move only when the rollouts say another is better by more; 0 for none",
+        },
         ROLLOUT_PARAM,
         SCORE_PARAM,
     ],
@@ -109,6 +115,9 @@ pub const AUTO_SAMPLES: (u32, u32) = (12, 136);
 /// Largest accepted `depth`.
 pub const MAX_DEPTH: u32 = 1_000;
 
+/// Largest accepted `prior`, in points.
+pub const MAX_PRIOR: f64 = 100.0;
+
 /// Determinized search with inference from draws and successive halving.
 pub struct Expert {
     samples: u32,
@@ -118,6 +127,12 @@ pub struct Expert {
     alloc: Alloc,
     score: Score,
     rollout: Box<Bot>,
+    /// `prior`: points a world credits the policy's move (0: no prior).
+    prior: f64,
+    /// The policy whose move gets the prior: `weighted` at its defaults for the match's preset.
+    policy: Box<Weighted>,
+    /// The policy's move in the decision under way, and its credit per world in value units.
+    favoured: Option<(usize, i64)>,
     scratch: Box<Scratch>,
     /// Moves still in the running (indices into the move list).
     survivors: Vec<usize>,
@@ -164,6 +179,11 @@ impl Expert {
             "voids" => false,
             v => return Err(bad("infer", v, "draws, voids")),
         };
+        let v = param(spec, &INFO, "prior");
+        let prior = match v.parse::<f64>() {
+            Ok(x) if (0.0..=MAX_PRIOR).contains(&x) => x,
+            _ => return Err(bad("prior", v, &format!("a number from 0 (no prior) to {MAX_PRIOR}"))),
+        };
         let alloc = match param(spec, &INFO, "alloc") {
             "race" => Alloc::Race,
             "halving" => Alloc::Halving,
@@ -178,6 +198,9 @@ impl Expert {
             alloc,
             score,
             rollout,
+            prior,
+            policy: Box::new(Weighted::from_spec(&"weighted".parse().expect("a valid spec"))?),
+            favoured: None,
             scratch: Scratch::new(),
             survivors: Vec::new(),
             values: Vec::new(),
@@ -196,6 +219,9 @@ impl Clone for Expert {
             alloc: self.alloc,
             score: self.score,
             rollout: self.rollout.clone(),
+            prior: self.prior,
+            policy: self.policy.clone(),
+            favoured: None,
             scratch: Scratch::new(),
             survivors: Vec::new(),
             values: Vec::new(),
@@ -212,6 +238,8 @@ impl Clone for Expert {
         self.alloc = source.alloc;
         self.score = source.score;
         self.rollout.clone_from(&source.rollout);
+        self.prior = source.prior;
+        self.policy.clone_from(&source.policy);
         self.bank = source.bank;
     }
 }
@@ -226,6 +254,7 @@ impl fmt::Debug for Expert {
             .field("alloc", &self.alloc)
             .field("score", &self.score)
             .field("rollout", &self.rollout)
+            .field("prior", &self.prior)
             .finish_non_exhaustive()
     }
 }
@@ -279,15 +308,20 @@ impl Expert {
         }
         let sc = &mut *self.scratch;
         for &c in &self.survivors {
-            let v = sc.play_out(
-                &world,
-                moves[c],
-                &self.rollout,
-                rollout_seed,
-                self.score,
-                view.seat(),
-                self.depth * u32::from(view.players()),
-            );
+            let credit = match self.favoured {
+                Some((f, credit)) if f == c => credit,
+                _ => 0,
+            };
+            let v = credit
+                + sc.play_out(
+                    &world,
+                    moves[c],
+                    &self.rollout,
+                    rollout_seed,
+                    self.score,
+                    view.seat(),
+                    self.depth * u32::from(view.players()),
+                );
             sc.totals[c] += v;
             if store {
                 self.values[index as usize * k + c] = v;
@@ -321,6 +355,15 @@ impl Strategy for Expert {
         let deadline = self.time_cap.map(|d| Instant::now() + d);
         let late = |w: u32| w > 0 && deadline.is_some_and(|d| Instant::now() >= d);
         self.scratch.reset(&self.rollout, view.players() as usize, k);
+        self.favoured = (self.prior > 0.0).then(|| {
+            let n = f64::from(view.players());
+            // The credit in the score's units: margin values are (n - 1) times a point.
+            let units = match self.score {
+                Score::Margin => self.prior * (n - 1.0),
+                Score::Own => self.prior,
+            };
+            (self.policy.choose(view, moves, rng), units.round() as i64)
+        });
         self.survivors.clear();
         self.survivors.extend(0..k);
         let samples = match self.samples {
@@ -387,9 +430,16 @@ impl Strategy for Expert {
         self.best_survivor()
     }
 
+    /// The rollout bot learns the match's rules (`weighted` picks its set by them).
+    fn match_start(&mut self, start: &crate::strategy::MatchStart<'_>) {
+        self.rollout.match_start(start);
+        self.policy.match_start(start);
+    }
+
     /// A new round: the budget saved in the last one is not carried over.
-    fn round_start(&mut self, _view: &View<'_>) {
+    fn round_start(&mut self, view: &View<'_>) {
         self.bank = 0;
+        self.policy.round_start(view);
     }
 
     /// The sampled worlds respect the voids the table has revealed.

@@ -73,8 +73,9 @@ pub(super) const INFO: BotInfo = BotInfo {
 /// Largest accepted `samples`.
 pub const MAX_SAMPLES: u32 = 100_000;
 
-/// Bots accepted as `rollout`: the cheap built-ins.
-pub const ROLLOUT_BOTS: &[&str] = &["greedy", "random"];
+/// Bots accepted as `rollout`: the built-ins without search. `weighted` plays its tuned set for
+/// the match's preset (the rollout bot is told of the match when the searcher is).
+pub const ROLLOUT_BOTS: &[&str] = &["greedy", "random", "weighted", "planner"];
 
 /// Seed stream ids under a decision's seed: world `i` uses `mix(seed, 2i)`, its rollouts
 /// `mix(seed, 2i + 1)`.
@@ -264,8 +265,11 @@ impl SearchParams {
 }
 
 /// The `rollout` and `score` parameters as `montecarlo` and `expert` list them.
-pub(super) const ROLLOUT_PARAM: ParamInfo =
-    ParamInfo { key: "rollout", default: "greedy", help: "greedy|random: the bot playing every seat in the rollouts" };
+pub(super) const ROLLOUT_PARAM: ParamInfo = ParamInfo {
+    key: "rollout",
+    default: "greedy",
+    help: "greedy|random|weighted|planner: the bot playing every seat in the rollouts",
+};
 pub(super) const SCORE_PARAM: ParamInfo = ParamInfo {
     key: "score",
     default: "margin",
@@ -326,6 +330,11 @@ impl fmt::Debug for MonteCarlo {
 }
 
 impl Strategy for MonteCarlo {
+    /// The rollout bot learns the match's rules (`weighted` picks its set by them).
+    fn match_start(&mut self, start: &crate::strategy::MatchStart<'_>) {
+        self.rollout.match_start(start);
+    }
+
     /// The candidate with the highest summed rollout value; ties go to the first in move order.
     /// A view whose seat is not to act (no world can be sampled) gets the first move.
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {

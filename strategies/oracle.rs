@@ -35,7 +35,7 @@ pub(super) const INFO: BotInfo = BotInfo {
         ParamInfo {
             key: "rollout",
             default: "random",
-            help: "random|greedy: the bot playing every seat in the rollouts (random: see the module notes)",
+            help: "random|greedy|weighted|planner: the bot playing every seat in the rollouts (random: see the module notes)",
         },
         ParamInfo { key: "score", default: "margin", help: "margin|own: as for montecarlo" },
     ],
@@ -78,6 +78,10 @@ impl Oracle {
 impl Strategy for Oracle {
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
         self.0.choose(view, moves, rng)
+    }
+
+    fn match_start(&mut self, start: &crate::strategy::MatchStart<'_>) {
+        self.0.match_start(start);
     }
 
     fn uses_voids(&self) -> bool {

@@ -61,7 +61,12 @@ fn parameters_are_validated_and_listed() {
     }
     assert!(err("expert:infer=all").contains("valid: draws, voids"));
     assert!(err("expert:alloc=ucb").contains("valid: halving, race, flat"));
-    assert!(err("expert:rollout=planner").contains("valid: greedy, random"));
+    assert!(err("expert:rollout=expert").contains("valid: greedy, random, weighted, planner"));
+    assert!(Bot::parse("expert:rollout=weighted,prior=2.5").is_ok() && Bot::parse("expert:rollout=planner").is_ok());
+    for bad in ["-1", "101", "NaN", "x"] {
+        let e = err(&format!("expert:prior={bad}"));
+        assert!(e.contains("a number from 0 (no prior) to 100"), "{e}");
+    }
     assert!(err("expert:score=win").contains("valid: margin, own"));
     let registry = Registry::builtin();
     assert!(registry.get("expert").is_some());
@@ -148,5 +153,36 @@ fn the_automatic_budget_shrinks_with_the_table() {
         let r = play("expert");
         assert_eq!(play(&explicit), r, "{players}p");
         assert_ne!(play(&other), r, "{players}p");
+    }
+}
+
+/// With the largest `prior` the search never leaves the move the tuned policy plays: every
+/// match is the match `weighted` plays in that seat (under `celko1998` too, where the policy is
+/// that preset's set). A small prior is another bot: some match differs.
+#[test]
+fn the_prior_favours_the_tuned_policys_move() {
+    for (preset, players) in [("wikipedia", 4u8), ("celko1998", 3), ("dominorules", 2)] {
+        let rules = Rules { players, rounds: Some(2), ..Rules::preset(preset).unwrap() };
+        let others = ["planner", "greedy", "cutthroat"];
+        let table = |first: &str| -> Vec<Bot> {
+            let mut specs = vec![first];
+            specs.extend(&others[..players as usize - 1]);
+            bots(&specs)
+        };
+        for seed in 0..3u64 {
+            let with_prior = play_match(
+                &rules,
+                mix(9, seed),
+                &mut table("expert:samples=6,prior=100,rollout=weighted"),
+                &mut NoObserver,
+            );
+            let policy = play_match(&rules, mix(9, seed), &mut table("weighted"), &mut NoObserver);
+            assert_eq!(with_prior, policy, "{preset} seed {seed}");
+        }
+        let differs = (0..3u64).any(|seed| {
+            play_match(&rules, mix(9, seed), &mut table("expert:samples=6,prior=1,rollout=weighted"), &mut NoObserver)
+                != play_match(&rules, mix(9, seed), &mut table("weighted"), &mut NoObserver)
+        });
+        assert!(differs, "{preset}");
     }
 }
