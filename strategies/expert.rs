@@ -32,6 +32,22 @@
 //!   that of a flat search. `alloc=flat` spends the budget as `montecarlo` does.
 //! - **No search when there is nothing to choose**: a single legal move is played at once.
 //!
+//! Two parameters let the tuned policy (`weighted` at its defaults for the match's preset) guide
+//! the search; both are off at the defaults, which play as before:
+//!
+//! - `rollout=weighted` plays the rollouts with the tuned policy instead of `greedy` (about five
+//!   times the time a decision; `rollout=planner` costs about as much).
+//! - `prior=P` credits the move the policy plays with `P` points of round score in every world,
+//!   so the search leaves the policy's move only when the rollouts find another better by more
+//!   than that. With `prior=100` it never leaves it.
+//!
+//! First measurements (`scripts/study-policy-search.sh`, results/ladder/policy-search.md: 4
+//! players, `wikipedia`, 400 games against tuned `weighted`, two seats each): the former
+//! `expert` scores 30.7% against the tuned policy; `weighted` rollouts alone or a prior alone
+//! bring it to 45-46%; both, a prior of 5 points with `depth=12,samples=31` (as many rollout
+//! turns as the defaults), score 56.2% [53.4, 59.1] (+44 Elo) at 0.72 ms a decision.
+//! The defaults stay until the full study (every preset and table size, by SPRT) says so.
+//!
 //! The defaults are set so that a decision costs no more time than `montecarlo`'s at its
 //! defaults (results/benchmarks/SEARCH.md). `ms` caps the time of one decision in milliseconds (the
 //! search stops at the first world after the deadline and plays the best survivor so far); off
@@ -39,8 +55,9 @@
 //! reproducible.
 //!
 //! Parameters: `samples` (default `auto`), `depth` (default 8; 0 for full rollouts), `ms` (default
-//! 0: no time cap), `infer` (`draws` or `voids`), `alloc` (`halving`, `race` or `flat`),
-//! `rollout` and `score` as for `montecarlo`.
+//! 0: no time cap), `infer` (`draws` or `voids`), `alloc` (`halving`, `race` or `flat`), `prior`
+//! (default 0), `rollout` (`greedy`, `random`, `weighted` or `planner`) and `score` as for
+//! `montecarlo`.
 //!
 //! Measured against `montecarlo` at its defaults with `samples` chosen for about equal time a
 //! decision (`scripts/study-depth.sh`, results/ladder/depth.md; two players 1,000 games, four

@@ -560,3 +560,41 @@ fn analysis_times_are_those_of_results_benchmarks_analyze_csv() {
     assert!(quote.contains(&want), "README lacks '{want}': {quote}");
     assert_eq!(r["threads"], "2");
 }
+
+/// The policy-guided search's first measurements: results/ladder/README.md quotes its table as
+/// the script wrote it, and the figures `expert`'s docs and the README text quote are the CSV's.
+#[test]
+fn the_policy_search_figures_are_those_of_policy_search_csv() {
+    let table = read("results/ladder/policy-search.md");
+    let readme = read("results/ladder/README.md");
+    assert!(readme.contains(&table), "results/ladder/README.md does not quote policy-search.md as it is");
+    let rows = records("results/ladder/policy-search.csv");
+    let row = |spec: &str| rows.iter().find(|r| r["spec"] == spec).unwrap_or_else(|| panic!("{spec}"));
+    let best = row("expert:rollout=weighted,prior=5,depth=12,samples=31");
+    let quote = format!(
+        "{:.1}% [{:.1}, {:.1}]",
+        100.0 * num(best, "score"),
+        100.0 * num(best, "score_lo"),
+        100.0 * num(best, "score_hi")
+    );
+    let elo = format!("{:+.0} Elo", num(best, "elo"));
+    let ms = format!("{:.2} ms a decision", num(best, "ms_per_decision"));
+    let former = format!("{:.1}%", 100.0 * num(row("expert"), "score"));
+    let docs = read("strategies/expert.rs");
+    for text in [&readme, &docs] {
+        for q in [&quote, &elo, &ms, &former] {
+            assert!(text.contains(q.as_str()), "missing {q}");
+        }
+    }
+    // The claims: the former expert loses to the policy, the guided search beats it.
+    assert!(num(row("expert"), "score_hi") < 0.5);
+    assert!(num(best, "score_lo") > 0.5);
+    assert!(num(best, "ms_per_decision") <= 1.0);
+    let alone = [row("expert:prior=5"), row("expert:rollout=weighted")];
+    let alone: Vec<String> = alone.iter().map(|r| format!("{:.0}", 100.0 * num(r, "score"))).collect();
+    assert_eq!(alone, ["46", "45"]);
+    assert!(docs.contains("bring it to 45-46%"));
+    let short =
+        format!("`depth=4`: {:.1}%", 100.0 * num(row("expert:rollout=weighted,prior=5,depth=4,samples=80"), "score"));
+    assert!(readme.contains(&short), "missing {short}");
+}
