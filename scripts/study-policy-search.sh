@@ -5,7 +5,7 @@
 # games on the same deals (seed 11), and each variant's time per decision on one thread
 # (`mtrain bench`, 4 players, median of 3 runs of 3 s).
 #
-# Usage: scripts/study-policy-search.sh            (about 12 minutes on 2 cores)
+# Usage: scripts/study-policy-search.sh            (about 8 minutes on 2 cores)
 # Writes results/ladder/policy-search.csv and results/ladder/policy-search.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
