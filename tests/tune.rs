@@ -128,7 +128,7 @@ fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
         let v = t(extra);
         rejects(&v.iter().map(String::as_str).collect::<Vec<_>>(), &[needle]);
     };
-    check(&["--bot", "weighted", "--param", "colour=0:1"], "weighted has no parameter 'colour' (valid: pips, urgent");
+    check(&["--bot", "weighted", "--param", "colour=0:1"], "weighted has no parameter 'colour' (valid: set, pips, urgent");
     check(&["--bot", "weighted", "--param", "pips=3:1"], "the range is empty");
     check(&["--bot", "weighted", "--param", "pips=zero:1"], "expected key=lo:hi");
     check(&["--bot", "weighted", "--param", "pips"], "expected key=lo:hi");
