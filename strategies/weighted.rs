@@ -140,6 +140,21 @@ impl WeightSet {
     }
 }
 
+/// The weight `key` that `spec` (a `weighted` spec) plays when it does not give it, under
+/// `preset`: its set's (`set=auto` resolves by the preset). `None` for a key that is no weight.
+/// `mtrain tune` starts a weight the spec leaves out here, so that it starts from the bot that
+/// plays.
+pub fn set_weight(spec: &StrategySpec, key: &str, preset: crate::rules::Preset) -> Option<f64> {
+    let set = match spec.get("set").unwrap_or("auto") {
+        "wikipedia" => WeightSet::Wikipedia,
+        "celko1998" => WeightSet::Celko1998,
+        "hand" => WeightSet::Hand,
+        _ => WeightSet::Auto,
+    };
+    let i = FEATURES.iter().position(|(k, _, _)| *k == key)?;
+    Some(set.weights(Some(preset))[i])
+}
+
 /// Largest accepted absolute weight.
 pub const MAX_WEIGHT: f64 = 1000.0;
 

@@ -128,11 +128,23 @@ fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
         let v = t(extra);
         rejects(&v.iter().map(String::as_str).collect::<Vec<_>>(), &[needle]);
     };
-    check(&["--bot", "weighted", "--param", "colour=0:1"], "weighted has no parameter 'colour' (valid: set, pips, urgent");
+    check(
+        &["--bot", "weighted", "--param", "colour=0:1"],
+        "weighted has no parameter 'colour' (valid: set, pips, urgent",
+    );
     check(&["--bot", "weighted", "--param", "pips=3:1"], "the range is empty");
     check(&["--bot", "weighted", "--param", "pips=zero:1"], "expected key=lo:hi");
     check(&["--bot", "weighted", "--param", "pips"], "expected key=lo:hi");
     check(&["--bot", "weighted", "--param", "pips=2:3"], "the starting value 0.462543 lies outside the range 2:3");
+    // Under celko1998 `weighted` plays the set tuned there: a weight starts from that set's.
+    check(
+        &["--rules", "celko1998", "--bot", "weighted", "--param", "pips=2:3"],
+        "the starting value 1.592327 lies outside the range 2:3",
+    );
+    check(
+        &["--rules", "celko1998", "--bot", "weighted:set=hand", "--param", "pips=2:3"],
+        "the starting value 1 lies outside the range 2:3",
+    );
     check(&["--bot", "weighted", "--param", "pips=0:5000"], "the range end 5000 is not a valid value");
     check(&["--bot", "weighted", "--param", "pips=0:2", "--param", "pips=0:1"], "--param pips is given twice");
     check(&["--bot", "montecarlo", "--param", "rollout=0:1"], "'rollout' is not a number (greedy)");

@@ -218,7 +218,13 @@ impl Tuning {
                 },
                 None => None,
             };
-            let given = base.get(&p.key).or(default);
+            // `weighted` plays a set of weights chosen by its `set` and the rules: a weight the
+            // spec leaves out starts from that set's, not from the listed default.
+            let from_set = (entry.origin == crate::strategies::Origin::BuiltIn && base.name == "weighted")
+                .then(|| crate::strategies::set_weight(&base, &p.key, rules.preset))
+                .flatten()
+                .map(|w| w.to_string());
+            let given = base.get(&p.key).or(from_set.as_deref()).or(default);
             if given.is_none() && entry.params.is_none() {
                 // An external bot's defaults are its own: mtrain cannot know where to start.
                 return Err(bad(format!(
