@@ -11,7 +11,9 @@
 
 use mexican_train::game::play_round_general;
 use mexican_train::rng::{mix, rng_from_seed};
-use mexican_train::{Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, deal_round, play_round};
+use mexican_train::{
+    Bot, GameRng, MoveList, NoObserver, Pip, RoundState, Rules, Seat, deal_round, play_round, round::RoundSetup,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -31,14 +33,24 @@ fn main() {
     let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
     let mut moves = MoveList::new();
     let (mut turns, mut decisions) = (0u64, 0u64);
+    // One round state, each round dealt into it in place (as the tournament runner deals):
+    // the same round `deal_round` and `RoundState::new` would build.
+    let mut state: Option<RoundState> = None;
     for i in 0..n {
         let mut deal_rng = rng_from_seed(mix(7, i));
-        let engine = if all { 12 - (i % 13) as u8 } else { 12 };
-        let deal = deal_round(&rules, Pip::from_u8(engine), &mut deal_rng);
-        let mut state = RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize));
+        let engine = Pip::from_u8(if all { 12 - (i % 13) as u8 } else { 12 });
+        let first = Seat::from_index((i % 4) as usize);
+        let setup = RoundSetup { e: engine, engine_mode: rules.engine_mode, lead: first, first, used_doubles: 0 };
+        let state = match &mut state {
+            Some(s) => {
+                s.redeal(&rules, setup, &mut deal_rng);
+                s
+            }
+            None => state.insert(RoundState::new(&rules, &deal_round(&rules, engine, &mut deal_rng), first)),
+        };
         let outcome = match mode {
-            "play" => play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),
-            "general" => play_round_general(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),
+            "play" => play_round(state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),
+            "general" => play_round_general(state, &mut bots, &mut rngs, &mut moves, &mut NoObserver),
             _ => {
                 std::hint::black_box(&state);
                 continue;

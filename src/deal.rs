@@ -10,12 +10,28 @@ use crate::rules::{EngineMode, MAX_PLAYERS, Rules};
 use crate::tile::{MAX_TILES, Pip, Tile};
 use crate::tile_set::TileSet;
 
-/// The face-down pile, in draw order. Fixed capacity: no heap.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The face-down pile, in draw order. Fixed capacity: no heap. Only the slots from `head` to
+/// `end` hold the pile; two boneyards are equal when their piles are, and that is what they
+/// show.
+#[derive(Clone, Copy)]
 pub struct Boneyard {
     tiles: [Tile; MAX_TILES],
     head: u8,
     end: u8,
+}
+
+impl PartialEq for Boneyard {
+    fn eq(&self, other: &Boneyard) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Boneyard {}
+
+impl std::fmt::Debug for Boneyard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Boneyard").field(&self.as_slice()).finish()
+    }
 }
 
 impl Boneyard {
@@ -28,9 +44,17 @@ impl Boneyard {
     /// Panics if more than [`MAX_TILES`] tiles are given.
     pub fn from_tiles(tiles: &[Tile]) -> Boneyard {
         let mut b = Boneyard::EMPTY;
-        b.tiles[..tiles.len()].copy_from_slice(tiles);
-        b.end = tiles.len() as u8;
+        b.refill(tiles);
         b
+    }
+
+    /// Makes `tiles` the whole boneyard, in draw order. Only the slots it fills are written: the
+    /// rest are never read.
+    #[inline]
+    pub(crate) fn refill(&mut self, tiles: &[Tile]) {
+        self.tiles[..tiles.len()].copy_from_slice(tiles);
+        self.head = 0;
+        self.end = tiles.len() as u8;
     }
 
     /// Takes the next tile, if any.
@@ -119,6 +143,27 @@ pub fn deal_round(rules: &Rules, e: Pip, rng: &mut GameRng) -> Deal {
 /// # Panics
 /// Panics if the rules are not valid (call [`Rules::validate`] first).
 pub fn deal(rules: &Rules, e: Pip, set_aside: bool, rng: &mut GameRng) -> Deal {
+    let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
+    let mut boneyard = Boneyard::EMPTY;
+    let engine = deal_into(rules, e, set_aside, rng, &mut hands, &mut boneyard);
+    Deal { engine, set_aside, players: rules.players, hands, boneyard }
+}
+
+/// [`deal`] written where the round keeps it: the hands of the `rules.players` seats (each
+/// emptied first) and the boneyard. Returns the engine tile. A round state dealt again in place
+/// ([`crate::round::RoundState::redeal`]) is spared building a `Deal` and copying it in.
+///
+/// # Panics
+/// Panics if the rules are not valid (call [`Rules::validate`] first).
+#[inline]
+pub(crate) fn deal_into(
+    rules: &Rules,
+    e: Pip,
+    set_aside: bool,
+    rng: &mut GameRng,
+    hands: &mut [TileSet; MAX_PLAYERS],
+    boneyard: &mut Boneyard,
+) -> Tile {
     let engine = Tile::new(e, e);
     let mut tiles = [Tile::from_pips(0, 0); MAX_TILES];
     let canonical = Tile::canonical_slice(rules.set);
@@ -135,13 +180,14 @@ pub fn deal(rules: &Rules, e: Pip, set_aside: bool, rng: &mut GameRng) -> Deal {
     shuffle(rng, &mut tiles[..n]);
     let h = rules.hand().expect("validated rules have a hand size") as usize;
     let players = rules.players as usize;
-    let mut hands = [TileSet::EMPTY; MAX_PLAYERS];
     for (s, hand) in hands.iter_mut().enumerate().take(players) {
+        *hand = TileSet::EMPTY;
         for &t in &tiles[s * h..(s + 1) * h] {
             hand.insert_new(t);
         }
     }
-    Deal { engine, set_aside, players: rules.players, hands, boneyard: Boneyard::from_tiles(&tiles[players * h..n]) }
+    boneyard.refill(&tiles[players * h..n]);
+    engine
 }
 
 #[cfg(test)]

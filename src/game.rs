@@ -379,6 +379,22 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
     moves: &mut MoveList,
     result: &mut MatchResult,
 ) {
+    play_match_reusing(rules, seeds, bots, obs, moves, &mut None, result);
+}
+
+/// [`play_match_into`] with the round state kept in `state` from round to round and from match
+/// to match (a runner keeps one per worker): each round is dealt into it in place
+/// ([`RoundState::redeal`]), which spares building a deal and a round state and copying them.
+/// The games are the same.
+pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
+    rules: &Rules,
+    seeds: &MatchSeeds,
+    bots: &mut [S],
+    obs: &mut O,
+    moves: &mut MoveList,
+    state: &mut Option<RoundState>,
+    result: &mut MatchResult,
+) {
     assert_eq!(bots.len(), rules.players as usize, "one strategy per seat");
     let n = rules.players as usize;
     let deal_rng = rng_from_seed(seeds.deal);
@@ -402,13 +418,19 @@ pub fn play_match_into<S: Strategy, O: MatchObserver>(
         });
     }
     let mut flow = MatchFlow::new(rules, deal_rng, result);
-    // The round is built here, in place: a round state is large, and moving one per round
-    // would cost the runner more than the flow's bookkeeping.
+    // The round is dealt in place: a round state is large, and building and moving one per
+    // round would cost the runner more than the flow's bookkeeping.
     while let Some(setup) = flow.next_setup(rules) {
-        let mut state = RoundState::with_setup(rules, &flow.deal(rules, &setup), setup);
-        flow.redeal_while_needed(rules, &setup, &mut state, obs);
-        let outcome = play_round(&mut state, bots, &mut rngs[..n], moves, obs);
-        flow.end_round(&state, outcome, result);
+        let state = match state {
+            Some(s) => {
+                s.redeal(rules, setup, &mut flow.deal_rng);
+                s
+            }
+            None => state.insert(RoundState::with_setup(rules, &flow.deal(rules, &setup), setup)),
+        };
+        flow.redeal_while_needed(rules, &setup, state, obs);
+        let outcome = play_round(state, bots, &mut rngs[..n], moves, obs);
+        flow.end_round(state, outcome, result);
     }
     flow.finish(rules, result);
     obs.match_end(result);
@@ -480,7 +502,7 @@ impl MatchFlow {
     ) {
         obs.round_start(self.round(), state);
         while state.needs_redeal() {
-            *state = RoundState::with_setup(rules, &self.deal(rules, setup), *setup);
+            state.redeal(rules, *setup, &mut self.deal_rng);
             obs.round_start(self.round(), state);
         }
     }
@@ -1027,6 +1049,45 @@ pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_n
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A round state dealt again in place is, field for field, the one `with_setup` builds from
+    /// the same deal stream, whatever the state held before: a played-out round of another
+    /// preset and table size, so seats past the new table must be emptied.
+    #[test]
+    fn a_round_dealt_in_place_is_the_round_built_afresh() {
+        let mut held: Option<RoundState> = None;
+        let mut checked = 0;
+        for (i, info) in crate::rules::PRESETS.iter().enumerate() {
+            for players in [6u8, 2, 4, 3] {
+                let rules = Rules { players, ..Rules::preset(info.name).unwrap() };
+                let flow_rng = rng_from_seed(crate::rng::mix(40, i as u64 * 8 + u64::from(players)));
+                let mut result = MatchResult::empty(players);
+                let mut flow = MatchFlow::new(&rules, flow_rng, &mut result);
+                for _ in 0..3 {
+                    let setup = flow.next_setup(&rules).unwrap();
+                    let before = flow.deal_rng.clone();
+                    let fresh = RoundState::with_setup(&rules, &flow.deal(&rules, &setup), setup);
+                    let state = match &mut held {
+                        Some(s) => {
+                            let mut rng = before;
+                            s.redeal(&rules, setup, &mut rng);
+                            assert_eq!(rng, flow.deal_rng, "the same draws from the deal stream");
+                            s
+                        }
+                        None => held.insert(fresh.clone()),
+                    };
+                    assert_eq!(format!("{state:?}"), format!("{fresh:?}"), "{} {players}p", info.name);
+                    checked += 1;
+                    // Play it out, so the next deal lands on a used state.
+                    let mut bots = vec![crate::strategies::Bot::parse("greedy").unwrap(); players as usize];
+                    let mut rngs = vec![rng_from_seed(1); players as usize];
+                    let outcome = play_round(state, &mut bots, &mut rngs, &mut MoveList::new(), &mut NoObserver);
+                    flow.end_round(state, outcome, &mut result);
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 4 * 3);
+    }
 
     #[test]
     fn wikipedia_tie_break() {

@@ -5,7 +5,7 @@
 //! matches, decisions (choices among two or more legal moves, as the engine counts them) and the
 //! search bots' rollouts. Each thread
 //! plays its games the way a tournament worker does (one move list and one result kept for all
-//! its matches, `play_match_into`). Each figure is the median over the runs; the speed-up
+//! its matches, `play_match_reusing`). Each figure is the median over the runs; the speed-up
 //! divides the median rounds per second by that of the first thread count.
 //!
 //! Beside each thread count above one, the same number of independent single-thread processes
@@ -19,7 +19,7 @@ use super::values::{self, ThreadList};
 use super::{BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, write_atomic};
 use crate::deal::deal_round;
 use crate::external::StderrTo;
-use crate::game::{MatchResult, MatchSeeds, play_match_into};
+use crate::game::{MatchResult, MatchSeeds, play_match_reusing};
 use crate::rng::{mix, rng_from_seed};
 use crate::round::MoveList;
 use crate::rules::Rules;
@@ -88,6 +88,7 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                     let base = mix(run, t as u64);
                     let mut i = 0u64;
                     let mut moves = Box::new(MoveList::new());
+                    let mut state = None;
                     let mut result = MatchResult::empty(rules.players);
                     let rollouts = rollouts_on_this_thread();
                     while Instant::now() < deadline && !seats.iter().any(Strategy::has_failed) {
@@ -103,7 +104,7 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                         } else {
                             let seeds = MatchSeeds::from_seed(mix(base, i));
                             let obs = &mut crate::round::NoObserver;
-                            play_match_into(rules, &seeds, &mut seats, obs, &mut moves, &mut result);
+                            play_match_reusing(rules, &seeds, &mut seats, obs, &mut moves, &mut state, &mut result);
                             black_box(&result);
                             i += 1;
                             w.matches += 1;

@@ -131,6 +131,27 @@ pub(super) struct Table {
 }
 
 impl Table {
+    /// The table of a round about to begin: every train unstarted at `e`, nothing owed, the
+    /// engine in the played set when it is set aside.
+    #[inline]
+    pub(super) fn new(engine: Tile, e: Pip, set_aside: bool) -> Table {
+        let unstarted = Train { end: e, len: 0, open_double: false };
+        Table {
+            engine,
+            e,
+            trains: [unstarted; ALL_TRAIN_SLOTS],
+            mexican_started: 0,
+            mexican_starter: None,
+            branches: 0,
+            branch_root: [TrainId(0); MAX_BRANCHES],
+            markers: 0,
+            played: if set_aside { TileSet::EMPTY.with(engine) } else { TileSet::EMPTY },
+            pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
+            pending_len: 0,
+            pending_fails: [0; MAX_OPEN_DOUBLES],
+        }
+    }
+
     /// Removes the obligation on `train`, if any, and returns where it stood.
     pub(super) fn remove_pending(&mut self, train: TrainId) -> Option<usize> {
         let n = self.pending_len as usize;
@@ -188,6 +209,20 @@ pub(super) struct TurnScratch {
 }
 
 impl TurnScratch {
+    /// Before the first turn.
+    pub(super) fn new() -> TurnScratch {
+        TurnScratch {
+            placed: false,
+            drew: false,
+            marker_changed: false,
+            doubles: [TurnDouble { train: TrainId(0), value: Pip::ZERO, exempt: false }; MAX_OPEN_DOUBLES],
+            doubles_len: 0,
+            public_this_turn: 0,
+            swan_ok: false,
+            swan_resume: 0,
+        }
+    }
+
     /// A turn begins: nothing done yet (the doubles' slots are left, `doubles_len` says none is
     /// valid).
     #[inline]
@@ -222,6 +257,12 @@ pub(super) struct Voids {
 }
 
 impl Voids {
+    /// Nothing known yet, tracking on.
+    #[inline]
+    pub(super) fn new() -> Voids {
+        Voids { known: [0; MAX_PLAYERS], loose: [[0; LOOSE_LEVELS]; MAX_PLAYERS], track: true }
+    }
+
     /// Turns the bookkeeping on or off; off, every record is cleared (and stays clear).
     fn set_tracking(&mut self, on: bool) {
         self.track = on;
@@ -271,6 +312,22 @@ pub(super) struct RoundStats {
     pub(super) turns: u32,
     pub(super) total_draws: u32,
     pub(super) decisions: u32,
+}
+
+impl RoundStats {
+    /// Nothing counted yet.
+    #[inline]
+    pub(super) fn new() -> RoundStats {
+        RoundStats {
+            turns_taken: [0; MAX_PLAYERS],
+            played_own: 0,
+            draws: [0; MAX_PLAYERS],
+            no_start: 0,
+            turns: 0,
+            total_draws: 0,
+            decisions: 0,
+        }
+    }
 }
 
 /// One round in progress. Full information: only the engine, tests and observers see all of it;
@@ -334,46 +391,14 @@ impl RoundState {
         assert!(setup.lead.index() < rules.players as usize, "lead seat out of range");
         let set_aside = setup.engine_mode == EngineMode::SetAside;
         assert_eq!(set_aside, deal.set_aside, "a set-aside round needs a set-aside deal");
-        let e = setup.e;
-        let unstarted = Train { end: e, len: 0, open_double: false };
         RoundState {
             rules: rules.clone(),
             players: rules.players,
-            table: Table {
-                engine: deal.engine,
-                e,
-                trains: [unstarted; ALL_TRAIN_SLOTS],
-                mexican_started: 0,
-                mexican_starter: None,
-                branches: 0,
-                branch_root: [TrainId(0); MAX_BRANCHES],
-                markers: 0,
-                played: if set_aside { TileSet::EMPTY.with(deal.engine) } else { TileSet::EMPTY },
-                pending: [Obligation { train: TrainId(0), value: Pip::ZERO, placer: Seat(0) }; MAX_OPEN_DOUBLES],
-                pending_len: 0,
-                pending_fails: [0; MAX_OPEN_DOUBLES],
-            },
+            table: Table::new(deal.engine, setup.e, set_aside),
             holdings: Holdings { hands: deal.hands, boneyard: deal.boneyard },
-            turn: TurnScratch {
-                placed: false,
-                drew: false,
-                marker_changed: false,
-                doubles: [TurnDouble { train: TrainId(0), value: Pip::ZERO, exempt: false }; MAX_OPEN_DOUBLES],
-                doubles_len: 0,
-                public_this_turn: 0,
-                swan_ok: false,
-                swan_resume: 0,
-            },
-            voids: Voids { known: [0; MAX_PLAYERS], loose: [[0; LOOSE_LEVELS]; MAX_PLAYERS], track: true },
-            stats: RoundStats {
-                turns_taken: [0; MAX_PLAYERS],
-                played_own: 0,
-                draws: [0; MAX_PLAYERS],
-                no_start: 0,
-                turns: 0,
-                total_draws: 0,
-                decisions: 0,
-            },
+            turn: TurnScratch::new(),
+            voids: Voids::new(),
+            stats: RoundStats::new(),
             idle: 0,
             current: first,
             first,
@@ -381,13 +406,66 @@ impl RoundState {
             placer: None,
             engine_mode: setup.engine_mode,
             used_doubles: setup.used_doubles,
-            phase: if set_aside && rules.opening == Opening::OneTile { Phase::TurnStart } else { Phase::Setup },
+            phase: RoundState::opening_phase(rules, set_aside),
             failed: 0,
             tap_due: None,
             skip_next: 0,
             idle_seats: 0,
             outcome: None,
         }
+    }
+
+    /// The phase a round begins in: its first turn when the engine is set aside and opens a
+    /// one-tile game, else the setup (the engine search, its placement, any build phase).
+    fn opening_phase(rules: &Rules, set_aside: bool) -> Phase {
+        if set_aside && rules.opening == Opening::OneTile { Phase::TurnStart } else { Phase::Setup }
+    }
+
+    /// This state dealt again, in place, as [`RoundState::with_setup`] would build it from
+    /// [`crate::deal::deal`]`(rules, setup.e, setup.engine_mode == SetAside, rng)`: the same
+    /// round, field for field (a test in `game.rs` checks), without building a [`Deal`] and
+    /// copying it in, which costs a round several hundred instructions. A loop that plays many
+    /// rounds keeps one state and deals each into it, as the tournament runner does.
+    ///
+    /// # Panics
+    /// As [`RoundState::with_setup`]; and if the rules are not valid.
+    pub fn redeal(&mut self, rules: &Rules, setup: RoundSetup, rng: &mut crate::rng::GameRng) {
+        let first = setup.first;
+        assert!(first.index() < rules.players as usize, "first seat out of range");
+        assert!(setup.lead.index() < rules.players as usize, "lead seat out of range");
+        let set_aside = setup.engine_mode == EngineMode::SetAside;
+        // Seats past the table's keep empty hands; a state from a larger table empties them.
+        for h in self.holdings.hands.iter_mut().take(self.players as usize).skip(rules.players as usize) {
+            *h = TileSet::EMPTY;
+        }
+        let engine = crate::deal::deal_into(
+            rules,
+            setup.e,
+            set_aside,
+            rng,
+            &mut self.holdings.hands,
+            &mut self.holdings.boneyard,
+        );
+        // A copy costs less than comparing (the deal table is a slice).
+        self.rules = rules.clone();
+        self.players = rules.players;
+        self.table = Table::new(engine, setup.e, set_aside);
+        self.turn = TurnScratch::new();
+        self.voids = Voids::new();
+        self.stats = RoundStats::new();
+        self.idle = 0;
+        self.current = first;
+        self.first = first;
+        self.lead = setup.lead;
+        self.placer = None;
+        self.engine_mode = setup.engine_mode;
+        self.used_doubles = setup.used_doubles;
+        self.phase = RoundState::opening_phase(rules, set_aside);
+        self.failed = 0;
+        self.tap_due = None;
+        self.skip_next = 0;
+        self.idle_seats = 0;
+        self.outcome = None;
     }
 
     /// A round in play described from one seat's side (`mtrain analyze --position`,

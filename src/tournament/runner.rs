@@ -13,7 +13,7 @@
 
 use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
-use crate::game::{MatchResult, MatchSeeds, play_match_into};
+use crate::game::{MatchResult, MatchSeeds, play_match_reusing};
 use crate::report::jsonl::JsonLog;
 use crate::report::rows::PerGame;
 use crate::rng::seeds;
@@ -259,12 +259,20 @@ impl Tournament {
                 };
                 let r = &mut w.result;
                 match log {
-                    None => play_match_into(&self.rules, &seeds, &mut w.seats, &mut NoObserver, &mut w.moves, r),
+                    None => play_match_reusing(
+                        &self.rules,
+                        &seeds,
+                        &mut w.seats,
+                        &mut NoObserver,
+                        &mut w.moves,
+                        &mut w.state,
+                        r,
+                    ),
                     Some(options) => {
                         let names = (0..n).map(|s| self.specs[g.seats[s] as usize].to_string()).collect();
                         let mut jl =
                             JsonLog::new(&mut games_jsonl, names).with_options(options.to_vec()).with_game(g.game);
-                        play_match_into(&self.rules, &seeds, &mut w.seats, &mut jl, &mut w.moves, r);
+                        play_match_reusing(&self.rules, &seeds, &mut w.seats, &mut jl, &mut w.moves, &mut w.state, r);
                     }
                 }
                 let r = &w.result;
@@ -445,6 +453,8 @@ struct Worker {
     next: Vec<u8>,
     acc: DealAcc,
     result: MatchResult,
+    /// The round state, dealt again in place for every round of every game.
+    state: Option<crate::round::RoundState>,
 }
 
 impl Worker {
@@ -458,6 +468,7 @@ impl Worker {
             next: vec![0; t.protos.len()],
             acc: DealAcc::new(t.layout()),
             result: MatchResult::empty(t.rules.players),
+            state: None,
         };
         // Seat 0..n hold instances (0, 0..n) of the first bot: swap them in.
         for s in 0..n {
