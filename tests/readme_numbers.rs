@@ -598,3 +598,32 @@ fn the_policy_search_figures_are_those_of_policy_search_csv() {
         format!("`depth=4`: {:.1}%", 100.0 * num(row("expert:rollout=weighted,prior=5,depth=4,samples=80"), "score"));
     assert!(readme.contains(&short), "missing {short}");
 }
+
+/// The guided search's SPRTs: every cell decided for it, README's ranges are the CSV's, and
+/// results/ladder/README.md quotes the table the script wrote.
+#[test]
+fn the_guided_search_headline_matches_strongest_sprt_csv() {
+    let table = read("results/ladder/strongest-sprt.md");
+    assert!(read("results/ladder/README.md").contains(&table));
+    let rows = records("results/ladder/strongest-sprt.csv");
+    assert_eq!(rows.len(), 8, "2 presets x 2 table sizes x 2 opponents");
+    for r in &rows {
+        assert_eq!(r["decision"], "H1", "{r:?}");
+    }
+    let range = |opp: &str| {
+        let elos: Vec<f64> = rows.iter().filter(|r| r["opponent"] == opp).map(|r| num(r, "elo")).collect();
+        let (lo, hi) = elos.iter().fold((f64::MAX, f64::MIN), |(a, b), &e| (a.min(e), b.max(e)));
+        format!("{lo:+.0} to {hi:+.0}")
+    };
+    let readme = read("README.md");
+    let at = readme.find("**Search guided by the tuned policy beats both.**").expect("the headline");
+    let quote = &readme[at..at + 700];
+    assert!(quote.contains(&format!("tuned `weighted` by {} Elo", range("weighted"))), "{quote}");
+    assert!(quote.contains(&format!("former `expert` by {}", range("expert"))), "{quote}");
+    let ms = records("results/ladder/policy-search.csv")
+        .into_iter()
+        .find(|r| r["spec"] == "expert:rollout=weighted,prior=5,depth=12,samples=31")
+        .map(|r| num(&r, "ms_per_decision"))
+        .unwrap();
+    assert!(quote.contains(&format!("{ms:.2} ms a decision")), "{quote}");
+}
