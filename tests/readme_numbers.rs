@@ -627,3 +627,25 @@ fn the_guided_search_headline_matches_strongest_sprt_csv() {
         .unwrap();
     assert!(quote.contains(&format!("{ms:.2} ms a decision")), "{quote}");
 }
+
+/// The guided search's tuning run: results/ladder/README.md quotes its confirmation and its end
+/// point as the run's files have them.
+#[test]
+fn the_guided_search_tuning_is_quoted_from_its_run() {
+    let readme = read("results/ladder/README.md");
+    let c = &records("results/ladder/tune-expert/confirm.csv")[0];
+    let score = format!(
+        "{:.1}% [{:.1},\n{:.1}]",
+        100.0 * num(c, "score"),
+        100.0 * num(c, "score_lo"),
+        100.0 * num(c, "score_hi")
+    );
+    let elo = format!("{:+.0} Elo [{:+.0}, {:+.0}]", num(c, "elo"), num(c, "elo_lo"), num(c, "elo_hi"));
+    assert_eq!(c["decision"], "none");
+    let games = format!("undecided after {} games", c["games"]);
+    let tuned = read("results/ladder/tune-expert/tuned.txt");
+    assert!(tuned.contains("prior=7.415033") && tuned.contains("depth=12"), "{tuned}");
+    for q in [&score, &elo, &games, &"`prior` to 7.415033".to_string()] {
+        assert!(readme.contains(q.as_str()), "missing {q}");
+    }
+}
