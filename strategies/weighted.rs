@@ -128,6 +128,17 @@ pub enum WeightSet {
 }
 
 impl WeightSet {
+    /// The set a `set=` value names.
+    fn parse(v: &str) -> Option<WeightSet> {
+        match v {
+            "auto" => Some(WeightSet::Auto),
+            "wikipedia" => Some(WeightSet::Wikipedia),
+            "celko1998" => Some(WeightSet::Celko1998),
+            "hand" => Some(WeightSet::Hand),
+            _ => None,
+        }
+    }
+
     /// The weights of this set under `preset` (`Auto` resolves by it).
     pub fn weights(self, preset: Option<crate::rules::Preset>) -> [f64; FEATURES.len()] {
         let table: [&str; 13] = match self {
@@ -145,12 +156,7 @@ impl WeightSet {
 /// `mtrain tune` starts a weight the spec leaves out here, so that it starts from the bot that
 /// plays.
 pub fn set_weight(spec: &StrategySpec, key: &str, preset: crate::rules::Preset) -> Option<f64> {
-    let set = match spec.get("set").unwrap_or("auto") {
-        "wikipedia" => WeightSet::Wikipedia,
-        "celko1998" => WeightSet::Celko1998,
-        "hand" => WeightSet::Hand,
-        _ => WeightSet::Auto,
-    };
+    let set = spec.get("set").and_then(WeightSet::parse).unwrap_or(WeightSet::Auto);
     let i = FEATURES.iter().position(|(k, _, _)| *k == key)?;
     Some(set.weights(Some(preset))[i])
 }
@@ -193,12 +199,8 @@ pub struct Weighted {
 
 impl Weighted {
     pub(super) fn from_spec(spec: &StrategySpec) -> Result<Weighted, SpecError> {
-        let set = match param(spec, &INFO, "set") {
-            "auto" => WeightSet::Auto,
-            "wikipedia" => WeightSet::Wikipedia,
-            "celko1998" => WeightSet::Celko1998,
-            "hand" => WeightSet::Hand,
-            _ => return Err(spec.bad_value("set", "auto, wikipedia, celko1998, hand")),
+        let Some(set) = WeightSet::parse(param(spec, &INFO, "set")) else {
+            return Err(spec.bad_value("set", "auto, wikipedia, celko1998, hand"));
         };
         let mut w = Weighted { weights: set.weights(None), set, given: 0, cache: PlanCache::default() };
         for (i, (key, _, _)) in FEATURES.iter().enumerate() {
