@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # The ladder study: how far the bots are from each other and from the ceiling of play.
 #
+# `expert` below is the former `expert`: its defaults before the policy search, pinned as
+# `expert-v1` = expert:rollout=greedy,prior=0,depth=8,samples=auto, so that this script keeps
+# reproducing its results (the tables name it `expert-v1`). scripts/study-league.sh rates
+# today's `expert` among every bot.
+#
 # For `wikipedia` and `dominorules`, double-12, at 2 and 4 players (4 players: two seats each,
 # every seating order), full matches, duplicate deals:
 #   1. the ladder: each bot against the one below it, random < greedy < planner < cutthroat <
@@ -30,6 +35,7 @@ SCALE="${SCALE:-1}"
 SEED=2026
 MT="${MT:-target/release/mtrain}"   # MT=path runs another build (e.g. a copy while you work on)
 mkdir -p "$OUT/runs"
+FORMER="expert:rollout=greedy,prior=0,depth=8,samples=auto"
 games() { python3 -c "import math,sys; print(max(8, math.ceil($1 * $SCALE)))"; }
 
 # run NAME PLAYERS PRESET A B GAMES [extra tournament options]: A against B.
@@ -39,6 +45,7 @@ run() {
   local bots="$a,$b"
   if [ "$n" = 4 ]; then bots="$a,$a,$b,$b"; fi
   if [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/runs/$name/tally.json" ]; then return; fi
+  case "$a,$b" in expert-v1*|*,expert-v1*) set -- --name "expert-v1=$FORMER" "$@" ;; esac
   echo "== $name: $a vs $b, $preset, $n players, up to $g games" >&2
   rm -rf "$OUT/runs/$name"
   "$MT" tournament --rules "$preset" --players "$n" --bots "$bots" --games "$g" --seed "${RUN_SEED:-$SEED}" --quiet \
@@ -52,16 +59,16 @@ for preset in wikipedia dominorules; do
     run "$c-planner-greedy" "$n" "$preset" planner greedy "$(games 1000)"
     run "$c-cutthroat-planner" "$n" "$preset" cutthroat planner "$(games 1000)"
     run "$c-montecarlo-cutthroat" "$n" "$preset" montecarlo cutthroat "$(games 400)"
-    run "$c-expert-montecarlo-sprt" "$n" "$preset" expert montecarlo "$(games 8000)" --sprt 0,20
-    run "$c-oracle-expert" "$n" "$preset" oracle expert "$(games 200)"
+    run "$c-expert-montecarlo-sprt" "$n" "$preset" expert-v1 montecarlo "$(games 8000)" --sprt 0,20
+    run "$c-oracle-expert" "$n" "$preset" oracle expert-v1 "$(games 200)"
     # The gap: fixed-size runs against the common field montecarlo, their own seed.
-    RUN_SEED=$((SEED + 1)) run "$c-gap-expert" "$n" "$preset" expert montecarlo "$(games 2000)"
+    RUN_SEED=$((SEED + 1)) run "$c-gap-expert" "$n" "$preset" expert-v1 montecarlo "$(games 2000)"
     RUN_SEED=$((SEED + 1)) run "$c-gap-oracle" "$n" "$preset" oracle montecarlo "$(games 400)"
     RUN_SEED=$((SEED + 1)) run "$c-gap-oracle-hands" "$n" "$preset" oracle:sees=hands montecarlo "$(games 400)"
   done
 done
 for s in 1 2 4 8 16 32 64 128 256; do
-  run "skill-$s" 2 wikipedia "expert:samples=$s" montecarlo "$(games 300)"
+  run "skill-$s" 2 wikipedia "expert:rollout=greedy,prior=0,depth=8,samples=$s" montecarlo "$(games 300)"
 done
 
 python3 - "$OUT" <<'PY'
@@ -150,19 +157,19 @@ with open(os.path.join(out, "tables.md"), "w") as f:
         sprt = f"{r[8]}, LLR {float(r[9]):.2f}" if r[8] else ""
         f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | `{r[3]}` | {r[4]} | {pct(r[5])} [{pct(r[6])}, {pct(r[7])}] | {sprt} |\n")
     f.write("\n## Share of the gap closed, in points per round saved against `montecarlo`\n\n")
-    f.write("| rules | players | against | expert saves | it saves | share closed [95% interval] | expert's score | its score |\n")
+    f.write("| rules | players | against | expert-v1 saves | it saves | share closed [95% interval] | expert-v1's score | its score |\n")
     f.write("|---|---|---|---|---|---|---|---|\n")
     pts = lambda x: "%.2f" % float(x)
     for r in gap:
         f.write(f"| {r[0]} | {r[1]} | `{r[2]}` | {pts(r[9])} [{pts(r[10])}, {pts(r[11])}] | "
                 f"{pts(r[12])} [{pts(r[13])}, {pts(r[14])}] | {pct(r[15])} [{pct(r[16])}, {pct(r[17])}] | "
                 f"{pct(r[3])} [{pct(r[4])}, {pct(r[5])}] | {pct(r[6])} [{pct(r[7])}, {pct(r[8])}] |\n")
-    f.write("\n## Skill curve (wikipedia, 2 players): expert's budget against montecarlo at 32 samples\n\n")
+    f.write("\n## Skill curve (wikipedia, 2 players): the former expert's budget against montecarlo at 32 samples\n\n")
     f.write("| samples | comparisons | score against montecarlo [95% interval] |\n|---|---|---|\n")
     for r in skill:
         f.write(f"| {r[0]} | {r[2]} | {pct(r[3])} [{pct(r[4])}, {pct(r[5])}] |\n")
 PY
 "$MT" plot --csv "$OUT/skill.csv" --x log2_samples --y score --lo score_lo --hi score_hi --percent --reference 0.5 \
-  --title "expert's search budget against montecarlo (32 samples), wikipedia, 2 players" \
+  --title "the former expert's search budget against montecarlo (32 samples), wikipedia, 2 players" \
   --x-label "log2(samples per legal move)" --y-label "head-to-head score" --out "$OUT/skill_curve.svg"
 echo "wrote $OUT/ladder.csv, gap.csv, skill.csv, skill_curve.svg, tables.md" >&2

@@ -14,13 +14,16 @@ MT=target/release/mtrain
 OUT=results/ladder
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# Every spec names rollout, prior, depth and samples, so that each keeps meaning the same bot
+# whatever expert's defaults are: the first is the former `expert` (its defaults before this
+# study), the eighth is today's `expert` at its defaults.
 VARIANTS=(
-  "expert"
-  "expert:prior=5"
-  "expert:rollout=weighted"
-  "expert:rollout=weighted,prior=3"
-  "expert:rollout=weighted,prior=5"
-  "expert:rollout=weighted,prior=10"
+  "expert:rollout=greedy,prior=0,depth=8,samples=auto"
+  "expert:rollout=greedy,prior=5,depth=8,samples=auto"
+  "expert:rollout=weighted,prior=0,depth=8,samples=auto"
+  "expert:rollout=weighted,prior=3,depth=8,samples=auto"
+  "expert:rollout=weighted,prior=5,depth=8,samples=auto"
+  "expert:rollout=weighted,prior=10,depth=8,samples=auto"
   "expert:rollout=weighted,prior=5,depth=4,samples=80"
   "expert:rollout=weighted,prior=5,depth=12,samples=31"
   "expert:rollout=weighted,prior=5,depth=16,samples=23"

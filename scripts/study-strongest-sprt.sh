@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The policy-guided search against the two strongest players we had, by SPRT (elo0 = 0,
-# elo1 = 20, alpha = beta = 0.05), as issue "The strongest player" asks: at 2 and 4 players,
-# under `wikipedia` and `dominorules`, double-12, full matches, against tuned `weighted` and the
-# former `expert` (`expert` at its defaults). Each run plays duplicate deals with the two bots
-# in every seating (two seats each at 4 players) until the test decides, at most 4,000 games.
+# The policy-guided search (`expert` at its defaults, named `new` below and pinned to its
+# parameters) against the two strongest players we had, by SPRT (elo0 = 0, elo1 = 20,
+# alpha = beta = 0.05): at 2 and 4 players, under `wikipedia` and `dominorules`, double-12,
+# full matches, against tuned `weighted` and the former `expert` (its defaults before the
+# policy search, pinned as `expert-v1` = expert:rollout=greedy,prior=0,depth=8,samples=auto).
+# Each run plays duplicate deals with the two bots in every seating (two seats each at 4
+# players) until the test decides, at most 4,000 games.
 #
 # Usage: scripts/study-strongest-sprt.sh            (about 5 minutes on 2 cores)
 # Writes results/ladder/strongest-sprt.csv and results/ladder/strongest-sprt.md.
@@ -15,14 +17,15 @@ OUT=results/ladder
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 NEW="expert:rollout=weighted,prior=5,depth=12,samples=31"
+FORMER="expert:rollout=greedy,prior=0,depth=8,samples=auto"
 echo "preset,players,opponent,games,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi,llr,decision" > "$TMP/out.csv"
 for preset in wikipedia dominorules; do
   for players in 2 4; do
-    for opp in weighted expert; do
+    for opp in weighted expert-v1; do
       echo "== $preset ${players}p against $opp" >&2
       if [ "$players" = 2 ]; then bots="new,$opp"; else bots="new,new,$opp,$opp"; fi
       rm -rf "$TMP/t"
-      "$MT" tournament --rules "$preset" --players "$players" --name "new=$NEW" --bots "$bots" \
+      "$MT" tournament --rules "$preset" --players "$players" --name "new=$NEW" --name "expert-v1=$FORMER" --bots "$bots" \
         --sprt 0,20 --games 4000 --threads 2 --seed 21 --quiet --out "$TMP/t" > /dev/null
       python3 - "$TMP/t" "$preset" "$players" "$opp" >> "$TMP/out.csv" <<'PY'
 import csv, json, sys
@@ -42,9 +45,9 @@ python3 - "$OUT" "$NEW" <<'PY'
 import csv, sys
 out, new = sys.argv[1:]
 rows = list(csv.DictReader(open(f"{out}/strongest-sprt.csv")))
-name = {"weighted": "tuned `weighted`", "expert": "former `expert`"}
+name = {"weighted": "tuned `weighted`", "expert-v1": "former `expert` (`expert-v1`)"}
 with open(f"{out}/strongest-sprt.md", "w") as f:
-    f.write(f"`{new}` against each opponent, SPRT (0, 20):\n\n")
+    f.write(f"`expert` at its defaults (`{new}`) against each opponent, SPRT (0, 20):\n\n")
     f.write("| rules | players | against | games | score [95% interval] | Elo | SPRT |\n|---|---:|---|---:|---|---|---|\n")
     for r in rows:
         s, lo, hi = (100 * float(r[k]) for k in ("score", "score_lo", "score_hi"))

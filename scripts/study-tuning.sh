@@ -12,12 +12,15 @@
 #      the hand-set ones, played under each preset (two seats each, 4,000 games), and the
 #      wikipedia weights against the hand-set ones under the three other presets; under
 #      celko1998, where they lose, weights tuned for it against both;
-#   5. the wikipedia-tuned bot against the search bots under wikipedia, head to head: `expert`
-#      at 4 players (two seats each) and 2 players, `montecarlo` at 2 players, 400 games each;
+#   5. the wikipedia-tuned bot against the search bots under wikipedia, head to head: the former
+#      `expert` (its defaults before the policy search, pinned as `expert-v1` =
+#      expert:rollout=greedy,prior=0,depth=8,samples=auto) at 4 players (two seats each) and 2
+#      players, `montecarlo` at 2 players, 400 games each;
 #   6. the cost per decision: `mtrain bench` of greedy, planner, hand and the tuned defaults.
 # Writes results/tuning/{runs/, gain.csv, transfer.csv, cost.csv, tables.md}.
 #
-# Usage: scripts/study-tuning.sh   (about 10 minutes on 2 cores)
+# Usage: scripts/study-tuning.sh   (about 10 minutes on 2 cores; REUSE=1 keeps the tuning runs,
+#        tournaments and cost files already in results/tuning/runs/ and plays only what is missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
@@ -30,6 +33,7 @@ PARAMS=(--param pips=0:3 --param urgent=0:5 --param double=-2:2 --param open_dou
   --param unmark=-2:3 --param mexican=-2:2 --param other=-2:2 --param plan=-2:2 --param plan_tile=-3:1
   --param follow=-2:2 --param void_end=-2:2 --param unplayed=-2:2)
 for preset in wikipedia dominorules celko1998; do
+  if [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/runs/tune-$preset/tuned.txt" ]; then continue; fi
   echo "== tune $preset" >&2
   rm -rf "$OUT/runs/tune-$preset"
   "$MT" tune --rules "$preset" --players 4 --bot "$HAND" "${PARAMS[@]}" --iterations 400 --games 128 --seed 1 \
@@ -45,13 +49,15 @@ TC=$(cat "$OUT/runs/tune-celko1998/tuned.txt")
 run() {
   local name=$1 preset=$2 bots=$3 games=$4
   shift 4
+  if [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/runs/$name/tally.json" ]; then return; fi
   echo "== $name" >&2
   rm -rf "$OUT/runs/$name"
   "$MT" tournament --rules "$preset" --players "${PLAYERS:-4}" --bots "$bots" --games "$games" --seed 2026 --quiet \
     --name "tw=$TW" --name "td=$TD" --name "tc=$TC" --name "hand=$HAND" --out "$OUT/runs/$name" "$@" > "$OUT/runs/$name.txt"
 }
-run search-4p-expert wikipedia "tw,tw,expert,expert" 400
-PLAYERS=2 run search-2p-expert wikipedia "tw,expert" 400
+FORMER="expert:rollout=greedy,prior=0,depth=8,samples=auto"
+run search-4p-expert wikipedia "tw,tw,expert-v1,expert-v1" 400 --name "expert-v1=$FORMER"
+PLAYERS=2 run search-2p-expert wikipedia "tw,expert-v1" 400 --name "expert-v1=$FORMER"
 PLAYERS=2 run search-2p-montecarlo wikipedia "tw,montecarlo" 400
 for preset in wikipedia dominorules; do
   T=tw
@@ -72,6 +78,7 @@ run "transfer-celko1998-tc-vs-tw" celko1998 "tc,tw" 4000
 for bot in greedy planner hand tuned; do
   spec=$bot
   case $bot in hand) spec=$HAND ;; tuned) spec=weighted ;; esac
+  if [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/runs/cost-$bot.csv" ]; then continue; fi
   "$MT" bench --bots "$spec" --players 4 --threads 1 --seconds 3 --runs 3 --out "$OUT/runs/cost-$bot.csv" > /dev/null
 done
 
@@ -143,7 +150,7 @@ with open(os.path.join(out, "tables.md"), "w") as f:
             f.write(f"| `{name}` | {float(r['elo']):+.0f} [{float(r['elo_lo']):+.0f}, {float(r['elo_hi']):+.0f}] |\n")
     f.write("\n## The wikipedia-tuned bot against the search bots (wikipedia, head to head)\n\n")
     f.write("| players | opponent | comparisons | tuned's score [95% interval] | Elo |\n|---|---|---|---|---|\n")
-    for name, n, opp in (("search-4p-expert", 4, "expert"), ("search-2p-expert", 2, "expert"),
+    for name, n, opp in (("search-4p-expert", 4, "expert-v1"), ("search-2p-expert", 2, "expert-v1"),
                          ("search-2p-montecarlo", 2, "montecarlo")):
         p = rows(name, "pairs.csv")[0]
         f.write(f"| {n} | `{opp}` | {p['comparisons']} | {pct(p['a_score'])} [{pct(p['a_score_lo'])}, {pct(p['a_score_hi'])}] | "

@@ -1,74 +1,73 @@
-//! `expert`: `montecarlo`'s determinized search, made stronger where measurement said it pays.
+//! `expert`: the strongest player, a determinized search guided by the tuned policy.
 //!
-//! Like `montecarlo` it plays every legal move out in sampled worlds with a cheap rollout bot in
-//! every seat and keeps the move with the best mean result. It differs in four ways:
+//! Like `montecarlo` it plays every legal move out in sampled worlds and keeps the move with the
+//! best mean result. At its defaults (`rollout=weighted,prior=5,depth=12,samples=31`) it differs
+//! in these ways:
 //!
-//! - **Short rollouts, many worlds** (`depth`, default 8). A rollout plays 8 turns per seat (16
-//!   at two players, 32 at four) and the position reached is judged by the scores the hands
+//! - **Rollouts played by the tuned policy** (`rollout=weighted`): every seat in a rollout plays
+//!   `weighted` with the weights tuned for the match's preset, instead of `greedy`. A rollout
+//!   costs about five times a greedy one, and it is a far better forecast.
+//! - **The policy as a prior** (`prior=5`): the move the tuned policy plays is credited 5 points
+//!   of round score in every world, so the search leaves it only when the rollouts find another
+//!   move better by more than that. `prior=100` never leaves it (expert then plays exactly
+//!   `weighted`'s match); `prior=0` is a plain search.
+//! - **Short rollouts judged by the hands** (`depth=12`). A rollout plays 12 turns per seat (24
+//!   at two players, 48 at four) and the position reached is judged by the scores the hands
 //!   would get if the round ended there ([`crate::round::RoundState::hand_scores`]); a rollout
 //!   that reaches the round's end first is scored as `montecarlo` scores it. A double-12 round
-//!   lasts about 70-80 turns, so a full rollout from an early decision plays dozens of greedy
-//!   turns whose luck only adds noise; a short one costs a fraction as much, and the time it
-//!   saves buys more worlds (`samples=auto`, default: 12 + 136 / players, 80 at two players
-//!   and 46 at four: the most that keep a decision within `montecarlo`'s time). At equal time per decision this is what wins: see the measurements
-//!   below. `depth=0` plays every rollout to the round's end.
-//! - **Sampling from everything the table has seen** (`infer=draws`, default). `montecarlo`
-//!   deals the hidden hands to meet each seat's known voids, and forgets a seat's voids once it
-//!   takes a tile in unseen (a draw it keeps, a penalty). But that seat's hand still held
-//!   nothing fitting those values before; only the tiles taken in since can fit them. The
-//!   engine keeps those loosened records ([`crate::round::RoundState::loose_voids`]: "at most
-//!   one tile fits 3, 8 or 11") and the sampler deals hands that respect the counts.
-//!   `infer=voids` samples as `montecarlo` does.
-//! - **Successive halving** (`alloc=halving`, default) instead of the same number of worlds
-//!   for every move. The budget (`samples` × the number of legal moves rollouts) is split
-//!   evenly over ⌈log₂ k⌉ stages for k legal moves; each stage plays the surviving moves in
-//!   fresh worlds (every survivor in the same worlds, so the comparison keeps common random
-//!   numbers) and keeps the better half. Moves that are plainly worse stop costing rollouts
-//!   early, and the close contest at the end is decided on many more worlds than a flat search
-//!   gives each move. `alloc=race` drops a move once the leader beats it by two standard
-//!   errors of their paired difference (tested after 8 worlds, then every quarter more), ends a
-//!   decision when one move is left, and spends what clear decisions saved on close ones later
-//!   in the round (at most three times a decision's own budget), so the round's total stays
-//!   that of a flat search. `alloc=flat` spends the budget as `montecarlo` does.
+//!   lasts about 70-80 turns, so a full rollout from an early decision plays dozens of turns
+//!   whose luck only adds noise. `depth=0` plays every rollout to the round's end.
+//! - **31 worlds a legal move** (`samples=31`), whatever the table size: about 0.7 ms a
+//!   decision at four players on one core (results/ladder/policy-search.md).
+//! - **Sampling from everything the table has seen** (`infer=draws`). `montecarlo` deals the
+//!   hidden hands to meet each seat's known voids, and forgets a seat's voids once it takes a
+//!   tile in unseen (a draw it keeps, a penalty). But that seat's hand still held nothing
+//!   fitting those values before; only the tiles taken in since can fit them. The engine keeps
+//!   those loosened records ([`crate::round::RoundState::loose_voids`]: "at most one tile fits
+//!   3, 8 or 11") and the sampler deals hands that respect the counts. `infer=voids` samples as
+//!   `montecarlo` does.
+//! - **Successive halving** (`alloc=halving`) instead of the same number of worlds for every
+//!   move. The budget (`samples` × the number of legal moves rollouts) is split evenly over
+//!   ⌈log₂ k⌉ stages for k legal moves; each stage plays the surviving moves in fresh worlds
+//!   (every survivor in the same worlds, so the comparison keeps common random numbers) and
+//!   keeps the better half. Moves that are plainly worse stop costing rollouts early, and the
+//!   close contest at the end is decided on many more worlds than a flat search gives each
+//!   move. `alloc=race` drops a move once the leader beats it by two standard errors of their
+//!   paired difference (tested after 8 worlds, then every quarter more), ends a decision when
+//!   one move is left, and spends what clear decisions saved on close ones later in the round
+//!   (at most three times a decision's own budget), so the round's total stays that of a flat
+//!   search. `alloc=flat` spends the budget as `montecarlo` does.
 //! - **No search when there is nothing to choose**: a single legal move is played at once.
 //!
-//! Two parameters let the tuned policy (`weighted` at its defaults for the match's preset) guide
-//! the search; both are off at the defaults, which play as before:
+//! What the defaults buy, by SPRT (elo0 = 0, elo1 = 20; `scripts/study-strongest-sprt.sh`,
+//! results/ladder/strongest-sprt.md): H1 at 2 and 4 players under `wikipedia` and
+//! `dominorules` against tuned `weighted` (+46 to +67 Elo) and against the former `expert`
+//! (+117 to +206 Elo). How the defaults were chosen: `scripts/study-policy-search.sh`
+//! (results/ladder/policy-search.md) and `scripts/study-tune-expert.sh` (SPSA on `prior` and
+//! `depth`: no gain over the start).
 //!
-//! - `rollout=weighted` plays the rollouts with the tuned policy instead of `greedy` (about five
-//!   times the time a decision; `rollout=planner` costs about as much).
-//! - `prior=P` credits the move the policy plays with `P` points of round score in every world,
-//!   so the search leaves the policy's move only when the rollouts find another better by more
-//!   than that. With `prior=100` it never leaves it.
+//! **The former `expert`** (its defaults before the policy search: greedy rollouts of 8 turns a seat
+//! and `12 + 136 / players` worlds, about 0.2 ms a decision at four players) is
+//! `expert:rollout=greedy,prior=0,depth=8,samples=auto`; the studies that measured it
+//! (results/ladder/ before the policy search, results/tuning/) name it so. Its measurements
+//! against `montecarlo` at about equal time a decision (`scripts/study-depth.sh`,
+//! results/ladder/depth.md; two players 1,000 games, four players 400 games with two seats
+//! each, `wikipedia`): `depth` 4, 6, 8 and 12 (per seat) scored 70.4%, 75.9%, 79.1% [76.5,
+//! 81.5] and 76.2% at two players; `depth` 4, 6 and 8 scored 71.4%, 73.8% and 74.9% [72.3,
+//! 77.4] at four. With full rollouts and the same rollouts as `montecarlo`
+//! (`depth=0,samples=32`), the other changes together score only 51.8% [49.6, 54.0] (2,000
+//! two-player games).
 //!
-//! First measurements (`scripts/study-policy-search.sh`, results/ladder/policy-search.md: 4
-//! players, `wikipedia`, 400 games against tuned `weighted`, two seats each): the former
-//! `expert` scores 30.7% against the tuned policy; `weighted` rollouts alone or a prior alone
-//! bring it to 45-46%; both, a prior of 5 points with `depth=12,samples=31` (as many rollout
-//! turns as the defaults), score 56.2% [53.4, 59.1] (+44 Elo) at 0.72 ms a decision.
-//! The defaults stay until the full study (every preset and table size, by SPRT) says so.
+//! `ms` caps the time of one decision in milliseconds (the search stops at the first world
+//! after the deadline and plays the best survivor so far); off by default, because a clock
+//! makes results depend on the machine: runs with `ms` set are not reproducible.
 //!
-//! The defaults are set so that a decision costs no more time than `montecarlo`'s at its
-//! defaults (results/benchmarks/SEARCH.md). `ms` caps the time of one decision in milliseconds (the
-//! search stops at the first world after the deadline and plays the best survivor so far); off
-//! by default, because a clock makes results depend on the machine: runs with `ms` set are not
-//! reproducible.
-//!
-//! Parameters: `samples` (default `auto`), `depth` (default 8; 0 for full rollouts), `ms` (default
-//! 0: no time cap), `infer` (`draws` or `voids`), `alloc` (`halving`, `race` or `flat`), `prior`
-//! (default 0), `rollout` (`greedy`, `random`, `weighted` or `planner`) and `score` as for
-//! `montecarlo`.
-//!
-//! Measured against `montecarlo` at its defaults with `samples` chosen for about equal time a
-//! decision (`scripts/study-depth.sh`, results/ladder/depth.md; two players 1,000 games, four
-//! players 400 games with two seats each, `wikipedia`): `depth` 4, 6, 8 and 12 (per seat) scored
-//! 70.4%, 75.9%, 79.1% [76.5, 81.5] and 76.2% at two players; `depth` 4, 6 and 8 scored 71.4%,
-//! 73.8% and 74.9% [72.3, 77.4] at four. With full rollouts and the same rollouts as
-//! `montecarlo` (`depth=0,samples=32`), the other changes together score only 51.8% [49.6,
-//! 54.0] (2,000 two-player games). The ladder (results/ladder/) has the defaults' scores in
-//! every cell.
+//! Parameters: `samples` (default 31; `auto` for `12 + 136 / players`), `depth` (default 12; 0
+//! for full rollouts), `prior` (default 5), `rollout` (`weighted` by default, `greedy`,
+//! `random` or `planner`), `ms` (default 0: no time cap), `infer` (`draws` or `voids`),
+//! `alloc` (`halving`, `race` or `flat`) and `score` as for `montecarlo`.
 
-use super::montecarlo::{ROLLOUT_PARAM, SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
+use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
@@ -82,12 +81,12 @@ use std::time::{Duration, Instant};
 pub(super) const INFO: BotInfo = BotInfo {
     name: "expert",
     default_field: false,
-    about: "montecarlo's search with short rollouts judged by the hands, more worlds, sampling from every public clue, successive halving",
+    about: "the strongest player: montecarlo's search guided by the tuned policy (weighted rollouts and prior), short rollouts judged by the hands, sampling from every public clue, successive halving; the former expert is expert:rollout=greedy,prior=0,depth=8,samples=auto",
     params: &[
         ParamInfo {
             key: "samples",
-            default: "auto",
-            help: "auto|1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat); auto: 12 + 136 / players (80 at 2 players, 46 at 4)",
+            default: "31",
+            help: "auto|1..=100000: the search budget, rollouts per legal move on average (each at most `depth` turns a seat); auto: 12 + 136 / players (80 at 2 players, 46 at 4), the former default for greedy rollouts of depth 8",
         },
         ParamInfo {
             key: "ms",
@@ -106,15 +105,19 @@ pub(super) const INFO: BotInfo = BotInfo {
         },
         ParamInfo {
             key: "depth",
-            default: "8",
+            default: "12",
             help: "0..=1000: turns each seat plays in a rollout before the hands are scored as they stand, 0 to play to the round's end",
         },
         ParamInfo {
             key: "prior",
-            default: "0",
+            default: "5",
             help: "0..=100: points of round score a world credits the move the tuned `weighted` policy plays, so the search leaves the policy's move only when the rollouts say another is better by more; 0 for none",
         },
-        ROLLOUT_PARAM,
+        ParamInfo {
+            key: "rollout",
+            default: "weighted",
+            help: "greedy|random|weighted|planner: the bot playing every seat in the rollouts (weighted: the tuned policy for the match's preset)",
+        },
         SCORE_PARAM,
     ],
     build: |spec| Ok(Bot::Expert(Expert::from_spec(spec)?)),
@@ -125,8 +128,9 @@ pub const MAX_MS: u32 = 60_000;
 
 /// `samples=auto` plays `AUTO_SAMPLES.0 + AUTO_SAMPLES.1 / players` worlds: 80 at two players,
 /// 57 at three, 46 at four, 34 at six. A rollout plays `depth` turns per seat, so larger tables
-/// need fewer worlds for the same time; these are the most that keep a decision within
-/// `montecarlo`'s time at two and four players (results/benchmarks/SEARCH.md).
+/// need fewer worlds for the same time; with the former defaults (greedy rollouts, `depth=8`)
+/// these are the most that keep a decision within `montecarlo`'s time at two and four players
+/// (results/benchmarks/SEARCH.md).
 pub const AUTO_SAMPLES: (u32, u32) = (12, 136);
 
 /// Largest accepted `depth`.
