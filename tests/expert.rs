@@ -134,14 +134,15 @@ fn the_time_cap_ends_a_search_that_the_budget_would_not() {
     assert!(r.totals[0] + r.totals[1] > 0 || r.winners != 0);
 }
 
-/// `samples=auto` (the default) is 12 + 136 / players worlds: the default plays exactly as
-/// the explicit budget does, 80 at two players and 46 at four.
+/// `samples=auto` is 12 + 136 / players worlds: it plays exactly as the explicit budget does,
+/// 80 at two players and 46 at four.
 #[test]
 fn the_automatic_budget_shrinks_with_the_table() {
     for (players, samples) in [(2u8, 80), (4, 46)] {
         let rules = Rules { players, rounds: Some(3), ..Rules::wikipedia() };
-        let explicit = format!("expert:samples={samples}");
-        let other = format!("expert:samples={}", samples / 4);
+        let former = "expert:rollout=greedy,prior=0,depth=8";
+        let explicit = format!("{former},samples={samples}");
+        let other = format!("{former},samples={}", samples / 4);
         let field = |first: &str| -> Vec<String> {
             (0..players).map(|s| if s == 0 { first.to_string() } else { "greedy".to_string() }).collect()
         };
@@ -150,10 +151,29 @@ fn the_automatic_budget_shrinks_with_the_table() {
             let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
             play_match(&rules, 8, &mut bots(&specs), &mut NoObserver)
         };
-        let r = play("expert");
+        let r = play(&format!("{former},samples=auto"));
         assert_eq!(play(&explicit), r, "{players}p");
         assert_ne!(play(&other), r, "{players}p");
     }
+}
+
+/// `expert` at its defaults is the policy-guided search the studies measured
+/// (`rollout=weighted,prior=5,depth=12,samples=31`), and the former defaults, which the docs
+/// give as `expert:rollout=greedy,prior=0,depth=8,samples=auto`, are another bot.
+#[test]
+fn the_defaults_are_the_guided_search_and_the_former_expert_is_reachable() {
+    let rules = Rules { players: 3, rounds: Some(2), ..Rules::wikipedia() };
+    let play = |first: &str| play_match(&rules, 5, &mut bots(&[first, "planner", "greedy"]), &mut NoObserver);
+    let r = play("expert");
+    assert_eq!(play("expert:rollout=weighted,prior=5,depth=12,samples=31"), r);
+    assert_ne!(play("expert:rollout=greedy,prior=0,depth=8,samples=auto"), r);
+    let registry = Registry::builtin();
+    let params = registry.get("expert").and_then(|e| e.params.as_ref()).expect("expert's parameters");
+    let default = |key: &str| params.iter().find(|p| p.key == key).map(|p| p.default);
+    assert_eq!(
+        ["rollout", "prior", "depth", "samples"].map(default),
+        [Some("weighted"), Some("5"), Some("12"), Some("31")]
+    );
 }
 
 /// With the largest `prior` the search never leaves the move the tuned policy plays: every

@@ -130,6 +130,10 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<LoggedGame>, InvalidInput
     Ok(games)
 }
 
+/// How many decisions that write nothing [`LoggedGame::replay`] follows ahead to tell which of
+/// several moves agreeing with the log was played.
+const LOOKAHEAD: u32 = 3;
+
 /// One decision of a replayed match: the match just before it and the move that was played.
 #[derive(Clone, Debug)]
 pub struct Decision {
@@ -179,9 +183,11 @@ impl LoggedGame {
             }
             count += 1;
             // The played move is the one whose events are the log's next lines. A move that
-            // writes nothing before the next decision (a `stop`) agrees with any log, so the
-            // longest agreeing output wins; between moves that agree equally (two that write
-            // nothing), the one whose next decision can go on with the log.
+            // writes nothing before the next decision (a `stop`, declaring a bullet train)
+            // agrees with any log, and a move can write a prefix of what another does (a tile
+            // laid alone, or the first of a bullet train's). So the candidates are tried longest
+            // output first, and the first whose match can go on with the log is taken; when
+            // none can, the longest.
             let mut agreeing: Vec<(usize, MatchState, usize)> = Vec::new();
             for i in 0..st.legal().len() {
                 let (next, out) = self.step(&st, i, &names);
@@ -189,20 +195,12 @@ impl LoggedGame {
                     agreeing.push((i, next, out.len()));
                 }
             }
-            let longest = agreeing.iter().map(|c| c.2).max().unwrap_or(0);
-            agreeing.retain(|c| c.2 == longest);
+            // Stable: among equal outputs the legal moves' order decides.
+            agreeing.sort_by_key(|c| std::cmp::Reverse(c.2));
             if agreeing.len() > 1 {
-                let at = pos + longest;
-                let goes_on = |c: &(usize, MatchState, usize)| {
-                    at >= self.lines.len()
-                        || c.1.current().is_none()
-                        || (0..c.1.legal().len()).any(|j| {
-                            let (_, out) = self.step(&c.1, j, &names);
-                            !out.is_empty() && self.agrees(&out, at)
-                        })
-                };
-                if let Some(k) = agreeing.iter().position(goes_on) {
-                    agreeing.swap(0, k);
+                if let Some(k) = agreeing.iter().position(|c| self.goes_on(&c.1, pos + c.2, &names, LOOKAHEAD)) {
+                    let c = agreeing.remove(k);
+                    agreeing.insert(0, c);
                 }
             }
             let chosen = agreeing.into_iter().next();
@@ -224,6 +222,19 @@ impl LoggedGame {
             pos += n;
         }
         Ok(())
+    }
+
+    /// Whether the match `st`, at line `pos` of the log, can go on with it: the log or the match
+    /// is over, or some legal move writes the log's next lines (one that writes nothing is
+    /// followed up to `depth` decisions further).
+    fn goes_on(&self, st: &MatchState, pos: usize, names: &[String], depth: u32) -> bool {
+        if pos >= self.lines.len() || st.current().is_none() || depth == 0 {
+            return true;
+        }
+        (0..st.legal().len()).any(|j| {
+            let (next, out) = self.step(st, j, names);
+            self.agrees(&out, pos) && (!out.is_empty() || self.goes_on(&next, pos, names, depth - 1))
+        })
     }
 
     /// Every decision, in order.
