@@ -197,11 +197,11 @@ impl LoggedGame {
             }
             // Stable: among equal outputs the legal moves' order decides.
             agreeing.sort_by_key(|c| std::cmp::Reverse(c.2));
-            if agreeing.len() > 1 {
-                if let Some(k) = agreeing.iter().position(|c| self.goes_on(&c.1, pos + c.2, &names, LOOKAHEAD)) {
-                    let c = agreeing.remove(k);
-                    agreeing.insert(0, c);
-                }
+            if agreeing.len() > 1
+                && let Some(k) = agreeing.iter().position(|c| self.goes_on(&c.1, pos + c.2, &names, LOOKAHEAD))
+            {
+                let c = agreeing.remove(k);
+                agreeing.insert(0, c);
             }
             let chosen = agreeing.into_iter().next();
             let Some((played, next, n)) = chosen else {
