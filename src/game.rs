@@ -3,8 +3,8 @@
 use crate::deal::deal;
 use crate::rng::{GameRng, below, rng_from_seed, seeds};
 use crate::round::{
-    EndReason, Event, Move, MoveKind, MoveList, NoObserver, Observer, Outcome, RoundSetup, RoundState, Seat, SeenEvent,
-    Step, TrainId,
+    EndReason, Event, History, Move, MoveKind, MoveList, NoObserver, Observer, Outcome, Recording, RoundSetup,
+    RoundState, Seat, SeenEvent, Step, TrainId,
 };
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::{MatchStart, Strategy};
@@ -153,6 +153,9 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     if bots.iter().any(Strategy::wants_events) {
         return play_round_observed(state, bots, rngs, moves, obs, until);
     }
+    if bots.iter().any(Strategy::uses_history) {
+        return play_round_recorded(state, bots, rngs, moves, obs, until);
+    }
     let all = sees_hidden(bots);
     let heavy = bots.iter().enumerate().filter(|(_, b)| b.heaviest_first()).fold(0, |m, (s, _)| m | 1 << s);
     loop {
@@ -233,6 +236,37 @@ fn play_round_observed<S: Strategy, O: Observer>(
                 deliver(bots, &mut tee.log);
                 let m = ask(state, bots, rngs, moves, seat, all);
                 state.play_unchecked(m, &mut tee);
+            }
+        }
+    }
+}
+
+/// The round for strategies that read its record of decisions (inference from behaviour): the
+/// general turn machine, a copy of the state kept at every decision, the tiles each seat lays
+/// kept from the events. Every strategy's view carries the record.
+fn play_round_recorded<S: Strategy, O: Observer>(
+    state: &mut RoundState,
+    bots: &mut [S],
+    rngs: &mut [GameRng],
+    moves: &mut MoveList,
+    obs: &mut O,
+    until: u32,
+) -> Option<Outcome> {
+    let mut history = History::default();
+    let all = sees_hidden(bots);
+    loop {
+        if state.turns() >= until {
+            return state.outcome().copied();
+        }
+        match state.advance_until(moves, &mut Recording { inner: obs, history: &mut history }, false) {
+            None | Some(Step::Over) => return state.outcome().copied(),
+            Some(Step::Choice(seat, _)) => {
+                let v = state.view_as(seat, all & seat.bit() != 0).with_history(Some(&history));
+                let i = bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()]);
+                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
+                let m = moves[i];
+                history.record(state, seat, m);
+                state.play_unchecked(m, &mut Recording { inner: obs, history: &mut history });
             }
         }
     }

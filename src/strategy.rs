@@ -94,6 +94,14 @@ pub trait Strategy {
     /// Called once per match, before the first round.
     fn match_start(&mut self, _start: &MatchStart<'_>) {}
 
+    /// Whether this strategy reads the round's record of decisions (`expert:infer=policy`'s
+    /// inference from behaviour; the record is not open to strategies outside this crate). A
+    /// round with such a seat keeps a copy of the state at every decision. The default is `false`.
+    #[doc(hidden)]
+    fn uses_history(&self) -> bool {
+        false
+    }
+
     /// Whether this strategy wants the table's events ([`Strategy::observe`]). The default is
     /// `false`; a round with no such seat records no events.
     fn wants_events(&self) -> bool {
@@ -149,6 +157,10 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn match_start(&mut self, start: &MatchStart<'_>) {
         (**self).match_start(start)
+    }
+
+    fn uses_history(&self) -> bool {
+        (**self).uses_history()
     }
 
     fn wants_events(&self) -> bool {

@@ -19,16 +19,31 @@ pub struct View<'a> {
     seat: Seat,
     /// Whether this seat's strategy sees the hidden tiles ([`crate::Strategy::sees_hidden`]).
     all: bool,
+    /// The round's decisions so far, for a strategy that reads them
+    /// ([`crate::Strategy::uses_history`]).
+    history: Option<&'a crate::round::History>,
 }
 
 impl<'a> View<'a> {
     pub(crate) fn new(state: &'a RoundState, seat: Seat) -> View<'a> {
-        View { state, seat, all: false }
+        View { state, seat, all: false, history: None }
     }
 
     /// The view of a strategy that sees everything (an oracle).
     pub(crate) fn new_all(state: &'a RoundState, seat: Seat) -> View<'a> {
-        View { state, seat, all: true }
+        View { state, seat, all: true, history: None }
+    }
+
+    /// This view with the round's record of decisions attached.
+    pub(crate) fn with_history(mut self, history: Option<&'a crate::round::History>) -> View<'a> {
+        self.history = history;
+        self
+    }
+
+    /// The round's decisions so far, where the round keeps them (a seat's strategy declared
+    /// [`crate::Strategy::uses_history`]).
+    pub(crate) fn history(&self) -> Option<&'a crate::round::History> {
+        self.history
     }
 
     /// The whole round, every hand and the boneyard's order included, for a strategy that

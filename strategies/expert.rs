@@ -71,7 +71,7 @@ use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, rollout_strea
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::MoveList;
+use crate::round::{MoveList, RoundState};
 use crate::strategy::{SpecError, StrategySpec};
 use crate::view::View;
 use rand::RngCore;
@@ -96,7 +96,17 @@ pub(super) const INFO: BotInfo = BotInfo {
         ParamInfo {
             key: "infer",
             default: "draws",
-            help: "draws|voids: hidden hands meet the void records loosened by later draws too, or the current voids only",
+            help: "draws|voids|policy: hidden hands meet the void records loosened by later draws too, or the current voids only; policy: as draws, and each world is picked from `pool` samples by how likely the others' recorded plays make it under the tuned policy (softmax at `temp`)",
+        },
+        ParamInfo {
+            key: "temp",
+            default: "0.5",
+            help: "0.01..=100: with infer=policy, the opponent model's temperature in points of the policy's score per unit of log-odds (lower: the others are taken to play the policy more surely)",
+        },
+        ParamInfo {
+            key: "pool",
+            default: "8",
+            help: "2..=64: with infer=policy, worlds sampled for each world the search plays, one kept in proportion to its likelihood",
         },
         ParamInfo {
             key: "alloc",
@@ -145,6 +155,11 @@ pub struct Expert {
     time_cap: Option<Duration>,
     depth: u32,
     loose: bool,
+    /// `infer=policy`: the opponent model's temperature and the pool each world is picked from;
+    /// `None` without it.
+    inference: Option<(f64, u32)>,
+    /// Working space of the inference.
+    infer_scratch: Box<InferScratch>,
     alloc: Alloc,
     score: Score,
     rollout: Box<Bot>,
@@ -195,11 +210,23 @@ impl Expert {
             Ok(d) if d <= MAX_DEPTH => d,
             _ => return Err(bad("depth", v, &format!("an integer from 0 (to the round's end) to {MAX_DEPTH}"))),
         };
-        let loose = match param(spec, &INFO, "infer") {
-            "draws" => true,
-            "voids" => false,
-            v => return Err(bad("infer", v, "draws, voids")),
+        let (loose, policy_inference) = match param(spec, &INFO, "infer") {
+            "draws" => (true, false),
+            "voids" => (false, false),
+            "policy" => (true, true),
+            v => return Err(bad("infer", v, "draws, voids, policy")),
         };
+        let v = param(spec, &INFO, "temp");
+        let temp = match v.parse::<f64>() {
+            Ok(t) if (0.01..=100.0).contains(&t) => t,
+            _ => return Err(bad("temp", v, "a number from 0.01 to 100")),
+        };
+        let v = param(spec, &INFO, "pool");
+        let pool = match v.parse::<u32>() {
+            Ok(p) if (2..=64).contains(&p) => p,
+            _ => return Err(bad("pool", v, "an integer from 2 to 64")),
+        };
+        let inference = policy_inference.then_some((temp, pool));
         let v = param(spec, &INFO, "prior");
         let prior = match v.parse::<f64>() {
             Ok(x) if (0.0..=MAX_PRIOR).contains(&x) => x,
@@ -216,6 +243,8 @@ impl Expert {
             time_cap,
             depth,
             loose,
+            inference,
+            infer_scratch: Box::default(),
             alloc,
             score,
             rollout,
@@ -237,6 +266,8 @@ impl Clone for Expert {
             time_cap: self.time_cap,
             depth: self.depth,
             loose: self.loose,
+            inference: self.inference,
+            infer_scratch: Box::default(),
             alloc: self.alloc,
             score: self.score,
             rollout: self.rollout.clone(),
@@ -256,6 +287,7 @@ impl Clone for Expert {
         self.time_cap = source.time_cap;
         self.depth = source.depth;
         self.loose = source.loose;
+        self.inference = source.inference;
         self.alloc = source.alloc;
         self.score = source.score;
         self.rollout.clone_from(&source.rollout);
@@ -272,6 +304,7 @@ impl fmt::Debug for Expert {
             .field("time_cap", &self.time_cap)
             .field("depth", &self.depth)
             .field("loose", &self.loose)
+            .field("inference", &self.inference)
             .field("alloc", &self.alloc)
             .field("score", &self.score)
             .field("rollout", &self.rollout)
@@ -315,13 +348,49 @@ fn behind(values: &[i64], k: usize, worlds: usize, lead: usize, c: usize) -> boo
     mean > RACE_Z * (var / m).sqrt()
 }
 
+/// Working space of `infer=policy`.
+#[derive(Default)]
+struct InferScratch {
+    pool: Vec<RoundState>,
+    log_likelihood: Vec<f64>,
+    ws: crate::round::Workspace,
+}
+
 impl Expert {
+    /// A world to play: sampled to meet the void records; with `infer=policy`, picked from
+    /// `pool` such samples in proportion to the likelihood the recorded plays give it.
+    fn sample(&mut self, view: &View<'_>, rng: &mut GameRng) -> Option<RoundState> {
+        let draw = |rng: &mut GameRng| if self.loose { view.sample_world_loose(rng) } else { view.sample_world(rng) };
+        let (Some((temp, pool)), Some(history)) = (self.inference, view.history()) else { return draw(rng) };
+        let sc = &mut *self.infer_scratch;
+        sc.pool.clear();
+        sc.log_likelihood.clear();
+        for _ in 0..pool {
+            let world = draw(rng)?;
+            let ll = history.log_likelihood(&world, view.seat(), &mut self.policy, temp, &mut sc.ws);
+            sc.pool.push(world);
+            sc.log_likelihood.push(ll);
+        }
+        let top = sc.log_likelihood.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let total: f64 = sc.log_likelihood.iter().map(|l| (l - top).exp()).sum();
+        // A uniform draw in [0, total): the first world whose running weight passes it.
+        let mut u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let mut pick = sc.pool.len() - 1;
+        for (i, l) in sc.log_likelihood.iter().enumerate() {
+            u -= (l - top).exp();
+            if u < 0.0 {
+                pick = i;
+                break;
+            }
+        }
+        Some(sc.pool.swap_remove(pick))
+    }
+
     /// Plays one world: every survivor's move in world `index`, added to the totals (and, for
     /// the race, stored). `None` when no world can be sampled.
     fn play_world(&mut self, view: &View<'_>, moves: &MoveList, seed: u64, index: u32, store: bool) -> Option<()> {
         let mut world_rng = rng_from_seed(mix(seed, world_stream(index)));
-        let world =
-            if self.loose { view.sample_world_loose(&mut world_rng) } else { view.sample_world(&mut world_rng) }?;
+        let world = self.sample(view, &mut world_rng)?;
         let rollout_seed = mix(seed, rollout_stream(index));
         let k = moves.len();
         if store {
@@ -466,6 +535,11 @@ impl Strategy for Expert {
     /// The sampled worlds respect the voids the table has revealed.
     fn uses_voids(&self) -> bool {
         true
+    }
+
+    /// `infer=policy` reads the round's record of decisions.
+    fn uses_history(&self) -> bool {
+        self.inference.is_some()
     }
 }
 

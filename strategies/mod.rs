@@ -165,6 +165,13 @@ macro_rules! builtin_bots {
                 }
             }
 
+            fn uses_history(&self) -> bool {
+                match self {
+                    $(Bot::$variant(b) => b.uses_history(),)+
+                    Bot::Custom(b) => b.uses_history(),
+                }
+            }
+
             fn observe(&mut self, events: &[SeenEvent]) {
                 match self {
                     $(Bot::$variant(b) => b.observe(events),)+

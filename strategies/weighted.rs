@@ -242,8 +242,12 @@ fn fitting(hand: &crate::tile_set::TileSet, v: Pip) -> u32 {
     hand.suit(v).count() as u32
 }
 
-impl Strategy for Weighted {
-    fn choose(&mut self, view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
+impl Weighted {
+    /// Calls `f(i, score)` for every legal move in order: the weighted sum of its features
+    /// (declaring a bullet train scores infinity, a stop or a skip 0). [`Strategy::choose`]
+    /// plays the first best; `expert`'s inference reads the scores as a stochastic policy.
+    #[inline]
+    fn for_each_score(&mut self, view: &View<'_>, moves: &MoveList, mut f: impl FnMut(usize, f64)) {
         let me = view.seat();
         let n = view.players() as usize;
         let hand = view.hand();
@@ -261,8 +265,6 @@ impl Strategy for Weighted {
             (rest.first().copied(), *set)
         };
         let w = &self.weights;
-        let mut best = 0;
-        let mut best_score = f64::NEG_INFINITY;
         for (i, m) in moves.iter().enumerate() {
             let score = match m.kind() {
                 MoveKind::Bullet => f64::INFINITY,
@@ -293,11 +295,26 @@ impl Strategy for Weighted {
                     f.iter().zip(w).map(|(x, w)| x * w).sum()
                 }
             };
+            f(i, score);
+        }
+    }
+
+    /// The score of every legal move (see [`Weighted::for_each_score`]), into `out`.
+    pub(crate) fn scores(&mut self, view: &View<'_>, moves: &MoveList, out: &mut Vec<f64>) {
+        out.clear();
+        self.for_each_score(view, moves, |_, s| out.push(s));
+    }
+}
+
+impl Strategy for Weighted {
+    fn choose(&mut self, view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
+        let (mut best, mut best_score) = (0, f64::NEG_INFINITY);
+        self.for_each_score(view, moves, |i, score| {
             if score > best_score {
                 best = i;
                 best_score = score;
             }
-        }
+        });
         best
     }
 

@@ -206,3 +206,20 @@ fn the_prior_favours_the_tuned_policys_move() {
         assert!(differs, "{preset}");
     }
 }
+
+/// `infer=policy` (worlds picked by the likelihood of the others' recorded plays) plays legal,
+/// reproducible matches, other than `infer=draws`'s; its parameters are checked.
+#[test]
+fn inference_from_behaviour_plays_reproducibly() {
+    let rules = Rules { players: 4, rounds: Some(2), ..Rules::wikipedia() };
+    let play =
+        |first: &str| play_match(&rules, 3, &mut bots(&[first, "weighted", "planner", "weighted"]), &mut NoObserver);
+    let r = play("expert:infer=policy,samples=8");
+    assert_eq!(play("expert:infer=policy,samples=8"), r);
+    assert_ne!(play("expert:infer=draws,samples=8"), r);
+    assert_ne!(play("expert:infer=policy,samples=8,temp=5,pool=2"), r);
+    let err = |spec: &str| Bot::parse(spec).unwrap_err().to_string();
+    assert!(err("expert:infer=hands").contains("draws, voids, policy"));
+    assert!(err("expert:temp=0").contains("a number from 0.01 to 100"));
+    assert!(err("expert:pool=1").contains("an integer from 2 to 64"));
+}

@@ -7,6 +7,7 @@
 
 mod determinize;
 mod event;
+mod infer;
 mod movegen;
 mod plain;
 mod state;
@@ -15,6 +16,8 @@ mod turn;
 
 pub use determinize::FILL_TRIES;
 pub use event::{Event, NoObserver, Observer, SeenEvent};
+pub use infer::{FLOOR as INFERENCE_FLOOR, Probe as InferenceProbe, measure as measure_inference};
+pub(crate) use infer::{History, Recording, Workspace};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};
 pub(crate) use state::{MAX_OPEN_DOUBLES, PositionParts};

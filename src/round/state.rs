@@ -674,6 +674,11 @@ impl RoundState {
         self.stats.played_own & seat.bit() != 0
     }
 
+    /// Gives `seat` the hand `hand` (inference: a past state under a world's hypothesis).
+    pub(crate) fn set_hand(&mut self, seat: Seat, hand: TileSet) {
+        self.holdings.hands[seat.index()] = hand;
+    }
+
     /// Tiles `seat` has drawn this round.
     pub fn draws(&self, seat: Seat) -> u16 {
         self.stats.draws[seat.index()]
