@@ -17,7 +17,7 @@
 //!   that reaches the round's end first is scored as `montecarlo` scores it. A double-12 round
 //!   lasts about 70-80 turns, so a full rollout from an early decision plays dozens of turns
 //!   whose luck only adds noise. `depth=0` plays every rollout to the round's end.
-//! - **31 worlds a legal move** (`samples=31`), whatever the table size: about 0.7 ms a
+//! - **31 worlds a legal move** (`samples=31`), whatever the table size: about 0.75 ms a
 //!   decision at four players on one core (results/ladder/policy-search.md).
 //! - **Sampling from everything the table has seen** (`infer=draws`). `montecarlo` deals the
 //!   hidden hands to meet each seat's known voids, and forgets a seat's voids once it takes a
@@ -25,7 +25,13 @@
 //!   fitting those values before; only the tiles taken in since can fit them. The engine keeps
 //!   those loosened records ([`crate::round::RoundState::loose_voids`]: "at most one tile fits
 //!   3, 8 or 11") and the sampler deals hands that respect the counts. `infer=voids` samples as
-//!   `montecarlo` does.
+//!   `montecarlo` does. `infer=policy` also infers from behaviour: the round keeps every
+//!   decision, and each world the search plays is picked from `pool` samples (default 8) in
+//!   proportion to the likelihood of the other seats' plays had they held what the world deals
+//!   them, under the tuned policy made stochastic (a softmax over its move scores at `temp`,
+//!   default 0.25, floored so that no play is impossible). It costs several times the time a
+//!   decision; results/ladder/inference.md measures how much closer to the truth it deals and
+//!   what it buys (`scripts/study-inference.sh`). It is not the default.
 //! - **Successive halving** (`alloc=halving`) instead of the same number of worlds for every
 //!   move. The budget (`samples` × the number of legal moves rollouts) is split evenly over
 //!   ⌈log₂ k⌉ stages for k legal moves; each stage plays the surviving moves in fresh worlds
@@ -42,9 +48,13 @@
 //! What the defaults buy, by SPRT (elo0 = 0, elo1 = 20; `scripts/study-strongest-sprt.sh`,
 //! results/ladder/strongest-sprt.md): H1 at 2 and 4 players under `wikipedia` and
 //! `dominorules` against tuned `weighted` (+46 to +67 Elo) and against the former `expert`
-//! (+117 to +206 Elo). How the defaults were chosen: `scripts/study-policy-search.sh`
-//! (results/ladder/policy-search.md) and `scripts/study-tune-expert.sh` (SPSA on `prior` and
-//! `depth`: no gain over the start).
+//! (+117 to +206 Elo). How the defaults were chosen (`scripts/study-policy-search.sh`,
+//! results/ladder/policy-search.md: 4 players, `wikipedia`, 400 games against tuned `weighted`,
+//! two seats each): the former `expert` scores 30.7% against the tuned policy; `weighted`
+//! rollouts alone or a prior alone bring it to 45-46%; both, a prior of 5 points with
+//! `depth=12,samples=31` (as many rollout turns as the former defaults), score
+//! 56.2% [53.4, 59.1] (+44 Elo) at 0.75 ms a decision. SPSA on `prior` and `depth` from there
+//! (`scripts/study-tune-expert.sh`) found no gain over the start.
 //!
 //! **The former `expert`** (its defaults before the policy search: greedy rollouts of 8 turns a seat
 //! and `12 + 136 / players` worlds, about 0.2 ms a decision at four players) is
@@ -64,8 +74,9 @@
 //!
 //! Parameters: `samples` (default 31; `auto` for `12 + 136 / players`), `depth` (default 12; 0
 //! for full rollouts), `prior` (default 5), `rollout` (`weighted` by default, `greedy`,
-//! `random` or `planner`), `ms` (default 0: no time cap), `infer` (`draws` or `voids`),
-//! `alloc` (`halving`, `race` or `flat`) and `score` as for `montecarlo`.
+//! `random` or `planner`), `ms` (default 0: no time cap), `infer` (`draws`, `voids` or `policy`),
+//! `alloc` (`halving`, `race` or `flat`), `temp` and `pool` (for `infer=policy`) and `score` as
+//! for `montecarlo`.
 
 use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
 use super::weighted::Weighted;
