@@ -56,7 +56,7 @@ SKILL=(
   "expert 4" "expert 8" "expert 16" "expert 31" "expert 62"
   "expert-v1 12" "expert-v1 23" "expert-v1 46" "expert-v1 92" "expert-v1 184"
 )
-echo "bot,samples,spec,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi,ms_per_decision" > "$OUT/league-skill.csv.tmp"
+echo "bot,samples,spec,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi,ms_per_decision,us_per_decision" > "$OUT/league-skill.csv.tmp"
 for point in "${SKILL[@]}"; do
   read -r bot samples <<< "$point"
   case $bot in
@@ -76,7 +76,7 @@ for point in "${SKILL[@]}"; do
   row=$(awk -F, '$1=="x" && $2=="weighted" {print $3","$7","$8","$9","$10","$11","$12}' "$OUT/runs/$name/pairs.csv")
   ms=$(python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(f\"{float(r[-1]['ns_per_decision'])/1e6:.3f}\")" \
     "$OUT/runs/$name-bench.csv")
-  echo "$bot,$samples,\"$spec\",$row,$ms" >> "$OUT/league-skill.csv.tmp"
+  echo "$bot,$samples,\"$spec\",$row,$ms,$(python3 -c "print(round($ms * 1000))")" >> "$OUT/league-skill.csv.tmp"
 done
 mv "$OUT/league-skill.csv.tmp" "$OUT/league-skill.csv"
 
@@ -174,7 +174,8 @@ for preset in wikipedia dominorules; do
     --group players --group-prefix "players: " --title "Every bot in one field, $preset: Elo (greedy = 0; oracle is a ceiling)" \
     --y-label "Elo" --out "$OUT/league-ratings-$preset.svg"
 done
-"$MT" plot --csv "$OUT/league-skill.csv" --x ms_per_decision --y score --lo score_lo --hi score_hi --group bot --percent \
+# In microseconds: the line chart labels whole numbers on its x axis.
+"$MT" plot --csv "$OUT/league-skill.csv" --x us_per_decision --y score --lo score_lo --hi score_hi --group bot --percent \
   --reference 0.5 --title "Search against tuned weighted by time per decision (wikipedia, 4 players)" \
-  --x-label "ms per decision (one core)" --y-label "head-to-head score" --out "$OUT/league-skill.svg"
+  --x-label "microseconds per decision (one core)" --y-label "head-to-head score" --out "$OUT/league-skill.svg"
 cat "$OUT/league.md"
