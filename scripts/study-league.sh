@@ -138,12 +138,37 @@ write("league-gap.csv", ["preset", "players", "bot", "gain", "gain_lo", "gain_hi
                          "ceiling_gain_hi", "share", "share_lo", "share_hi"], gap)
 skill = list(csv.DictReader(open(os.path.join(out, "league-skill.csv"))))
 
-num = lambda x: float(x or "nan")  # empty only in a run too short for an interval
+num = lambda x: float("nan") if x in ("", None) else float(x)  # empty only in a run too short for an interval
 pct = lambda x: "%.1f%%" % (100 * num(x))
 elo = lambda x: "%+.0f" % num(x)
 with open(os.path.join(out, "league.md"), "w") as f:
     f.write("<!-- written by scripts/study-league.sh -->\n\n")
-    f.write("## Ratings: every bot in one field (Elo, greedy = 0, 95% intervals over deals)\n\n")
+    cells = [(p, n) for p in ("wikipedia", "dominorules") for n in (2, 4, 6)]
+    f.write("## Ratings at a glance (Elo, greedy = 0; `oracle` sees every hand: a ceiling, not a player)\n\n")
+    f.write("| bot | " + " | ".join(f"{p} {n}p" for p, n in cells) + " |\n|---|" + "---|" * len(cells) + "\n")
+    order = [r[3] for r in league if r[0] == "wikipedia" and r[1] == 4]
+    for bot in order:
+        vals = []
+        for p, n in cells:
+            r = next(r for r in league if r[0] == p and r[1] == n and r[3] == bot)
+            vals.append(f"{elo(r[6])} [{elo(r[7])}, {elo(r[8])}]")
+        f.write(f"| `{bot}` | " + " | ".join(vals) + " |\n")
+    f.write("\n## The first player against the runner-up, head to head in the same games\n\n")
+    f.write("| rules | players | first | runner-up | comparisons | first's score [95% interval] | Elo [95% interval] |\n")
+    f.write("|---|---|---|---|---|---|---|\n")
+    for p, n in cells:
+        ranked = sorted((r for r in league if r[0] == p and r[1] == n and r[2] != ""), key=lambda r: r[2])
+        a, b = ranked[0][3], ranked[1][3]
+        pair = next(r for r in rows(f"league-{p}-{n}p", "pairs.csv") if {r["a"], r["b"]} == {a, b})
+        flip = pair["a"] != a
+        sc = [float(pair[k]) for k in ("a_score", "a_score_lo", "a_score_hi")]
+        el = [float(pair[k]) for k in ("elo", "elo_lo", "elo_hi")]
+        if flip:
+            sc = [1 - sc[0], 1 - sc[2], 1 - sc[1]]
+            el = [-el[0], -el[2], -el[1]]
+        f.write(f"| {p} | {n} | `{a}` | `{b}` | {int(pair['comparisons']):,} | {pct(sc[0])} [{pct(sc[1])}, {pct(sc[2])}] | "
+                f"{elo(el[0])} [{elo(el[1])}, {elo(el[2])}] |\n")
+    f.write("\n## Ratings: every bot in one field (Elo, greedy = 0, 95% intervals over deals)\n\n")
     f.write("Rank among players; `oracle` sees every hand: a ceiling, not a player.\n\n")
     for preset in ("wikipedia", "dominorules"):
         for n in (2, 4, 6):

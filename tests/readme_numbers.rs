@@ -622,7 +622,8 @@ fn the_guided_search_headline_matches_strongest_sprt_csv() {
         format!("{lo:+.0} to {hi:+.0}")
     };
     let readme = read("README.md");
-    let at = readme.find("**Search guided by the tuned policy beats both.**").expect("the headline");
+    let at =
+        readme.find("**`expert` is the strongest player: search guided by the tuned policy.**").expect("the headline");
     let quote = &readme[at..at + 700];
     assert!(quote.contains(&format!("tuned `weighted` by {} Elo", range("weighted"))), "{quote}");
     assert!(quote.contains(&format!("former `expert` by {}", range("expert-v1"))), "{quote}");
@@ -654,4 +655,53 @@ fn the_guided_search_tuning_is_quoted_from_its_run() {
     for q in [&score, &elo, &games, &"`prior` to 7.415033".to_string()] {
         assert!(readme.contains(q.as_str()), "missing {q}");
     }
+}
+
+/// The league: `expert` is first among players in every cell; results/ladder/README.md quotes
+/// the script's tables as written; README's headline quotes the lead over the runner-up and the
+/// gap share at 4 players from the CSVs.
+#[test]
+fn the_league_figures_are_those_of_league_csv() {
+    let md = read("results/ladder/league.md");
+    let page = read("results/ladder/README.md");
+    for head in [
+        "## Ratings at a glance",
+        "## The first player against the runner-up",
+        "## Share of the montecarlo-to-oracle gap closed",
+        "## Skill against time",
+    ] {
+        let from = md.find(head).unwrap_or_else(|| panic!("{head}"));
+        let table: String = md[from..]
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(page.contains(&table), "results/ladder/README.md does not quote league.md's {head}");
+    }
+    let rows = records("results/ladder/league.csv");
+    let mut leads = Vec::new();
+    for preset in ["wikipedia", "dominorules"] {
+        for players in ["2", "4", "6"] {
+            let cell: Vec<_> = rows.iter().filter(|r| r["preset"] == preset && r["players"] == players).collect();
+            let rank =
+                |k: &str| cell.iter().find(|r| r["rank"] == k).unwrap_or_else(|| panic!("{preset} {players} {k}"));
+            assert_eq!(rank("1")["bot"], "expert", "{preset} {players}");
+            leads.push(num(rank("1"), "elo") - num(rank("2"), "elo"));
+        }
+    }
+    let (lo, hi) = leads.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let readme = read("README.md");
+    let at = readme.find("**`expert` is the strongest player").expect("the headline");
+    let quote = readme[at..at + 1200].replace("\n  ", " ");
+    assert!(quote.contains(&format!("+{lo:.0} to +{hi:.0} Elo above the runner-up")), "{quote}");
+    let shares: Vec<f64> = records("results/ladder/league-gap.csv")
+        .iter()
+        .filter(|r| r["bot"] == "expert" && r["players"] == "4")
+        .map(|r| num(r, "share"))
+        .collect();
+    assert_eq!(shares.len(), 2);
+    assert!(shares.iter().all(|&s| s >= 0.5), "at least half the gap at 4 players: {shares:?}");
+    assert!(quote.contains(&format!("closes {} of the gap", pct_range(&shares))), "{quote}");
+    assert!(page.replace('\n', " ").contains(&format!("At 4 players `expert` closes {}", pct_range(&shares))));
 }
