@@ -3,14 +3,16 @@
 # wikipedia, double-12, 2 and 4 players, full matches; medians of 3 timed runs of 5 s.
 # Writes results/benchmarks/SEARCH.md and search-*.csv. Run on a quiet machine.
 #
-# Usage: scripts/bench-search.sh   (about 2 minutes)
+# Usage: scripts/bench-search.sh   (about 3 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-results/benchmarks}"
 mkdir -p "$OUT"
 cargo build --release --quiet
 M=target/release/mtrain
-BOTS="montecarlo expert expert:depth=0,samples=32 oracle oracle:sees=hands"
+# `expert` at its defaults, then the former `expert` (its defaults before the policy search) and
+# that search with full rollouts, each spelled out so that it stays the same bot.
+BOTS="montecarlo expert expert:rollout=greedy,prior=0,depth=8,samples=auto expert:rollout=greedy,prior=0,depth=0,samples=32 oracle oracle:sees=hands"
 for n in 2 4; do
   for b in $BOTS; do
     f="$OUT/search-${n}p-${b//[:=,]/-}.csv"

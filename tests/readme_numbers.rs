@@ -705,3 +705,32 @@ fn the_league_figures_are_those_of_league_csv() {
     assert!(quote.contains(&format!("closes {} of the gap", pct_range(&shares))), "{quote}");
     assert!(page.replace('\n', " ").contains(&format!("At 4 players `expert` closes {}", pct_range(&shares))));
 }
+
+/// Inference from behaviour: results/ladder/README.md quotes the script's table and its result
+/// in play; every cell against the policy's own play gains with an interval above 0, and the
+/// README's range is the pool-32 whole-round gains.
+#[test]
+fn the_inference_figures_are_those_of_inference_csv() {
+    let md = read("results/ladder/inference.md");
+    let page = read("results/ladder/README.md");
+    let table: String = md.lines().filter(|l| l.starts_with('|')).map(|l| format!("{l}\n")).collect();
+    assert!(page.contains(&table), "results/ladder/README.md does not quote inference.md's table");
+    let play = md.lines().find(|l| l.starts_with("In play")).expect("the result in play");
+    assert!(page.contains(play), "results/ladder/README.md does not quote: {play}");
+    let rows = records("results/ladder/inference.csv");
+    let whole: Vec<_> = rows.iter().filter(|r| r["stage"] == "all").collect();
+    assert_eq!(whole.len(), 8, "4 cells x 2 pools");
+    for r in &whole {
+        assert!(num(r, "gain_lo") > 0.0, "{r:?}");
+    }
+    let gains: Vec<f64> = whole
+        .iter()
+        .filter(|r| r["pool"] == "32" && r["opponents"] == "weighted")
+        .map(|r| 100.0 * num(r, "gain"))
+        .collect();
+    let (lo, hi) = gains.iter().fold((f64::MAX, f64::MIN), |(a, b), &g| (a.min(g), b.max(g)));
+    let quote = format!("+{lo:.1} to +{hi:.1}\n  points of tiles in the right hand with a pool of 32");
+    assert!(read("README.md").contains(&quote), "README lacks {quote}");
+    let p = &records("results/ladder/inference-play.csv")[0];
+    assert!(num(p, "score_lo") < 0.5 && num(p, "score_hi") > 0.5, "no gain in play shown: {p:?}");
+}
