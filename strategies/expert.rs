@@ -31,7 +31,10 @@
 //!   them, under the tuned policy made stochastic (a softmax over its move scores at `temp`,
 //!   default 0.25, floored so that no play is impossible). It costs several times the time a
 //!   decision; results/ladder/inference.md measures how much closer to the truth it deals and
-//!   what it buys (`scripts/study-inference.sh`). It is not the default.
+//!   what it buys (`scripts/study-inference.sh`). It is not the default. The record is kept
+//!   where the engine plays the round (`play`, `tournament`, `bench`, the Rust `play_match`);
+//!   a match stepped one decision at a time (`MatchState`, the Python package's environments)
+//!   keeps none, and there `infer=policy` samples as `infer=draws` does.
 //! - **Successive halving** (`alloc=halving`) instead of the same number of worlds for every
 //!   move. The budget (`samples` × the number of legal moves rollouts) is split evenly over
 //!   ⌈log₂ k⌉ stages for k legal moves; each stage plays the surviving moves in fresh worlds
