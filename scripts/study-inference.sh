@@ -12,12 +12,15 @@
 #      clustered by round (a round's probes are correlated). Cells: wikipedia at 4 players
 #      against `weighted` (the model's own policy) and against `planner` (a player the model
 #      does not describe), wikipedia at 2 players, dominorules at 4; pools of 8 and 32, temp 0.25.
-#   2. In play: `expert:infer=policy` (pool 8, temp 0.25) against `expert` at its defaults,
+#   2. The temperature: the same measure at wikipedia 4 players against `weighted`, pool 8, 200
+#      rounds, temp 0.1, 0.25, 0.5, 1 and 2 (whole rounds); the default `temp` is chosen here.
+#   3. In play: `expert:infer=policy` (pool 8, temp 0.25) against `expert` at its defaults,
 #      4 players (two seats each), wikipedia, 400 games, seed 11, and each one's time a decision
 #      (`mtrain bench`, 4 players, one thread, median of 3 runs of 2 s).
-# Writes results/ladder/inference.csv, inference-play.csv and inference.md.
+# Writes results/ladder/inference.csv, inference-temp.csv, inference-play.csv and inference.md.
 #
-# Usage: scripts/study-inference.sh   (about 10 minutes on 2 cores)
+# Usage: scripts/study-inference.sh   (about 10 minutes on 2 cores; REUSE=1 keeps the result in
+#        play already in results/ladder/inference-play.csv, and then takes about a minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin mtrain --example inference
@@ -33,6 +36,10 @@ for cell in "${CELLS[@]}"; do
     echo "== inference: $preset, $players players, against $opp, pool $pool" >&2
     "$INF" "$preset" "$players" "$opp" 300 2027 16 "$pool" 0.25 > "$TMP/$preset-$players-$opp-$pool.csv"
   done
+done
+for temp in 0.1 0.25 0.5 1 2; do
+  echo "== temperature $temp" >&2
+  "$INF" wikipedia 4 weighted 200 2028 16 8 "$temp" > "$TMP/temp-$temp.csv"
 done
 python3 - "$TMP" "$OUT" <<'PY'
 import csv, math, os, sys
@@ -64,10 +71,27 @@ with open(os.path.join(out, "inference.csv"), "w", newline="") as f:
     w.writerow(["preset", "players", "opponents", "pool", "stage", "probes", "rounds", "uniform", "policy", "gain",
                 "gain_lo", "gain_hi"])
     w.writerows(rows)
+temps = []
+for temp in ("0.1", "0.25", "0.5", "1", "2"):
+    probes = list(csv.DictReader(open(os.path.join(tmp, f"temp-{temp}.csv"))))
+    games = {}
+    for p in probes:
+        d, n = games.get(p["game"], (0.0, 0))
+        games[p["game"]] = (d + float(p["policy"]) - float(p["uniform"]), n + 1)
+    total = sum(n for _, n in games.values())
+    gain = sum(d for d, _ in games.values()) / total
+    g = len(games)
+    se = math.sqrt(g / (g - 1) * sum((d - gain * n) ** 2 for d, n in games.values()) / total ** 2)
+    temps.append([temp, total, g, "%.6f" % gain, "%.6f" % (gain - Z * se), "%.6f" % (gain + Z * se)])
+with open(os.path.join(out, "inference-temp.csv"), "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["temp", "probes", "rounds", "gain", "gain_lo", "gain_hi"])
+    w.writerows(temps)
 PY
 
 # In play: the guided inference against expert's default sampler, and each one's time.
 POLICY="expert:infer=policy,pool=8,temp=0.25"
+if ! { [ "${REUSE:-0}" = 1 ] && [ -f "$OUT/inference-play.csv" ]; }; then
 rm -rf "$TMP/t"
 echo "== in play: $POLICY against expert" >&2
 "$MT" tournament --players 4 --name "policy=$POLICY" --bots policy,policy,expert,expert --games 400 --seed 11 \
@@ -81,12 +105,14 @@ ms() {
   echo "spec,opponent,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi,ms_per_decision,opponent_ms_per_decision"
   echo "\"$POLICY\",expert,$row,$(ms "$POLICY"),$(ms expert)"
 } > "$OUT/inference-play.csv"
+fi
 
 python3 - "$OUT" <<'PY'
 import csv, os, sys
 out = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(out, "inference.csv"))))
 play = next(csv.DictReader(open(os.path.join(out, "inference-play.csv"))))
+temps = list(csv.DictReader(open(os.path.join(out, "inference-temp.csv"))))
 pct = lambda x: "%.1f" % (100 * float(x))
 with open(os.path.join(out, "inference.md"), "w") as f:
     f.write("<!-- written by scripts/study-inference.sh -->\n\n")
@@ -97,6 +123,11 @@ with open(os.path.join(out, "inference.md"), "w") as f:
     for r in rows:
         f.write(f"| {r['preset']} | {r['players']} | `{r['opponents']}` | {r['pool']} | {r['stage']} | {int(r['probes']):,} | "
                 f"{pct(r['uniform'])} | {pct(r['policy'])} | {float(r['gain']) * 100:+.2f} [{float(r['gain_lo']) * 100:+.2f}, "
+                f"{float(r['gain_hi']) * 100:+.2f}] |\n")
+    f.write("\nThe temperature (wikipedia, 4 players, against `weighted`, pool 8, 200 rounds, whole rounds):\n\n")
+    f.write("| temp | probes | gain [95% interval] |\n|---|---:|---|\n")
+    for r in temps:
+        f.write(f"| {r['temp']} | {int(r['probes']):,} | {float(r['gain']) * 100:+.2f} [{float(r['gain_lo']) * 100:+.2f}, "
                 f"{float(r['gain_hi']) * 100:+.2f}] |\n")
     f.write(f"\nIn play, 4 players, wikipedia, 400 games: `{play['spec']}` against `expert` scores {pct(play['score'])}% "
             f"[{pct(play['score_lo'])}, {pct(play['score_hi'])}] ({float(play['elo']):+.0f} Elo [{float(play['elo_lo']):+.0f}, "

@@ -713,8 +713,15 @@ fn the_league_figures_are_those_of_league_csv() {
 fn the_inference_figures_are_those_of_inference_csv() {
     let md = read("results/ladder/inference.md");
     let page = read("results/ladder/README.md");
-    let table: String = md.lines().filter(|l| l.starts_with('|')).map(|l| format!("{l}\n")).collect();
-    assert!(page.contains(&table), "results/ladder/README.md does not quote inference.md's table");
+    for block in md.split("\n\n").filter(|b| b.starts_with('|')) {
+        assert!(
+            page.contains(block.trim_end()),
+            "results/ladder/README.md does not quote inference.md's table {block}"
+        );
+    }
+    let temps = records("results/ladder/inference-temp.csv");
+    assert_eq!(temps.len(), 5);
+    assert!(temps.iter().all(|r| num(r, "gain_lo") > 0.0), "{temps:?}");
     let play = md.lines().find(|l| l.starts_with("In play")).expect("the result in play");
     assert!(page.contains(play), "results/ladder/README.md does not quote: {play}");
     let rows = records("results/ladder/inference.csv");
