@@ -371,3 +371,28 @@ fn a_report_page_in_a_run_folder_is_the_runs() {
     );
     assert_eq!(std::fs::read_to_string(mine.join("report.html")).unwrap(), "<html>my notes</html>");
 }
+
+/// The committed ladder folder's report leads with the league: every bot's rating per cell,
+/// the gap in points per round and skill against time, each with its plot inline; the former
+/// expert's ladder follows under its own name.
+#[test]
+fn the_ladder_report_leads_with_the_league() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = scratch("league");
+    let page = out.join("ladder.html");
+    ok(&["report", s(&root.join("results/ladder")), "--out", s(&page)]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let rows = std::fs::read_to_string(root.join("results/ladder/league.csv")).unwrap().lines().count() - 1;
+    assert_eq!(html.matches("data-league=\"").count(), rows);
+    assert!(html.contains("data-league=\"wikipedia-6-expert\""));
+    assert!(html.contains("<code>oracle</code> (ceiling)"));
+    for plot in
+        ["league-ratings-wikipedia.svg", "league-ratings-dominorules.svg", "league-skill.svg", "skill_curve.svg"]
+    {
+        assert!(html.contains(&format!("<figure class=\"plot\" data-file=\"{plot}\"")), "{plot} not inline");
+    }
+    let (league, former) =
+        (html.find("Every bot in one field").unwrap(), html.find("The ladder of the former expert").unwrap());
+    assert!(league < former);
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -1,21 +1,34 @@
-//! The report of the ladder study's folder (`scripts/study-ladder.sh`, `results/ladder/`): the
-//! study from its runs' manifests, the ladder (`ladder.csv`), the share of the ceiling gap
-//! (`gap.csv`), the skill curve (`skill.csv`, `skill_curve.svg`), the rollout depths
-//! (`depth.csv`, when `scripts/study-depth.sh` wrote it), every run under `runs/`, and the files.
+//! The report of the ladder study's folder (`results/ladder/`): the league of every bot
+//! (`league.csv`, `league-gap.csv`, `league-skill.csv` and their plots, when
+//! `scripts/study-league.sh` wrote them); then the former `expert`'s ladder
+//! (`scripts/study-ladder.sh`): the study from its runs' manifests, the ladder (`ladder.csv`),
+//! the share of the ceiling gap (`gap.csv`), the skill curve (`skill.csv`, `skill_curve.svg`),
+//! the rollout depths (`depth.csv`, when `scripts/study-depth.sh` wrote it); every run under
+//! `runs/`, and the files.
 
 use super::read::{Csv, Manifest, json};
 use super::{
-    Body, Ctx, ReportError, Table, code, esc, facts, files_section, num_est, pct_est, plot_figure, spec_code, when_html,
+    Body, Ctx, ReportError, Table, code, elo_est, esc, facts, files_section, num_est, pct_est, plot_figure, spec_code,
+    when_html,
 };
 use std::collections::BTreeSet;
 
 /// What each file of the ladder's folder holds.
-const FILES: [(&str, &str); 8] = [
-    ("ladder.csv", "each bot against the one below it"),
-    ("gap.csv", "the share of the ceiling gap expert closes"),
-    ("skill.csv", "expert's score by search budget"),
-    ("depth.csv", "expert's score by rollout depth"),
-    ("skill_curve.svg", "the skill curve"),
+const FILES: [(&str, &str); 17] = [
+    ("league.csv", "every bot in one field: ratings per preset and table size"),
+    ("league-gap.csv", "the share of the montecarlo-to-oracle gap each expert closes, in the league"),
+    ("league-skill.csv", "each search's score against tuned weighted by time per decision"),
+    ("league.md", "the league's tables, as the script writes them"),
+    ("league-ratings-wikipedia.svg", "the league's ratings, wikipedia"),
+    ("league-ratings-dominorules.svg", "the league's ratings, dominorules"),
+    ("league-skill.svg", "skill against time"),
+    ("inference.md", "inference from behaviour: how close to the truth, and what it buys"),
+    ("policy-search.md", "how expert's defaults were chosen"),
+    ("ladder.csv", "the former expert's ladder: each bot against the one below it"),
+    ("gap.csv", "the share of the ceiling gap the former expert closes"),
+    ("skill.csv", "the former expert's score by search budget"),
+    ("depth.csv", "the former expert's score by rollout depth"),
+    ("skill_curve.svg", "the former expert's skill curve"),
     ("tables.md", "the tables, as the script writes them"),
     ("depth.md", "the rollout-depth table"),
     ("README.md", "the study and its findings"),
@@ -73,22 +86,80 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
     if let Some(d) = &depth {
         d.require(&["players", "bot", "games", "seed", "score", "score_lo", "score_hi"])?;
     }
+    let league = Csv::read_optional(&ctx.dir, "league.csv")?;
+    if let Some(l) = &league {
+        l.require(&[
+            "preset",
+            "players",
+            "rank",
+            "bot",
+            "sees_hidden",
+            "elo",
+            "elo_lo",
+            "elo_hi",
+            "win_rate",
+            "win_lo",
+            "win_hi",
+            "round_score",
+            "round_score_lo",
+            "round_score_hi",
+        ])?;
+    }
+    let league_gap = Csv::read_optional(&ctx.dir, "league-gap.csv")?;
+    if let Some(g) = &league_gap {
+        g.require(&[
+            "preset",
+            "players",
+            "bot",
+            "gain",
+            "gain_lo",
+            "gain_hi",
+            "ceiling_gain",
+            "ceiling_gain_lo",
+            "ceiling_gain_hi",
+            "share",
+            "share_lo",
+            "share_hi",
+        ])?;
+    }
+    let league_skill = Csv::read_optional(&ctx.dir, "league-skill.csv")?;
+    if let Some(k) = &league_skill {
+        k.require(&["bot", "samples", "ms_per_decision", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi"])?;
+    }
     let runs = read_runs(ctx)?;
     let mut body = Body {
-        lede: format!(
-            "{} steps of the ladder, {} runs; made by <code>scripts/study-ladder.sh</code>",
-            ladder.len(),
-            runs.len()
-        ),
+        lede: match &league {
+            Some(l) => format!(
+                "every bot in one field ({} ratings), made by <code>scripts/study-league.sh</code>; the former expert's ladder ({} steps), made by <code>scripts/study-ladder.sh</code>; {} runs",
+                l.len(),
+                ladder.len(),
+                runs.len()
+            ),
+            None => format!(
+                "{} steps of the ladder, {} runs; made by <code>scripts/study-ladder.sh</code>",
+                ladder.len(),
+                runs.len()
+            ),
+        },
         ..Body::default()
     };
-    body.section("run", "The study", &study_section(&runs));
-    body.section("ladder", "The ladder", &ladder_section(&ladder)?);
+    if let Some(l) = &league {
+        body.section("league", "Every bot in one field", &league_section(ctx, l)?);
+    }
+    if let Some(g) = &league_gap {
+        body.section("league-gap", "The gap to the oracle, in the league", &league_gap_section(g)?);
+    }
+    if let Some(k) = &league_skill {
+        body.section("league-skill", "Skill against time", &league_skill_section(ctx, k)?);
+    }
+    let former = if league.is_some() { " of the former expert (expert-v1)" } else { "" };
+    body.section("run", &format!("The study{former}"), &study_section(&runs));
+    body.section("ladder", &format!("The ladder{former}"), &ladder_section(&ladder)?);
     if let Some(g) = &gap {
-        body.section("gap", "The ceiling gap", &gap_section(g)?);
+        body.section("gap", &format!("The ceiling gap{former}"), &gap_section(g)?);
     }
     if skill.is_some() || ctx.dir.join("skill_curve.svg").is_file() {
-        body.section("skill", "The skill curve", &skill_section(ctx, skill.as_ref())?);
+        body.section("skill", &format!("The skill curve{former}"), &skill_section(ctx, skill.as_ref())?);
     }
     if let Some(d) = &depth {
         body.section("depth", "Rollout depth", &depth_section(d)?);
@@ -141,6 +212,90 @@ fn study_section(runs: &[Run]) -> String {
         ("Build", esc(&builds)),
         ("When", format!("from the first run's start to the last run's end: {}", when_html(started, ended, None))),
     ])
+}
+
+/// `league.csv` and its plots: every bot's rating in each cell, best first, players ranked.
+fn league_section(ctx: &Ctx, league: &Csv) -> Result<String, ReportError> {
+    let mut s = String::from(
+        "<p class=\"note\">Every bot in one field per preset and table size, every combination of seats equally often on duplicate deals; Bradley-Terry ratings over every head-to-head comparison (Elo, <code>greedy</code> = 0), 95% intervals over deals. The rank is among players: a bot that sees every hand is a ceiling, not a player.</p>\n",
+    );
+    for preset in ["wikipedia", "dominorules"] {
+        let name = format!("league-ratings-{preset}.svg");
+        if ctx.dir.join(&name).is_file() {
+            s.push_str(&plot_figure(ctx, &name, &format!("Ratings under {preset}:"))?);
+        }
+    }
+    let mut t =
+        Table::new("league", &["rules", "#players", "#rank", "bot", "#Elo", "#match win rate", "#points per round"]);
+    for r in league.rows() {
+        let ceiling = r.get("sees_hidden") == "1";
+        t.row(
+            format!("data-league=\"{}-{}-{}\"", esc(r.get("preset")), esc(r.get("players")), esc(r.get("bot"))),
+            vec![
+                esc(r.get("preset")),
+                esc(r.get("players")),
+                if ceiling { "&#8212;".to_string() } else { esc(r.get("rank")) },
+                format!("{}{}", code(r.get("bot")), if ceiling { " (ceiling)" } else { "" }),
+                elo_est(r.interval("elo", "elo_lo", "elo_hi")?),
+                pct_est(r.interval("win_rate", "win_lo", "win_hi")?),
+                num_est(r.interval("round_score", "round_score_lo", "round_score_hi")?, 2),
+            ],
+        );
+    }
+    s.push_str(&t.html());
+    Ok(s)
+}
+
+/// `league-gap.csv`: the share of the montecarlo-to-oracle gap, in points per round.
+fn league_gap_section(gap: &Csv) -> Result<String, ReportError> {
+    let mut t = Table::new(
+        "league-gap",
+        &["rules", "#players", "bot", "#saves against montecarlo", "#the oracle saves", "#share closed"],
+    );
+    for r in gap.rows() {
+        t.row(
+            format!("data-league-gap=\"{}-{}-{}\"", esc(r.get("preset")), esc(r.get("players")), esc(r.get("bot"))),
+            vec![
+                esc(r.get("preset")),
+                esc(r.get("players")),
+                code(r.get("bot")),
+                num_est(r.interval("gain", "gain_lo", "gain_hi")?, 2),
+                num_est(r.interval("ceiling_gain", "ceiling_gain_lo", "ceiling_gain_hi")?, 2),
+                pct_est(r.interval("share", "share_lo", "share_hi")?),
+            ],
+        );
+    }
+    Ok(format!(
+        "<p class=\"note\">Points per round each saves against <code>montecarlo</code> in the league's games (lower scores win), and that saving as a share of the oracle's; a scale that does not saturate.</p>\n{}",
+        t.html()
+    ))
+}
+
+/// `league-skill.csv` and `league-skill.svg`: each search's score by its time per decision.
+fn league_skill_section(ctx: &Ctx, skill: &Csv) -> Result<String, ReportError> {
+    let mut s = String::new();
+    if ctx.dir.join("league-skill.svg").is_file() {
+        s.push_str(&plot_figure(
+            ctx,
+            "league-skill.svg",
+            "Each search against tuned weighted by its time per decision:",
+        )?);
+    }
+    let mut t = Table::new("league-skill", &["bot", "#samples", "#ms per decision", "#score against weighted", "#Elo"]);
+    for r in skill.rows() {
+        t.row(
+            format!("data-skill=\"{}-{}\"", esc(r.get("bot")), esc(r.get("samples"))),
+            vec![
+                code(r.get("bot")),
+                esc(r.get("samples")),
+                esc(r.get("ms_per_decision")),
+                pct_est(r.interval("score", "score_lo", "score_hi")?),
+                elo_est(r.interval("elo", "elo_lo", "elo_hi")?),
+            ],
+        );
+    }
+    s.push_str(&t.html());
+    Ok(s)
 }
 
 /// `ladder.csv`: each bot against the one below it.
