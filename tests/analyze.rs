@@ -467,3 +467,35 @@ fn the_readme_example_is_what_the_command_prints() {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/analyze.md")).unwrap();
     assert!(docs.contains(&format!("```json\n{TEMPLATE}```")), "docs/analyze.md quotes the template");
 }
+
+/// The rollout bot is told of the match as a seat is: `--rollout weighted` under `celko1998`
+/// plays that preset's weights, as `weighted:set=celko1998` does, not the `wikipedia` set.
+#[test]
+fn the_rollout_bot_plays_the_presets_weights() {
+    let dir = temp("rollout-set");
+    logged(&dir, "celko1998", 3, "greedy", &["--rounds", "1"]);
+    let log = dir.join("celko1998-3.jsonl");
+    let analysis = |rollout: &str| {
+        let out = mtrain(&[
+            "analyze",
+            "--log",
+            log.to_str().unwrap(),
+            "--round",
+            "1",
+            "--decision",
+            "6",
+            "--samples",
+            "400",
+            "--rollout",
+            rollout,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut v = no_time(serde_json::from_slice(&out.stdout).unwrap());
+        v["settings"] = serde_json::Value::Null;
+        v
+    };
+    let auto = analysis("weighted");
+    assert_eq!(auto, analysis("weighted:set=celko1998"));
+    assert_ne!(auto, analysis("weighted:set=wikipedia"));
+}

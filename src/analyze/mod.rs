@@ -28,6 +28,7 @@ use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{Move, MoveList, NoObserver, Seat};
 use crate::rules::MAX_PLAYERS;
 use crate::strategies::Bot;
+use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -314,8 +315,11 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
     let mut vp: Vec<f64> = Vec::new();
     let mut vw: Vec<f64> = Vec::new();
     let mut alive: Vec<bool> = vec![true; k];
+    // The rollout bot is told of the match, as a seat is: `weighted` plays its preset's set.
+    let mut proto = settings.rollout.clone();
+    proto.match_start(&MatchStart { rules: view.rules(), seat: me, game: 0, match_seed: 0, seed: 0 });
     let mut ro = Rollouts {
-        seats: vec![settings.rollout.clone(); n],
+        seats: vec![proto.clone(); n],
         rngs: (0..n).map(|_| rng_from_seed(0)).collect(),
         moves: MoveList::new(),
     };
@@ -346,7 +350,7 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
                 let mut sim = world.clone();
                 sim.play_unchecked(moves[c], &mut NoObserver);
                 for s in 0..n {
-                    ro.seats[s].clone_from(&settings.rollout);
+                    ro.seats[s].clone_from(&proto);
                     ro.rngs[s] = rng_from_seed(mix(rollout_seed, s as u64));
                 }
                 let outcome = play_round(&mut sim, &mut ro.seats, &mut ro.rngs, &mut ro.moves, &mut NoObserver);
