@@ -691,7 +691,23 @@ fn the_league_figures_are_those_of_league_csv() {
         }
     }
     let (lo, hi) = leads.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    // Headline 1's note on the full league: plain search level with the hand-set weights at 2
+    // and 4 players (and with cutthroat at 2), clearly ahead of both at 6.
+    let elo = |preset: &str, players: &str, bot: &str| {
+        let r = rows.iter().find(|r| r["preset"] == preset && r["players"] == players && r["bot"] == bot).unwrap();
+        (num(r, "elo_lo"), num(r, "elo_hi"))
+    };
+    let overlap = |a: (f64, f64), b: (f64, f64)| a.0 <= b.1 && b.0 <= a.1;
+    for preset in ["wikipedia", "dominorules"] {
+        let mc = |p: &str| elo(preset, p, "montecarlo");
+        for p in ["2", "4"] {
+            assert!(overlap(mc(p), elo(preset, p, "hand")), "{preset} {p}");
+        }
+        assert!(overlap(mc("2"), elo(preset, "2", "cutthroat")), "{preset}");
+        assert!(mc("6").0 > elo(preset, "6", "hand").1 && mc("6").0 > elo(preset, "6", "cutthroat").1, "{preset}");
+    }
     let readme = read("README.md");
+    assert!(readme.contains("plain search is level with `weighted`'s hand-set weights at 2 and 4\n  players"));
     let at = readme.find("**`expert` is the strongest player").expect("the headline");
     let quote = readme[at..at + 1200].replace("\n  ", " ");
     assert!(quote.contains(&format!("+{lo:.0} to +{hi:.0} Elo above the runner-up")), "{quote}");
