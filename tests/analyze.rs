@@ -31,6 +31,20 @@ fn logged(dir: &std::path::Path, preset: &str, players: u8, bots: &str, extra: &
     std::fs::read_to_string(log).unwrap()
 }
 
+/// Every decision of the log `text` (one game), checked to replay to the end it logged: the
+/// last decision's move ends the match with the logged totals.
+fn replayed_to_the_end(text: &str, players: usize, what: &str) -> Vec<mexican_train::analyze::replay::Decision> {
+    let decisions = parse_log(text, "log").unwrap()[0].decisions().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let last = decisions.last().unwrap();
+    let mut st = last.state.clone();
+    st.apply(last.played);
+    assert!(st.is_over(), "{what}");
+    let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let totals: Vec<u32> = serde_json::from_value(end["totals"].clone()).unwrap();
+    assert_eq!(&st.result().totals[..players], &totals[..], "{what}");
+    decisions
+}
+
 fn no_time(mut v: serde_json::Value) -> serde_json::Value {
     v["elapsed"] = serde_json::Value::Null;
     v
@@ -95,15 +109,7 @@ fn decisions_that_write_no_event_replay_too() {
             ]);
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
             let text = std::fs::read_to_string(&log).unwrap();
-            let games = parse_log(&text, "log").unwrap();
-            let decisions = games[0].decisions().unwrap_or_else(|e| panic!("{rule} seed {seed}: {e}"));
-            let last = decisions.last().unwrap();
-            let mut st = last.state.clone();
-            st.apply(last.played);
-            assert!(st.is_over(), "{rule} seed {seed}");
-            let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-            let totals: Vec<u32> = serde_json::from_value(end["totals"].clone()).unwrap();
-            assert_eq!(&st.result().totals[..4], &totals[..], "{rule} seed {seed}");
+            replayed_to_the_end(&text, 4, &format!("{rule} seed {seed}"));
         }
     }
 }
@@ -136,15 +142,8 @@ fn a_bullet_train_declaration_replays() {
         ]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = std::fs::read_to_string(&log).unwrap();
-        let decisions = parse_log(&text, "log").unwrap()[0].decisions().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let decisions = replayed_to_the_end(&text, 4, &format!("seed {seed}"));
         declared += decisions.iter().filter(|d| d.state.legal()[d.played] == Move::BULLET).count();
-        let last = decisions.last().unwrap();
-        let mut st = last.state.clone();
-        st.apply(last.played);
-        assert!(st.is_over(), "seed {seed}");
-        let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        let totals: Vec<u32> = serde_json::from_value(end["totals"].clone()).unwrap();
-        assert_eq!(&st.result().totals[..4], &totals[..], "seed {seed}");
     }
     assert!(declared >= 2, "a declaration in each game: {declared}");
 }
