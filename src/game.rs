@@ -172,7 +172,7 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
             }
             Some(Step::Over) => return state.outcome().copied(),
             Some(Step::Choice(seat, _)) => {
-                let m = ask(state, bots, rngs, moves, seat, all);
+                let m = ask(state, bots, rngs, moves, seat, all, None);
                 state.play_unchecked(m, obs);
             }
         }
@@ -184,7 +184,8 @@ fn sees_hidden<S: Strategy>(bots: &[S]) -> u16 {
     bots.iter().enumerate().filter(|(_, b)| b.sees_hidden()).fold(0, |m, (s, _)| m | 1 << s)
 }
 
-/// The move `seat`'s strategy picks from `moves` (`all`: the seats that see everything).
+/// The move `seat`'s strategy picks from `moves` (`all`: the seats that see everything;
+/// `history`: the round's record of decisions, where it is kept).
 fn ask<S: Strategy>(
     state: &RoundState,
     bots: &mut [S],
@@ -192,8 +193,9 @@ fn ask<S: Strategy>(
     moves: &MoveList,
     seat: Seat,
     all: u16,
+    history: Option<&History>,
 ) -> Move {
-    let v = state.view_as(seat, all & seat.bit() != 0);
+    let v = state.view_as(seat, all & seat.bit() != 0).with_history(history);
     let i = bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()]);
     assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
     moves[i]
@@ -234,7 +236,7 @@ fn play_round_observed<S: Strategy, O: Observer>(
             }
             Some(Step::Choice(seat, _)) => {
                 deliver(bots, &mut tee.log);
-                let m = ask(state, bots, rngs, moves, seat, all);
+                let m = ask(state, bots, rngs, moves, seat, all, None);
                 state.play_unchecked(m, &mut tee);
             }
         }
@@ -261,10 +263,7 @@ fn play_round_recorded<S: Strategy, O: Observer>(
         match state.advance_until(moves, &mut Recording { inner: obs, history: &mut history }, false) {
             None | Some(Step::Over) => return state.outcome().copied(),
             Some(Step::Choice(seat, _)) => {
-                let v = state.view_as(seat, all & seat.bit() != 0).with_history(Some(&history));
-                let i = bots[seat.index()].choose(&v, moves, &mut rngs[seat.index()]);
-                assert!(i < moves.len(), "strategy of seat {seat} chose move {i} of {}", moves.len());
-                let m = moves[i];
+                let m = ask(state, bots, rngs, moves, seat, all, Some(&history));
                 history.record(state, seat, m);
                 state.play_unchecked(m, &mut Recording { inner: obs, history: &mut history });
             }
