@@ -114,7 +114,7 @@ pub(super) const INFO: BotInfo = BotInfo {
         },
         ParamInfo {
             key: "temp",
-            default: "0.5",
+            default: "0.25",
             help: "0.01..=100: with infer=policy, the opponent model's temperature in points of the policy's score per unit of log-odds (lower: the others are taken to play the policy more surely)",
         },
         ParamInfo {
