@@ -56,9 +56,10 @@ impl RoundState {
         if seat != self.current || matches!(self.phase, Phase::Setup | Phase::Over) {
             return None;
         }
+        let unseen_set = self.unseen_by(seat);
         let mut unseen = [Tile::from_pips(0, 0); MAX_TILES];
         let mut n_unseen = 0;
-        for t in &self.unseen_by(seat) {
+        for t in &unseen_set {
             unseen[n_unseen] = t;
             n_unseen += 1;
         }
@@ -68,8 +69,7 @@ impl RoundState {
         let mut k = 0;
         for s in (0..n).filter(|&s| s != seat.index()) {
             let voids = self.known_voids(Seat::from_index(s));
-            let allowed = unseen[..n_unseen].iter().filter(|&&t| self.allowed(t, voids)).count();
-            order[k] = (allowed, s);
+            order[k] = (self.allowed_count(&unseen_set, voids), s);
             k += 1;
         }
         order[..k].sort_unstable();
@@ -85,12 +85,17 @@ impl RoundState {
             for &(_, s) in &order[..k] {
                 let need = self.holdings.hands[s].len();
                 let voids = if respect_voids { self.known_voids(Seat::from_index(s)) } else { 0 };
-                // Move the tiles seat s may hold to the front of the pool, then draw from them.
+                // Move the tiles seat s may hold to the front of the pool, then draw from them
+                // (with no void, every tile: the pool as it is).
                 let mut fit = 0;
-                for i in 0..left {
-                    if self.allowed(pool[i], voids) {
-                        pool.swap(i, fit);
-                        fit += 1;
+                if voids == 0 {
+                    fit = left;
+                } else {
+                    for i in 0..left {
+                        if self.allowed(pool[i], voids) {
+                            pool.swap(i, fit);
+                            fit += 1;
+                        }
                     }
                 }
                 if fit < need {
@@ -169,6 +174,31 @@ impl RoundState {
         true
     }
 
+    /// How many tiles of `set` are [`Self::allowed`] for `voids`, by rows of the suit matrix: the
+    /// tiles with neither half in the mask (under blanks wild, no blank either, and none at all
+    /// when a blank end is void).
+    fn allowed_count(&self, set: &TileSet, voids: u32) -> usize {
+        if voids == 0 {
+            return set.len();
+        }
+        let mut v = voids;
+        if self.rules.blanks_wild {
+            if v & 1 != 0 {
+                return 0;
+            }
+            v |= 1;
+        }
+        let keep = !v;
+        // Each tile `[a|b]` is bit `b` of row `a` and bit `a` of row `b`; a double is one bit.
+        let (mut bits, mut doubles) = (0u32, 0u32);
+        for a in (0..crate::tile::PIP_COUNT).filter(|&a| keep >> a & 1 != 0) {
+            let row = set.row(crate::tile::Pip::from_u8(a as u8)) & keep;
+            bits += row.count_ones();
+            doubles += row >> a & 1;
+        }
+        ((bits + doubles) / 2) as usize
+    }
+
     /// Whether `t` fits none of the open ends in `voids` (a value mask): [`Self::fits_end`] for
     /// every value of the mask at once. A tile `[a|b]` shows `a` and `b`; under blanks wild a
     /// blank fits any end and a blank end takes any tile.
@@ -191,6 +221,27 @@ mod tests {
     use crate::rng::rng_from_seed;
     use crate::rules::Rules;
     use crate::tile::Pip;
+
+    #[test]
+    fn allowed_count_counts_the_allowed_tiles() {
+        for blanks_wild in [false, true] {
+            let rules = Rules { blanks_wild, ..Rules::wikipedia() };
+            let deal = deal_round(&rules, Pip::new(12).unwrap(), &mut rng_from_seed(5));
+            let state = RoundState::new(&rules, &deal, Seat::from_index(0));
+            let mut rng = rng_from_seed(6);
+            for _ in 0..500 {
+                let voids = rand::RngCore::next_u32(&mut rng) & 0x1FFF >> (rand::RngCore::next_u32(&mut rng) % 13);
+                let mut set = TileSet::EMPTY;
+                for t in Tile::canonical(Pip::new(12).unwrap()) {
+                    if rand::RngCore::next_u32(&mut rng) % 3 != 0 {
+                        set.insert(t);
+                    }
+                }
+                let by_tile = set.iter().filter(|&t| state.allowed(t, voids)).count();
+                assert_eq!(state.allowed_count(&set, voids), by_tile, "voids {voids:#x} blanks wild {blanks_wild}");
+            }
+        }
+    }
 
     #[test]
     fn allowed_is_fits_end_over_every_value_of_the_mask() {
