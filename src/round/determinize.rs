@@ -233,7 +233,7 @@ mod tests {
                 let voids = rand::RngCore::next_u32(&mut rng) & 0x1FFF >> (rand::RngCore::next_u32(&mut rng) % 13);
                 let mut set = TileSet::EMPTY;
                 for t in Tile::canonical(Pip::new(12).unwrap()) {
-                    if rand::RngCore::next_u32(&mut rng) % 3 != 0 {
+                    if !rand::RngCore::next_u32(&mut rng).is_multiple_of(3) {
                         set.insert(t);
                     }
                 }
