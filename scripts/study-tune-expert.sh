@@ -58,5 +58,7 @@ with open(f"{out}/tune-expert.md", "w") as f:
         f.write(f"| {label} | `{c['start']}` | `{c['tuned']}` | {c['games']} | "
                 f"{float(c['score'])*100:.1f}% [{float(c['score_lo'])*100:.1f}, {float(c['score_hi'])*100:.1f}] | "
                 f"{float(c['elo']):+.0f} [{float(c['elo_lo']):+.0f}, {float(c['elo_hi']):+.0f}] | {dec} |\n")
+    f.write("\nA spec shows only what differs from `expert`'s defaults (`rollout=weighted,prior=5,depth=12,samples=31`, "
+            "`temp=0.25`); the first run spells them out.\n")
 PY
 cat "$OUT/tune-expert.md"

@@ -56,8 +56,12 @@
 //! two seats each): the former `expert` scores 30.7% against the tuned policy; `weighted`
 //! rollouts alone or a prior alone bring it to 45-46%; both, a prior of 5 points with
 //! `depth=12,samples=31` (as many rollout turns as the former defaults), score
-//! 56.2% [53.4, 59.1] (+44 Elo) at 0.75 ms a decision. SPSA on `prior` and `depth` from there
-//! (`scripts/study-tune-expert.sh`) found no gain over the start.
+//! 56.2% [53.4, 59.1] (+44 Elo) at 0.75 ms a decision. `mtrain tune` from there
+//! (`scripts/study-tune-expert.sh`, results/ladder/tune-expert.md) found no gain in `prior` and
+//! `depth`, nor in `temp` for `infer=policy`; it raised `samples` from 31 to 39 (+28 Elo [+12,
+//! +44] by its confirmation), which is more time as much as more strength: the default stays at
+//! 31 worlds (about 0.7 ms a decision at four players), and `samples=39` (about 0.9 ms) is there
+//! for anyone with the time.
 //!
 //! **The former `expert`** (its defaults before the policy search: greedy rollouts of 8 turns a seat
 //! and `12 + 136 / players` worlds, about 0.2 ms a decision at four players) is

@@ -635,25 +635,80 @@ fn the_guided_search_headline_matches_strongest_sprt_csv() {
     assert!(quote.contains(&format!("{ms:.2} ms a decision")), "{quote}");
 }
 
-/// The guided search's tuning run: results/ladder/README.md quotes its confirmation and its end
-/// point as the run's files have them.
+/// The guided search's tuning runs: tune-expert.md's table is each run's confirm.csv, and
+/// results/ladder/README.md, README and the module docs quote it as the runs have it.
 #[test]
-fn the_guided_search_tuning_is_quoted_from_its_run() {
-    let readme = read("results/ladder/README.md");
-    let c = &records("results/ladder/tune-expert/confirm.csv")[0];
-    let score = format!(
-        "{:.1}% [{:.1},\n{:.1}]",
-        100.0 * num(c, "score"),
-        100.0 * num(c, "score_lo"),
-        100.0 * num(c, "score_hi")
-    );
-    let elo = format!("{:+.0} Elo [{:+.0}, {:+.0}]", num(c, "elo"), num(c, "elo_lo"), num(c, "elo_hi"));
-    assert_eq!(c["decision"], "none");
-    let games = format!("undecided after {} games", c["games"]);
-    let tuned = read("results/ladder/tune-expert/tuned.txt");
-    assert!(tuned.contains("prior=7.415033") && tuned.contains("depth=12"), "{tuned}");
-    for q in [&score, &elo, &games, &"`prior` to 7.415033".to_string()] {
-        assert!(readme.contains(q.as_str()), "missing {q}");
+fn the_guided_search_tuning_is_quoted_from_its_runs() {
+    let page = read("results/ladder/README.md");
+    let md = read("results/ladder/tune-expert.md");
+    let table: String = md
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(page.contains(&table), "results/ladder/README.md does not quote tune-expert.md's table");
+    let pct = |c: &std::collections::HashMap<String, String>, sep: &str| {
+        format!(
+            "{:.1}% [{:.1},{sep}{:.1}]",
+            100.0 * num(c, "score"),
+            100.0 * num(c, "score_lo"),
+            100.0 * num(c, "score_hi")
+        )
+    };
+    let elo = |c: &std::collections::HashMap<String, String>| {
+        format!("{:+.0} Elo [{:+.0}, {:+.0}]", num(c, "elo"), num(c, "elo_lo"), num(c, "elo_hi"))
+    };
+    for (dir, decision, tuned, games) in [
+        ("tune-expert", "none", "prior=7.415033", 800),
+        ("tune-expert-samples", "H1", "samples=39", 576),
+        ("tune-expert-temp", "none", "temp=0.192195", 400),
+    ] {
+        let c = &records(&format!("results/ladder/{dir}/confirm.csv"))[0];
+        assert_eq!((c["decision"].as_str(), num(c, "games") as u32), (decision, games), "{dir}");
+        assert!(read(&format!("results/ladder/{dir}/tuned.txt")).contains(tuned), "{dir}");
+        let row = format!(
+            "| `{}` | `{}` | {} | {} | {:+.0} [{:+.0}, {:+.0}] |",
+            c["start"],
+            c["tuned"],
+            c["games"],
+            pct(c, " "),
+            num(c, "elo"),
+            num(c, "elo_lo"),
+            num(c, "elo_hi")
+        );
+        assert!(table.contains(&row), "tune-expert.md lacks {row}");
+        let (score, games) = (pct(c, "\n"), format!("after {games} games"));
+        let quoted = [score.as_str(), &score.replace('\n', " "), &score.replace(" [", "\n[")];
+        assert!(quoted.iter().any(|q| page.contains(q)), "results/ladder/README.md misses {score} for {dir}");
+        assert!(page.contains(&elo(c)) || page.contains(&elo(c).replace(" [", "\n[")), "{dir}: {}", elo(c));
+        assert!(page.contains(&games), "{dir}: {games}");
+    }
+    let c = &records("results/ladder/tune-expert-samples/confirm.csv")[0];
+    let e = format!("{:+.0} Elo [{:+.0}, {:+.0}]", num(c, "elo"), num(c, "elo_lo"), num(c, "elo_hi"));
+    for doc in ["README.md", "strategies/expert.rs"] {
+        let text = read(doc).replace("\n//! ", " ").replace("\n  ", " ");
+        assert!(text.contains(&e), "{doc} does not quote {e}");
+    }
+}
+
+/// STEPS.md quotes the search bots' rates before and after the engine work as
+/// scripts/bench-engine-steps.sh wrote them.
+#[test]
+fn the_search_bots_rates_before_and_after_are_those_of_engine_steps() {
+    let md = read("results/benchmarks/engine-steps.md");
+    let table: String = md
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(table.lines().count() == 4, "{table}");
+    assert!(read("results/benchmarks/STEPS.md").contains(&table), "STEPS.md does not quote engine-steps.md");
+    for r in records("results/benchmarks/engine-steps.csv") {
+        let ratio = num(&r, "decisions_per_s_new") / num(&r, "decisions_per_s_old");
+        assert!((ratio - num(&r, "decisions_ratio")).abs() < 1e-3 && ratio > 1.0, "{r:?}");
+        assert!(table.contains(&format!("| {:.2} |", ratio)), "{ratio}");
     }
 }
 

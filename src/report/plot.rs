@@ -54,7 +54,8 @@ fn text_width(text: &str, px: f64) -> f64 {
 
 /// `text` shortened in the middle with "…" to at most `px`-pixel text `width` wide.
 fn elide(text: &str, width: f64, px: f64) -> String {
-    if text_width(text, px) <= width {
+    // Half a pixel of slack: a width computed from this very text must not shorten it.
+    if text_width(text, px) <= width + 0.5 {
         return text.to_string();
     }
     let keep = ((width / (px * 0.56)) as usize).saturating_sub(1).max(2);
@@ -77,7 +78,7 @@ fn fitted_title(title: &str, w: u32) -> (String, f64) {
 fn fitted_legend<'s>(labels: impl Iterator<Item = &'s str> + Clone, marker: f64, w: u32) -> (u32, Vec<String>) {
     let widest = labels.clone().map(|l| text_width(l, 14.0)).fold(0.0, f64::max);
     let width = (marker + widest + 8.0).clamp(f64::from(LEGEND_WIDTH), f64::from(w) * 0.4);
-    (width as u32, labels.map(|l| elide(l, width - marker - 8.0, 14.0)).collect())
+    (width.ceil() as u32, labels.map(|l| elide(l, width - marker - 8.0, 14.0)).collect())
 }
 
 /// A colour-blind-safe palette (Okabe–Ito), then greys.
@@ -412,6 +413,10 @@ mod tests {
         // The legend is as wide as its longest label (here under two fifths of 900 px): every
         // label whole, starting that far from the right edge.
         assert!(svg.contains("parameter_with_a_long_name_11 [-2, 2]"));
+        // A label that sets the legend's width is never shortened by it.
+        for label in ["temp [0.05, 2]", "samples [8, 62]", "x", "a label of thirty-two characters"] {
+            assert_eq!(fitted_legend([label].into_iter(), 30.0, 900).1, vec![label.to_string()]);
+        }
         let legend_x = 900 - fitted_legend(series.iter().map(|s| s.label.as_str()), 30.0, 900).0;
         assert!(legend_x < 900 - LEGEND_WIDTH && svg.contains(&format!("x=\"{}\"", legend_x + 30)));
         // Ten colours, then dashes: the 11th and 12th lines are dashed paths.

@@ -72,7 +72,11 @@ pub fn trajectory_svg(t: &Tuning, st: &TuneState) -> Result<String, crate::error
         .collect();
     // A long starting spec (every weight of a linear bot) is in tune.json; the title names the bot.
     let spec = t.base.to_string();
-    let bot = if spec.chars().count() <= 48 { spec } else { format!("{}, {} parameters", t.base.name, t.params.len()) };
+    let bot = if spec.chars().count() <= 48 {
+        spec
+    } else {
+        format!("{}, {} parameter{}", t.base.name, t.params.len(), if t.params.len() == 1 { "" } else { "s" })
+    };
     let title = format!("SPSA trajectory of {bot} ({} rules, {} players)", t.rules.preset, t.rules.players);
     let chart = Chart {
         title: &title,
