@@ -341,6 +341,15 @@ fn records(rel: &str) -> Vec<std::collections::HashMap<String, String>> {
     cells[1..].iter().map(|r| header.iter().cloned().zip(r.iter().cloned()).collect()).collect()
 }
 
+/// The first Markdown table in `md`, its lines each ending in a newline.
+fn first_table(md: &str) -> String {
+    md.lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 fn num(r: &std::collections::HashMap<String, String>, col: &str) -> f64 {
     r[col].parse().unwrap_or_else(|_| panic!("{col}: {:?}", r.get(col)))
 }
@@ -641,12 +650,7 @@ fn the_guided_search_headline_matches_strongest_sprt_csv() {
 fn the_guided_search_tuning_is_quoted_from_its_runs() {
     let page = read("results/ladder/README.md");
     let md = read("results/ladder/tune-expert.md");
-    let table: String = md
-        .lines()
-        .skip_while(|l| !l.starts_with('|'))
-        .take_while(|l| l.starts_with('|'))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let table = first_table(&md);
     assert!(page.contains(&table), "results/ladder/README.md does not quote tune-expert.md's table");
     let pct = |c: &std::collections::HashMap<String, String>, sep: &str| {
         format!(
@@ -697,12 +701,7 @@ fn the_guided_search_tuning_is_quoted_from_its_runs() {
 #[test]
 fn the_search_bots_rates_before_and_after_are_those_of_engine_steps() {
     let md = read("results/benchmarks/engine-steps.md");
-    let table: String = md
-        .lines()
-        .skip_while(|l| !l.starts_with('|'))
-        .take_while(|l| l.starts_with('|'))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let table = first_table(&md);
     assert!(table.lines().count() == 4, "{table}");
     assert!(read("results/benchmarks/STEPS.md").contains(&table), "STEPS.md does not quote engine-steps.md");
     for r in records("results/benchmarks/engine-steps.csv") {
@@ -726,12 +725,7 @@ fn the_league_figures_are_those_of_league_csv() {
         "## Skill against time",
     ] {
         let from = md.find(head).unwrap_or_else(|| panic!("{head}"));
-        let table: String = md[from..]
-            .lines()
-            .skip_while(|l| !l.starts_with('|'))
-            .take_while(|l| l.starts_with('|'))
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let table = first_table(&md[from..]);
         assert!(page.contains(&table), "results/ladder/README.md does not quote league.md's {head}");
     }
     let rows = records("results/ladder/league.csv");
