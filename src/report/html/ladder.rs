@@ -55,9 +55,10 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
         "sprt_decision",
         "sprt_llr",
     ])?;
-    let gap = Csv::read_optional(&ctx.dir, "gap.csv")?;
-    if let Some(g) = &gap {
-        g.require(&[
+    let gap = Csv::read_optional(
+        &ctx.dir,
+        "gap.csv",
+        &[
             "preset",
             "players",
             "ceiling",
@@ -76,19 +77,19 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
             "share",
             "share_lo",
             "share_hi",
-        ])?;
-    }
-    let skill = Csv::read_optional(&ctx.dir, "skill.csv")?;
-    if let Some(s) = &skill {
-        s.require(&["samples", "comparisons", "score", "score_lo", "score_hi"])?;
-    }
-    let depth = Csv::read_optional(&ctx.dir, "depth.csv")?;
-    if let Some(d) = &depth {
-        d.require(&["players", "bot", "games", "seed", "score", "score_lo", "score_hi"])?;
-    }
-    let league = Csv::read_optional(&ctx.dir, "league.csv")?;
-    if let Some(l) = &league {
-        l.require(&[
+        ],
+    )?;
+    let skill =
+        Csv::read_optional(&ctx.dir, "skill.csv", &["samples", "comparisons", "score", "score_lo", "score_hi"])?;
+    let depth = Csv::read_optional(
+        &ctx.dir,
+        "depth.csv",
+        &["players", "bot", "games", "seed", "score", "score_lo", "score_hi"],
+    )?;
+    let league = Csv::read_optional(
+        &ctx.dir,
+        "league.csv",
+        &[
             "preset",
             "players",
             "rank",
@@ -103,11 +104,12 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
             "round_score",
             "round_score_lo",
             "round_score_hi",
-        ])?;
-    }
-    let league_gap = Csv::read_optional(&ctx.dir, "league-gap.csv")?;
-    if let Some(g) = &league_gap {
-        g.require(&[
+        ],
+    )?;
+    let league_gap = Csv::read_optional(
+        &ctx.dir,
+        "league-gap.csv",
+        &[
             "preset",
             "players",
             "bot",
@@ -120,12 +122,13 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
             "share",
             "share_lo",
             "share_hi",
-        ])?;
-    }
-    let league_skill = Csv::read_optional(&ctx.dir, "league-skill.csv")?;
-    if let Some(k) = &league_skill {
-        k.require(&["bot", "samples", "ms_per_decision", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi"])?;
-    }
+        ],
+    )?;
+    let league_skill = Csv::read_optional(
+        &ctx.dir,
+        "league-skill.csv",
+        &["bot", "samples", "ms_per_decision", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi"],
+    )?;
     let runs = read_runs(ctx)?;
     let mut body = Body {
         lede: match &league {

@@ -40,12 +40,17 @@ impl Csv {
         Ok(Csv { shown, header, rows })
     }
 
-    /// Reads `dir/name` when it exists.
+    /// Reads `dir/name` when it exists, and checks that it has every column of `cols`.
     ///
     /// # Errors
-    /// As [`Csv::read`], for a file that exists.
-    pub(super) fn read_optional(dir: &Path, name: &str) -> Result<Option<Csv>, ReportError> {
-        if dir.join(name).exists() { Csv::read(dir, name).map(Some) } else { Ok(None) }
+    /// As [`Csv::read`] and [`Csv::require`], for a file that exists.
+    pub(super) fn read_optional(dir: &Path, name: &str, cols: &[&str]) -> Result<Option<Csv>, ReportError> {
+        if !dir.join(name).exists() {
+            return Ok(None);
+        }
+        let csv = Csv::read(dir, name)?;
+        csv.require(cols)?;
+        Ok(Some(csv))
     }
 
     /// Checks that every column of `cols` is in the header, so that rows can be read by name.

@@ -76,10 +76,7 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
         "out_lo",
         "out_hi",
     ])?;
-    let rounds = Csv::read_optional(&ctx.dir, "round_stats.csv")?;
-    if let Some(r) = &rounds {
-        r.require(&["metric", "per", "count", "value", "lo", "hi"])?;
-    }
+    let rounds = Csv::read_optional(&ctx.dir, "round_stats.csv", &["metric", "per", "count", "value", "lo", "hi"])?;
     let players = m.rules.players.first().copied().unwrap_or(0);
     let mut body = Body {
         lede: format!(

@@ -48,9 +48,10 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
     let mut cols = vec!["iteration", "c_k", "a_k", "score", "comparisons"];
     cols.extend(keys.iter().map(String::as_str));
     traj.require(&cols)?;
-    let confirm = Csv::read_optional(&ctx.dir, "confirm.csv")?;
-    if let Some(c) = &confirm {
-        c.require(&[
+    let confirm = Csv::read_optional(
+        &ctx.dir,
+        "confirm.csv",
+        &[
             "tuned",
             "start",
             "games",
@@ -64,8 +65,8 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
             "sprt",
             "decision",
             "llr",
-        ])?;
-    }
+        ],
+    )?;
     let tuned = text_optional(&ctx.dir, "tuned.txt")?;
     let s = &st.spec;
     let bot = s.bot.clone().unwrap_or_else(|| "(the bot's defaults)".into());
