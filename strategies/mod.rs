@@ -24,7 +24,7 @@ pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS, rollouts_on_this_thr
 pub use oracle::Oracle;
 pub use planner::Planner;
 pub use random::Random;
-pub use weighted::{CELKO_WEIGHTS, FEATURES, HAND_WEIGHTS, WeightSet, Weighted, hand_spec, set_weight};
+pub use weighted::{CELKO_WEIGHTS, FEATURES, Features, HAND_WEIGHTS, WeightSet, Weighted, hand_spec, set_weight};
 
 use crate::rng::GameRng;
 use crate::round::{MoveList, SeenEvent};

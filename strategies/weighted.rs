@@ -237,6 +237,17 @@ impl Weighted {
     }
 }
 
+/// What [`Weighted`] sees of one move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Features {
+    /// Declaring a bullet train: always played.
+    Bullet,
+    /// Ending an optional sequence (a stop or a skip): scores 0.
+    End,
+    /// Laying a tile: each feature's value, in the order of [`FEATURES`].
+    Place([f64; FEATURES.len()]),
+}
+
 /// Tiles of `hand` showing `v`.
 fn fitting(hand: &crate::tile_set::TileSet, v: Pip) -> u32 {
     hand.suit(v).count() as u32
@@ -248,6 +259,21 @@ impl Weighted {
     /// plays the first best; `expert`'s inference reads the scores as a stochastic policy.
     #[inline]
     fn for_each_score(&mut self, view: &View<'_>, moves: &MoveList, mut f: impl FnMut(usize, f64)) {
+        let w = self.weights;
+        self.for_each_feature(view, moves, |i, features| {
+            let score = match features {
+                Features::Bullet => f64::INFINITY,
+                Features::End => 0.0,
+                Features::Place(x) => x.iter().zip(&w).map(|(x, w)| x * w).sum(),
+            };
+            f(i, score);
+        });
+    }
+
+    /// Calls `f(i, features)` for every legal move in order: its features in the order of
+    /// [`FEATURES`].
+    #[inline]
+    fn for_each_feature(&mut self, view: &View<'_>, moves: &MoveList, mut f: impl FnMut(usize, Features)) {
         let me = view.seat();
         let n = view.players() as usize;
         let hand = view.hand();
@@ -264,11 +290,10 @@ impl Weighted {
             let (rest, set) = self.cache.rest(hand, view.train(own).end);
             (rest.first().copied(), *set)
         };
-        let w = &self.weights;
         for (i, m) in moves.iter().enumerate() {
-            let score = match m.kind() {
-                MoveKind::Bullet => f64::INFINITY,
-                MoveKind::Stop | MoveKind::Skip => 0.0,
+            let features = match m.kind() {
+                MoveKind::Bullet => Features::Bullet,
+                MoveKind::Stop | MoveKind::Skip => Features::End,
                 MoveKind::Place(p) => {
                     let (t, train) = (p.tile, p.train);
                     let end = p.new_end(view.train(train).end, wild);
@@ -292,11 +317,19 @@ impl Weighted {
                         f64::from(u8::from(public && next != me && next_voids & (1 << end.get()) != 0)),
                         f64::from(view.unplayed(end)) / f64::from(max.get() + 2),
                     ];
-                    f.iter().zip(w).map(|(x, w)| x * w).sum()
+                    Features::Place(f)
                 }
             };
-            f(i, score);
+            f(i, features);
         }
+    }
+
+    /// The features of every legal move, in order (see [`Features`]): what a hint reads to say
+    /// why one move scores above another.
+    pub fn features(&mut self, view: &View<'_>, moves: &MoveList) -> Vec<Features> {
+        let mut out = Vec::with_capacity(moves.len());
+        self.for_each_feature(view, moves, |_, x| out.push(x));
+        out
     }
 
     /// The score of every legal move (see [`Weighted::for_each_score`]), into `out`.

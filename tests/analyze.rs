@@ -2,7 +2,7 @@
 
 use mexican_train::analyze::position::{Position, TEMPLATE};
 use mexican_train::analyze::replay::parse_log;
-use mexican_train::analyze::{Metric, Settings, Stop, analyze, to_json};
+use mexican_train::analyze::{Metric, Settings, Stop, Table, analyze, to_json};
 use mexican_train::rng_from_seed;
 use mexican_train::round::Move;
 use std::path::PathBuf;
@@ -238,9 +238,11 @@ fn equal_moves_are_declared_indistinguishable() {
         &[2, 10, 10, 10],
     );
     let (_, state, moves) = p.build().unwrap();
-    let a = analyze(&state.view(state.current()), &moves, &Settings::default(), 3);
+    let settings = Settings { tolerance: 2.0, max_worlds: 20_000, ..Settings::default() };
+    let a = analyze(&state.view(state.current()), &moves, &settings, 3);
     assert_eq!(a.moves.len(), 2);
-    assert!(matches!(a.stop, Stop::Indistinguishable | Stop::Separated), "{:?}", a.stop);
+    assert_eq!(a.stop, Stop::Indistinguishable, "{}", Table(&a));
+    assert!(a.moves[1].loss.lo > -2.0 && a.moves[1].loss.hi < 2.0, "{:?}", a.moves[1].loss);
 }
 
 #[test]
@@ -321,17 +323,29 @@ fn the_command_line_analyses_reviews_and_refuses_bad_input() {
         ]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let s = String::from_utf8(out.stdout).unwrap();
-        assert!(s.starts_with("  game  seat  bot"), "{s}");
+        assert!(
+            s.starts_with("model: if every seat plays like weighted from each position to the round's end\n"),
+            "{s}"
+        );
+        assert!(s.contains("\n  game  seat  bot      decisions  inaccuracies  mistakes  blunders  unconfirmed"), "{s}");
     }
     let a = std::fs::read_to_string(&csv1).unwrap();
     assert_eq!(a, std::fs::read_to_string(&csv2).unwrap());
     assert!(a.starts_with(
-        "game,round,decision,seat,line,kind,moves,played,best,played_points,best_points,loss,loss_lo,loss_hi,played_win,best_win,mistake,worlds\n"
+        "game,round,decision,seat,line,kind,moves,played,best,played_points,best_points,loss,loss_lo,loss_hi,played_win,best_win,mistake,worlds,grade,checked_loss\n"
     ));
     let games = parse_log(&std::fs::read_to_string(log).unwrap(), "log").unwrap();
     assert_eq!(a.lines().count() - 1, games[0].decisions().unwrap().len());
     // Bad input: one line, exit code 2, nothing written.
-    let bad: [(&[&str], &str); 7] = [
+    let bad: [(&[&str], &str); 9] = [
+        (
+            &["analyze", "--log", log, "--round", "1", "--decision", "2", "--samples", "500", "--min-samples", "600"],
+            "--min-samples 600 is above the cap of 500 worlds (--samples): give a floor at most the cap",
+        ),
+        (
+            &["analyze", "--log", log, "--round", "1", "--decision", "2", "--min-samples", "3"],
+            "invalid value '3' for '--min-samples <N>': 3 is not in 8..=10000000",
+        ),
         (&["analyze", "--log", "/nonexistent.jsonl", "--review"], "cannot read the log '/nonexistent.jsonl'"),
         (
             &["analyze", "--log", log, "--round", "9", "--decision", "1"],
@@ -386,7 +400,7 @@ fn a_person_plays_a_seat_through_standard_input() {
     let log = dir.join("h.jsonl");
     let args = ["play", "--players", "3", "--seed", "3", "--rounds", "1", "--bots", "greedy,planner", "--human", "1"];
     // Bad entries are asked again; `hint` shows the analysis; then the first move every time.
-    let mut input = String::from("abc\n0\n99\n\nhint\n");
+    let mut input = String::from("abc\n0\n99\n\nhint 9\nhint\n");
     input.push_str(&"1\n".repeat(200));
     let mut with_log: Vec<&str> = args.to_vec();
     with_log.extend(["--log", log.to_str().unwrap()]);
@@ -396,10 +410,23 @@ fn a_person_plays_a_seat_through_standard_input() {
     assert!(s.contains("seat 1: human (you)"));
     assert!(s.contains("  hand 0: 15 tiles\n") && s.contains("  hand 2: 15 tiles\n"), "other hands are hidden");
     assert!(s.contains("  hand 1: 0-7 0-8 0-9 0-11 0-12 3-3 3-4 3-11 3-12 4-4 5-11 5-12 7-7 8-10 10-10"));
-    for bad in ["'abc'", "'0'", "'99'", "''"] {
-        assert!(s.contains(&format!("{bad} is not a move: enter a number from 1 to 3, hint, or quit")), "{bad}");
+    for bad in ["'abc'", "'0'", "'99'", "''", "'hint 9'"] {
+        assert!(
+            s.contains(&format!(
+                "{bad} is not a move: enter a number from 1 to 3, hint, hint N (N from 1 to 3), or quit"
+            )),
+            "{bad}"
+        );
     }
-    assert!(s.contains("hint: 3 (5-12 on 1)"), "{s}");
+    // The hint names the best move with its figures, the model, and why it beats the runner-up.
+    assert!(s.contains("model: if every seat plays like weighted from here to the round's end"), "{s}");
+    let hint = &s[s.find("hint: ").expect("a hint")..];
+    assert!(hint.starts_with("hint: 3 5-12 on 1 (expected "), "{hint}");
+    let lines: Vec<&str> = hint.lines().take(4).collect();
+    assert!(lines[1].starts_with("against 2 3-12 on 1 (loses "), "{hint}");
+    // Here the policy alone plays the runner-up, and the hint says so and what the policy weighs.
+    assert!(lines[2].starts_with("  the tuned policy alone would play 3-12 on 1, but played out"), "{hint}");
+    assert_eq!(lines[3], "  - though the policy weighs that it spends 5-12, a tile of your own-train chain", "{hint}");
     assert!(s.contains("Match over"), "the match is played to its end");
     // No other seat's drawn tile is shown.
     let mut others_drew = 0;
@@ -492,9 +519,102 @@ fn the_rollout_bot_plays_the_presets_weights() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let mut v = no_time(serde_json::from_slice(&out.stdout).unwrap());
         v["settings"] = serde_json::Value::Null;
+        v["model"] = serde_json::Value::Null;
         v
     };
     let auto = analysis("weighted");
     assert_eq!(auto, analysis("weighted:set=celko1998"));
     assert_ne!(auto, analysis("weighted:set=wikipedia"));
+}
+
+#[test]
+fn looks_are_planned_before_the_analysis_starts() {
+    use mexican_train::analyze::looks;
+    let l = looks(128, 100_000);
+    assert_eq!(&l[..6], &[128, 192, 288, 432, 648, 972]);
+    assert_eq!((l.len(), l[l.len() - 1]), (18, 100_000));
+    assert!(l.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(looks(128, 64), vec![64]);
+    assert_eq!(looks(500, 500), vec![500]);
+    assert_eq!(looks(100, 160), vec![100, 150, 160]);
+}
+
+/// The stop reads intervals whose error is shared over the comparisons and every planned look,
+/// the printed loss intervals are those, the model is named, and a floor is kept.
+#[test]
+fn the_stop_holds_its_confidence_over_every_look() {
+    use mexican_train::analyze::looks;
+    let p = Position::parse(TEMPLATE, "template").unwrap();
+    let (_, state, moves) = p.build().unwrap();
+    let view = state.view(state.current());
+    let a = analyze(&view, &moves, &Settings::default(), 1);
+    assert_eq!(a.model, "weighted");
+    assert_eq!(a.looks, 18);
+    let k = a.moves.len() as f64;
+    assert!((a.comparison_error - 0.05 / ((k - 1.0) * 18.0)).abs() < 1e-15, "{}", a.comparison_error);
+    assert_eq!(a.stop, Stop::Separated);
+    assert!(looks(128, 100_000).contains(&a.worlds), "it stopped at a planned look: {}", a.worlds);
+    // The table says what the intervals are.
+    let t = Table(&a).to_string();
+    assert!(t.contains("loss [95% joint]") && t.contains("over 18 planned looks hold together at 95%"), "{t}");
+    assert!(t.contains("model: if every seat plays like weighted from here to the round's end"), "{t}");
+    // Each of ten seeds separates the same move: the stated error allows a different one in
+    // at most 5% of pairs of runs, and this position's best is clear.
+    let named: Vec<String> = (1..=10)
+        .map(|seed| analyze(&view, &moves, &Settings::default(), seed))
+        .filter(|a| a.stop == Stop::Separated)
+        .map(|a| a.best().mv.to_string())
+        .collect();
+    assert!(named.len() >= 8, "{named:?}");
+    assert!(named.iter().all(|m| *m == named[0]), "{named:?}");
+    // A floor: no stop before --min-samples worlds.
+    let f = analyze(&view, &moves, &Settings { min_worlds: 3000, ..Settings::default() }, 1);
+    assert!(f.worlds >= 3000, "{}", f.worlds);
+    assert_eq!(f.looks, looks(3000, 100_000).len() as u32);
+}
+
+#[test]
+fn a_review_grades_by_the_loss_that_holds() {
+    use mexican_train::analyze::review::grade;
+    assert_eq!(grade(6.0, 4.5, 1.0), "blunder");
+    assert_eq!(grade(6.0, 3.9, 1.0), "mistake");
+    assert_eq!(grade(3.0, 1.0, 1.0), "mistake");
+    assert_eq!(grade(3.0, 0.4, 1.0), "inaccuracy");
+    assert_eq!(grade(0.8, 0.1, 1.0), "");
+    assert_eq!(grade(5.0, -0.1, 1.0), "");
+    assert_eq!(grade(9.0, 8.0, 2.0), "blunder");
+    assert_eq!(grade(9.0, 7.9, 2.0), "mistake");
+}
+
+/// The hint's reasons come from the tuned policy's features, with the position's numbers.
+#[test]
+fn a_hint_says_why_in_the_policys_terms() {
+    use mexican_train::analyze::explain::{hint_text, why};
+    // Seat 1 holds two tiles: shedding the 23-pip tile now is urgent.
+    let p = position(
+        &["0-1", "11-12", "1-2"],
+        serde_json::json!([{"train": 0, "tiles": ["12-1"]}, {"train": 1, "tiles": ["12-2"]},
+                           {"train": 2, "tiles": ["12-3"]}, {"train": 3, "tiles": ["12-4"]}]),
+        &[3, 2, 6, 6],
+    );
+    let (_, state, moves) = p.build().unwrap();
+    let view = state.view(state.current());
+    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let heavy = texts.iter().position(|t| t == "11-12 on mexican").unwrap();
+    let light = texts.iter().position(|t| t == "0-1 on 0").unwrap();
+    let w = why(&view, &moves, heavy, light);
+    assert!(w.policy_agrees);
+    assert!(
+        w.for_best.iter().any(|r| r == "sheds 23 pips now, while seat 1 holds 2 and may go out soon (0-1: 1)"),
+        "{w:?}"
+    );
+    let a = analyze(&view, &moves, &Settings::default(), 1);
+    assert_eq!(a.best().mv.to_string(), "11-12 on mexican");
+    let text = hint_text(&a, &view, &moves, Some(light), |i| format!("{}", i + 1));
+    assert!(text.starts_with(&format!("hint: {} 11-12 on mexican (expected +", heavy + 1)), "{text}");
+    assert!(text.contains(&format!("against {} 0-1 on 0 (loses ", light + 1)), "{text}");
+    assert!(text.contains("  + sheds 23 pips now, while seat 1 holds 2"), "{text}");
+    // Asked about the best move itself.
+    let text = hint_text(&a, &view, &moves, Some(heavy), |i| format!("{}", i + 1));
+    assert!(text.contains(&format!("{} is the move the analysis ranks first", heavy + 1)), "{text}");
 }

@@ -7,18 +7,26 @@
 //! could know (its hand, the table, hand and boneyard sizes, the voids the table has shown and
 //! their loosened records after draws: `expert`'s `infer=draws`), every move is played in the
 //! same worlds (common random numbers), and each is played out to the round's end by the
-//! rollout bot in every seat (`greedy` unless told otherwise).
+//! rollout model in every seat (the tuned `weighted` policy, the one `expert`'s rollouts play,
+//! unless told otherwise).
 //!
-//! The budget goes where it separates the best moves: after a first look, a move is dropped
-//! once the leader beats it by more than the one-sided Bonferroni bound (`confidence` shared
-//! over the other moves) on their paired difference; the analysis ends when one move is left
-//! (**separated**), when every move left is within `tolerance` of the leader at `confidence`
-//! (**indistinguishable**: they are worth the same within the tolerance), or when the worlds
-//! or the time run out (**budget**), and says which.
+//! **Error control.** The worlds are looked at on a schedule fixed in advance ([`looks`]: the
+//! floor, then half as many again each time, up to the cap). At each look the leader is compared
+//! with every other move still in the running on their paired difference, with a Student-t
+//! interval whose level is Bonferroni-corrected over the `k - 1` comparisons and every planned
+//! look: two-sided `1 - (1 - confidence) / ((k - 1) * looks)`. A move is dropped when its whole
+//! interval lies behind the leader; the analysis ends when one move is left (**separated**),
+//! when every move left is within `tolerance` of the leader on these intervals
+//! (**indistinguishable**), or when the worlds or the time run out (**budget**). The chance that
+//! the truly best move is ever dropped is then at most `(1 - confidence) / 2`, whatever the
+//! number of looks, so two analyses of one position name different separated moves at most
+//! `1 - confidence` of the time (`scripts/study-analyze-stability.sh` measures it). The `loss`
+//! intervals printed are these same intervals.
 //!
 //! Only the [`View`] is read: hidden tiles cannot change the answer (a test swaps them and gets
 //! the same analysis, byte for byte). With no time cap the same seed gives the same analysis.
 
+pub mod explain;
 pub mod position;
 pub mod replay;
 pub mod review;
@@ -56,8 +64,13 @@ impl Metric {
 /// How an analysis searches and when it stops.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The bot that plays every seat in the rollouts.
+    /// The bot that plays every seat in the rollouts: the model the estimates assume.
     pub rollout: Bot,
+    /// The rollout bot's name as the output states it ("if every seat plays like `model`").
+    pub model: String,
+    /// The fewest worlds played before any move is dropped or the moves are called
+    /// indistinguishable (the first look).
+    pub min_worlds: u32,
     /// The most worlds played (each move is played at most once per world).
     pub max_worlds: u32,
     /// A time cap (off by default: a clock makes results machine-dependent).
@@ -74,6 +87,11 @@ pub struct Settings {
     /// A move (index in the legal list) played in every world even once dropped: the move
     /// played in a game under review, whose loss is then measured on every world.
     pub keep: Option<usize>,
+    /// A bot per seat for the rollouts instead of `rollout` in every seat (a review's deeper
+    /// check plays each seat's own bot).
+    pub seats: Option<Vec<Bot>>,
+    /// Only these moves (indices in the legal list) are compared; `None` for all.
+    pub only: Option<Vec<usize>>,
 }
 
 /// The default most worlds of one analysis: enough to separate the best move or call the
@@ -84,13 +102,35 @@ pub const DEFAULT_MAX_WORLDS: u32 = 100_000;
 /// decisions share the time.
 pub const DEFAULT_REVIEW_WORLDS: u32 = 20_000;
 
-/// Worlds played before the first look.
-pub const FIRST_LOOK: u32 = 32;
+/// The default fewest worlds before the first look: enough for the variance of a paired
+/// difference to be estimated (results/analyze/stability.csv).
+pub const DEFAULT_MIN_WORLDS: u32 = 128;
+
+/// Each look comes after this many times the worlds of the one before (rounded up).
+pub const LOOK_GROWTH: f64 = 1.5;
+
+/// The default rollout model: the tuned policy `expert`'s rollouts play.
+pub const DEFAULT_MODEL: &str = "weighted";
+
+/// The worlds after which an analysis looks, fixed before it starts: `min` (at most `max`), then
+/// [`LOOK_GROWTH`] times more each time, the last at `max`.
+pub fn looks(min: u32, max: u32) -> Vec<u32> {
+    let mut at = vec![min.clamp(1, max.max(1))];
+    while let Some(&last) = at.last()
+        && last < max
+    {
+        let next = ((f64::from(last) * LOOK_GROWTH).ceil() as u32).max(last + 1).min(max);
+        at.push(next);
+    }
+    at
+}
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            rollout: Bot::parse("greedy").expect("greedy is built in"),
+            rollout: Bot::parse(DEFAULT_MODEL).expect("weighted is built in"),
+            model: DEFAULT_MODEL.to_string(),
+            min_worlds: DEFAULT_MIN_WORLDS,
             max_worlds: DEFAULT_MAX_WORLDS,
             time_cap: None,
             confidence: 0.95,
@@ -98,6 +138,8 @@ impl Default for Settings {
             by: Metric::Points,
             infer_draws: true,
             keep: None,
+            seats: None,
+            only: None,
         }
     }
 }
@@ -128,9 +170,11 @@ impl Stop {
         };
         match self {
             Stop::Single => "only one legal move".into(),
-            Stop::Separated => format!("the best move is separated from every other at {c}% confidence"),
+            Stop::Separated => {
+                format!("the best move is separated from every other at {c}% confidence (joint over moves and looks)")
+            }
             Stop::Indistinguishable => {
-                format!("the moves left are indistinguishable: within {unit} of the best at {c}% confidence")
+                format!("the moves left are indistinguishable: within {unit} of the best at {c}% confidence (joint)")
             }
             Stop::Worlds => "the worlds ran out before the best move was separated (raise --samples)".into(),
             Stop::Time => "the time ran out before the best move was separated (raise --seconds)".into(),
@@ -206,6 +250,12 @@ pub struct Analysis {
     pub confidence: f64,
     /// The tolerance of the indistinguishable test.
     pub tolerance: f64,
+    /// The rollout model the estimates assume (every seat plays like it from here).
+    pub model: String,
+    /// Looks planned (the Bonferroni correction counts them all).
+    pub looks: u32,
+    /// The two-sided error of each loss interval: `(1 - confidence) / ((k - 1) * looks)`.
+    pub comparison_error: f64,
     /// Time spent.
     #[serde(serialize_with = "seconds")]
     pub elapsed: Duration,
@@ -237,6 +287,16 @@ fn quantile(p: f64) -> f64 {
     Normal::new(0.0, 1.0).expect("the standard normal").inverse_cdf(p)
 }
 
+/// The Student-t quantile with `n - 1` degrees of freedom that leaves `tail` above it; infinite
+/// below three values (no interval yet).
+fn t_quantile(tail: f64, n: u32) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    if n < 3 {
+        return f64::INFINITY;
+    }
+    StudentsT::new(0.0, 1.0, f64::from(n - 1)).expect("positive degrees of freedom").inverse_cdf(1.0 - tail)
+}
+
 /// Running sums of one quantity.
 #[derive(Clone, Copy, Default)]
 struct Sums {
@@ -264,6 +324,14 @@ impl Sums {
         let m = f64::from(self.n);
         let var = ((self.sq - self.sum * self.sum / m) / (m - 1.0)).max(0.0);
         (var / m).sqrt()
+    }
+
+    /// The interval with `tail` error above and below, on Student's t.
+    fn joint(&self, tail: f64) -> Estimate {
+        let half = t_quantile(tail, self.n) * self.se();
+        let mean = self.mean();
+        let half = if half.is_finite() { half } else { f64::INFINITY };
+        Estimate { mean, lo: mean - half, hi: mean + half }
     }
 
     fn estimate(&self, z: f64, clamp: Option<(f64, f64)>) -> Estimate {
@@ -307,26 +375,40 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
     let k = moves.len();
     let conf = settings.confidence;
     let z_interval = quantile(1.0 - (1.0 - conf) / 2.0);
-    // One-sided, shared over the k - 1 comparisons with the leader.
-    let z_drop = quantile(1.0 - (1.0 - conf) / (k.max(2) - 1) as f64);
+    let schedule = looks(settings.min_worlds, settings.max_worlds);
+    // A time cap can end the analysis between two planned looks: that is one look more.
+    let planned = schedule.len() as u32 + u32::from(settings.time_cap.is_some());
+    // Each loss interval's two-sided error, shared over the k - 1 comparisons with the leader
+    // and every planned look (Bonferroni); `tail` is the error on one side.
+    let comparison_error = (1.0 - conf) / ((k.max(2) - 1) as f64 * f64::from(planned));
+    let tail = comparison_error / 2.0;
     let mut pts = vec![Sums::default(); k];
     let mut win = vec![Sums::default(); k];
     // Per-world values, world-major, for the paired differences.
     let mut vp: Vec<f64> = Vec::new();
     let mut vw: Vec<f64> = Vec::new();
-    let mut alive: Vec<bool> = vec![true; k];
+    let mut alive: Vec<bool> = (0..k).map(|c| settings.only.as_ref().is_none_or(|o| o.contains(&c))).collect();
     // The rollout bot is told of the match, as a seat is: `weighted` plays its preset's set.
-    let mut proto = settings.rollout.clone();
-    proto.match_start(&MatchStart { rules: view.rules(), seat: me, game: 0, match_seed: 0, seed: 0 });
-    let mut ro = Rollouts {
-        seats: vec![proto.clone(); n],
-        rngs: (0..n).map(|_| rng_from_seed(0)).collect(),
-        moves: MoveList::new(),
-    };
+    let protos: Vec<Bot> = (0..n)
+        .map(|s| {
+            let mut b = settings.seats.as_ref().map_or(&settings.rollout, |seats| &seats[s]).clone();
+            b.match_start(&MatchStart {
+                rules: view.rules(),
+                seat: Seat::from_index(s),
+                game: 0,
+                match_seed: 0,
+                seed: 0,
+            });
+            b
+        })
+        .collect();
+    let mut ro =
+        Rollouts { seats: protos.clone(), rngs: (0..n).map(|_| rng_from_seed(0)).collect(), moves: MoveList::new() };
     let mut rollouts = 0u64;
     let mut w = 0u32;
-    let mut next_look = FIRST_LOOK;
-    let stop = if k == 1 {
+    let mut next_look = schedule.iter().copied();
+    let mut look_at = next_look.next().unwrap_or(1);
+    let stop = if alive.iter().filter(|&&a| a).count() <= 1 {
         Stop::Single
     } else {
         loop {
@@ -349,9 +431,9 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
             for c in (0..k).filter(|&c| alive[c] || settings.keep == Some(c)) {
                 let mut sim = world.clone();
                 sim.play_unchecked(moves[c], &mut NoObserver);
-                for s in 0..n {
-                    ro.seats[s].clone_from(&proto);
-                    ro.rngs[s] = rng_from_seed(mix(rollout_seed, s as u64));
+                for (s, (seat, rng)) in ro.seats.iter_mut().zip(ro.rngs.iter_mut()).enumerate() {
+                    seat.clone_from(&protos[s]);
+                    *rng = rng_from_seed(mix(rollout_seed, s as u64));
                 }
                 let outcome = play_round(&mut sim, &mut ro.seats, &mut ro.rngs, &mut ro.moves, &mut NoObserver);
                 let (p, q) = judge(&outcome.scores, me, n);
@@ -362,27 +444,24 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
                 rollouts += 1;
             }
             w += 1;
-            if w < next_look {
+            if w < look_at {
                 continue;
             }
-            next_look = w + (w / 8).max(16);
+            look_at = next_look.next().unwrap_or(u32::MAX);
             let values = if settings.by == Metric::Points { &vp } else { &vw };
             let sums = if settings.by == Metric::Points { &pts } else { &win };
             let lead = leader(sums, &alive);
             for (c, a) in alive.iter_mut().enumerate() {
-                if c != lead && *a {
-                    let d = paired(values, k, w, lead, c);
-                    if d.mean() > z_drop * d.se() && d.n >= 2 {
-                        *a = false;
-                    }
+                if c != lead && *a && paired(values, k, w, lead, c).joint(tail).lo > 0.0 {
+                    *a = false;
                 }
             }
             if alive.iter().filter(|&&a| a).count() == 1 {
                 break Stop::Separated;
             }
             let close = (0..k).filter(|&c| c != lead && alive[c]).all(|c| {
-                let d = paired(values, k, w, lead, c);
-                d.mean().abs() + z_interval * d.se() < settings.tolerance
+                let d = paired(values, k, w, lead, c).joint(tail);
+                d.lo > -settings.tolerance && d.hi < settings.tolerance
             });
             if close {
                 break Stop::Indistinguishable;
@@ -397,10 +476,7 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
                 let zero = Estimate { mean: 0.0, lo: 0.0, hi: 0.0 };
                 (zero, zero)
             } else {
-                (
-                    paired(&vp, k, w, lead, c).estimate(z_interval, None),
-                    paired(&vw, k, w, lead, c).estimate(z_interval, None),
-                )
+                (paired(&vp, k, w, lead, c).joint(tail), paired(&vw, k, w, lead, c).joint(tail))
             };
             MoveEval {
                 index: c,
@@ -432,6 +508,9 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
         by: settings.by,
         confidence: conf,
         tolerance: settings.tolerance,
+        model: settings.model.clone(),
+        looks: planned,
+        comparison_error,
         elapsed: start.elapsed(),
     }
 }
@@ -475,6 +554,7 @@ impl fmt::Display for Table<'_> {
             a.elapsed.as_secs_f64(),
             a.stop.describe(a.confidence, a.tolerance, a.by)
         )?;
+        writeln!(f, "model: if every seat plays like {} from here to the round's end", a.model)?;
         let width = a.moves.iter().map(|m| m.mv.to_string().len()).max().unwrap_or(4).max(4);
         let cells: Vec<[String; 3]> = a
             .moves
@@ -498,7 +578,7 @@ impl fmt::Display for Table<'_> {
             })
             .collect();
         let loss = if a.by == Metric::Points { "loss" } else { "loss, win %" };
-        let heads = [format!("win % [{c}%]"), format!("points [{c}%]"), format!("{loss} [{c}%]")];
+        let heads = [format!("win % [{c}%]"), format!("points [{c}%]"), format!("{loss} [{c}% joint]")];
         let w: Vec<usize> =
             (0..3).map(|j| cells.iter().map(|r| r[j].len()).chain([heads[j].len()]).max().unwrap_or(0)).collect();
         writeln!(
@@ -530,11 +610,28 @@ impl fmt::Display for Table<'_> {
                 w2 = w[2]
             )?;
         }
+        if a.moves.len() > 1 {
+            let others = a.moves.len() - 1;
+            writeln!(
+                f,
+                "joint: each loss interval at {}%, so that the {} with the best over {} planned looks hold together at {c}%; the stop reads them",
+                trim_percent(100.0 * (1.0 - a.comparison_error)),
+                if others == 1 { "1 comparison".to_string() } else { format!("{others} comparisons") },
+                a.looks
+            )?;
+        }
         if a.moves.iter().any(|m| !m.survived) {
             writeln!(f, "x: dropped once clearly behind the best (its interval is from fewer worlds)")?;
         }
         Ok(())
     }
+}
+
+/// A percentage near 100 written with the digits that show its distance from 100.
+fn trim_percent(p: f64) -> String {
+    let gap = 100.0 - p;
+    let digits = if gap <= 0.0 { 2 } else { ((-gap.log10()).ceil() as usize + 1).clamp(1, 8) };
+    format!("{p:.digits$}")
 }
 
 /// `Analysis` as JSON, each move with its protocol form and text.

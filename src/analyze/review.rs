@@ -1,11 +1,22 @@
 //! Game review: every decision of a logged game analysed, the played move's loss against the
-//! best, and the mistakes (docs/analyze.md).
+//! best, and the inaccuracies, mistakes and blunders (docs/analyze.md).
+//!
+//! A decision is graded by the loss that **holds**: the lower end of the played move's joint
+//! interval (the analysis is that sure the played move loses at least so much). With the
+//! threshold `M` (default 1 point): a **blunder** holds `4 M` points or more, a **mistake** `M` or
+//! more, an **inaccuracy** more than 0 with a mean loss of `M` or more. A mistake or blunder of a
+//! seat played by a search bot (`expert`, `montecarlo`), which plays better than the analysis's
+//! rollout model, is flagged only once a **deeper check** confirms it: the played and the best
+//! move are played again in fresh worlds with every seat's own bot from the log in the rollouts,
+//! and the played move must come out behind; otherwise it is marked unconfirmed.
 
 use super::replay::{Decision, LoggedGame};
 use super::{Analysis, Settings, analyze};
 use crate::error::InvalidInput;
 use crate::rng::mix;
 use crate::round::{Decision as Kind, Seat};
+use crate::strategies::Bot;
+use crate::strategy::StrategySpec;
 use rayon::prelude::*;
 
 /// One reviewed decision: a row of the review CSV (docs/analyze.md lists the columns).
@@ -33,10 +44,29 @@ pub struct ReviewRow {
     pub loss_hi: f64,
     pub played_win: f64,
     pub best_win: f64,
-    /// The loss is at least the threshold and its interval excludes zero.
+    /// Flagged: a mistake or a blunder (confirmed by the deeper check where one is due).
     pub mistake: bool,
     /// Worlds the analysis sampled.
     pub worlds: u32,
+    /// `inaccuracy`, `mistake`, `blunder`, or empty; `unconfirmed` for a mistake or blunder the
+    /// deeper check did not confirm.
+    pub grade: &'static str,
+    /// The deeper check's mean loss of the played move (points), where one was run.
+    pub checked_loss: Option<f64>,
+}
+
+/// A decision's grade from the played move's loss (mean and the lower end of its joint
+/// interval) and the mistake threshold.
+pub fn grade(loss: f64, holds: f64, threshold: f64) -> &'static str {
+    if holds >= BLUNDER_FACTOR * threshold && holds > 0.0 {
+        "blunder"
+    } else if holds >= threshold && holds > 0.0 {
+        "mistake"
+    } else if holds > 0.0 && loss >= threshold {
+        "inaccuracy"
+    } else {
+        ""
+    }
 }
 
 /// What to review and how.
@@ -46,8 +76,11 @@ pub struct ReviewSettings {
     pub analysis: Settings,
     /// Only this seat's decisions (all seats when `None`).
     pub seat: Option<Seat>,
-    /// A loss (in points) from which a decision is a mistake.
+    /// The loss that must hold (the lower end of its interval, in points) for a mistake; a
+    /// blunder holds [`BLUNDER_FACTOR`] times as much.
     pub threshold: f64,
+    /// Worlds of the deeper check of a search bot's mistake or blunder; 0 for none.
+    pub check_worlds: u32,
     /// The review's seed: each decision's analysis is seeded from it, its game, round and
     /// decision number, so a review is the same at any thread count.
     pub seed: u64,
@@ -55,8 +88,18 @@ pub struct ReviewSettings {
     pub threads: usize,
 }
 
-/// The default mistake threshold, in points.
-pub const DEFAULT_THRESHOLD: f64 = 3.0;
+/// The default mistake threshold, in points: the loss that must hold at the stated confidence.
+pub const DEFAULT_THRESHOLD: f64 = 1.0;
+
+/// A blunder holds this many times the mistake threshold.
+pub const BLUNDER_FACTOR: f64 = 4.0;
+
+/// The default worlds of the deeper check.
+pub const DEFAULT_CHECK_WORLDS: u32 = 32;
+
+/// The bots whose mistakes the deeper check must confirm: searches that play better than the
+/// analysis's rollout model.
+pub const CHECKED_BOTS: [&str; 2] = ["expert", "montecarlo"];
 
 /// The protocol's name of a kind of decision.
 pub fn kind_name(k: Option<Kind>) -> &'static str {
@@ -100,17 +143,61 @@ pub fn review(games: &[&LoggedGame], settings: &ReviewSettings) -> Result<Vec<Re
         .num_threads(settings.threads.max(1))
         .build()
         .map_err(|e| InvalidInput(format!("cannot start {} threads: {e}", settings.threads)))?;
+    let bots: Vec<Vec<Option<Bot>>> =
+        games.iter().map(|g| g.bots.iter().map(|b| Bot::parse(b).ok()).collect()).collect();
+    let names: Vec<Vec<String>> = games
+        .iter()
+        .map(|g| g.bots.iter().map(|b| b.parse::<StrategySpec>().map(|s| s.name).unwrap_or_default()).collect())
+        .collect();
+    let game_of = |d: &Decision| games.iter().position(|g| g.game == d.game).unwrap_or(0);
     let rows = pool.install(|| {
         decisions
             .par_iter()
             .map(|d| {
                 let a = analyze_decision(d, &settings.analysis, settings.seed);
-                row(d, &a, settings.threshold)
+                let mut r = row(d, &a, settings.threshold);
+                let (seats, names) = (&bots[game_of(d)], &names[game_of(d)]);
+                if matches!(r.grade, "mistake" | "blunder")
+                    && settings.check_worlds > 0
+                    && names.get(d.seat.index()).is_some_and(|n| CHECKED_BOTS.contains(&n.as_str()))
+                {
+                    let loss = deeper_check(d, &a, seats, settings);
+                    r.checked_loss = Some(round4(loss));
+                    if loss <= 0.0 {
+                        r.grade = "unconfirmed";
+                        r.mistake = false;
+                    }
+                }
+                r
             })
             .collect()
     });
     Ok(rows)
 }
+
+/// The deeper check: the played and the best move in `check_worlds` fresh worlds, every seat
+/// played by its own bot from the log (the rollout model where a seat's bot is not built in).
+/// Returns the played move's mean loss.
+fn deeper_check(d: &Decision, a: &Analysis, seats: &[Option<Bot>], settings: &ReviewSettings) -> f64 {
+    let model = &settings.analysis.rollout;
+    let best = a.best().index;
+    let check = Settings {
+        seats: Some(seats.iter().map(|b| b.as_ref().unwrap_or(model).clone()).collect()),
+        only: Some(vec![best, d.played]),
+        keep: Some(d.played),
+        min_worlds: settings.check_worlds,
+        max_worlds: settings.check_worlds,
+        time_cap: None,
+        ..settings.analysis.clone()
+    };
+    let view = d.state.view(d.seat).expect("a decision is in a round");
+    let c = analyze(&view, d.state.legal(), &check, mix(decision_seed(settings.seed, d), CHECK_STREAM));
+    let (p, b) = (c.of(d.played).expect("played"), c.of(best).expect("best"));
+    b.points.mean - p.points.mean
+}
+
+/// The stream of the deeper check's seed, apart from the analysis's.
+const CHECK_STREAM: u64 = 0xC4EC;
 
 /// The review row of decision `d` analysed as `a`.
 pub fn row(d: &Decision, a: &Analysis, threshold: f64) -> ReviewRow {
@@ -134,8 +221,10 @@ pub fn row(d: &Decision, a: &Analysis, threshold: f64) -> ReviewRow {
         loss_hi: round4(played.loss.hi),
         played_win: round4(played.win.mean),
         best_win: round4(best.win.mean),
-        mistake: played.loss.mean >= threshold && played.loss.lo > 0.0,
+        mistake: matches!(grade(played.loss.mean, played.loss.lo, threshold), "mistake" | "blunder"),
         worlds: a.worlds,
+        grade: grade(played.loss.mean, played.loss.lo, threshold),
+        checked_loss: None,
     }
 }
 
@@ -152,7 +241,12 @@ pub struct SummaryRow {
     /// The seat's bot, as the log names it.
     pub bot: String,
     pub decisions: usize,
+    pub inaccuracies: usize,
+    /// Mistakes flagged (confirmed where the deeper check is due).
     pub mistakes: usize,
+    pub blunders: usize,
+    /// Mistakes and blunders the deeper check did not confirm.
+    pub unconfirmed: usize,
     /// Mean loss per decision, in points.
     pub mean_loss: f64,
     /// Summed loss, in points.
@@ -174,7 +268,10 @@ pub fn summary(games: &[&LoggedGame], rows: &[ReviewRow]) -> Vec<SummaryRow> {
                 seat: s,
                 bot: bot.clone(),
                 decisions: mine.len(),
-                mistakes: mine.iter().filter(|r| r.mistake).count(),
+                inaccuracies: mine.iter().filter(|r| r.grade == "inaccuracy").count(),
+                mistakes: mine.iter().filter(|r| r.grade == "mistake").count(),
+                blunders: mine.iter().filter(|r| r.grade == "blunder").count(),
+                unconfirmed: mine.iter().filter(|r| r.grade == "unconfirmed").count(),
                 mean_loss: round4(total / mine.len() as f64),
                 total_loss: round4(total),
             });

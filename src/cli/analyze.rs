@@ -3,8 +3,11 @@
 use super::{AtomicFile, CliError, check_out_file, values};
 use crate::analyze::position::{Position, TEMPLATE};
 use crate::analyze::replay::{Decision, LoggedGame, read_log};
-use crate::analyze::review::{self, DEFAULT_THRESHOLD, ReviewRow, ReviewSettings, SummaryRow};
-use crate::analyze::{Analysis, DEFAULT_MAX_WORLDS, DEFAULT_REVIEW_WORLDS, Metric, Settings, Table, analyze, to_json};
+use crate::analyze::review::{self, DEFAULT_CHECK_WORLDS, DEFAULT_THRESHOLD, ReviewRow, ReviewSettings, SummaryRow};
+use crate::analyze::{
+    Analysis, DEFAULT_MAX_WORLDS, DEFAULT_MIN_WORLDS, DEFAULT_MODEL, DEFAULT_REVIEW_WORLDS, Metric, Settings, Table,
+    analyze, to_json,
+};
 use crate::round::Seat;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
@@ -49,17 +52,28 @@ pub(crate) struct AnalyzeArgs {
     /// With --review: write one row per decision to FILE (CSV)
     #[arg(long, value_name = "FILE", requires = "review")]
     csv: Option<PathBuf>,
-    /// With --review: a loss (points) from which a decision is a mistake, when its interval
-    /// also excludes 0
+    /// With --review: the loss (points) that must hold at the confidence (the lower end of its
+    /// interval) for a mistake; a blunder holds 4 times as much, an inaccuracy any loss above 0
+    /// with a mean of this or more
     #[arg(long, value_name = "P", default_value_t = DEFAULT_THRESHOLD, value_parser = non_negative, requires = "review")]
     threshold: f64,
     /// With --review: worker threads, at most 4 per core [default: every core]
     #[arg(long, value_name = "T", value_parser = values::threads, allow_hyphen_values = true, requires = "review")]
     threads: Option<usize>,
+    /// With --review: worlds of the deeper check that a mistake or blunder of an expert or
+    /// montecarlo seat must pass (every seat's own bot in the rollouts); 0 turns it off
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CHECK_WORLDS, requires = "review",
+          value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    check_worlds: u32,
     /// The most worlds one analysis samples (every move still in the running is played once
     /// in each) [default: 100000; with --review 20000 per decision]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     samples: Option<u32>,
+    /// The fewest worlds played before any move is dropped or the moves are called
+    /// indistinguishable: the first look; raise it to demand a floor [default: 128, or --samples
+    /// if that is fewer]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(8..=10_000_000))]
+    min_samples: Option<u32>,
     /// A time cap per analysis in seconds (results then depend on the machine) [default: none]
     #[arg(long, value_name = "S", value_parser = values::seconds)]
     seconds: Option<f64>,
@@ -73,8 +87,9 @@ pub(crate) struct AnalyzeArgs {
     /// What ranks the moves
     #[arg(long, value_enum, default_value_t = By::Points)]
     by: By,
-    /// The bot that plays every seat in the rollouts (name or name:key=value,...)
-    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    /// The rollout model: the bot that plays every seat from the position to the round's end
+    /// (name or name:key=value,...; weighted is the tuned policy expert's rollouts play)
+    #[arg(long, value_name = "BOT", default_value = DEFAULT_MODEL)]
     rollout: String,
     /// The analysis seed, decimal or hex (0x...)
     #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
@@ -123,15 +138,29 @@ fn settings(args: &AnalyzeArgs, registry: &Registry) -> Result<Settings, CliErro
         By::Points => Metric::Points,
         By::Win => Metric::Win,
     };
+    let max_worlds = args.samples.unwrap_or(if args.review { DEFAULT_REVIEW_WORLDS } else { DEFAULT_MAX_WORLDS });
+    let min_worlds = match args.min_samples {
+        Some(m) if m > max_worlds => {
+            return Err(CliError::usage(format!(
+                "--min-samples {m} is above the cap of {max_worlds} worlds (--samples): give a floor at most the cap"
+            )));
+        }
+        Some(m) => m,
+        None => DEFAULT_MIN_WORLDS.min(max_worlds),
+    };
     Ok(Settings {
         rollout,
-        max_worlds: args.samples.unwrap_or(if args.review { DEFAULT_REVIEW_WORLDS } else { DEFAULT_MAX_WORLDS }),
+        model: spec.to_string(),
+        min_worlds,
+        max_worlds,
         time_cap: args.seconds.map(Duration::from_secs_f64),
         confidence: args.confidence,
         tolerance: args.tolerance.unwrap_or(by.default_tolerance()),
         by,
         infer_draws: true,
         keep: None,
+        seats: None,
+        only: None,
     })
 }
 
@@ -322,6 +351,7 @@ fn run_review(args: &AnalyzeArgs, games: &[&LoggedGame], analysis: Settings) -> 
         analysis,
         seat: args.seat.map(|s| Seat::from_index(s as usize)),
         threshold: args.threshold,
+        check_worlds: args.check_worlds,
         seed: args.seed,
         threads: args.threads.unwrap_or_else(super::all_cores),
     };
@@ -343,40 +373,80 @@ fn run_review(args: &AnalyzeArgs, games: &[&LoggedGame], analysis: Settings) -> 
         let v = serde_json::json!({ "summary": summary, "decisions": rows });
         return emit(&format!("{}\n", serde_json::to_string_pretty(&v).expect("JSON")));
     }
-    emit(&summary_table(&summary, &rows, args.threshold))?;
+    emit(&summary_table(&summary, &rows, &settings))?;
     eprintln!("reviewed {} decisions in {:.1} s", rows.len(), start.elapsed().as_secs_f64());
     Ok(())
 }
 
-/// The review's console summary: a line per game and seat, then the largest mistakes.
-fn summary_table(summary: &[SummaryRow], rows: &[ReviewRow], threshold: f64) -> String {
+/// The review's console summary: the model, a line per game and seat, then the largest mistakes
+/// and blunders.
+fn summary_table(summary: &[SummaryRow], rows: &[ReviewRow], settings: &ReviewSettings) -> String {
     let mut s = String::new();
+    let (m, c) = (settings.threshold, settings.analysis.confidence * 100.0);
+    let _ = writeln!(
+        s,
+        "model: if every seat plays like {} from each position to the round's end",
+        settings.analysis.model
+    );
+    let _ = writeln!(
+        s,
+        "grades, by the loss that holds at {c}% (its joint interval's lower end): blunder {} points or more, mistake {m} or more, inaccuracy above 0 with a mean of {m} or more",
+        review::BLUNDER_FACTOR * m
+    );
+    if settings.check_worlds > 0 {
+        let _ = writeln!(
+            s,
+            "a mistake or blunder of {} is flagged only if a deeper check ({} worlds, every seat's own bot in the rollouts) confirms it\n",
+            review::CHECKED_BOTS.join(" or "),
+            settings.check_worlds
+        );
+    } else {
+        let _ = writeln!(s);
+    }
     let width = summary.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
     let _ = writeln!(
         s,
-        "{:>6}  {:>4}  {:<width$}  {:>9}  {:>8}  {:>9}  {:>10}",
-        "game", "seat", "bot", "decisions", "mistakes", "mean loss", "total loss"
+        "{:>6}  {:>4}  {:<width$}  {:>9}  {:>12}  {:>8}  {:>8}  {:>11}  {:>9}  {:>10}",
+        "game",
+        "seat",
+        "bot",
+        "decisions",
+        "inaccuracies",
+        "mistakes",
+        "blunders",
+        "unconfirmed",
+        "mean loss",
+        "total loss"
     );
     for r in summary {
         let game = r.game.map_or_else(|| "-".to_string(), |g| g.to_string());
         let _ = writeln!(
             s,
-            "{:>6}  {:>4}  {:<width$}  {:>9}  {:>8}  {:>9.2}  {:>10.1}",
-            game, r.seat, r.bot, r.decisions, r.mistakes, r.mean_loss, r.total_loss
+            "{:>6}  {:>4}  {:<width$}  {:>9}  {:>12}  {:>8}  {:>8}  {:>11}  {:>9.2}  {:>10.1}",
+            game,
+            r.seat,
+            r.bot,
+            r.decisions,
+            r.inaccuracies,
+            r.mistakes,
+            r.blunders,
+            r.unconfirmed,
+            r.mean_loss,
+            r.total_loss
         );
     }
     let mut worst: Vec<&ReviewRow> = rows.iter().filter(|r| r.mistake).collect();
-    worst.sort_by(|a, b| b.loss.total_cmp(&a.loss));
+    worst.sort_by(|a, b| b.loss_lo.total_cmp(&a.loss_lo));
     if worst.is_empty() {
-        let _ = writeln!(s, "\nno mistakes (a loss of {threshold} points or more, its interval above 0)");
+        let _ = writeln!(s, "\nno mistakes or blunders");
     } else {
-        let _ = writeln!(s, "\nlargest mistakes (a loss of {threshold} points or more, its interval above 0):");
+        let _ = writeln!(s, "\nlargest mistakes and blunders (by the loss that holds):");
         for r in worst.iter().take(10) {
             let game = r.game.map_or_else(String::new, |g| format!("game {g}, "));
             let _ = writeln!(
                 s,
-                "  {game}round {}, decision {} (line {}), seat {}: played {}, best {}: loses {:.2} points [{:.2}, {:.2}]",
-                r.round, r.decision, r.line, r.seat, r.played, r.best, r.loss, r.loss_lo, r.loss_hi
+                "  {game}round {}, decision {} (line {}), seat {}: {}: played {}, best {}: loses {:.2} points [{:.2}, {:.2}]",
+                r.round, r.decision, r.line, r.seat, r.grade, r.played, r.best, r.loss, r.loss_lo, r.loss_hi
             );
         }
     }

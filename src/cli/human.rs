@@ -6,6 +6,7 @@
 //! transcript shows the person only what the seat may know; it is shared with the seat, which
 //! writes the turn in progress before each question.
 
+use crate::analyze::explain::hint_text;
 use crate::analyze::{Settings, Table, analyze};
 use crate::game::{MatchObserver, MatchResult};
 use crate::report::transcript::Transcript;
@@ -54,6 +55,23 @@ impl MatchObserver for SharedTranscript {
     }
 }
 
+/// `hint` (Some(None)) or `hint N` for a move N from 1 to `k` (Some(Some(N - 1))); `None` for
+/// anything else.
+fn hint_of(entry: &str, k: usize) -> Option<Option<usize>> {
+    let mut words = entry.split_whitespace();
+    if !matches!(words.next(), Some("hint" | "h")) {
+        return None;
+    }
+    match (words.next(), words.next()) {
+        (None, _) => Some(None),
+        (Some(n), None) => match n.parse::<usize>() {
+            Ok(i) if (1..=k).contains(&i) => Some(Some(i - 1)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// A person's seat.
 #[derive(Clone)]
 pub(crate) struct Human {
@@ -93,7 +111,7 @@ impl Strategy for Human {
         self.say(&text);
         let stdin = std::io::stdin();
         loop {
-            self.say(&format!("move 1-{k}, hint, or quit: "));
+            self.say(&format!("move 1-{k}, hint (or hint N: why not move N), or quit: "));
             let mut line = String::new();
             match stdin.lock().read_line(&mut line) {
                 Ok(0) | Err(_) => {
@@ -110,14 +128,17 @@ impl Strategy for Human {
                     self.say("the match is stopped\n");
                     return 0;
                 }
-                "hint" | "h" => {
+                hint if hint_of(hint, k).is_some() => {
+                    let asked = hint_of(hint, k).flatten();
                     let a = analyze(view, moves, &self.hint, rng.next_u64());
-                    let best = a.best();
-                    self.say(&format!("{}hint: {} ({})\n", Table(&a), best.index + 1, best.mv));
+                    let text = hint_text(&a, view, moves, asked, |i| format!("{}", i + 1));
+                    self.say(&format!("{}{text}", Table(&a)));
                 }
                 _ => match entry.parse::<usize>() {
                     Ok(i) if (1..=k).contains(&i) => return i - 1,
-                    _ => self.say(&format!("'{entry}' is not a move: enter a number from 1 to {k}, hint, or quit\n")),
+                    _ => self.say(&format!(
+                        "'{entry}' is not a move: enter a number from 1 to {k}, hint, hint N (N from 1 to {k}), or quit\n"
+                    )),
                 },
             }
         }

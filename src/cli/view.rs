@@ -257,6 +257,9 @@ struct ReviewRow {
     best_win: Option<f64>,
     mistake: Option<bool>,
     worlds: Option<u64>,
+    /// `inaccuracy`, `mistake`, `blunder`, `unconfirmed` or empty (reviews before grades: absent).
+    #[serde(default)]
+    grade: Option<String>,
 }
 
 /// A review row as the page gets it: the move (index into the game's lines) it belongs to.

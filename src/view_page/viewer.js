@@ -469,13 +469,16 @@
     const bad = rows.some((r) => r.mistake === true);
     box.className = bad ? "mistake" : "";
     for (const r of rows) {
-      const verdict = r.mistake === true ? el("span", { class: "verdict", text: "\u2716 Mistake" })
-        : el("span", { class: "verdict ok", text: r.played === r.best ? "Best move" : "No clear mistake" });
+      const grade = r.grade || (r.mistake === true ? "mistake" : "");
+      const GRADES = { blunder: "\u2716 Blunder", mistake: "\u2716 Mistake" };
+      const SOFT = { inaccuracy: "Inaccuracy", unconfirmed: "Not confirmed by the players' own bots" };
+      const verdict = r.mistake === true ? el("span", { class: "verdict", text: GRADES[grade] || "\u2716 Mistake" })
+        : el("span", { class: "verdict ok", text: SOFT[grade] || (r.played === r.best ? "Best move" : "No clear mistake") });
       box.append(el("p", { class: "review-line" }, verdict,
         `Seat ${r.seat} played `, el("b", { class: "played", text: moveText(r.played) }),
         "; best: ", el("b", { class: "best", text: moveText(r.best) })));
       box.append(el("p", { class: "review-line loss" },
-        `Loss ${fmt(r.loss, 2)} points (95% interval ${fmt(r.loss_lo, 2)} to ${fmt(r.loss_hi, 2)}); expected round points ${fmt(r.played_points, 2)} played, ${fmt(r.best_points, 2)} best; round win ${pct(r.played_win)} played, ${pct(r.best_win)} best.`));
+        `Loss ${fmt(r.loss, 2)} points (95% joint interval ${fmt(r.loss_lo, 2)} to ${fmt(r.loss_hi, 2)}); expected round points ${fmt(r.played_points, 2)} played, ${fmt(r.best_points, 2)} best; round win ${pct(r.played_win)} played, ${pct(r.best_win)} best.`));
       box.append(el("p", { class: "review-line info" },
         `Decision ${r.decision ?? "?"} of round ${r.round ?? "?"}` + (r.kind ? ` (${r.kind})` : "") +
         (r.moves != null ? `, ${r.moves} legal moves` : "") + (r.worlds != null ? `, ${r.worlds} sampled worlds` : "")));

@@ -251,7 +251,7 @@ def test_a_review_annotation_and_the_mistake_marks(logs, open_page, mtrain, tmp_
     text = page.text_content("#review")
     assert "Mistake" in text
     assert "12-3 on seat 2's train" == page.text_content("#review .best")
-    assert "Loss 5.75 points (95% interval 2.50 to 9.00)" in text
+    assert "Loss 5.75 points (95% joint interval 2.50 to 9.00)" in text
     assert "round win 10.0% played, 35.0% best" in text
     assert page.eval_on_selector_all("#moves li.mistake", "els => els.map(e => Number(e.dataset.move))") == [bad]
     assert page.get_attribute("#moves li.current", "data-move") == str(bad)
