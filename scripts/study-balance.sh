@@ -8,7 +8,8 @@
 # Usage: scripts/study-balance.sh      (about 15 minutes on this 2-core machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ "${MT:-target/release/mtrain}" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
+MT="${MT:-target/release/mtrain}"
+[ "$MT" != target/release/mtrain ] || cargo build --release --quiet   # a given MT is used as it is
 OUT="${OUT:-results/balance}"
 mkdir -p "$OUT"
 run() { # preset seed
@@ -16,7 +17,7 @@ run() { # preset seed
   echo "== double-12 $1, seed $2" >&2
   start=$(date +%s)
   rm -rf "$dir"   # the script's own folder, made anew (mtrain refuses a folder with other files)
-  target/release/mtrain balance --set 12 --rules "$1" --players 2-8 --hands auto --seed "$2" \
+  "$MT" balance --set 12 --rules "$1" --players 2-8 --hands auto --seed "$2" \
     --quiet --out "$dir" > "$OUT/.console.tmp"
   mv "$OUT/.console.tmp" "$dir/console.txt"
   echo "   $(( $(date +%s) - start )) s" >&2

@@ -31,7 +31,7 @@
 //! measures them). On deals the tuning never saw the wikipedia set beats the hand-set weights the
 //! bot had before ([`HAND_WEIGHTS`]) by 155 to 175 Elo under `wikipedia`, `dominorules`,
 //! `family_house` and `harbour_cay` (under `dominorules` it is level with weights tuned for
-//! it, so one set serves those four), and beats `expert` at four players. Under `celko1998` it
+//! it, so one set serves those four), and beats the former `expert` (`expert-v1`) at four players. Under `celko1998` it
 //! loses to the hand-set weights (-227 Elo), and the set tuned there beats both (+90 and +314
 //! Elo): so `auto` plays that one under `celko1998`. `set=wikipedia`, `set=celko1998` and
 //! `set=hand` choose a set whatever the rules; a weight given in the spec overrides its set's.

@@ -806,3 +806,30 @@ fn the_inference_figures_are_those_of_inference_csv() {
     let p = &records("results/ladder/inference-play.csv")[0];
     assert!(num(p, "score_lo") < 0.5 && num(p, "score_hi") > 0.5, "no gain in play shown: {p:?}");
 }
+
+/// A head-to-head quoted in a results README names the bot as its run did: the tuning study's
+/// search opponent was the former `expert` (run as `expert-v1`), so no README may say tuned
+/// `weighted` beats `expert`, and the tuning study's quote names the run's bot.
+#[test]
+fn results_readmes_name_the_bots_their_runs_played() {
+    let summary = records("results/tuning/runs/search-4p-expert/summary.csv");
+    let names: Vec<&str> = summary.iter().map(|r| r["strategy"].as_str()).collect();
+    assert_eq!(names, ["tw", "expert-v1"]);
+    assert_eq!(summary[1]["spec"], "expert:samples=auto,depth=8,prior=0,rollout=greedy");
+    let tuning = read("results/tuning/README.md");
+    let at = tuning.find("68.1% [65.4, 70.7]").expect("the four-player head-to-head");
+    let sentence = &tuning[tuning[..at].rfind("):").unwrap()..at];
+    assert!(sentence.contains("the former `expert` (`expert-v1`"), "{sentence}");
+    for file in [
+        "README.md",
+        "results/tuning/README.md",
+        "results/balance/README.md",
+        "results/README.md",
+        "results/ladder/README.md",
+    ] {
+        let text = read(file);
+        for bad in ["beats `expert` at four", "beats the search bots", "it beats `expert`"] {
+            assert!(!text.contains(bad), "{file} says '{bad}'");
+        }
+    }
+}

@@ -62,6 +62,7 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
         None => "-".to_string(),
     };
     let mut any_fallback = false;
+    let mut any_unmeasured = false;
     let (mut any_on, mut any_undecided) = (false, false);
     for (players, pick) in bal::recommendations(&p.base, cells, p.objective, &p.limits) {
         let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
@@ -80,6 +81,8 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
             },
             None => "",
         };
+        let unmeasured = cell.is_some_and(bal::luck_not_measurable);
+        any_unmeasured |= unmeasured;
         any_on |= bal::CRITERIA.iter().any(|n| mark(n) == "~");
         any_undecided |= bal::CRITERIA.iter().any(|n| mark(n) == "?");
         s.push_str(&format!(
@@ -94,7 +97,7 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
             pct(get("blocked_rate"), false) + mark("blocked"),
             pct(get(p.limits.first_player.metric()), true) + mark("first_player"),
             score(get("skill")) + mark("skill"),
-            score(get("skill_ceiling")) + mark("skill_ceiling"),
+            if unmeasured { "not measurable".to_string() } else { score(get("skill_ceiling")) + mark("skill_ceiling") },
             get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
@@ -105,6 +108,11 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
             "(~ on the limit: the interval reaches past the limit but not past the {:.1}-point margin, so no defect)\n",
             100.0 * p.limits.margin
         ));
+    }
+    if any_unmeasured {
+        s.push_str(
+            "(luck not measurable: the second bot does not beat the last at that table, so its score would measure that bot's weakness, not luck)\n",
+        );
     }
     if any_undecided {
         s.push_str("(? undecided at --max-games: the interval still contains the margin's edge; no defect)\n");
