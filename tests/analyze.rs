@@ -617,4 +617,21 @@ fn a_hint_says_why_in_the_policys_terms() {
     // Asked about the best move itself.
     let text = hint_text(&a, &view, &moves, Some(heavy), |i| format!("{}", i + 1));
     assert!(text.contains(&format!("{} is the move the analysis ranks first", heavy + 1)), "{text}");
+    assert!(!text.contains("by the chance of winning"), "{text}");
+    // When another move wins the round more often than the best by points, the hint says which
+    // to prefer.
+    let mut b = a.clone();
+    b.moves[1].win.mean = b.moves[0].win.mean + 0.05;
+    let other = b.moves[1].mv.to_string();
+    let text = hint_text(&b, &view, &moves, None, |i| format!("{}", i + 1));
+    assert!(
+        text.contains(&format!("by the chance of winning this round {} {other} is ahead", b.moves[1].index + 1)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "the match is scored in points, so prefer 11-12 on mexican; prefer {other} only if winning this round is all that counts"
+        )),
+        "{text}"
+    );
 }
