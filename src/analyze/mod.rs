@@ -380,7 +380,9 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
     let planned = schedule.len() as u32 + u32::from(settings.time_cap.is_some());
     // Each loss interval's two-sided error, shared over the k - 1 comparisons with the leader
     // and every planned look (Bonferroni); `tail` is the error on one side.
-    let comparison_error = (1.0 - conf) / ((k.max(2) - 1) as f64 * f64::from(planned));
+    // The moves compared: every legal move, or those `only` names.
+    let compared = settings.only.as_ref().map_or(k, |o| (0..k).filter(|c| o.contains(c)).count());
+    let comparison_error = (1.0 - conf) / ((compared.max(2) - 1) as f64 * f64::from(planned));
     let tail = comparison_error / 2.0;
     let mut pts = vec![Sums::default(); k];
     let mut win = vec![Sums::default(); k];

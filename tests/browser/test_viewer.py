@@ -346,4 +346,8 @@ def test_the_review_of_mtrain_analyze_shows_its_mistakes(mtrain, open_page, tmp_
     for r in rows[:6]:
         page.evaluate(f"() => {{ while (Number(document.body.dataset.move) !== {int(r['line']) - 1}) document.getElementById(Number(document.body.dataset.move) < {int(r['line']) - 1} ? 'next' : 'prev').click(); }}")
         assert page.is_visible("#review")
-        assert ("Mistake" in page.text_content("#review")) == (r["mistake"] == "true")
+        text = page.text_content("#review")
+        assert ("\u2716" in text) == (r["mistake"] == "true")
+        # The grade is named: a flagged blunder or mistake, or an inaccuracy.
+        if r["grade"] in ("blunder", "mistake", "inaccuracy"):
+            assert r["grade"].capitalize() in text, text
