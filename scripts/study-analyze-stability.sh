@@ -58,3 +58,4 @@ xargs -P 2 -L 1 sh -c '
         > "$TMP/a.$log.$round.$decision.$seed.json"
 ' < "$TMP/jobs.txt"
 python3 scripts/analyze_stability.py "$TMP" "$TMP/jobs.txt" "$OUT"
+python3 scripts/analyze_tables.py "$OUT"

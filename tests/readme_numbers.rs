@@ -863,3 +863,35 @@ fn results_readmes_name_the_bots_their_runs_played() {
         }
     }
 }
+
+/// results/analyze: the stability study's table is quoted, the figures in its text are the CSV's,
+/// and the stated error rate holds (the share of pairs of runs of one position that separated
+/// different moves is at most 1 - confidence).
+#[test]
+fn the_analysis_stability_figures_are_those_of_stability_csv() {
+    let page = read("results/analyze/README.md");
+    assert!(page.contains(&read("results/analyze/stability.md")), "the README quotes stability.md");
+    let rows = records("results/analyze/stability.csv");
+    assert!(rows.len() >= 30, "at least 30 positions");
+    assert!(rows.iter().all(|r| r["runs"] == "20"), "20 seeds each");
+    for players in ["2 players", "4 players", "6 players"] {
+        assert!(rows.iter().any(|r| r["table"].starts_with(players)), "{players}");
+    }
+    let sum = |c: &str| rows.iter().map(|r| num(r, c)).sum::<f64>();
+    let (pairs, differ) = (sum("pairs"), sum("pairs_differ"));
+    assert!(differ / pairs <= 0.05, "{differ} of {pairs}");
+    let conflicting = rows.iter().filter(|r| num(r, "separated_moves") > 1.0).count();
+    assert!(conflicting as f64 / rows.len() as f64 <= 0.05, "{conflicting}");
+    let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    let pairs_text = format!("{:.0}", pairs);
+    let with_comma = format!("{},{}", &pairs_text[..pairs_text.len() - 3], &pairs_text[pairs_text.len() - 3..]);
+    let quote = format!(
+        "Of the {with_comma} pairs of runs of one position, {differ:.0} ({:.2}%) separated",
+        100.0 * differ / pairs
+    );
+    assert!(text.contains(&quote), "{quote}");
+    assert!(text.contains(&format!("so {conflicting} position of {} ", rows.len())), "{text}");
+    let runs = records("results/analyze/stability-runs.csv");
+    let budget = runs.iter().filter(|r| r["stop"] == "worlds" || r["stop"] == "time").count();
+    assert!(text.contains(&format!("{budget} of {} reached the 100,000-world cap", runs.len())), "{budget}");
+}
