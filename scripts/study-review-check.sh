@@ -13,7 +13,7 @@
 # Writes results/analyze/review-flags.csv (per match: decisions, inaccuracies, mistakes,
 # blunders, unconfirmed) and results/analyze/review-check.csv (per sampled flag: the review's
 # loss and the check's), and prints the summary results/analyze/README.md quotes.
-# Usage: scripts/study-review-check.sh    (about 20 minutes on 2 cores; MT=path skips the build)
+# Usage: scripts/study-review-check.sh    (about 5 minutes on 2 cores; MT=path skips the build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${MT:-}" ]; then
@@ -52,3 +52,4 @@ xargs -P 2 -L 1 sh -c '
         --min-samples 96 --seed "$3" --json > "$TMP/c.$0.$1.$2.json"
 ' < "$TMP/jobs.txt"
 python3 scripts/review_check.py "$TMP" "$OUT"
+python3 scripts/analyze_tables.py "$OUT"

@@ -895,3 +895,28 @@ fn the_analysis_stability_figures_are_those_of_stability_csv() {
     let budget = runs.iter().filter(|r| r["stop"] == "worlds" || r["stop"] == "time").count();
     assert!(text.contains(&format!("{budget} of {} reached the 100,000-world cap", runs.len())), "{budget}");
 }
+
+/// results/analyze: the review study's table is quoted and its targets hold: at most 3% of the
+/// strongest player's decisions flagged over the study, and at least 80% of the sampled flags
+/// confirmed by the players' own bots.
+#[test]
+fn the_review_flags_are_those_of_review_check_csv() {
+    let page = read("results/analyze/README.md");
+    assert!(page.contains(&read("results/analyze/review-check.md")), "the README quotes review-check.md");
+    let flags = records("results/analyze/review-flags.csv");
+    let decisions: f64 = flags.iter().map(|r| num(r, "decisions")).sum();
+    let flagged: f64 = flags.iter().map(|r| num(r, "flagged")).sum();
+    assert!(flagged / decisions <= 0.03, "{flagged} of {decisions}");
+    for r in &flags {
+        assert_eq!(num(r, "flagged"), num(r, "mistakes") + num(r, "blunders"), "{r:?}");
+    }
+    let checks = records("results/analyze/review-check.csv");
+    let confirmed = checks.iter().filter(|r| r["confirmed"] == "True").count();
+    assert!(confirmed as f64 >= 0.8 * checks.len() as f64, "{confirmed} of {}", checks.len());
+    for r in &checks {
+        assert_eq!(r["confirmed"] == "True", num(r, "check_loss") > 0.0, "{r:?}");
+    }
+    let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains(&format!("({confirmed} of {})", checks.len())), "{text}");
+    assert!(text.contains(&format!("flags {flagged:.0} of 1,592 decisions")) && decisions == 1592.0, "{text}");
+}
