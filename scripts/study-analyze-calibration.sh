@@ -18,7 +18,7 @@
 # base rate, and a reliability table by tenths of predicted probability.
 #
 # Writes results/analyze/calibration.csv and results/analyze/reliability.csv.
-# Usage: scripts/study-analyze-calibration.sh    (about 15 minutes on 2 cores; MT=path skips the
+# Usage: scripts/study-analyze-calibration.sh    (about 5 minutes on 2 cores; MT=path skips the
 # build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,3 +48,4 @@ while read -r name players bots rollout seeds; do
     done
 done < "$TMP/tables.txt"
 python3 scripts/analyze_calibration.py "$TMP" "$TMP/tables.txt" "$OUT"
+python3 scripts/analyze_tables.py "$OUT"

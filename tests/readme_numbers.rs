@@ -920,3 +920,43 @@ fn the_review_flags_are_those_of_review_check_csv() {
     assert!(text.contains(&format!("({confirmed} of {})", checks.len())), "{text}");
     assert!(text.contains(&format!("flags {flagged:.0} of 1,592 decisions")) && decisions == 1592.0, "{text}");
 }
+
+/// results/analyze: the calibration table is quoted; `greedy` self-play analysed with `greedy`
+/// rollouts is calibrated (bias within 2 points of win %, Brier better than the base rate); the
+/// `weighted` self-play biases quoted in the README and docs/analyze.md are the CSV's.
+#[test]
+fn the_calibration_figures_are_those_of_calibration_csv() {
+    let page = read("results/analyze/README.md");
+    assert!(page.contains(&read("results/analyze/calibration.md")), "the README quotes calibration.md");
+    let rows = records("results/analyze/calibration.csv");
+    let row = |table: &str, bot: &str| rows.iter().find(|r| r["table"] == table && r["seat_bot"] == bot).unwrap();
+    let g = row("greedy-4", "greedy");
+    assert!(num(g, "bias_win_lo") >= -2.0 && num(g, "bias_win_hi") <= 2.0, "{g:?}");
+    assert!(num(g, "skill_lo") > 0.0, "{g:?}");
+    let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    let docs = read("docs/analyze.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let bias = |t: &str| num(row(t, "weighted"), "bias_win");
+    let quote = format!(
+        "too high: +{:.1} points of % at 4 players, +{:.1} at 6, +{:.1} at 2",
+        bias("weighted-4"),
+        bias("weighted-6"),
+        bias("weighted-2")
+    );
+    assert!(text.contains(&quote), "{quote}");
+    let quote = format!(
+        "too high by {:.1} points of % at 4 players ({:.1} at 6, {:.1} at 2)",
+        bias("weighted-4"),
+        bias("weighted-6"),
+        bias("weighted-2")
+    );
+    assert!(docs.contains(&quote), "{quote}");
+    assert!(
+        docs.contains(&format!(
+            "(bias {:.1} points of win % [{:.1}, {:+.1}])",
+            num(g, "bias_win"),
+            num(g, "bias_win_lo"),
+            num(g, "bias_win_hi")
+        )),
+        "{docs}"
+    );
+}
