@@ -32,7 +32,10 @@ MARK = {"within": "", "on_limit": " ~", "beyond": " **defect**", "undecided": " 
 
 
 def figure(d, points):
-    """The figure with its interval and verdict mark."""
+    """The figure with its interval and verdict mark ("not measurable" where mtrain left it empty:
+    luck, where the second bot does not beat the last)."""
+    if d["value"] == "":
+        return "not measurable"
     v, lo, hi = float(d["value"]), float(d["lo"]), float(d["hi"])
     mark = MARK[d["verdict"]]
     if points:

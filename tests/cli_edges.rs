@@ -367,7 +367,12 @@ fn a_sweep_samples_an_undecided_cell_further_and_the_same_at_any_thread_count() 
         let games: u64 = c[2].parse().unwrap();
         assert!(games <= 896, "{l}");
         extended |= games > 224;
-        assert!(["within", "on_limit", "beyond", "undecided"].contains(&c[10]), "{l}");
+        // Luck is not measurable at 7 players (planner does not beat greedy there): unknown.
+        assert!(
+            ["within", "on_limit", "beyond", "undecided"].contains(&c[10])
+                || (c[3] == "skill_ceiling" && c[10] == "unknown" && c[5].is_empty()),
+            "{l}"
+        );
         if c[10] == "undecided" {
             assert!(games > 800, "{l}: undecided before the cap");
         }
