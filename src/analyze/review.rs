@@ -143,23 +143,30 @@ pub fn review(games: &[&LoggedGame], settings: &ReviewSettings) -> Result<Vec<Re
         .num_threads(settings.threads.max(1))
         .build()
         .map_err(|e| InvalidInput(format!("cannot start {} threads: {e}", settings.threads)))?;
-    let bots: Vec<Vec<Option<Bot>>> =
-        games.iter().map(|g| g.bots.iter().map(|b| Bot::parse(b).ok()).collect()).collect();
-    let names: Vec<Vec<String>> = games
+    // Per game, each seat's bot as built here (None: not a built-in, e.g. a person or an external
+    // program) and whether its mistakes need the deeper check.
+    let seats: Vec<Vec<(Option<Bot>, bool)>> = games
         .iter()
-        .map(|g| g.bots.iter().map(|b| b.parse::<StrategySpec>().map(|s| s.name).unwrap_or_default()).collect())
+        .map(|g| {
+            g.bots
+                .iter()
+                .map(|b| {
+                    let checked = b.parse::<StrategySpec>().is_ok_and(|s| CHECKED_BOTS.contains(&s.name.as_str()));
+                    (Bot::parse(b).ok(), checked)
+                })
+                .collect()
+        })
         .collect();
-    let game_of = |d: &Decision| games.iter().position(|g| g.game == d.game).unwrap_or(0);
     let rows = pool.install(|| {
         decisions
             .par_iter()
             .map(|d| {
                 let a = analyze_decision(d, &settings.analysis, settings.seed);
                 let mut r = row(d, &a, settings.threshold);
-                let (seats, names) = (&bots[game_of(d)], &names[game_of(d)]);
+                let seats = &seats[games.iter().position(|g| g.game == d.game).unwrap_or(0)];
                 if matches!(r.grade, "mistake" | "blunder")
                     && settings.check_worlds > 0
-                    && names.get(d.seat.index()).is_some_and(|n| CHECKED_BOTS.contains(&n.as_str()))
+                    && seats.get(d.seat.index()).is_some_and(|s| s.1)
                 {
                     let loss = deeper_check(d, &a, seats, settings);
                     r.checked_loss = Some(round4(loss));
@@ -178,11 +185,11 @@ pub fn review(games: &[&LoggedGame], settings: &ReviewSettings) -> Result<Vec<Re
 /// The deeper check: the played and the best move in `check_worlds` fresh worlds, every seat
 /// played by its own bot from the log (the rollout model where a seat's bot is not built in).
 /// Returns the played move's mean loss.
-fn deeper_check(d: &Decision, a: &Analysis, seats: &[Option<Bot>], settings: &ReviewSettings) -> f64 {
+fn deeper_check(d: &Decision, a: &Analysis, seats: &[(Option<Bot>, bool)], settings: &ReviewSettings) -> f64 {
     let model = &settings.analysis.rollout;
     let best = a.best().index;
     let check = Settings {
-        seats: Some(seats.iter().map(|b| b.as_ref().unwrap_or(model).clone()).collect()),
+        seats: Some(seats.iter().map(|(b, _)| b.as_ref().unwrap_or(model).clone()).collect()),
         only: Some(vec![best, d.played]),
         keep: Some(d.played),
         min_worlds: settings.check_worlds,
