@@ -85,7 +85,7 @@
 //! `alloc` (`halving`, `race` or `flat`), `temp` and `pool` (for `infer=policy`) and `score` as
 //! for `montecarlo`.
 
-use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, rollout_stream, world_stream};
+use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, Worlds, rollout_stream, world_stream};
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
@@ -194,6 +194,9 @@ pub struct Expert {
     values: Vec<i64>,
     /// Rollouts saved by this round's earlier decisions (the race spends them later).
     bank: u64,
+    /// Where the worlds come from: sampled from the seat's view, or (only for the `oracle`,
+    /// which sees every hand) the true round.
+    worlds: Worlds,
 }
 
 /// How the rollouts of one decision are spread over the moves.
@@ -209,7 +212,7 @@ enum Alloc {
 }
 
 impl Expert {
-    fn from_spec(spec: &StrategySpec) -> Result<Expert, SpecError> {
+    pub(super) fn from_spec(spec: &StrategySpec) -> Result<Expert, SpecError> {
         let bad = |key: &str, value: &str, valid: &str| SpecError::BadValue {
             bot: INFO.name.into(),
             key: key.into(),
@@ -273,7 +276,14 @@ impl Expert {
             survivors: Vec::new(),
             values: Vec::new(),
             bank: 0,
+            worlds: Worlds::Sampled,
         })
+    }
+
+    /// The same search over other worlds (the oracle's guided search).
+    pub(super) fn with_worlds(mut self, worlds: Worlds) -> Expert {
+        self.worlds = worlds;
+        self
     }
 }
 
@@ -296,6 +306,7 @@ impl Clone for Expert {
             survivors: Vec::new(),
             values: Vec::new(),
             bank: self.bank,
+            worlds: self.worlds,
         }
     }
 
@@ -312,6 +323,7 @@ impl Clone for Expert {
         self.prior = source.prior;
         self.policy.clone_from(&source.policy);
         self.bank = source.bank;
+        self.worlds = source.worlds;
     }
 }
 
@@ -327,6 +339,7 @@ impl fmt::Debug for Expert {
             .field("score", &self.score)
             .field("rollout", &self.rollout)
             .field("prior", &self.prior)
+            .field("worlds", &self.worlds)
             .finish_non_exhaustive()
     }
 }
@@ -378,6 +391,15 @@ impl Expert {
     /// A world to play: sampled to meet the void records; with `infer=policy`, picked from
     /// `pool` such samples in proportion to the likelihood the recorded plays give it.
     fn sample(&mut self, view: &View<'_>, rng: &mut GameRng) -> Option<RoundState> {
+        match (self.worlds, view.hidden()) {
+            (Worlds::True, Some(state)) => return Some(state.clone()),
+            (Worlds::TrueHands, Some(state)) => {
+                let mut w = state.clone();
+                w.reshuffle_boneyard(rng);
+                return Some(w);
+            }
+            _ => {}
+        }
         let draw = |rng: &mut GameRng| if self.loose { view.sample_world_loose(rng) } else { view.sample_world(rng) };
         let (Some((temp, pool)), Some(history)) = (self.inference, view.history()) else { return draw(rng) };
         let sc = &mut *self.infer_scratch;
@@ -558,6 +580,11 @@ impl Strategy for Expert {
     /// `infer=policy` reads the round's record of decisions.
     fn uses_history(&self) -> bool {
         self.inference.is_some()
+    }
+
+    /// Only as the `oracle`'s guided search, which plays the true round.
+    fn sees_hidden(&self) -> bool {
+        self.worlds != Worlds::Sampled
     }
 }
 

@@ -52,19 +52,27 @@ fn the_oracle_is_a_ceiling_above_montecarlo_and_never_fielded_by_default() {
     assert!(!registry.default_field().contains("oracle"));
     assert!(registry.get("oracle").unwrap().about.starts_with("CEILING, NOT A PLAYER"));
     let err = Bot::parse("oracle:sees=more").unwrap_err().to_string();
-    assert!(err.contains("invalid value 'more' for oracle:sees (valid: all, hands)"), "{err}");
+    assert!(err.contains("invalid value 'more' for oracle:sees (valid: auto, all, hands)"), "{err}");
+    let err = Bot::parse("oracle:search=deep").unwrap_err().to_string();
+    assert!(err.contains("invalid value 'deep' for oracle:search (valid: guided, flat)"), "{err}");
+    // The guided search's own parameters mean nothing to the flat one: refused, not ignored.
+    let err = Bot::parse("oracle:search=flat,prior=2").unwrap_err().to_string();
+    assert!(err.contains("oracle:prior") && err.contains("search=guided only"), "{err}");
+    assert!(Bot::parse("oracle:prior=2,depth=0").is_ok());
     let err = Bot::parse("oracle:samples=0").unwrap_err().to_string();
     assert!(err.contains("oracle:samples"), "{err}");
-    // Seeing everything wins far more than half against the same search on sampled worlds;
-    // seeing the hands but not the draws, less, but still more than half.
-    let score = |a: &str| {
+    // The flat search seeing everything wins far more than half against the same search on
+    // sampled worlds; seeing the hands but not the draws, less, but still more than half. The
+    // guided search on the true hands wins more than half against `expert` itself.
+    let score = |a: &str, b: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
             .args(["tournament", "--players", "2", "--games", "120", "--seed", "3", "--quiet", "--bots"])
-            .arg(format!("{a},montecarlo:samples=4"))
+            .arg(format!("{a},{b}"))
             .output()
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
-        let line = text.lines().find(|l| l.contains(" vs montecarlo")).unwrap_or_else(|| panic!("{text}")).to_string();
+        let versus = format!(" vs {}", b.split(':').next().unwrap());
+        let line = text.lines().find(|l| l.contains(&versus)).unwrap_or_else(|| panic!("{text}")).to_string();
         let lo: f64 = line
             .split("score")
             .nth(1)
@@ -80,6 +88,7 @@ fn the_oracle_is_a_ceiling_above_montecarlo_and_never_fielded_by_default() {
             .unwrap();
         lo
     };
-    assert!(score("oracle:samples=4") > 75.0);
-    assert!(score("oracle:sees=hands,samples=4") > 52.0);
+    assert!(score("oracle:search=flat,samples=4", "montecarlo:samples=4") > 75.0);
+    assert!(score("oracle:search=flat,sees=hands,samples=4", "montecarlo:samples=4") > 52.0);
+    assert!(score("oracle:samples=16", "expert") > 50.0);
 }

@@ -987,3 +987,56 @@ fn the_calibration_figures_are_those_of_calibration_csv() {
         "{docs}"
     );
 }
+
+#[test]
+fn the_world_structure_figures_are_those_of_worlds_csv() {
+    let page = read("results/analyze/README.md");
+    let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    let docs = read("docs/analyze.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let rows = records("results/analyze/worlds.csv");
+    assert_eq!(rows.len(), 5);
+    for r in &rows {
+        // Every row of the CSV is in the page's table, as written.
+        let cell = |a: &str, lo: &str, hi: &str| format!("{:+.1} [{:+.1}, {:+.1}]", num(r, a), num(r, lo), num(r, hi));
+        let line = format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r["bot"],
+            r["players"],
+            r["forecasts"],
+            r["rounds"],
+            r["sampled"],
+            r["true_hands"],
+            r["realised"],
+            cell("bias_sampled", "bias_sampled_lo", "bias_sampled_hi"),
+            cell("bias_true", "bias_true_lo", "bias_true_hi"),
+            r["plan_sampled"],
+            r["plan_true"]
+        );
+        assert!(page.contains(&line), "{line}");
+        // "With the true hands the forecast is calibrated for every bot (each interval covers 0)".
+        assert!(num(r, "bias_true_lo") < 0.0 && num(r, "bias_true_hi") > 0.0, "{r:?}");
+    }
+    let w = |players: &str| rows.iter().find(|r| r["bot"] == "weighted" && r["players"] == players).unwrap();
+    let quote = format!(
+        "`weighted` is off by {:+.1} points at 4 players and {:+.1} at 6",
+        num(w("4"), "bias_sampled"),
+        num(w("6"), "bias_sampled")
+    );
+    assert!(text.contains(&quote), "{quote}");
+    for (who, r) in [("greedy", "4"), ("planner", "4")] {
+        let r = rows.iter().find(|x| x["bot"] == who && x["players"] == r).unwrap();
+        assert!(num(r, "bias_sampled_lo") < 0.0 && num(r, "bias_sampled_hi") > 0.0, "{r:?}");
+    }
+    let quote = format!(
+        "plan of {} tiles at 4 players where a sampled hand of the same size holds {}",
+        w("4")["plan_true"],
+        w("4")["plan_sampled"]
+    );
+    assert!(text.contains(&quote), "{quote}");
+    let quote = format!(
+        "({} tiles of own-train trail at 4 players against {} in a sampled hand",
+        w("4")["plan_true"],
+        w("4")["plan_sampled"]
+    );
+    assert!(docs.contains(&quote), "{quote}");
+}

@@ -30,6 +30,7 @@ pub mod explain;
 pub mod position;
 pub mod replay;
 pub mod review;
+pub mod worlds;
 
 use crate::game::play_round;
 use crate::rng::{GameRng, mix, rng_from_seed};
