@@ -12,7 +12,7 @@ cargo build --release --quiet
 M=target/release/mtrain
 # `expert` at its defaults, then the former `expert` (its defaults before the policy search) and
 # that search with full rollouts, each spelled out so that it stays the same bot.
-BOTS="montecarlo expert expert:rollout=greedy,prior=0,depth=8,samples=auto expert:rollout=greedy,prior=0,depth=0,samples=32 oracle oracle:sees=hands"
+BOTS="montecarlo expert expert:rollout=greedy,prior=0,depth=8,samples=auto expert:rollout=greedy,prior=0,depth=0,samples=32 oracle oracle:search=flat oracle:search=flat,sees=hands"
 for n in 2 4; do
   for b in $BOTS; do
     f="$OUT/search-${n}p-${b//[:=,]/-}.csv"

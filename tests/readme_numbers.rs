@@ -217,7 +217,7 @@ fn the_ladder_quotes_its_gap_shares_from_gap_csv() {
     };
     assert!(shares("2").iter().all(|s| (0.2..0.3).contains(s)), "{:?}", shares("2"));
     let quoted = format!(
-        "about a quarter of\n  the gap to an all-seeing `oracle` (a ceiling, not a player) at 2 players and {} at 4",
+        "about a quarter of\n  the gap to the flat all-seeing oracle (`oracle:search=flat`) at 2 players and {} at 4",
         pct_range(&shares("4"))
     );
     assert!(read("README.md").contains(&quoted), "README lacks '{quoted}'");
@@ -483,7 +483,7 @@ fn the_results_index_headlines_match_their_csvs() {
     assert!(shares("2").iter().all(|s| (0.2..0.3).contains(s)), "about a quarter at 2 players: {:?}", shares("2"));
     has(
         "Ladder and ceiling",
-        &format!("a quarter of the gap to the all-seeing oracle at 2 players and {} at 4", pct_range(&shares("4"))),
+        &format!("a quarter of the gap to the flat all-seeing oracle (`oracle:search=flat`) at 2 players and {} at 4", pct_range(&shares("4"))),
     );
     let curve: Vec<f64> = records("results/ladder/skill.csv").iter().map(|r| 100.0 * num(r, "score")).collect();
     let gains: Vec<f64> = curve.windows(2).skip(2).map(|w| w[1] - w[0]).collect();
@@ -691,6 +691,10 @@ fn the_guided_search_headline_matches_strongest_sprt_csv() {
         "{a:+} to {b:+} Elo above tuned `weighted` at 2 and 4 players ({c:+} to {d:+} at 6) and {e:+} to {f:+} above the former `expert`"
     );
     assert!(flat.contains(&want), "{want}\n{flat}");
+    let index = read("results/README.md");
+    let want =
+        format!("{a:+} to {b:+} Elo over tuned `weighted` at 2 and 4 players, {e:+} to {f:+} over the former `expert`");
+    assert!(index.contains(&want), "results/README.md lacks {want}");
     let ms = records("results/ladder/policy-search.csv")
         .into_iter()
         .find(|r| r["spec"] == "expert:rollout=weighted,prior=5,depth=12,samples=31")
@@ -813,19 +817,61 @@ fn the_league_figures_are_those_of_league_csv() {
     let readme = read("README.md");
     assert!(readme.contains("plain search is level with `weighted`'s hand-set weights at 2 and 4\n  players"));
     let at = readme.find("**`expert` is the strongest player").expect("the headline");
-    let quote = readme[at..at + 1200].replace("\n  ", " ");
+    let quote = readme[at..at + 1700].replace("\n  ", " ");
     // README quotes the league's margins over tuned `weighted` (the runner-up in every cell
-    // but one), checked by the_guided_search_headline_matches_strongest_sprt_csv; no gap share
-    // to an oracle that is no ceiling.
-    assert!(quote.contains("so no share of a gap to it is quoted here"), "{quote}");
-    let shares: Vec<f64> = records("results/ladder/league-gap.csv")
-        .iter()
-        .filter(|r| r["bot"] == "expert" && r["players"] == "4")
-        .map(|r| num(r, "share"))
-        .collect();
-    assert_eq!(shares.len(), 2);
-    assert!(shares.iter().all(|&s| s >= 0.5), "at least half the gap at 4 players: {shares:?}");
-    assert!(page.replace('\n', " ").contains(&format!("At 4 players `expert` closes {}", pct_range(&shares))));
+    // but one), checked by the_guided_search_headline_matches_strongest_sprt_csv, and the gap
+    // shares to the oracle where it is a ceiling: 2 and 4 players, not 6.
+    let gap = records("results/ladder/league-gap.csv");
+    let shares = |players: &str| -> Vec<f64> {
+        gap.iter().filter(|r| r["bot"] == "expert" && r["players"] == players).map(|r| num(r, "share")).collect()
+    };
+    assert_eq!(shares("4").len(), 2);
+    assert!(shares("4").iter().all(|&s| s >= 0.5), "at least half the gap at 4 players: {:?}", shares("4"));
+    let two = shares("2");
+    assert_eq!(format!("{:.0}", 100.0 * two[0]), format!("{:.0}", 100.0 * two[1]), "one figure for 2 players");
+    let want = format!(
+        "`expert` closes {} of the gap to it at 4 players and {:.0}% at 2. At 6 players no oracle tried beats `expert`",
+        pct_range(&shares("4")),
+        100.0 * two[0]
+    );
+    assert!(quote.contains(&want), "{want}\n{quote}");
+    assert!(page.replace('\n', " ").contains(&format!("At 4 players `expert` closes {}", pct_range(&shares("4")))));
+    let v1 = |players: &str| -> Vec<f64> {
+        gap.iter().filter(|r| r["bot"] == "expert-v1" && r["players"] == players).map(|r| num(r, "share")).collect()
+    };
+    let flat_page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        format!(
+            "where the former `expert` closed {}; at 2 players {:.0}% (the former: {})",
+            pct_range(&v1("4")),
+            100.0 * two[0],
+            pct_range(&v1("2"))
+        ),
+        format!("against it `expert-v1` closes {} at 4 players", pct_range(&v1("4"))),
+    ] {
+        assert!(flat_page.contains(&want), "{want}");
+    }
+    // The oracle is a ceiling at 2 and 4 players (rated above expert, intervals apart) and not
+    // at 6 (the intervals overlap); the head-to-head scores quoted are the league's.
+    let page_flat = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    for preset in ["wikipedia", "dominorules"] {
+        for players in ["2", "4", "6"] {
+            let (o, e) = (elo(preset, players, "oracle"), elo(preset, players, "expert"));
+            assert_eq!(o.0 > e.1, players != "6", "{preset} {players}: oracle {o:?} expert {e:?}");
+            let pair = records(&format!("results/ladder/runs/league-{preset}-{players}p/pairs.csv"))
+                .into_iter()
+                .find(|r| r["a"] == "expert" && r["b"] == "oracle")
+                .unwrap();
+            let score = format!("{:.1}%", 100.0 * (1.0 - num(&pair, "a_score")));
+            let with = format!(
+                "{score} [{:.1}, {:.1}]",
+                100.0 * (1.0 - num(&pair, "a_score_hi")),
+                100.0 * (1.0 - num(&pair, "a_score_lo"))
+            );
+            let quoted = if players == "2" { score } else { with };
+            assert!(page_flat.contains(&quoted), "{preset} {players}: {quoted}");
+        }
+    }
 }
 
 /// Inference from behaviour: results/ladder/README.md quotes the script's table and its result
