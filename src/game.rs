@@ -446,8 +446,7 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
             rules,
             seat: Seat::from_index(s),
             game: seeds.game,
-            match_seed: seeds.seed,
-            seed: seeds.bots[s],
+            seed: seeds::bot_public(seeds.bots[s]),
         });
     }
     let mut flow = MatchFlow::new(rules, deal_rng, result);
@@ -775,13 +774,7 @@ impl<S: Strategy> BotSeats<S> {
         for (s, bot) in bots.iter_mut().enumerate() {
             if let Some(b) = bot {
                 let seat = Seat::from_index(s);
-                b.match_start(&MatchStart {
-                    rules,
-                    seat,
-                    game: seeds.game,
-                    match_seed: seeds.seed,
-                    seed: seeds.bots[s],
-                });
+                b.match_start(&MatchStart { rules, seat, game: seeds.game, seed: seeds::bot_public(seeds.bots[s]) });
             }
         }
         let rngs = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();

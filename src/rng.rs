@@ -77,6 +77,26 @@ pub mod seeds {
         mix(match_seed, stream::BOT + seat)
     }
 
+    /// The seed a seat is told of its own stream ([`crate::MatchStart::seed`], the `seed` of an
+    /// external program's `match` message), from the seat's stream seed [`bot`]: one ChaCha20
+    /// block keyed by it. Unlike [`mix`], which is a bijection (anyone can run it backwards
+    /// from a seat's seed to the deal's and from there to the run's master seed, and replay
+    /// every hand), this is one-way: finding the stream seed back from it means trying the 2^64
+    /// keys. What stays open is guessing the run's own seed: a bot that tries likely `--seed`
+    /// values (1, 2, ...) through the whole derivation finds the one in use, so a match against
+    /// a program you do not trust should use a seed it cannot guess (docs/external-bots.md).
+    /// The built-in bots' streams are [`bot`]'s seeds themselves; this only changes what a
+    /// program is told.
+    pub fn bot_public(bot_stream: u64) -> u64 {
+        use rand::{RngCore, SeedableRng};
+        // The key: the stream seed, then a fixed label that keeps these draws apart from any
+        // other use of ChaCha20 keyed by the same 64 bits.
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&bot_stream.to_le_bytes());
+        key[8..].copy_from_slice(b"mtrain: a seat's public ");
+        rand_chacha::ChaCha20Rng::from_seed(key).next_u64()
+    }
+
     /// The seating order of a deal at a table too large to go through every order.
     pub const fn seating(deal_seed: u64) -> u64 {
         mix(deal_seed, stream::SEATING)

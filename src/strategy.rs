@@ -19,11 +19,10 @@ pub struct MatchStart<'a> {
     pub seat: Seat,
     /// The game's number in its run (a tournament's game index; 0 for a single match).
     pub game: u64,
-    /// The match seed (the deal stream and every seat's stream derive from it).
-    pub match_seed: u64,
-    /// The seed of this seat's own random stream: the stream [`Strategy::choose`] receives. A
-    /// strategy with randomness of its own (an external program) seeds it from this, so that
-    /// the same match replays exactly.
+    /// A seed for this seat's own randomness: a strategy with randomness of its own (an
+    /// external program) seeds it from this, so that the same match replays exactly. It is a
+    /// one-way function of the seat's stream ([`crate::rng::seeds::bot_public`]): nothing a
+    /// strategy is told leads back to the deal. (The match seed is not told either.)
     pub seed: u64,
 }
 

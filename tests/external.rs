@@ -667,3 +667,62 @@ fn the_custom_bot_example_runs_the_whole_command_line() {
         String::from_utf8(r.stderr).unwrap().contains("invalid value 'x' for lightest:late (valid: a whole number)")
     );
 }
+
+/// The inverse of `rng::mix`: the parent seed `mix(parent, index)` came from. `mix` is
+/// splitmix64's finaliser after adding a multiple of the golden ratio, and both steps undo.
+fn unmix(child: u64, index: u64) -> u64 {
+    fn unshift(x: u64, s: u32) -> u64 {
+        // x ^ (x >> s), undone by applying it until the shifted part runs out.
+        let mut y = x;
+        let mut k = s;
+        while k < 64 {
+            y = x ^ (y >> s);
+            k += s;
+        }
+        y
+    }
+    // Modular inverses of the finaliser's odd multipliers.
+    fn inv(a: u64) -> u64 {
+        let mut x = a;
+        for _ in 0..6 {
+            x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        }
+        x
+    }
+    let mut z = unshift(child, 31);
+    z = unshift(z.wrapping_mul(inv(0x94D0_49BB_1331_11EB)), 27);
+    z = unshift(z.wrapping_mul(inv(0xBF58_476D_1CE4_E5B9)), 30);
+    z.wrapping_sub(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(index.wrapping_add(1)))
+}
+
+/// The audit's attack on the `seed` of the `match` message: undo the mix that made it from the
+/// match seed, and replay the deal. The seed is now one-way: the attack finds nothing, while on
+/// the seat's stream seed itself (what the message used to carry) it finds the match seed.
+#[test]
+fn a_bot_cannot_work_back_from_its_seed_to_the_deal() {
+    use mexican_train::rng::{mix, seeds};
+    // The inverse is right: it undoes mix.
+    for (s, i) in [(0u64, 0u64), (5, 2 << 32), (u64::MAX, 17), (0x1234_5678_9abc_def0, 3)] {
+        assert_eq!(unmix(mix(s, i), i), s);
+    }
+    let dir = scratch("seed-attack");
+    let msgs = dir.join("messages.jsonl");
+    let ext = format!("rec=python3 {} {}", repo("tests/bots/recorder.py"), msgs.display());
+    ok(&mtrain(&["play", "--players", "2", "--rounds", "1", "--seed", "5", "--ext-bot", &ext, "--bots", "rec,rec"]));
+    let mut seen = 0;
+    for line in read(&msgs).lines() {
+        let m: Value = serde_json::from_str(line).unwrap();
+        if m["type"] != "match" {
+            continue;
+        }
+        seen += 1;
+        let seat = m["seat"].as_u64().unwrap();
+        let told = m["seed"].as_u64().unwrap();
+        let bot_stream = seeds::bot(5, seat);
+        assert_eq!(unmix(bot_stream, (2 << 32) + seat), 5, "the attack works on the stream seed");
+        assert_eq!(told, seeds::bot_public(bot_stream), "the message carries the one-way seed");
+        assert_ne!(told, bot_stream);
+        assert_ne!(unmix(told, (2 << 32) + seat), 5, "the attack finds the match seed");
+    }
+    assert_eq!(seen, 2, "one match message per seat");
+}

@@ -14,7 +14,7 @@ fn stepped(rules: &Rules, seed: u64, bots: &mut [Bot]) -> MatchState {
     let mut st = MatchState::seeded(rules, &seeds);
     let mut rngs: Vec<_> = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();
     for (s, bot) in bots.iter_mut().enumerate() {
-        let start = MatchStart { rules, seat: Seat::from_index(s), game: 0, match_seed: seed, seed: seeds.bots[s] };
+        let start = MatchStart { rules, seat: Seat::from_index(s), game: 0, seed: seeds.bots[s] };
         bot.match_start(&start);
     }
     let mut round = 0;

@@ -31,7 +31,7 @@ pub struct Why {
 /// The tuned policy, told of the rules of `view`'s match.
 fn policy(view: &View<'_>) -> Weighted {
     let Ok(Bot::Weighted(mut w)) = Bot::parse("weighted") else { unreachable!("weighted is built in") };
-    w.match_start(&MatchStart { rules: view.rules(), seat: view.seat(), game: 0, match_seed: 0, seed: 0 });
+    w.match_start(&MatchStart { rules: view.rules(), seat: view.seat(), game: 0, seed: 0 });
     w
 }
 

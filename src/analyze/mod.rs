@@ -395,13 +395,7 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
     let protos: Vec<Bot> = (0..n)
         .map(|s| {
             let mut b = settings.seats.as_ref().map_or(&settings.rollout, |seats| &seats[s]).clone();
-            b.match_start(&MatchStart {
-                rules: view.rules(),
-                seat: Seat::from_index(s),
-                game: 0,
-                match_seed: 0,
-                seed: 0,
-            });
+            b.match_start(&MatchStart { rules: view.rules(), seat: Seat::from_index(s), game: 0, seed: 0 });
             b
         })
         .collect();

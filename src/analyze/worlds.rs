@@ -69,7 +69,7 @@ pub fn measure(
     let proto: Vec<Bot> = (0..n)
         .map(|s| {
             let mut b = Bot::parse(bot)?;
-            b.match_start(&MatchStart { rules, seat: Seat::from_index(s), game: 0, match_seed: seed, seed: 0 });
+            b.match_start(&MatchStart { rules, seat: Seat::from_index(s), game: 0, seed: 0 });
             Ok(b)
         })
         .collect::<Result<_, SpecError>>()?;

@@ -310,7 +310,7 @@ pub fn measure(
     for g in 0..games {
         let game_seed = mix(seed, g);
         for (s, b) in bots.iter_mut().enumerate() {
-            let start = MatchStart { rules, seat: Seat::from_index(s), game: g, match_seed: game_seed, seed: 0 };
+            let start = MatchStart { rules, seat: Seat::from_index(s), game: g, seed: 0 };
             b.match_start(&start);
             if s == 0 {
                 policy.match_start(&start);
