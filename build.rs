@@ -9,7 +9,7 @@ fn main() {
     println!("cargo:rerun-if-changed=.git/HEAD");
     println!("cargo:rerun-if-changed=.git/index");
     // Whether the tree has changes follows the sources the binary is built from.
-    for p in ["src", "build.rs", "Cargo.toml", "Cargo.lock"] {
+    for p in ["src", "strategies", "build.rs", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={p}");
     }
     let commit = Command::new("git")

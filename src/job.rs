@@ -94,10 +94,10 @@ impl Kind {
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
     /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
     pub fn of_folder(dir: &Path) -> Option<Kind> {
-        if dir.join(TUNE.state_file).is_file() {
+        if is_regular(&dir.join(TUNE.state_file)) {
             return Some(TUNE);
         }
-        let text = std::fs::read_to_string(dir.join("tally.json")).ok()?;
+        let text = read_state(&dir.join("tally.json")).ok()?;
         let v: serde_json::Value = serde_json::from_str(&text).ok()?;
         match v.get("kind").and_then(serde_json::Value::as_str) {
             None => Some(TOURNAMENT),
@@ -173,7 +173,7 @@ impl Folder {
         let cannot = |e: std::io::Error| FolderError(format!("cannot write to --out '{}': {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(cannot)?;
         probe(dir).map_err(cannot)?;
-        let stored = std::fs::read_to_string(dir.join(kind.state_file)).ok();
+        let stored = read_state(&dir.join(kind.state_file)).ok();
         let held = Kind::of_folder(dir);
         let same = held == Some(kind) && stored.as_deref().is_some_and(&same_run);
         let mut entries: Vec<String> = std::fs::read_dir(dir)
@@ -199,16 +199,21 @@ impl Folder {
         let folder = Folder { dir: dir.to_path_buf(), kind };
         for name in &entries {
             let path = dir.join(name);
-            // Only regular files are mtrain's to remove: a link, pipe or device by one of its
-            // names stays (a link is followed and a pipe written in place when the file is
-            // written). The bot logs are mtrain's folder.
+            // Whatever is by one of mtrain's names is removed: its own files, and a link, pipe
+            // or device planted there (the entry itself: a link's target is never touched, and
+            // the files are written afresh in its place). A folder by such a name stays. The
+            // bot logs are mtrain's folder.
             let ours = kind.owns(name)
                 || held.is_some_and(|k| k.owns(name))
                 || is_temporary(name)
                 || is_report_page(dir, name);
             if name == BOT_LOGS {
-                let _ = std::fs::remove_dir_all(&path);
-            } else if ours && is_regular(&path) {
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+                    let _ = std::fs::remove_dir_all(&path);
+                } else {
+                    let _ = std::fs::remove_file(&path);
+                }
+            } else if ours && std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
                 let _ = std::fs::remove_file(&path);
             }
         }
@@ -228,11 +233,12 @@ impl Folder {
                 held.described, kind.described, held.name
             )));
         }
-        let text = std::fs::read_to_string(dir.join(kind.state_file))
+        let text = read_state(&dir.join(kind.state_file))
             .map_err(|e| bad(format!("no readable {} ({e})", kind.state_file)))?;
         probe(dir).map_err(|e| FolderError(format!("cannot write to '{}': {e}", dir.display())))?;
         let folder = Folder { dir: dir.to_path_buf(), kind };
         folder.remove_temporaries();
+        folder.remove_planted();
         Ok((folder, text))
     }
 
@@ -251,6 +257,21 @@ impl Folder {
             write(&self.dir.join(name), text.as_bytes())?;
         }
         write(&self.dir.join(self.kind.state_file), state.as_bytes())
+    }
+
+    /// Removes what is not a regular file by one of this kind's file names (a link, a pipe)
+    /// from a folder being resumed: the run's files are written afresh in its place, and
+    /// nothing outside the folder is reached through it. (A per-game file that was a link is
+    /// then missing, and the resume says so.)
+    fn remove_planted(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let planted = std::fs::symlink_metadata(e.path()).is_ok_and(|m| !m.is_file() && !m.is_dir());
+            if planted && (self.kind.owns(&name) || name == BOT_LOGS) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 
     /// Removes the temporary files an interrupted write of this kind's files left.
@@ -284,6 +305,38 @@ fn temporary_of(name: &str) -> Option<&str> {
 /// Whether `name` is a temporary file mtrain leaves only when killed mid-write.
 fn is_temporary(name: &str) -> bool {
     temporary_of(name).is_some_and(|of| KINDS.iter().any(|k| k.owns(of)))
+}
+
+/// The metadata of `path` if it is a regular file itself; an error naming what it is
+/// otherwise.
+fn regular(path: &Path) -> std::io::Result<std::fs::Metadata> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if meta.file_type().is_symlink() {
+        return Err(std::io::Error::other("it is a symbolic link, and mtrain reads only the files a run wrote itself"));
+    }
+    if !meta.file_type().is_file() {
+        return Err(std::io::Error::other("not a regular file (a pipe, device or folder is not read)"));
+    }
+    Ok(meta)
+}
+
+/// Reads a file of a run's folder: a regular file only, never through a link.
+pub(crate) fn read_regular(path: &Path) -> std::io::Result<String> {
+    regular(path)?;
+    std::fs::read_to_string(path)
+}
+
+/// The largest state file read (a run's `tally.json` of a big sweep is well under a megabyte).
+const MAX_STATE_BYTES: u64 = 64 << 20;
+
+/// Reads a run's state file: a regular file only (not a link, a pipe or a device, which could
+/// be endless, such as a link to /dev/zero), of at most [`MAX_STATE_BYTES`].
+pub(crate) fn read_state(path: &Path) -> std::io::Result<String> {
+    let meta = regular(path)?;
+    if meta.len() > MAX_STATE_BYTES {
+        return Err(std::io::Error::other(format!("larger than {} MiB", MAX_STATE_BYTES >> 20)));
+    }
+    std::fs::read_to_string(path)
 }
 
 /// Whether `path` is a regular file itself (not a link to one, a pipe, a device or a folder).

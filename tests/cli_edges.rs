@@ -99,7 +99,8 @@ fn outputs_that_are_not_regular_files_are_written_in_place_never_replaced() {
         let (link, target) = (dir.join(link), dir.join(target));
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
         if link.ends_with("a.jsonl") {
-            std::fs::write(&target, "old\n").unwrap();
+            // An earlier log of mtrain's (any other file would be refused without --force).
+            std::fs::write(&target, "{\"event\":\"match\"}\n").unwrap();
         }
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let out = mtrain(&["play", "--rounds", "1", "--seed", "3", "--log", &s(&link)]);
@@ -113,7 +114,8 @@ fn outputs_that_are_not_regular_files_are_written_in_place_never_replaced() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("No space left on device"));
     assert!(std::fs::metadata("/dev/full").unwrap().file_type().is_char_device(), "/dev/full was replaced");
 
-    // An output file of --out that is a link: with --force the link is followed, not replaced.
+    // An output file of --out that is a link: with --force the link is replaced by the file,
+    // and the file it pointed at is not touched.
     let run = dir.join("run");
     std::fs::create_dir_all(&run).unwrap();
     let elsewhere = dir.join("kept-summary.csv");
@@ -122,8 +124,9 @@ fn outputs_that_are_not_regular_files_are_written_in_place_never_replaced() {
     let out =
         mtrain(&["tournament", "--bots", "greedy,random", "--games", "64", "--quiet", "--force", "--out", &s(&run)]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(std::fs::symlink_metadata(run.join("summary.csv")).unwrap().file_type().is_symlink());
-    assert!(std::fs::read_to_string(&elsewhere).unwrap().starts_with("strategy,spec,"));
+    assert!(std::fs::symlink_metadata(run.join("summary.csv")).unwrap().file_type().is_file());
+    assert!(std::fs::read_to_string(run.join("summary.csv")).unwrap().starts_with("strategy,spec,"));
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "x\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -482,4 +485,80 @@ fn a_one_round_balance_sweep_writes_its_results_without_the_spread_plot() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(dir.join("recommendation.csv").exists() && dir.join("blocked_rate.svg").exists());
     assert!(!dir.join("turns_sd.svg").exists());
+}
+
+/// `play --log`, `analyze --review --csv`, `plot --out` and `bench --out` replace only a file
+/// mtrain wrote: a user's file at that path is refused with one line, exit 2, untouched; with
+/// `--force` it is replaced; a file the command itself wrote is replaced without it.
+#[test]
+fn four_commands_replace_only_their_own_files() {
+    let dir = scratch("own-files");
+    let mine = "my notes, not mtrain's\n";
+    let log = dir.join("g.jsonl");
+    let csv = dir.join("review.csv");
+    let svg = dir.join("p.svg");
+    let bench = dir.join("bench.csv");
+    let table = dir.join("t.csv");
+    std::fs::write(&table, "x,y\n1,2\n2,3\n").unwrap();
+    let (l, c, v, b, t) = (s(&log), s(&csv), s(&svg), s(&bench), s(&table));
+    let play: Vec<&str> = vec!["play", "--players", "2", "--set", "6", "--hand", "5", "--rounds", "1", "--log", &l];
+    let review: Vec<&str> = vec![
+        "analyze",
+        "--log",
+        &l,
+        "--review",
+        "--samples",
+        "32",
+        "--min-samples",
+        "16",
+        "--check-worlds",
+        "0",
+        "--csv",
+        &c,
+    ];
+    let plot: Vec<&str> = vec!["plot", "--csv", &t, "--x", "x", "--y", "y", "--out", &v];
+    let bench_args: Vec<&str> =
+        vec!["bench", "--seconds", "0.1", "--runs", "1", "--threads", "1", "--players", "2", "--out", &b];
+    // In this order: the review reads the log `play` wrote.
+    for (args, path, flag) in
+        [(&play, &log, "--log"), (&review, &csv, "--csv"), (&plot, &svg, "--out"), (&bench_args, &bench, "--out")]
+    {
+        std::fs::write(path, mine).unwrap();
+        let r = mtrain(args);
+        let err = String::from_utf8_lossy(&r.stderr).to_string();
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("{flag} '")) && err.contains("--force"), "{err}");
+        assert_eq!(std::fs::read_to_string(path).unwrap(), mine, "{args:?} touched the user's file");
+        // --force replaces it.
+        let mut forced = args.to_vec();
+        forced.push("--force");
+        let r = mtrain(&forced);
+        assert!(r.status.success(), "{forced:?}: {}", String::from_utf8_lossy(&r.stderr));
+        let first = std::fs::read_to_string(path).unwrap();
+        assert_ne!(first, mine);
+        // Its own file is replaced without --force.
+        let r = mtrain(args);
+        assert!(r.status.success(), "{args:?}: {}", String::from_utf8_lossy(&r.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--version` says whether the tree had changes; build.rs must rerun when any source the
+/// library compiles changes, including the folders `src/lib.rs` reaches by `#[path]`
+/// (`strategies/`), or an edited bot would be reported as a clean tree.
+#[test]
+fn build_script_watches_every_source_folder_the_crate_compiles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let build = std::fs::read_to_string(root.join("build.rs")).unwrap();
+    let mut folders = vec!["src".to_string()];
+    for line in lib.lines().filter(|l| l.trim_start().starts_with("#[path = \"../")) {
+        let path = line.split('"').nth(1).unwrap().trim_start_matches("../");
+        folders.push(path.split('/').next().unwrap().to_string());
+    }
+    assert!(folders.contains(&"strategies".to_string()), "{folders:?}");
+    for f in folders {
+        assert!(build.contains(&format!("\"{f}\"")), "build.rs does not watch {f}/");
+    }
 }

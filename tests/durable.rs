@@ -413,3 +413,53 @@ fn game_logs_resume_to_the_uninterrupted_logs() {
     assert!(first.starts_with("{\"event\":\"match\",\"game\":0,"), "{}", &first[..80]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Links planted in a run's folder are replaced, never written through: with `--force`, on
+/// `--resume`, for the per-game files and the game logs; a state file that is a link is not
+/// read (a link to /dev/zero would be read forever); `report` refuses a linked CSV.
+#[test]
+fn links_planted_in_a_run_folder_are_never_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("links");
+    let outside = dir.join("outside.txt");
+    std::fs::write(&outside, "the user's own file\n").unwrap();
+    let run = dir.join("run");
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::create_dir_all(&logs).unwrap();
+    let names = ["summary.csv", "ratings.csv", "games.csv", "tally.json", "manifest.json"];
+    for name in names {
+        symlink(&outside, run.join(name)).unwrap();
+    }
+    symlink(&outside, logs.join("games-000000.jsonl")).unwrap();
+    let o = s(&run);
+    let l = s(&logs);
+    let small = ["tournament", "--bots", "greedy,random", "--games", "40", "--seed", "3", "--quiet"];
+    let mut a = small.to_vec();
+    a.extend(["--per-game", "--log-games", &l, "--out", &o, "--force"]);
+    let r = mtrain(&a);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(read(&outside), "the user's own file\n", "a file outside the folder was written");
+    for name in names {
+        let m = std::fs::symlink_metadata(run.join(name)).unwrap();
+        assert!(m.file_type().is_file(), "{name} is not a regular file after the run");
+    }
+    assert!(std::fs::symlink_metadata(logs.join("games-000000.jsonl")).unwrap().file_type().is_file());
+    // On --resume, a result file turned into a link is replaced, not written through.
+    std::fs::remove_file(run.join("summary.csv")).unwrap();
+    symlink(&outside, run.join("summary.csv")).unwrap();
+    let r = mtrain(&["tournament", "--resume", &o, "--quiet"]);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(read(&outside), "the user's own file\n");
+    assert!(std::fs::symlink_metadata(run.join("summary.csv")).unwrap().file_type().is_file());
+    // `report` reads no CSV through a link.
+    std::fs::remove_file(run.join("ratings.csv")).unwrap();
+    symlink(&outside, run.join("ratings.csv")).unwrap();
+    let page = s(&dir.join("page.html"));
+    refused(&["report", &o, "--out", &page], "symbolic link");
+    // A state file that is a link (here to an endless device) is not read: one line, at once.
+    std::fs::remove_file(run.join("tally.json")).unwrap();
+    symlink("/dev/zero", run.join("tally.json")).unwrap();
+    refused(&["tournament", "--resume", &o, "--quiet"], "tally.json");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

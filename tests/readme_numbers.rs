@@ -483,7 +483,10 @@ fn the_results_index_headlines_match_their_csvs() {
     assert!(shares("2").iter().all(|s| (0.2..0.3).contains(s)), "about a quarter at 2 players: {:?}", shares("2"));
     has(
         "Ladder and ceiling",
-        &format!("a quarter of the gap to the flat all-seeing oracle (`oracle:search=flat`) at 2 players and {} at 4", pct_range(&shares("4"))),
+        &format!(
+            "a quarter of the gap to the flat all-seeing oracle (`oracle:search=flat`) at 2 players and {} at 4",
+            pct_range(&shares("4"))
+        ),
     );
     let curve: Vec<f64> = records("results/ladder/skill.csv").iter().map(|r| 100.0 * num(r, "score")).collect();
     let gains: Vec<f64> = curve.windows(2).skip(2).map(|w| w[1] - w[0]).collect();

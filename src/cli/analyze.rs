@@ -1,6 +1,6 @@
 //! `mtrain analyze`: what should be played here, and game review (docs/analyze.md).
 
-use super::{AtomicFile, CliError, check_out_file, values};
+use super::{AtomicFile, CliError, check_out_file, refuse_foreign_file, values};
 use crate::analyze::position::{Position, TEMPLATE};
 use crate::analyze::replay::{Decision, LoggedGame, read_log};
 use crate::analyze::review::{self, DEFAULT_CHECK_WORLDS, DEFAULT_THRESHOLD, ReviewRow, ReviewSettings, SummaryRow};
@@ -52,6 +52,9 @@ pub(crate) struct AnalyzeArgs {
     /// With --review: write one row per decision to FILE (CSV)
     #[arg(long, value_name = "FILE", requires = "review")]
     csv: Option<PathBuf>,
+    /// With --csv: replace an existing file even if it is not a review mtrain wrote
+    #[arg(long, requires = "csv")]
+    force: bool,
     /// With --review: the loss (points) that must hold at the confidence (the lower end of its
     /// interval) for a mistake; a blunder holds 4 times as much, an inaccuracy any loss above 0
     /// with a mean of this or more
@@ -346,6 +349,9 @@ pub(crate) fn describe(view: &View<'_>) -> String {
 fn run_review(args: &AnalyzeArgs, games: &[&LoggedGame], analysis: Settings) -> Result<(), CliError> {
     if let Some(csv) = &args.csv {
         check_out_file("--csv", csv)?;
+        refuse_foreign_file("--csv", csv, args.force, "a review", |head| {
+            head.starts_with("game,round,decision,seat,")
+        })?;
     }
     let settings = ReviewSettings {
         analysis,

@@ -10,7 +10,7 @@
 use super::job::{Common, Durable, print_now};
 use super::limits::LimitArgs;
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, bot_failure, write_atomic};
+use super::{BotArgs, CliError, bot_failure, write_in_folder};
 use crate::balance::{self as bal, Cell, Objective, Sweep, SweepConfig, SweepError, SweepSpec};
 use crate::external::Settings;
 use crate::external::StderrTo;
@@ -189,7 +189,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         let Some(folder) = &folder else { return Ok(()) };
         let played = (bal::games_played(st), total_games);
         let m = rep::manifest(&p, &inv, &config.spec.bots, shard, played, complete, stopped);
-        folder.save(&[("manifest.json", m)], &st.to_json(), &mut |p, b| write_atomic(p, b))
+        folder.save(&[("manifest.json", m)], &st.to_json(), &mut |p, b| write_in_folder(p, b))
     };
     if !resumed {
         save(&state, false, Some("interrupted"))?;
@@ -237,7 +237,7 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
 /// Writes the result files of a complete sweep, each atomically.
 pub(crate) fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<(), CliError> {
     for (name, text) in rep::result_files(p, cells, bots).map_err(CliError::failure)? {
-        write_atomic(&dir.join(name), text.as_bytes())?;
+        write_in_folder(&dir.join(name), text.as_bytes())?;
     }
     Ok(())
 }

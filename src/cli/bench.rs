@@ -16,7 +16,9 @@
 //! round).
 
 use super::values::{self, ThreadList};
-use super::{BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, write_atomic};
+use super::{
+    BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, refuse_foreign_file, write_atomic,
+};
 use crate::deal::deal_round;
 use crate::external::StderrTo;
 use crate::game::{MatchResult, MatchSeeds, play_match_reusing};
@@ -54,6 +56,9 @@ pub(crate) struct BenchArgs {
     /// Also write the table as CSV to FILE
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Replace an existing file at --out even if it is not a bench table mtrain wrote
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Do not time independent single-thread processes beside the thread counts above one
     #[arg(long)]
     no_processes: bool,
@@ -244,12 +249,17 @@ fn group(n: f64) -> String {
     out
 }
 
+/// The header of `--out`'s table: also how bench knows a table of its own, the one kind of file
+/// it replaces without --force.
+const BENCH_HEADER: &str = "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup,rollouts_per_s,process_speedup,efficiency";
+
 pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), CliError> {
     let table = a.table.table()?;
     let rules = table.rules.clone();
     let (registry, ext) = a.bot_args.registry(base, StderrTo::Forward)?;
     if let Some(out) = &a.out {
         check_out_file("--out", out)?;
+        refuse_foreign_file("--out", out, a.force, "a bench table", |head| head.starts_with(BENCH_HEADER))?;
     }
     let (specs, bots) = super::play::seat_bots(&a.bots, rules.players, &registry)?;
     let threads = a.threads.0.clone();
@@ -346,8 +356,7 @@ pub(crate) fn run(a: &BenchArgs, raw: &[String], base: &Registry) -> Result<(), 
         );
     }
     if let Some(path) = &a.out {
-        let header = "threads,runs,seconds,rounds_per_s,matches_per_s,decisions_per_s,ns_per_round,ns_per_decision,speedup,rollouts_per_s,process_speedup,efficiency";
-        write_atomic(path, crate::report::csv_table(header.split(','), csv_rows).as_bytes())?;
+        write_atomic(path, crate::report::csv_table(BENCH_HEADER.split(','), csv_rows).as_bytes())?;
     }
     Ok(())
 }

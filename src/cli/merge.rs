@@ -5,7 +5,7 @@
 
 use super::shard::{incomplete, missing_of, without_shard};
 use super::tournament::{header, open};
-use super::{AtomicFile, CliError, write_atomic};
+use super::{AtomicFile, CliError, write_in_folder};
 use crate::balance::{self as bal, Sweep, SweepConfig};
 use crate::external::{DEFAULT_TIMEOUT, StderrTo};
 use crate::job::{BALANCE, Folder, Kind, TOURNAMENT, TUNE};
@@ -53,7 +53,7 @@ fn read_states<T, E: std::fmt::Display>(
 ) -> Result<Vec<T>, CliError> {
     let mut states = Vec::new();
     for d in dirs {
-        let text = std::fs::read_to_string(d.join("tally.json"))
+        let text = crate::job::read_state(&d.join("tally.json"))
             .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
         states.push(parse(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?);
     }
@@ -78,7 +78,7 @@ fn sweep(a: &MergeArgs, raw: &[String], base: &Registry, started: Started) -> Re
     let inv = Invocation { subcommand: "merge", command: raw, started, threads: 0 };
     let stopped = (!complete).then_some("interrupted");
     let m = brep::manifest(&p, &inv, &c.spec.bots, None, (played, total_games), complete, stopped);
-    folder.save(&[("manifest.json", m)], &merged.to_json(), &mut |p, b| write_atomic(p, b))?;
+    folder.save(&[("manifest.json", m)], &merged.to_json(), &mut |p, b| write_in_folder(p, b))?;
     if !complete {
         outln!(
             "mtrain merge: {played} of {total_games} games of the sweep are in these folders; merge every shard for the results"
@@ -229,7 +229,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
                     (a.dirs[i].as_path(), if pick == 0 { m.games } else { m.rounds })
                 })
                 .collect();
-            let mut f = AtomicFile::create(&a.out.join(name))?;
+            let mut f = AtomicFile::create_in_folder(&a.out.join(name))?;
             let mark = concatenate(name, &parts, f.writer()).map_err(CliError::usage)?;
             f.commit()?;
             if pick == 0 {
@@ -243,7 +243,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
     let mut files = rep::files(&config.labels, &state.tally, config.anchor);
     let inv = Invocation { subcommand: "merge", command: raw_all, started, threads: 0 };
     files.push(("manifest.json", rep::manifest(&config.job, &inv, &state.args, &state, None)));
-    folder.save(&files, &state.to_json(), &mut |p, b| write_atomic(p, b))?;
+    folder.save(&files, &state.to_json(), &mut |p, b| write_in_folder(p, b))?;
     let mut report = header(&config);
     report.push('\n');
     report.push_str(&rep::console(&config.labels, &state.tally, config.anchor, config.gauntlet));

@@ -306,6 +306,35 @@ pub(crate) fn check_out_file(flag: &str, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Refuses to replace an existing regular file at `path` (named by `flag`) that mtrain did not
+/// write, unless `force`: `ours` judges the file's first 4 KiB (as text), `what` names the kind
+/// of file in the message. A missing file, a device or a pipe passes (nothing to protect). Run
+/// before any work.
+pub(crate) fn refuse_foreign_file(
+    flag: &str,
+    path: &Path,
+    force: bool,
+    what: &str,
+    ours: impl Fn(&str) -> bool,
+) -> Result<(), CliError> {
+    use std::io::Read;
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
+    if force || !meta.is_file() {
+        return Ok(());
+    }
+    let mut head = Vec::with_capacity(4096);
+    std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head)).map_err(|e| {
+        CliError::usage(format!("cannot read {flag} '{}' to check it before replacing it: {e}", path.display()))
+    })?;
+    if ours(&String::from_utf8_lossy(&head)) {
+        return Ok(());
+    }
+    Err(CliError::usage(format!(
+        "{flag} '{}' exists and is not {what} mtrain wrote: not replacing it (remove it, choose another {flag}, or add --force)",
+        path.display()
+    )))
+}
+
 /// Refuses options that act only on an output folder when there is none, and `--out` beside
 /// `--resume` (a resumed run writes into the folder it continues). `with_resume` lists options
 /// a resumed run's folder also serves (e.g. `--checkpoint`); `new_out` those that serve only a
@@ -503,6 +532,29 @@ fn remove_unfinished() {
 }
 
 impl AtomicFile {
+    /// A file inside a run's folder (its CSVs, state, plots, game logs): whatever is at `path`
+    /// (a link planted there, a pipe) is replaced when the file is committed, never followed or
+    /// written through, so nothing outside the folder can be reached by its names.
+    pub(crate) fn create_in_folder(path: &Path) -> Result<AtomicFile, CliError> {
+        let cannot = |e: std::io::Error| CliError::usage(format!("cannot write '{}': {e}", path.display()));
+        let name =
+            path.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", path.display())))?;
+        let mut tmp_name = name.to_os_string();
+        tmp_name.push(format!(".{}.tmp", std::process::id()));
+        let tmp = path.with_file_name(tmp_name);
+        install_cleanup_hook();
+        let mut list = unfinished();
+        // The temporary name too is created afresh: an entry already there (a link) is removed.
+        if std::fs::symlink_metadata(&tmp).is_ok() {
+            std::fs::remove_file(&tmp).map_err(cannot)?;
+        }
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(cannot)?;
+        list.push(tmp.clone());
+        Ok(AtomicFile { tmp, dest: path.to_path_buf(), direct: false, file: Some(BufWriter::new(file)) })
+    }
+
+    /// A file the user named: a link is followed (the file it points to is replaced), and a
+    /// device or pipe is written in place.
     pub(crate) fn create(given: &Path) -> Result<AtomicFile, CliError> {
         let cannot = |e: std::io::Error| CliError::usage(format!("cannot write '{}': {e}", given.display()));
         // Something that is not a regular file (a device, a FIFO, a socket, also reached through
@@ -564,6 +616,14 @@ impl Drop for AtomicFile {
             self.forget_tmp();
         }
     }
+}
+
+/// Writes `contents` to `path`, a file of a run's folder, atomically, replacing (never
+/// following) whatever is at `path` ([`AtomicFile::create_in_folder`]).
+pub(crate) fn write_in_folder(path: &Path, contents: &[u8]) -> Result<(), CliError> {
+    let mut f = AtomicFile::create_in_folder(path)?;
+    f.writer().write_all(contents).map_err(|e| CliError::failure(format!("cannot write '{}': {e}", path.display())))?;
+    f.commit()
 }
 
 /// Writes `contents` to `path` atomically.

@@ -1,7 +1,9 @@
 //! `mtrain play`: one match, a readable transcript on stdout, optionally the JSONL log.
 
 use super::human::{Human, SharedTranscript};
-use super::{AtomicFile, BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, values};
+use super::{
+    AtomicFile, BotArgs, CliError, TableArgs, bot_failure, changes_text, check_out_file, refuse_foreign_file, values,
+};
 use crate::analyze::Settings;
 use crate::external::{ExternalBots, StderrTo};
 use crate::game::{MatchObserver, MatchResult, play_match};
@@ -34,6 +36,9 @@ pub(crate) struct PlayArgs {
     /// Also write the full-information JSONL game log to FILE
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Replace an existing file at --log even if it is not a game log mtrain wrote
+    #[arg(long, requires = "log")]
+    force: bool,
     /// A person plays seat SEAT in the terminal (the bots fill the other seats): the hand and
     /// table are shown each turn, legal moves numbered; `hint` asks the analyser, `quit` stops
     #[arg(long, value_name = "SEAT")]
@@ -131,6 +136,7 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
     }
     if let Some(log) = &args.log {
         check_out_file("--log", log)?;
+        refuse_foreign_file("--log", log, args.force, "a game log", |head| head.starts_with("{\"event\":\"match\""))?;
     }
     let mut log_file = args.log.as_deref().map(AtomicFile::create).transpose()?;
 

@@ -6,7 +6,7 @@
 //! matching rows. Bad input (no such file or column, a non-number, no rows left) is one line and
 //! exit code 2, and nothing is written.
 
-use super::{CliError, check_out_file, write_atomic};
+use super::{CliError, check_out_file, refuse_foreign_file, write_atomic};
 use crate::report::plot::{Chart, DotChart, DotGroup, Series, dot_chart_svg, line_chart_svg};
 use clap::Args;
 use std::path::PathBuf;
@@ -59,7 +59,14 @@ pub(crate) struct PlotArgs {
     /// The SVG file to write
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Replace an existing file at --out even if it is not a plot mtrain wrote
+    #[arg(long)]
+    force: bool,
 }
+
+/// The comment `plot` writes after the SVG's opening tag: how it knows a plot of its own, the
+/// one kind of file it replaces without --force.
+const PLOT_MARK: &str = "<!-- written by mtrain plot -->";
 
 struct Table {
     header: Vec<String>,
@@ -114,6 +121,7 @@ pub(crate) fn run(a: &PlotArgs) -> Result<(), CliError> {
         return Err(CliError::usage(format!("unknown --kind '{kind}' (valid: line, dot)")));
     }
     check_out_file("--out", &a.out)?;
+    refuse_foreign_file("--out", &a.out, a.force, "a plot", |head| head.contains(PLOT_MARK))?;
     let t = Table::read(&a.csv)?;
     let x = t.col(&a.x, "--x")?;
     let y = t.col(&a.y, "--y")?;
@@ -233,5 +241,10 @@ pub(crate) fn run(a: &PlotArgs) -> Result<(), CliError> {
         dot_chart_svg(&chart, 960)
     }
     .map_err(CliError::usage)?;
+    // The mark goes right after the opening tag (a comment is allowed anywhere in the SVG).
+    let svg = match svg.find('>') {
+        Some(i) => format!("{}\n{PLOT_MARK}{}", &svg[..=i], &svg[i + 1..]),
+        None => svg,
+    };
     write_atomic(&a.out, svg.as_bytes())
 }

@@ -2,7 +2,7 @@
 //! early stopping, interruption and resumption.
 
 use super::job::{Common, Durable, print_now, result_args};
-use super::{BotArgs, CliError, TableArgs, bot_failure, values, write_atomic};
+use super::{BotArgs, CliError, TableArgs, bot_failure, values, write_in_folder};
 use crate::external::{ExternalBots, Settings, StderrTo};
 use crate::job::TOURNAMENT;
 use crate::report::tournament as rep;
@@ -248,7 +248,7 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         f.push(("manifest.json", rep::manifest(&config.job, &job.invocation(), &config.args, st, sprt)));
         f
     };
-    let result = session.run::<CliError>(&opts, files, write_atomic)?;
+    let result = session.run::<CliError>(&opts, files, write_in_folder)?;
     opts.progress.finish_and_clear();
     let mut report = rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet);
     if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {

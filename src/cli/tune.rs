@@ -10,7 +10,7 @@
 
 use super::job::{Common, Durable, print_now, shell_word};
 use super::values;
-use super::{BotArgs, CliError, TableArgs, bot_failure, write_atomic};
+use super::{BotArgs, CliError, TableArgs, bot_failure, write_in_folder};
 use crate::external::{BotSetup, Settings, StderrTo};
 use crate::job::{Folder, TUNE};
 use crate::report::tune as rep;
@@ -151,7 +151,8 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
     progress.set_position(st.rows.len() as u64);
     let out = &folder.dir;
     let save = |st: &TuneState| -> Result<(), CliError> {
-        folder.save(&[("trajectory.csv", rep::trajectory_csv(&t, st))], &st.to_json(), &mut |p, b| write_atomic(p, b))
+        folder
+            .save(&[("trajectory.csv", rep::trajectory_csv(&t, st))], &st.to_json(), &mut |p, b| write_in_folder(p, b))
     };
     save(&st)?;
     // What runs, before it runs.
@@ -175,8 +176,8 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
         );
         return Ok(job.interrupted(&line));
     }
-    write_atomic(&out.join("trajectory.svg"), rep::trajectory_svg(&t, &st).map_err(CliError::failure)?.as_bytes())?;
-    write_atomic(&out.join("tuned.txt"), format!("{tuned}\n").as_bytes())?;
+    write_in_folder(&out.join("trajectory.svg"), rep::trajectory_svg(&t, &st).map_err(CliError::failure)?.as_bytes())?;
+    write_in_folder(&out.join("tuned.txt"), format!("{tuned}\n").as_bytes())?;
     // The confirmation: fresh deals, an SPRT.
     if tuned == startspec {
         report.push_str("\nConfirmation: the tuned parameters are the starting ones; there is no gain to confirm.\n");
@@ -193,7 +194,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             return Ok(job.interrupted(&line));
         };
         let (line, csv) = rep::confirmation(&t, &tuned, &startspec, &c);
-        write_atomic(&out.join("confirm.csv"), csv.as_bytes())?;
+        write_in_folder(&out.join("confirm.csv"), csv.as_bytes())?;
         report.push_str(&line);
     }
     print_now(&report);

@@ -141,7 +141,7 @@ impl<'a> Session<'a> {
     /// A log folder that holds something else ([`SessionError::Refused`]).
     pub fn check_new(id: &Identity, out: &Outputs, force: bool) -> Result<bool, SessionError> {
         let stored = out.dir.as_ref().and_then(|dir| {
-            std::fs::read_to_string(dir.join("tally.json")).ok().and_then(|s| RunState::from_json(&s).ok())
+            crate::job::read_state(&dir.join("tally.json")).ok().and_then(|s| RunState::from_json(&s).ok())
         });
         let same_run = stored.as_ref().is_some_and(|st| st.config == id.config);
         let own_logs = same_run && stored.as_ref().is_some_and(|st| st.log_games == out.logs);

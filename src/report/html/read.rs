@@ -32,7 +32,7 @@ impl Csv {
     pub(super) fn read(dir: &Path, name: &str) -> Result<Csv, ReportError> {
         let path = dir.join(name);
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| ReportError(format!("cannot read '{shown}': {e}")))?;
+        let text = crate::job::read_regular(&path).map_err(|e| ReportError(format!("cannot read '{shown}': {e}")))?;
         let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
         let bad = |e: csv::Error| ReportError(format!("cannot read '{shown}': not a CSV table mtrain writes ({e})"));
         let header: Vec<String> = r.headers().map_err(bad)?.iter().map(str::to_string).collect();
@@ -45,7 +45,7 @@ impl Csv {
     /// # Errors
     /// As [`Csv::read`] and [`Csv::require`], for a file that exists.
     pub(super) fn read_optional(dir: &Path, name: &str, cols: &[&str]) -> Result<Option<Csv>, ReportError> {
-        if !dir.join(name).exists() {
+        if std::fs::symlink_metadata(dir.join(name)).is_err() {
             return Ok(None);
         }
         let csv = Csv::read(dir, name)?;
@@ -139,7 +139,7 @@ pub(super) struct Est {
 pub(super) fn json<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<T, ReportError> {
     let path = dir.join(name);
     let text =
-        std::fs::read_to_string(&path).map_err(|e| ReportError(format!("cannot read '{}': {e}", path.display())))?;
+        crate::job::read_regular(&path).map_err(|e| ReportError(format!("cannot read '{}': {e}", path.display())))?;
     serde_json::from_str(&text)
         .map_err(|e| ReportError(format!("cannot read '{}': not the JSON mtrain writes ({e})", path.display())))
 }
@@ -150,10 +150,10 @@ pub(super) fn json<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<T, Rep
 /// A file that exists and cannot be read.
 pub(super) fn text_optional(dir: &Path, name: &str) -> Result<Option<String>, ReportError> {
     let path = dir.join(name);
-    if !path.exists() {
+    if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    std::fs::read_to_string(&path)
+    crate::job::read_regular(&path)
         .map(|t| Some(t.trim().to_string()))
         .map_err(|e| ReportError(format!("cannot read '{}': {e}", path.display())))
 }
