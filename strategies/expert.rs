@@ -477,6 +477,10 @@ impl Strategy for Expert {
     /// The surviving move with the highest summed rollout value; ties go to the first in move
     /// order. A view whose seat is not to act (no world can be sampled) gets the first move.
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
+        if super::searches_abandoned() {
+            // The game is being cut short and will not be counted: no search.
+            return 0;
+        }
         let seed = rng.next_u64();
         let k = moves.len();
         if k == 1 {

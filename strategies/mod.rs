@@ -33,6 +33,24 @@ use crate::view::View;
 use std::fmt;
 use std::sync::Arc;
 
+/// Set when a run is cutting its games in flight short (a second signal, or the first one's
+/// grace period run out): the search bots then answer at once with their first legal move, so
+/// a game in flight ends within milliseconds. Such games are never counted (the runner discards
+/// every chunk it cuts), so the moves played then do not matter.
+static ABANDON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tells the search bots (`montecarlo`, `expert`, `oracle`) of this process that the games in
+/// flight are being cut short and will be discarded (`true`), or that a new run starts
+/// (`false`). Only a runner that discards the games in flight may set it.
+pub fn abandon_searches(on: bool) {
+    ABANDON.store(on, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether the games in flight are being cut short ([`abandon_searches`]).
+pub(crate) fn searches_abandoned() -> bool {
+    ABANDON.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// One parameter of a bot.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamInfo {

@@ -562,3 +562,42 @@ fn build_script_watches_every_source_folder_the_crate_compiles() {
         assert!(build.contains(&format!("\"{f}\"")), "build.rs does not watch {f}/");
     }
 }
+
+/// Ctrl-C with search bots: the first signal says so in one line and the run stops within its
+/// grace period (the chunks in flight are cut short, to be played again on resume), not after
+/// the minutes a search bot's chunk takes; a second signal stops it at once. Either way the run
+/// saves and resumes.
+#[test]
+fn ctrl_c_with_search_bots_stops_in_seconds_and_says_so() {
+    for signals in [1, 2] {
+        let dir = scratch(&format!("search-signal-{signals}"));
+        let out = dir.join("run");
+        let child = bin()
+            .args(["tournament", "--bots", "expert,greedy", "--games", "2000000", "--threads", "2", "--quiet", "--out"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let t = Instant::now();
+        kill(child.id(), libc::SIGINT);
+        if signals == 2 {
+            std::thread::sleep(Duration::from_millis(100));
+            kill(child.id(), libc::SIGINT);
+        }
+        let done = child.wait_with_output().unwrap();
+        let took = t.elapsed();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "{err}");
+        // The grace period is 2 s; the rest is the decision under way and the save.
+        assert!(took < Duration::from_secs(if signals == 1 { 12 } else { 10 }), "took {took:?} to stop: {err}");
+        assert!(
+            err.lines().next().unwrap_or("").starts_with("mtrain: stopping: finishing the games in flight"),
+            "{err}"
+        );
+        assert!(err.contains("Ctrl-C again to stop now") && err.contains("--resume"), "{err}");
+        assert!(out.join("tally.json").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

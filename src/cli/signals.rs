@@ -2,12 +2,18 @@
 //! at its time limit or on pre-emption) and SIGHUP (a closed terminal) all ask the run to stop.
 //!
 //! The handlers only set flags; the run itself finishes its chunks in flight, saves, and exits
-//! with the conventional code (128 + the signal number: 130, 143, 129). A second signal cuts the
-//! chunks in flight short instead of waiting for them (they are played again on resume); no
-//! signal ever ends the process in the middle of a save.
+//! with the conventional code (128 + the signal number: 130, 143, 129). The first signal prints
+//! one line and waits at most [`GRACE`] for the chunks in flight; then, or at once on a second
+//! signal, they are cut short (played again on resume) and the search bots stop searching, so
+//! the stop takes seconds whatever the bots. No signal ever ends the process in the middle of a
+//! save.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::time::Duration;
+
+/// How long the first signal waits for the chunks in flight before cutting them short.
+const GRACE: Duration = Duration::from_secs(2);
 
 /// The flags a run watches.
 #[derive(Clone)]
@@ -36,6 +42,7 @@ impl Stop {
         s.stop.store(false, Ordering::SeqCst);
         s.cut.store(false, Ordering::SeqCst);
         s.signal.store(0, Ordering::SeqCst);
+        crate::strategies::abandon_searches(false);
         s.clone()
     }
 
@@ -60,9 +67,32 @@ impl Stop {
 
     fn received(&self, sig: i32) {
         if self.signal.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst).is_err() {
-            self.cut.store(true, Ordering::SeqCst);
+            self.cut_now();
+        } else {
+            // One line on stderr (a closed stderr is ignored).
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "mtrain: stopping: finishing the games in flight (at most {} s, then they are cut short and played again on resume); Ctrl-C again to stop now",
+                GRACE.as_secs()
+            );
+            // The wait is bounded: a search bot's chunk can take minutes to finish.
+            let me = self.clone();
+            let _ = std::thread::Builder::new().name("stop-grace".into()).spawn(move || {
+                std::thread::sleep(GRACE);
+                if me.signal.load(Ordering::SeqCst) != 0 {
+                    me.cut_now();
+                }
+            });
         }
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Cuts the chunks in flight short: the runner discards them, and the search bots stop
+    /// searching so that the game under way ends at once.
+    fn cut_now(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        crate::strategies::abandon_searches(true);
     }
 
     /// The exit code for the signal that stopped the run, if one did.
