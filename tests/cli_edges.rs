@@ -601,3 +601,13 @@ fn ctrl_c_with_search_bots_stops_in_seconds_and_says_so() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// A negative number given to a numeric option reaches its value parser: the refusal names the
+/// option and what it takes, not "unexpected argument '-1'".
+#[test]
+fn a_negative_number_names_the_option_it_was_given_to() {
+    rejects(&["analyze", "--log", "g.jsonl", "--tolerance", "-1"], &["'--tolerance <T>'", "positive number"]);
+    rejects(&["play", "--human", "-1"], &["'--human <SEAT>'", "0..=255"]);
+    rejects(&["tournament", "--games", "-5"], &["'--games <G>'", "1 or more"]);
+    rejects(&["balance", "--games", "-5"], &["--games", "-5"]);
+}

@@ -410,7 +410,14 @@ where
     T: Into<OsString>,
 {
     let raw: Vec<String> = args.into_iter().map(|a| a.into().to_string_lossy().into_owned()).collect();
-    let cli = match Cli::try_parse_from(&raw) {
+    // A negative number given to a numeric option (`--tolerance -1`) reaches the option's value
+    // parser, which names the option and its range, instead of being taken for a flag.
+    let cli = {
+        use clap::{CommandFactory, FromArgMatches};
+        let cmd = Cli::command().allow_negative_numbers(true).mut_subcommands(|c| c.allow_negative_numbers(true));
+        cmd.try_get_matches_from(&raw).and_then(|m| Cli::from_arg_matches(&m))
+    };
+    let cli = match cli {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
