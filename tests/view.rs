@@ -244,3 +244,71 @@ fn review_rows_attach_to_the_moves_of_their_lines() {
     assert_eq!(std::fs::read(&page).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A review of another game (here another preset's) is refused, not attached where its line
+/// numbers happen to land; a log cut short (no `match_end`) is refused by `view` and by
+/// `analyze` alike.
+#[test]
+fn another_games_review_and_a_cut_log_are_refused() {
+    let dir = folder("belongs");
+    let log = small_log(&dir);
+    let other = dir.join("other.jsonl");
+    let out = mtrain(&[
+        "play",
+        "--rules",
+        "dominorules",
+        "--players",
+        "2",
+        "--rounds",
+        "1",
+        "--seed",
+        "9",
+        "--log",
+        s(&other),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let review = dir.join("other.csv");
+    let out = mtrain(&[
+        "analyze",
+        "--log",
+        s(&other),
+        "--review",
+        "--samples",
+        "16",
+        "--min-samples",
+        "8",
+        "--check-worlds",
+        "0",
+        "--csv",
+        s(&review),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    rejects(&["view", s(&log), "--review", s(&review)], &["does not belong to", "game.jsonl"]);
+    // Its own review attaches.
+    let own = dir.join("own.csv");
+    let out = mtrain(&[
+        "analyze",
+        "--log",
+        s(&log),
+        "--review",
+        "--samples",
+        "16",
+        "--min-samples",
+        "8",
+        "--check-worlds",
+        "0",
+        "--csv",
+        s(&own),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(mtrain(&["view", s(&log), "--review", s(&own), "--out", s(&dir.join("own.html"))]).status.success());
+    // The log without its last line (the match_end).
+    let text = std::fs::read_to_string(&log).unwrap();
+    let cut = dir.join("cut.jsonl");
+    let kept: Vec<&str> = text.lines().collect();
+    std::fs::write(&cut, kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    rejects(&["view", s(&cut)], &["cut.jsonl", "no match_end line", "cut short"]);
+    rejects(&["analyze", "--log", s(&cut), "--review"], &["cut.jsonl", "no match_end line", "cut short"]);
+    assert!(!dir.join("cut.html").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -127,6 +127,14 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<LoggedGame>, InvalidInput
     if games.is_empty() {
         return Err(InvalidInput(format!("{file}: no match line: not a game log (docs/log-format.md)")));
     }
+    // A game without its `match_end` line was cut short (a run killed while writing it, a file
+    // truncated): its decisions cannot be judged against how the match went on.
+    if let Some(g) = games.iter().find(|g| !g.lines.iter().any(|l| l.contains("\"event\":\"match_end\""))) {
+        return Err(InvalidInput(format!(
+            "{file}: the game that starts at line {} has no match_end line: the log is cut short (a run killed while writing it, or a truncated file); only whole games are analysed",
+            g.first_line
+        )));
+    }
     Ok(games)
 }
 

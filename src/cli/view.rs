@@ -195,7 +195,55 @@ fn read_games(path: &Path) -> Result<Vec<Game>, CliError> {
     if games.is_empty() {
         return Err(CliError::usage(format!("{name}: no match line: not an mtrain game log")));
     }
+    if let Some(g) = games.iter().find(|g| !g.lines.iter().any(|l| l.contains("\"event\":\"match_end\""))) {
+        return Err(CliError::usage(format!(
+            "{name}: the game that starts at line {} has no match_end line: the log is cut short (a run killed while writing it, or a truncated file)",
+            g.line_numbers[0]
+        )));
+    }
     Ok(games)
+}
+
+/// Refuses a review that does not belong to `game` of the log `log`: every row that names a
+/// line of this game must find there the tile it says was played, by its seat (rows naming
+/// other lines, another game's in a file of many, are left out as before); and a review with
+/// rows must name some line of this game.
+fn check_review_belongs(rows: &[ReviewRow], game: &Game, log: &Path, review: &Path) -> Result<(), CliError> {
+    let refuse = |why: String| {
+        CliError::usage(format!(
+            "--review '{}' does not belong to '{}'{}: {why}",
+            review.display(),
+            log.display(),
+            game.number.as_deref().map_or(String::new(), |g| format!(" (game {g})"))
+        ))
+    };
+    // "3-6" and "6-3" are one tile.
+    let tile = |t: &str| -> Option<(u8, u8)> {
+        let (a, b) = t.split_once('-')?;
+        let (a, b): (u8, u8) = (a.parse().ok()?, b.parse().ok()?);
+        Some((a.min(b), a.max(b)))
+    };
+    let mut landed = 0;
+    for r in rows {
+        let Ok(i) = game.line_numbers.binary_search(&r.line) else { continue };
+        landed += 1;
+        let Some(played) = r.played.split_whitespace().next().and_then(tile) else { continue };
+        let v: serde_json::Value = serde_json::from_str(&game.lines[i]).unwrap_or_default();
+        let logged = v.get("tile").and_then(|t| t.as_str()).and_then(tile);
+        let seat = v.get("seat").and_then(serde_json::Value::as_u64);
+        if logged != Some(played) || (r.seat.is_some() && seat != r.seat.map(u64::from)) {
+            return Err(refuse(format!(
+                "line {} of the log is not seat {} playing {} (the review's row says it is)",
+                r.line,
+                r.seat.map_or("?".into(), |s| s.to_string()),
+                r.played
+            )));
+        }
+    }
+    if !rows.is_empty() && landed == 0 {
+        return Err(refuse("none of its rows names a line of this game".into()));
+    }
+    Ok(())
 }
 
 /// The game numbers of a file, runs of consecutive numbers shortened ("0-15, 32").
@@ -402,6 +450,9 @@ pub(crate) fn run(args: &ViewArgs) -> Result<(), CliError> {
         }
     };
     let rows = args.review.as_deref().map(read_review).transpose()?.unwrap_or_default();
+    if let Some(review) = &args.review {
+        check_review_belongs(&rows, game, &args.log, review)?;
+    }
     let total_rows = rows.len();
     let review: Vec<Annotation> = rows
         .into_iter()
