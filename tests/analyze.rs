@@ -259,7 +259,7 @@ fn an_analysis_is_reproducible_and_its_budget_is_kept() {
 
 #[test]
 fn position_file_errors_name_the_problem() {
-    let cases: [(&str, &str); 7] = [
+    let cases: [(&str, &str); 8] = [
         (
             r#"{"hand": ["1-2"], "trains": [{"train": 0, "tiles": ["12-3", "4-5"]}]}"#,
             "train 0: 4-5 does not join its open end 3",
@@ -274,6 +274,10 @@ fn position_file_errors_name_the_problem() {
         (
             r#"{"hand": ["1-2", "3-4"], "hands": [1, 5, 5, 5]}"#,
             "hands: seat 0 holds 2 tiles by \"hand\" but 1 by \"hands\"",
+        ),
+        (
+            r#"{"hand": ["1-2", "3-4"], "hands": [2, 5, 0, 5]}"#,
+            "hands: seat 2 holds 0 tiles: a seat with no tiles has gone out",
         ),
         (
             r#"{"hand": ["1-2", "3-4"], "trains": [{"train": 0, "tiles": ["12-3"]}]}"#,

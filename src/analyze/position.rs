@@ -270,6 +270,11 @@ impl Position {
                 counts[me.index()]
             ));
         }
+        if let Some(s) = (0..n).find(|&s| s != me.index() && counts[s] == 0) {
+            return bad(format!(
+                "hands: seat {s} holds 0 tiles: a seat with no tiles has gone out, and the round is over (give each other seat 1 tile or more)"
+            ));
+        }
         let unseen: Vec<Tile> = TileSet::full(rules.set).difference(&used).iter().collect();
         let others: u32 = (0..n).filter(|&s| s != me.index()).map(|s| counts[s]).sum();
         if others as usize > unseen.len() {
