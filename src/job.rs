@@ -175,7 +175,19 @@ impl Folder {
         probe(dir).map_err(cannot)?;
         let stored = read_state(&dir.join(kind.state_file)).ok();
         let held = Kind::of_folder(dir);
-        let same = held == Some(kind) && stored.as_deref().is_some_and(&same_run);
+        // A run killed before its first state file was written leaves its manifest (written
+        // first) and maybe some reports: a start of this kind that never finished, whose files
+        // the new run replaces like its own.
+        let unfinished_start = held.is_none()
+            && read_state(&dir.join("manifest.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .is_some_and(|v| v.get("subcommand").and_then(serde_json::Value::as_str) == Some(kind.name))
+            && std::fs::read_dir(dir).map_err(cannot)?.flatten().all(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                is_temporary(&n) || (kind.owns(&n) && is_regular(&e.path()))
+            });
+        let same = (held == Some(kind) && stored.as_deref().is_some_and(&same_run)) || unfinished_start;
         let mut entries: Vec<String> = std::fs::read_dir(dir)
             .map_err(cannot)?
             .flatten()
@@ -233,8 +245,16 @@ impl Folder {
                 held.described, kind.described, held.name
             )));
         }
-        let text = read_state(&dir.join(kind.state_file))
-            .map_err(|e| bad(format!("no readable {} ({e})", kind.state_file)))?;
+        let text = read_state(&dir.join(kind.state_file)).map_err(|e| {
+            if is_regular(&dir.join("manifest.json")) && std::fs::symlink_metadata(dir.join(kind.state_file)).is_err() {
+                bad(format!(
+                    "no {} yet: the run was stopped before its first checkpoint; run the same command again (it replaces what the stopped start wrote)",
+                    kind.state_file
+                ))
+            } else {
+                bad(format!("no readable {} ({e})", kind.state_file))
+            }
+        })?;
         probe(dir).map_err(|e| FolderError(format!("cannot write to '{}': {e}", dir.display())))?;
         let folder = Folder { dir: dir.to_path_buf(), kind };
         folder.remove_temporaries();

@@ -463,3 +463,34 @@ fn links_planted_in_a_run_folder_are_never_followed() {
     refused(&["tournament", "--resume", &o, "--quiet"], "tally.json");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A run killed before its first state file (the manifest and some reports written, no
+/// `tally.json`): `--resume` says to run the same command again, and that command starts the
+/// run afresh in the same folder; a folder of files mtrain did not write is still refused.
+#[test]
+fn a_run_killed_before_its_first_checkpoint_is_rerun_by_the_same_command() {
+    let dir = scratch("first-checkpoint");
+    let run = dir.join("run");
+    let o = s(&run);
+    let cmd = ["tournament", "--bots", "greedy,random", "--games", "200", "--seed", "4", "--quiet", "--out", &o];
+    assert_eq!(mtrain(&cmd).status.code(), Some(0));
+    let whole = read(&run.join("summary.csv"));
+    // What a kill between the manifest and the state leaves (the manifest is written first).
+    for f in ["tally.json", "pairs.csv", "ratings.csv"] {
+        std::fs::remove_file(run.join(f)).unwrap();
+    }
+    std::fs::write(run.join("summary.csv.999.tmp"), "half").unwrap();
+    refused(&["tournament", "--resume", &o], "run the same command again");
+    let r = mtrain(&cmd);
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(read(&run.join("summary.csv")), whole);
+    assert!(run.join("tally.json").is_file() && !run.join("summary.csv.999.tmp").exists());
+    // Without mtrain's manifest the same names are someone else's files: refused.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("summary.csv"), "mine\n").unwrap();
+    let oo = s(&other);
+    refused(&["tournament", "--bots", "greedy,random", "--games", "20", "--quiet", "--out", &oo], "is not empty");
+    assert_eq!(read(&other.join("summary.csv")), "mine\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -242,10 +242,11 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
     };
     let started = Instant::now();
     let before = session.games_before();
-    // The reports and manifest of a checkpoint: the CSVs of the tally, then the manifest.
+    // The manifest and reports of a checkpoint: the manifest first, so that a run killed
+    // before its first state file leaves a folder the same command recognises as its own.
     let files = |st: &RunState, sprt: Option<&SprtState>| {
-        let mut f = rep::files(&config.labels, &st.tally, config.anchor);
-        f.push(("manifest.json", rep::manifest(&config.job, &job.invocation(), &config.args, st, sprt)));
+        let mut f = vec![("manifest.json", rep::manifest(&config.job, &job.invocation(), &config.args, st, sprt))];
+        f.extend(rep::files(&config.labels, &st.tally, config.anchor));
         f
     };
     let result = session.run::<CliError>(&opts, files, write_in_folder)?;
