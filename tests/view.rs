@@ -267,40 +267,18 @@ fn another_games_review_and_a_cut_log_are_refused() {
         s(&other),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // A quick review of `log` into `csv`.
+    let review_of = |log: &Path, csv: &Path| {
+        let args = ["--samples", "16", "--min-samples", "8", "--check-worlds", "0"];
+        let out = mtrain(&[&["analyze", "--log", s(log), "--review", "--csv", s(csv)], &args[..]].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    };
     let review = dir.join("other.csv");
-    let out = mtrain(&[
-        "analyze",
-        "--log",
-        s(&other),
-        "--review",
-        "--samples",
-        "16",
-        "--min-samples",
-        "8",
-        "--check-worlds",
-        "0",
-        "--csv",
-        s(&review),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    review_of(&other, &review);
     rejects(&["view", s(&log), "--review", s(&review)], &["does not belong to", "game.jsonl"]);
     // Its own review attaches.
     let own = dir.join("own.csv");
-    let out = mtrain(&[
-        "analyze",
-        "--log",
-        s(&log),
-        "--review",
-        "--samples",
-        "16",
-        "--min-samples",
-        "8",
-        "--check-worlds",
-        "0",
-        "--csv",
-        s(&own),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    review_of(&log, &own);
     assert!(mtrain(&["view", s(&log), "--review", s(&own), "--out", s(&dir.join("own.html"))]).status.success());
     // The log without its last line (the match_end).
     let text = std::fs::read_to_string(&log).unwrap();

@@ -544,20 +544,31 @@ impl AtomicFile {
     /// written through, so nothing outside the folder can be reached by its names.
     pub(crate) fn create_in_folder(path: &Path) -> Result<AtomicFile, CliError> {
         let cannot = |e: std::io::Error| CliError::usage(format!("cannot write '{}': {e}", path.display()));
+        AtomicFile::through_temporary(path, |tmp| {
+            // The temporary name too is created afresh: an entry already there (a link) is removed.
+            if std::fs::symlink_metadata(tmp).is_ok() {
+                std::fs::remove_file(tmp).map_err(cannot)?;
+            }
+            std::fs::OpenOptions::new().write(true).create_new(true).open(tmp).map_err(cannot)
+        })
+    }
+
+    /// The file `dest` written under a temporary name beside it (`open` creates that file),
+    /// renamed to `dest` on commit; the temporary file is on the panic hook's list meanwhile.
+    fn through_temporary(
+        dest: &Path,
+        open: impl FnOnce(&Path) -> Result<File, CliError>,
+    ) -> Result<AtomicFile, CliError> {
         let name =
-            path.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", path.display())))?;
+            dest.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", dest.display())))?;
         let mut tmp_name = name.to_os_string();
         tmp_name.push(format!(".{}.tmp", std::process::id()));
-        let tmp = path.with_file_name(tmp_name);
+        let tmp = dest.with_file_name(tmp_name);
         install_cleanup_hook();
         let mut list = unfinished();
-        // The temporary name too is created afresh: an entry already there (a link) is removed.
-        if std::fs::symlink_metadata(&tmp).is_ok() {
-            std::fs::remove_file(&tmp).map_err(cannot)?;
-        }
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(cannot)?;
+        let file = open(&tmp)?;
         list.push(tmp.clone());
-        Ok(AtomicFile { tmp, dest: path.to_path_buf(), direct: false, file: Some(BufWriter::new(file)) })
+        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), direct: false, file: Some(BufWriter::new(file)) })
     }
 
     /// A file the user named: a link is followed (the file it points to is replaced), and a
@@ -576,17 +587,9 @@ impl AtomicFile {
             });
         }
         let dest = &link_target(given).map_err(cannot)?;
-        let name =
-            dest.file_name().ok_or_else(|| CliError::usage(format!("invalid output file '{}'", dest.display())))?;
-        let mut tmp_name = name.to_os_string();
-        tmp_name.push(format!(".{}.tmp", std::process::id()));
-        let tmp = dest.with_file_name(tmp_name);
-        install_cleanup_hook();
-        let mut list = unfinished();
-        let file =
-            File::create(&tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))?;
-        list.push(tmp.clone());
-        Ok(AtomicFile { tmp, dest: dest.to_path_buf(), direct: false, file: Some(BufWriter::new(file)) })
+        AtomicFile::through_temporary(dest, |tmp| {
+            File::create(tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))
+        })
     }
 
     pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
