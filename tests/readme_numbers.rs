@@ -1012,19 +1012,10 @@ fn the_calibration_figures_are_those_of_calibration_csv() {
     let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
     let docs = read("docs/analyze.md").split_whitespace().collect::<Vec<_>>().join(" ");
     let bias = |t: &str| num(row(t, "weighted"), "bias_win");
-    let quote = format!(
-        "too high: +{:.1} points of % at 4 players, +{:.1} at 6, +{:.1} at 2",
-        bias("weighted-4"),
-        bias("weighted-6"),
-        bias("weighted-2")
-    );
+    let (four, six, two) = (bias("weighted-4"), bias("weighted-6"), bias("weighted-2"));
+    let quote = format!("too high: +{four:.1} points of % at 4 players, +{six:.1} at 6, +{two:.1} at 2");
     assert!(text.contains(&quote), "{quote}");
-    let quote = format!(
-        "too high by {:.1} points of % at 4 players ({:.1} at 6, {:.1} at 2)",
-        bias("weighted-4"),
-        bias("weighted-6"),
-        bias("weighted-2")
-    );
+    let quote = format!("too high by {four:.1} points of % at 4 players ({six:.1} at 6, {two:.1} at 2)");
     assert!(docs.contains(&quote), "{quote}");
     assert!(
         docs.contains(&format!(
