@@ -21,6 +21,11 @@ from ._mtrain import Game, State
 
 __version__ = _mtrain.__version__
 
+#: Rule changes, in either shape every function and class takes: a dict ``{rule: value}``
+#: (``{"tap": "draw_two", "fast_game": True}``) or a list of ``"rule=value"`` strings
+#: (``["tap=draw_two"]``), as ``--rule`` takes them.
+Options = Union[Dict[str, object], Sequence[str]]
+
 __all__ = [
     "BalanceResult",
     "VecEnv",
@@ -126,7 +131,7 @@ def tournament(
     set: int = 12,
     hand: Optional[int] = None,
     rounds: Optional[int] = None,
-    options: Optional[Dict[str, object]] = None,
+    options: Optional[Options] = None,
     threads: Optional[int] = None,
     gauntlet: Optional[str] = None,
     anchor: Optional[str] = None,
@@ -141,12 +146,17 @@ def tournament(
     the bot protocol's ``decide`` message as a dict, ``legal`` its list of moves, and the
     answer an index into ``legal``; its ``name`` attribute names it in the tables. A bot that
     raises fails the run with a ``RuntimeError`` naming it and the error. ``options`` are
-    rule changes (``{"tap": "draw_two"}``: ``--rule tap=draw_two``). The same arguments give the
-    same numbers as the command line, at any thread count. Ctrl-C stops the run cleanly
-    (KeyboardInterrupt, after the games in flight).
+    rule changes, a dict or a list of strings (``{"tap": "draw_two"}`` or ``["tap=draw_two"]``:
+    ``--rule tap=draw_two``). ``threads`` is 1 to 4 per core (at least 16 are allowed; default:
+    every core). The same arguments give the same numbers as the command line, at any thread
+    count. A bad argument raises a ``ValueError`` (a ``TypeError`` for a value of the wrong type)
+    naming it and its valid range.
+
+    Ctrl-C stops the run as the command line's does: the first prints one line and lets the
+    games in flight finish for at most 2 seconds, a second (or the end of those seconds) cuts
+    them short, even with search bots; then ``KeyboardInterrupt`` is raised.
     """
     bots, python_bots = _field(bots)
-    changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
     raw = _mtrain.tournament(
         bots,
         players=players,
@@ -156,7 +166,7 @@ def tournament(
         set=set,
         hand=hand,
         rounds=rounds,
-        options=changes,
+        options=options,
         threads=threads,
         gauntlet=gauntlet,
         anchor=anchor,
@@ -218,7 +228,7 @@ def balance(
     rules: str = "wikipedia",
     set: int = 12,
     rounds: Optional[int] = None,
-    options: Optional[Dict[str, object]] = None,
+    options: Optional[Options] = None,
     objective: str = "balanced",
     metrics: Optional[Sequence[str]] = None,
     threads: Optional[int] = None,
@@ -231,27 +241,28 @@ def balance(
 ) -> BalanceResult:
     """Sweeps hand sizes as ``mtrain balance`` does and returns its tables and plots.
 
-    ``players`` and ``hands`` are a number or an inclusive ``(lo, hi)`` range (``hands=None``:
-    from 5 tiles to the most the set deals); ``bots`` the population, strongest first and a
-    beginner last (``None``: ``weighted,planner,greedy``), Python bots among them as in
-    :func:`tournament`. The limits (``max_blocked``,
+    ``players`` and ``hands`` are a number or an inclusive ``(lo, hi)`` range, ``lo <= hi``
+    (``players``: 2 to 16; ``hands=None``: from 5 tiles to the most the set deals); ``bots`` the
+    population, strongest first and a beginner last (``None``: ``weighted,planner,greedy``),
+    Python bots among them as in :func:`tournament`. The limits (``max_blocked``,
     ``max_first_edge``, ``first_player``, ``min_skill``, ``max_skill``, ``margin``) default to
     the command line's; ``mtrain balance --help`` explains each. The tables equal the files of
-    ``mtrain balance --out`` with the same arguments.
+    ``mtrain balance --out`` with the same arguments. The limits are shares from 0 to 1;
+    ``options`` and ``threads`` are as in :func:`tournament`, and a bad argument raises there too.
+    Ctrl-C stops a sweep as it stops a tournament.
     """
     bots, python_bots = _field(bots)
-    span = lambda v: None if v is None else ((v, v) if isinstance(v, int) else tuple(v))  # noqa: E731
     raw = _mtrain.balance(
         bots,
-        players=span(players),
-        hands=span(hands),
+        players=players,
+        hands=hands,
         games=games,
         max_games=max_games,
         seed=seed,
         rules=rules,
         set=set,
         rounds=rounds,
-        options=[f"{k}={_rule_value(v)}" for k, v in (options or {}).items()],
+        options=options,
         objective=objective,
         metrics=None if metrics is None else list(metrics),
         threads=threads,
@@ -266,13 +277,6 @@ def balance(
     return BalanceResult(raw)
 
 
-def _rule_value(v: object) -> str:
-    """A rule value as ``--rule`` writes it (``True`` is ``true``)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
 def vec_env(
     n: int,
     opponents: Union[str, Sequence[str]] = ("greedy",),
@@ -284,7 +288,7 @@ def vec_env(
     set: int = 12,
     hand: Optional[int] = None,
     rounds: Optional[int] = None,
-    options: Optional[Dict[str, object]] = None,
+    options: Optional[Options] = None,
 ):
     """``n`` games of one seat against built-in bots, stepped together in Rust on every core.
 
@@ -294,7 +298,8 @@ def vec_env(
     first legal one). A finished game is dealt again at once: its ``dones`` entry is true and its
     row of ``obs`` is already the new match's. Seats, opponents, rules and rewards are those of
     :mod:`mtrain.gym` (Python bots among the opponents too); the games depend only on ``seed``,
-    never on the thread count.
+    never on the thread count. ``n`` is 1 to 1000000; a bad argument raises a ``ValueError`` or
+    ``TypeError`` naming it and its range.
     """
     names, python_bots = _opponents(opponents)
     players = players if players is not None else len(names) + 1
@@ -310,9 +315,9 @@ VecEnv = vec_env
 
 
 def _game(rules: str, set: int, players: int, hand, rounds, options) -> Game:
-    """The :class:`Game` of a table, with ``options`` as rule changes (``{"tap": "draw_two"}``)."""
-    changes = [f"{k}={_rule_value(v)}" for k, v in (options or {}).items()]
-    return Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=changes)
+    """The :class:`Game` of a table, with ``options`` as rule changes (``{"tap": "draw_two"}`` or
+    ``["tap=draw_two"]``)."""
+    return Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=options)
 
 
 def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:

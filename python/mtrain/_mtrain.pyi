@@ -1,6 +1,12 @@
-"""Type hints of the native module; use the functions of ``mtrain`` itself."""
+"""Type hints of the native module; use the functions of ``mtrain`` itself.
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+Every integer argument is checked against its range (a ``ValueError`` naming the keyword and the
+range; a ``TypeError`` for a value that is no integer), and ``options`` are rule changes as a
+dict ``{rule: value}`` or a list of ``"rule=value"`` strings, everywhere."""
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+Options = Union[Dict[str, object], Sequence[str]]
 
 __version__: str
 
@@ -14,7 +20,7 @@ def tournament(
     set: int = 12,
     hand: Optional[int] = None,
     rounds: Optional[int] = None,
-    options: List[str] = ...,
+    options: Optional[Options] = None,
     threads: Optional[int] = None,
     gauntlet: Optional[str] = None,
     anchor: Optional[str] = None,
@@ -27,15 +33,15 @@ def main(args: List[str]) -> int: ...
 def balance(
     bots: Optional[str] = None,
     *,
-    players: Tuple[int, int] = (2, 8),
-    hands: Optional[Tuple[int, int]] = None,
+    players: Union[int, Tuple[int, int], None] = None,
+    hands: Union[int, Tuple[int, int], None] = None,
     games: int = 4000,
     max_games: Optional[int] = None,
     seed: int = 1,
     rules: str = "wikipedia",
     set: int = 12,
     rounds: Optional[int] = None,
-    options: List[str] = ...,
+    options: Optional[Options] = None,
     objective: str = "balanced",
     metrics: Optional[List[str]] = None,
     threads: Optional[int] = None,
@@ -59,10 +65,11 @@ class Game:
         players: int = 4,
         hand: Optional[int] = None,
         rounds: Optional[int] = None,
-        options: List[str] = ...,
+        options: Optional[Options] = None,
     ) -> None: ...
     def new_state(self, seed: int) -> State: ...
     def num_distinct_actions(self) -> int: ...
+    def observation_shape(self) -> Tuple[int]: ...
     def num_players(self) -> int: ...
     def num_rounds(self) -> int: ...
 

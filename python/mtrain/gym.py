@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import _game, _opponents
+from . import Options, _game, _opponents
 from ._mtrain import Solo
 
 __all__ = ["MexicanTrainEnv", "env"]
@@ -52,7 +52,7 @@ class MexicanTrainEnv(gymnasium.Env):
         set: int = 12,
         hand: Optional[int] = None,
         rounds: Optional[int] = None,
-        options: Optional[Dict[str, object]] = None,
+        options: Optional[Options] = None,
         render_mode: Optional[str] = None,
     ) -> None:
         names, python_bots = _opponents(opponents)

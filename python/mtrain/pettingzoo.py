@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from . import _game
+from . import Options, _game
 
 __all__ = ["MexicanTrainEnv", "MexicanTrainParallelEnv", "env", "parallel_env"]
 
@@ -61,8 +61,9 @@ def _legal_or_first(state, action) -> tuple:
 
 class MexicanTrainEnv(AECEnv):
     """Mexican Train for N agents: ``players``, ``rules`` (a preset), ``set`` (double-``set``),
-    ``hand``, ``rounds`` and ``options`` (rule changes, ``{"tap": "draw_two"}``) as in
-    :class:`mtrain.Game`; ``render_mode`` ``"ansi"`` renders the state as text."""
+    ``hand``, ``rounds`` and ``options`` (rule changes, ``{"tap": "draw_two"}`` or
+    ``["tap=draw_two"]``) as in :class:`mtrain.Game`; ``render_mode`` ``"ansi"`` renders the
+    state as text."""
 
     metadata = {"name": "mexican_train_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -73,7 +74,7 @@ class MexicanTrainEnv(AECEnv):
         set: int = 12,
         hand: Optional[int] = None,
         rounds: Optional[int] = None,
-        options: Optional[Dict[str, object]] = None,
+        options: Optional[Options] = None,
         render_mode: Optional[str] = None,
         max_cycles: Optional[int] = None,
     ) -> None:

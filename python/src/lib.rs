@@ -3,7 +3,10 @@
 //! their reports come back as the very CSV text the command line writes (the Python side reads
 //! it into records and data frames). Nothing here plays or counts on its own.
 
+mod args;
 mod pybot;
+
+use args::Int;
 
 use mexican_train::Bot;
 use mexican_train::balance::{
@@ -14,8 +17,8 @@ use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, Matc
 use mexican_train::report::balance as brep;
 use mexican_train::report::tournament as rep;
 use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
-use mexican_train::rules::Rules;
 use mexican_train::rules::TableSpec;
+use mexican_train::rules::{MAX_PLAYERS, Rules};
 use mexican_train::strategies::{Origin, Registry};
 use mexican_train::strategy::{SpecError, StrategySpec};
 use mexican_train::tournament::{
@@ -28,81 +31,109 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a waiting call looks for a signal (Ctrl-C) from Python.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
+/// How long the first KeyboardInterrupt waits for the games in flight before cutting them
+/// short: the command line's grace after its first signal.
+const GRACE: Duration = Duration::from_secs(2);
+
 /// Runs `work` on a thread of its own while this one waits without the GIL, checking for a
-/// signal every [`SIGNAL_POLL`]: a KeyboardInterrupt sets `stop` (the run finishes the games in
-/// flight and returns) and is raised once the work is back.
-fn interruptible<T: Send>(
-    py: Python<'_>,
-    stop: &std::sync::atomic::AtomicBool,
-    work: impl FnOnce() -> T + Send,
-) -> PyResult<T> {
-    std::thread::scope(|s| {
+/// signal every [`SIGNAL_POLL`], as the command line answers its signals: the first
+/// KeyboardInterrupt stops scheduling (`opts.stop`) and prints one line on `sys.stderr`; the
+/// games in flight then finish, for at most [`GRACE`]. A second KeyboardInterrupt, or the grace
+/// running out, cuts them short (`opts.cut`: the runner discards them) and makes the search bots
+/// answer at once, so the call ends within about a second whatever the bots. The first
+/// KeyboardInterrupt is raised once the work is back; the search bots search again in the next
+/// call.
+fn interruptible<T: Send>(py: Python<'_>, opts: &RunOptions, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    mexican_train::strategies::abandon_searches(false);
+    let cut = || {
+        opts.cut.store(true, Ordering::SeqCst);
+        mexican_train::strategies::abandon_searches(true);
+    };
+    let out = std::thread::scope(|s| {
         let handle = s.spawn(work);
         let mut signal = None;
+        let mut deadline = None;
         while !handle.is_finished() {
             py.detach(|| std::thread::sleep(SIGNAL_POLL));
-            if signal.is_none()
-                && let Err(e) = py.check_signals()
-            {
-                stop.store(true, Ordering::SeqCst);
-                signal = Some(e);
+            if let Err(e) = py.check_signals() {
+                if signal.is_none() {
+                    opts.stop.store(true, Ordering::SeqCst);
+                    say_stopping(py);
+                    deadline = Some(Instant::now() + GRACE);
+                    signal = Some(e);
+                } else {
+                    cut();
+                }
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                cut();
             }
         }
-        let out = handle.join().map_err(|_| PyRuntimeError::new_err("the run panicked"))?;
+        let out = handle.join().map_err(|_| PyRuntimeError::new_err("the run panicked"));
         match signal {
             Some(e) => Err(e),
-            None => Ok(out),
+            None => out,
         }
-    })
+    });
+    mexican_train::strategies::abandon_searches(false);
+    out
+}
+
+/// The one line the first KeyboardInterrupt prints, on Python's `sys.stderr` (where a notebook
+/// or a test shows it); a stderr that cannot be written is ignored.
+fn say_stopping(py: Python<'_>) {
+    let line = format!(
+        "mtrain: stopping: finishing the games in flight (at most {} s, then they are cut short); Ctrl-C again to stop now\n",
+        GRACE.as_secs()
+    );
+    if let Ok(stderr) = py.import("sys").and_then(|sys| sys.getattr("stderr")) {
+        let _ = stderr.call_method1("write", (line,));
+        let _ = stderr.call_method0("flush");
+    }
 }
 
 /// A tournament, played as `mtrain tournament` plays it; the report as a dict: `header` and
 /// `console` (the text the command line prints), `files` (file name to CSV text, as `--out`
 /// writes them), `games` played, `stopped` (whether a signal or a failing bot cut it short).
+/// Every number is checked against its range, `threads` as the command line checks
+/// `--threads`; `options` are a dict `{rule: value}` or a list of `"rule=value"` strings.
 #[pyfunction]
 #[pyo3(signature = (
-    bots = None, *, players = 4, games = 10_000, seed = 1, rules = "wikipedia", set = 12,
-    hand = None, rounds = None, options = Vec::new(), threads = None, gauntlet = None,
+    bots = None, *, players = Int::of(4), games = Int::of(10_000), seed = Int::of(1), rules = "wikipedia",
+    set = Int::of(12), hand = None, rounds = None, options = None, threads = None, gauntlet = None,
     anchor = None, rotate = true, vary_order = true, python_bots = Vec::new()
 ))]
 #[allow(clippy::too_many_arguments)]
 fn tournament<'py>(
     py: Python<'py>,
     bots: Option<String>,
-    players: u8,
-    games: u64,
-    seed: u64,
+    players: Int,
+    games: Int,
+    seed: Int,
     rules: &str,
-    set: u8,
-    hand: Option<u8>,
-    rounds: Option<u8>,
-    options: Vec<String>,
-    threads: Option<usize>,
+    set: Int,
+    hand: Option<Int>,
+    rounds: Option<Int>,
+    options: Option<Bound<'py, PyAny>>,
+    threads: Option<Int>,
     gauntlet: Option<String>,
     anchor: Option<String>,
     rotate: bool,
     vary_order: bool,
     python_bots: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
+    let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
+    let threads = args::threads(threads.as_ref())?;
     let failure = Arc::new(Mutex::new(None));
     let registry = with_python_bots(python_bots, &failure)?;
-    let spec = TournamentSpec {
-        table: TableSpec { preset: rules.to_string(), set, players, hand, rounds, rules: options },
-        bots,
-        gauntlet,
-        anchor,
-        games,
-        seed,
-        rotate,
-        vary_order,
-        sprt: None,
-        shard: None,
-    };
+    let spec =
+        TournamentSpec { table, bots, gauntlet, anchor, games, seed, rotate, vary_order, sprt: None, shard: None };
     spec.table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
     let job = TournamentJob::new(&spec, &registry).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let t = &job.tournament;
@@ -112,9 +143,8 @@ fn tournament<'py>(
         args: Vec::new(),
         plan: ChunkSet::slice(t.chunk_count(), None),
     };
-    let opts = RunOptions::new(threads_or_cores(threads)?);
-    let stop = opts.stop.clone();
-    let result: Result<RunResult, SessionError> = interruptible(py, &stop, || {
+    let opts = RunOptions::new(threads);
+    let result: Result<RunResult, SessionError> = interruptible(py, &opts, || {
         let mut session = Session::new(t, id, Outputs::default(), false)?;
         session.run::<SessionError>(&opts, |_, _| Vec::new(), |_, _| Ok(()))
     })?;
@@ -150,11 +180,12 @@ fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<S
 
 /// A balance sweep, played as `mtrain balance` plays it; the report as a dict: `header` and
 /// `console`, `files` (file name to text: the CSV files and one SVG plot per metric, as `--out`
-/// writes them), `games` played, `stopped`.
+/// writes them), `games` played, `stopped`. `players` and `hands` are an integer or an inclusive
+/// range `(lo, hi)`, `lo <= hi`; the limits are shares from 0 to 1; the rest as [`tournament`].
 #[pyfunction]
 #[pyo3(signature = (
-    bots = None, *, players = (2, 8), hands = None, games = 4000, max_games = None, seed = 1,
-    rules = "wikipedia", set = 12, rounds = None, options = Vec::new(), objective = "balanced",
+    bots = None, *, players = None, hands = None, games = Int::of(4000), max_games = None, seed = Int::of(1),
+    rules = "wikipedia", set = Int::of(12), rounds = None, options = None, objective = "balanced",
     metrics = None, threads = None, max_blocked = None, max_first_edge = None, first_player = None,
     min_skill = None, max_skill = None, margin = None, python_bots = Vec::new()
 ))]
@@ -162,38 +193,55 @@ fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<S
 fn balance<'py>(
     py: Python<'py>,
     bots: Option<String>,
-    players: (u8, u8),
-    hands: Option<(u8, u8)>,
-    games: u64,
-    max_games: Option<u64>,
-    seed: u64,
+    players: Option<Bound<'py, PyAny>>,
+    hands: Option<Bound<'py, PyAny>>,
+    games: Int,
+    max_games: Option<Int>,
+    seed: Int,
     rules: &str,
-    set: u8,
-    rounds: Option<u8>,
-    options: Vec<String>,
+    set: Int,
+    rounds: Option<Int>,
+    options: Option<Bound<'py, PyAny>>,
     objective: &str,
     metrics: Option<Vec<String>>,
-    threads: Option<usize>,
-    max_blocked: Option<f64>,
-    max_first_edge: Option<f64>,
+    threads: Option<Int>,
+    max_blocked: Option<Bound<'py, PyAny>>,
+    max_first_edge: Option<Bound<'py, PyAny>>,
     first_player: Option<&str>,
-    min_skill: Option<f64>,
-    max_skill: Option<f64>,
-    margin: Option<f64>,
+    min_skill: Option<Bound<'py, PyAny>>,
+    max_skill: Option<Bound<'py, PyAny>>,
+    margin: Option<Bound<'py, PyAny>>,
     python_bots: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
-    let failure = Arc::new(Mutex::new(None));
-    let registry = with_python_bots(python_bots, &failure)?;
+    let set: u8 = set_arg(&set)?;
+    let players = match players.as_ref().filter(|p| !p.is_none()) {
+        Some(p) => args::span(p, "players", 2, MAX_PLAYERS as u8)?,
+        None => (2, 8),
+    };
+    let hands = match hands.as_ref().filter(|h| !h.is_none()) {
+        Some(h) => Some(args::span(h, "hands", 1, u8::MAX)?),
+        None => None,
+    };
+    let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
+    let max_games = max_games.as_ref().map(|g| games_arg("max_games", g)).transpose()?;
+    let rounds = rounds.as_ref().map(|r| rounds_arg(r, set)).transpose()?;
+    let options = args::rule_options(options.as_ref())?;
+    let threads = args::threads(threads.as_ref())?;
+    let share = |v: &Option<Bound<'py, PyAny>>, name: &str, default: f64| {
+        args::number(v.as_ref(), name, 0.0, 1.0).map(|v| v.unwrap_or(default))
+    };
     let d = Limits::default();
     let limits = Limits {
-        max_blocked: max_blocked.unwrap_or(d.max_blocked),
-        max_first_edge: max_first_edge.unwrap_or(d.max_first_edge),
+        max_blocked: share(&max_blocked, "max_blocked", d.max_blocked)?,
+        max_first_edge: share(&max_first_edge, "max_first_edge", d.max_first_edge)?,
         first_player: first_player.map_or(Ok(d.first_player), FirstPlayer::parse).map_err(|e| bad(&e))?,
-        min_skill: min_skill.unwrap_or(d.min_skill),
-        max_skill: max_skill.unwrap_or(d.max_skill),
-        margin: margin.unwrap_or(d.margin),
+        min_skill: share(&min_skill, "min_skill", d.min_skill)?,
+        max_skill: share(&max_skill, "max_skill", d.max_skill)?,
+        margin: share(&margin, "margin", d.margin)?,
     };
+    let failure = Arc::new(Mutex::new(None));
+    let registry = with_python_bots(python_bots, &failure)?;
     let spec = SweepSpec {
         preset: rules.to_string(),
         set,
@@ -212,9 +260,8 @@ fn balance<'py>(
     let sweep = Sweep::new(&spec, &registry).map_err(|e| bad(&e))?;
     let config = SweepConfig { spec, bots: Default::default() };
     let mut state = sweep.start(None, &config, None, &registry).map_err(|e| bad(&e))?;
-    let opts = RunOptions::new(threads_or_cores(threads)?);
-    let stop = opts.stop.clone();
-    let interrupted = interruptible(py, &stop, || {
+    let opts = RunOptions::new(threads);
+    let interrupted = interruptible(py, &opts, || {
         sweep.play::<SweepError>(&mut state, false, &opts, &registry, |_| {}, |_| {}, |_| Ok(()))
     })?
     .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -238,16 +285,60 @@ fn balance<'py>(
     Ok(out)
 }
 
-/// `threads`, or every core; at least one.
-fn threads_or_cores(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
+/// A number of games (`games`, `max_games`): 1 or more.
+fn games_arg(name: &str, g: &Int) -> PyResult<u64> {
+    g.within(name, 1, u64::MAX.into())
+}
+
+/// A seed: any 64-bit unsigned integer.
+fn seed_arg(s: &Int) -> PyResult<u64> {
+    s.within("seed", 0, u64::MAX.into())
+}
+
+/// The set: one of the five the rules know.
+fn set_arg(s: &Int) -> PyResult<u8> {
+    s.one_of("set", &[6, 9, 12, 15, 18])
+}
+
+/// Rounds per match on double-`set`: 1 to one per double.
+fn rounds_arg(r: &Int, set: u8) -> PyResult<u8> {
+    r.within("rounds", 1, i128::from(set) + 1)
+}
+
+/// The table of a tournament or a [`Game`]: the numbers checked here (the rules then check
+/// that the table can be dealt), the options in either shape.
+fn table(
+    rules: &str,
+    set: &Int,
+    players: &Int,
+    hand: Option<&Int>,
+    rounds: Option<&Int>,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<TableSpec> {
+    let set = set_arg(set)?;
+    Ok(TableSpec {
+        preset: rules.to_string(),
+        set,
+        players: players.within("players", 2, MAX_PLAYERS as i128)?,
+        hand: hand.map(|h| h.within("hand", 1, u8::MAX.into())).transpose()?,
+        rounds: rounds.map(|r| rounds_arg(r, set)).transpose()?,
+        rules: args::rule_options(options)?,
+    })
+}
+
+/// A seat number `name` (`player`, `seat`) at a table of `n`: 0 to `n - 1`.
+fn seat_arg(p: &Int, name: &str, n: usize) -> PyResult<usize> {
+    p.within(name, 0, n as i128 - 1)
+}
+
+/// An action number of `space`: 0 to its size less one.
+fn action_arg(a: &Int, space: &ActionSpace) -> PyResult<usize> {
+    a.within("action", 0, space.len() as i128 - 1)
 }
 
 /// A match configuration: the rules, the set, the table. `new_state(seed)` deals a match.
+/// `set` is one of 6, 9, 12, 15, 18, `players` 2 to 16; `options` a dict `{rule: value}` or a
+/// list of `"rule=value"` strings.
 #[pyclass(name = "Game", module = "mtrain", frozen)]
 struct Game {
     rules: Rules,
@@ -257,24 +348,27 @@ struct Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules = "wikipedia", *, set = 12, players = 4, hand = None, rounds = None, options = Vec::new()))]
+    #[pyo3(signature = (
+        rules = "wikipedia", *, set = Int::of(12), players = Int::of(4), hand = None, rounds = None, options = None
+    ))]
     fn new(
         rules: &str,
-        set: u8,
-        players: u8,
-        hand: Option<u8>,
-        rounds: Option<u8>,
-        options: Vec<String>,
+        set: Int,
+        players: Int,
+        hand: Option<Int>,
+        rounds: Option<Int>,
+        options: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
-        let table = TableSpec { preset: rules.to_string(), set, players, hand, rounds, rules: options };
+        let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
         let (rules, _) = table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
         let space = Arc::new(ActionSpace::new(&rules));
         Ok(Game { rules, space })
     }
 
     /// A match dealt from `seed`, at its first decision.
-    fn new_state(&self, seed: u64) -> State {
-        State { st: MatchState::new(&self.rules, seed), space: self.space.clone(), events: Vec::new() }
+    fn new_state(&self, seed: Int) -> PyResult<State> {
+        let seed = seed_arg(&seed)?;
+        Ok(State { st: MatchState::new(&self.rules, seed), space: self.space.clone(), events: Vec::new() })
     }
 
     /// How many actions the configuration numbers (every move it can offer).
@@ -355,7 +449,8 @@ impl State {
     }
 
     /// Plays `action` (one of `legal_actions()`), then the forced actions after it.
-    fn apply_action(&mut self, action: usize) -> PyResult<()> {
+    fn apply_action(&mut self, action: Int) -> PyResult<()> {
+        let action = action_arg(&action, &self.space)?;
         let i = self
             .st
             .legal()
@@ -367,7 +462,8 @@ impl State {
     }
 
     /// The move `action` stands for, in words (`12-5 on 2`, `stop`).
-    fn action_to_string(&self, action: usize) -> PyResult<String> {
+    fn action_to_string(&self, action: Int) -> PyResult<String> {
+        let action = action_arg(&action, &self.space)?;
         self.space
             .decode(action)
             .map(|m| m.to_string())
@@ -404,11 +500,8 @@ impl State {
     /// What `player` may know now, as the bot protocol's `decide` message (docs/bot-protocol.md):
     /// its hand, the trains, the counts, the events of this round as it saw them, and the legal
     /// moves when it is to act (with `legal_actions()`'s numbers as `actions`, in the same order).
-    fn observation<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
-        let n = self.st.rules().players as usize;
-        if player >= n {
-            return Err(PyValueError::new_err(format!("player {player} of {n}")));
-        }
+    fn observation<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
+        let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
         let seat = Seat::from_index(player);
         let Some(view) = self.st.view(seat) else {
             return Err(PyValueError::new_err("the match is over: there is nothing to observe"));
@@ -425,12 +518,9 @@ impl State {
 
     /// What `player` may know now as a numpy array (`Game.observation_shape()` float32s): the
     /// layout docs/python.md describes. Zeros once the match is over.
-    fn observation_tensor<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let layout = ObservationLayout::new(self.st.rules());
-        let n = self.st.rules().players as usize;
-        if player >= n {
-            return Err(PyValueError::new_err(format!("player {player} of {n}")));
-        }
+        let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
         let mut out = vec![0.0; layout.len()];
         if let Some(view) = self.st.view(Seat::from_index(player)) {
             layout.write(&view, self.st.round_number(), self.st.current(), &mut out);
@@ -441,11 +531,9 @@ impl State {
     /// A full state consistent with everything `player` has seen: the hidden hands and
     /// boneyard redrawn by the engine's determinization (the worlds search bots sample), the
     /// later deals redrawn, all from `seed`. Its events are `player`'s view of the round so far.
-    fn resample_from_infostate(&self, player: usize, seed: u64) -> PyResult<State> {
-        let n = self.st.rules().players as usize;
-        if player >= n {
-            return Err(PyValueError::new_err(format!("player {player} of {n}")));
-        }
+    fn resample_from_infostate(&self, player: Int, seed: Int) -> PyResult<State> {
+        let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
+        let seed = seed_arg(&seed)?;
         let st = self
             .st
             .resampled(Seat::from_index(player), seed)
@@ -493,14 +581,12 @@ impl SoloCore {
     fn new(
         game: &Game,
         opponents: &[String],
-        seat: usize,
+        seat: &Int,
         registry: Arc<Registry>,
         failure: Arc<Mutex<Option<String>>>,
     ) -> PyResult<SoloCore> {
         let n = game.rules.players as usize;
-        if seat >= n {
-            return Err(PyValueError::new_err(format!("seat {seat} of {n}")));
-        }
+        let seat = seat_arg(seat, "seat", n)?;
         if opponents.is_empty() || opponents.len() > n - 1 {
             return Err(PyValueError::new_err(format!(
                 "give 1 to {} opponents (fewer are repeated around the table)",
@@ -610,27 +696,28 @@ impl Solo {
 #[pymethods]
 impl Solo {
     #[new]
-    #[pyo3(signature = (game, opponents, seat = 0, python_bots = Vec::new()))]
-    fn new(game: &Game, opponents: Vec<String>, seat: usize, python_bots: Vec<(String, Py<PyAny>)>) -> PyResult<Solo> {
+    #[pyo3(signature = (game, opponents, seat = Int::of(0), python_bots = Vec::new()))]
+    fn new(game: &Game, opponents: Vec<String>, seat: Int, python_bots: Vec<(String, Py<PyAny>)>) -> PyResult<Solo> {
         let failure = Arc::new(Mutex::new(None));
         let registry = Arc::new(with_python_bots(python_bots, &failure)?);
-        Ok(Solo(SoloCore::new(game, &opponents, seat, registry, failure)?))
+        Ok(Solo(SoloCore::new(game, &opponents, &seat, registry, failure)?))
     }
 
     /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
     /// observation tensor and the action mask.
-    fn reset(&mut self, seed: u64) -> PyResult<(Vec<f32>, Vec<u8>)> {
-        self.0.reset(seed);
+    fn reset(&mut self, seed: Int) -> PyResult<(Vec<f32>, Vec<u8>)> {
+        self.0.reset(seed_arg(&seed)?);
         self.0.failed()?;
         Ok(self.observe())
     }
 
-    /// Plays `action` for the seat (an action outside the mask plays the first legal one
-    /// instead, and says so), then the bots, up to the seat's next choice or the end. Returns
-    /// the observation, the mask, the seat's reward (minus each round's score over 100 as the
-    /// round ends, and at the end its win share minus 1/N), whether the match is over, and
-    /// whether the action was illegal.
-    fn step(&mut self, action: usize) -> PyResult<Stepped> {
+    /// Plays `action` for the seat (0 to `Game.num_distinct_actions() - 1`; one outside the mask
+    /// plays the first legal action instead, and says so), then the bots, up to the seat's next
+    /// choice or the end. Returns the observation, the mask, the seat's reward (minus each
+    /// round's score over 100 as the round ends, and at the end its win share minus 1/N),
+    /// whether the match is over, and whether the action was illegal.
+    fn step(&mut self, action: Int) -> PyResult<Stepped> {
+        let action = action_arg(&action, &self.0.space)?;
         self.0.dealt()?;
         let (reward, over, illegal) =
             self.0.step(action).ok_or_else(|| PyRuntimeError::new_err("the match is over: call reset()"))?;
@@ -644,6 +731,9 @@ impl Solo {
         Ok(State { st: self.0.dealt()?.clone(), space: self.0.space.clone(), events: Vec::new() })
     }
 }
+
+/// The most games a [`VecEnv`] steps together.
+const MAX_ENVS: usize = 1_000_000;
 
 /// `n` games of one seat against built-in bots, stepped together in Rust on every core with
 /// the GIL released: observations, action masks, rewards and dones are numpy arrays the
@@ -674,23 +764,22 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (n, game, opponents, seat = 0, seed = 1, python_bots = Vec::new()))]
+    #[pyo3(signature = (n, game, opponents, seat = Int::of(0), seed = Int::of(1), python_bots = Vec::new()))]
     fn new(
         py: Python<'_>,
-        n: usize,
+        n: Int,
         game: &Game,
         opponents: Vec<String>,
-        seat: usize,
-        seed: u64,
+        seat: Int,
+        seed: Int,
         python_bots: Vec<(String, Py<PyAny>)>,
     ) -> PyResult<VecEnv> {
-        if n == 0 {
-            return Err(PyValueError::new_err("n must be at least 1"));
-        }
+        let n: usize = n.within("n", 1, MAX_ENVS as i128)?;
+        let seed = seed_arg(&seed)?;
         let failure = Arc::new(Mutex::new(None));
         let registry = Arc::new(with_python_bots(python_bots, &failure)?);
         let games = (0..n)
-            .map(|_| SoloCore::new(game, &opponents, seat, registry.clone(), failure.clone()))
+            .map(|_| SoloCore::new(game, &opponents, &seat, registry.clone(), failure.clone()))
             .collect::<PyResult<Vec<_>>>()?;
         let (width, actions) = (games[0].layout.len(), games[0].space.len());
         Ok(VecEnv {
