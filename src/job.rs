@@ -38,6 +38,9 @@ pub struct Kind {
     pub files: &'static [&'static str],
     /// Whether it also writes `.svg` plots (any name).
     pub plots: bool,
+    /// The field only this kind's `manifest.json` holds, by which a manifest that `mtrain merge`
+    /// wrote (it merges tournaments and sweeps) is known as this kind's; `None`: never merged.
+    pub merged_mark: Option<&'static str>,
 }
 
 /// A tournament (`mtrain tournament`, `mtrain merge` of its shards).
@@ -56,6 +59,7 @@ pub const TOURNAMENT: Kind = Kind {
         "manifest.json",
     ],
     plots: false,
+    merged_mark: Some("rotate"),
 };
 
 /// A balance sweep (`mtrain balance`, `mtrain merge` of its shards).
@@ -65,6 +69,7 @@ pub const BALANCE: Kind = Kind {
     state_file: "tally.json",
     files: &["balance.csv", "recommendation.csv", "decisions.csv", "manifest.json"],
     plots: true,
+    merged_mark: Some("cells"),
 };
 
 /// A tuning run (`mtrain tune`).
@@ -74,6 +79,7 @@ pub const TUNE: Kind = Kind {
     state_file: "tune.json",
     files: &["trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"],
     plots: false,
+    merged_mark: None,
 };
 
 /// Every kind, for naming what a folder holds.
@@ -82,6 +88,10 @@ pub const KINDS: [Kind; 3] = [TOURNAMENT, BALANCE, TUNE];
 /// The folder of external bots' stderr logs, which every kind may write.
 pub const BOT_LOGS: &str = "bot-logs";
 
+/// The file every run (and every merge) writes first: a folder holding it and no state yet is
+/// a start that was stopped before its first checkpoint.
+pub const MANIFEST: &str = "manifest.json";
+
 impl Kind {
     /// Whether `name` is one of this kind's files (its state, reports, plots, bot logs).
     pub fn owns(&self, name: &str) -> bool {
@@ -89,6 +99,21 @@ impl Kind {
             || name == BOT_LOGS
             || self.files.contains(&name)
             || (self.plots && name.ends_with(".svg"))
+    }
+
+    /// Whether `dir`'s `manifest.json` is one a run of this kind writes first: by its command
+    /// (`mtrain tournament`), or by `mtrain merge` writing this kind.
+    fn started_in(&self, dir: &Path) -> bool {
+        let Some(v) =
+            read_state(&dir.join(MANIFEST)).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        else {
+            return false;
+        };
+        match v.get("subcommand").and_then(serde_json::Value::as_str) {
+            Some("merge") => self.merged_mark.is_some_and(|mark| v.get(mark).is_some()),
+            Some(command) => command == self.name,
+            None => false,
+        }
     }
 
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
@@ -170,19 +195,47 @@ impl Folder {
     /// What the folder holds (another kind's run, another run of this kind, other files), or
     /// that it cannot be created or written.
     pub fn create(dir: &Path, kind: Kind, force: bool, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
-        let cannot = |e: std::io::Error| FolderError(format!("cannot write to --out '{}': {e}", dir.display()));
+        let advice =
+            "give a new or empty folder, --resume the run it holds, or --force to replace mtrain's files in it";
+        Folder::readied(dir, kind, force, advice, same_run)
+    }
+
+    /// The folder `dir` readied for the output of `mtrain merge`, a run of `kind`: as
+    /// [`Folder::create`] without `force` (a merge replaces only a folder of the same run, or
+    /// one a stopped merge or run started), and a refusal says so.
+    ///
+    /// # Errors
+    /// As [`Folder::create`].
+    pub fn create_merged(dir: &Path, kind: Kind, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
+        let advice = "give a new or empty folder (a merge replaces only the files of this same run, or of a start of it that was stopped)";
+        Folder::readied(dir, kind, false, advice, same_run)
+    }
+
+    /// [`Folder::create`], whose refusal ends with `advice`.
+    fn readied(
+        dir: &Path,
+        kind: Kind,
+        force: bool,
+        advice: &str,
+        same_run: impl Fn(&str) -> bool,
+    ) -> Result<Folder, FolderError> {
+        let cannot =
+            |e: std::io::Error| FolderError(format!("cannot write to --out '{}': {}", dir.display(), io_text(&e)));
+        if dir.exists() && !dir.is_dir() {
+            return Err(FolderError(format!(
+                "--out '{}' is a file, not a folder: give a folder (new or empty) for the run's files",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir).map_err(cannot)?;
         probe(dir).map_err(cannot)?;
         let stored = read_state(&dir.join(kind.state_file)).ok();
         let held = Kind::of_folder(dir);
-        // A run killed before its first state file was written leaves its manifest (written
-        // first) and maybe some reports: a start of this kind that never finished, whose files
-        // the new run replaces like its own.
+        // A run (or a merge) stopped before its first state file was written leaves its
+        // manifest (written first) and maybe some reports: a start of this kind that never
+        // finished, whose files the new run replaces like its own.
         let unfinished_start = held.is_none()
-            && read_state(&dir.join("manifest.json"))
-                .ok()
-                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                .is_some_and(|v| v.get("subcommand").and_then(serde_json::Value::as_str) == Some(kind.name))
+            && kind.started_in(dir)
             && std::fs::read_dir(dir).map_err(cannot)?.flatten().all(|e| {
                 let n = e.file_name().to_string_lossy().into_owned();
                 is_temporary(&n) || (kind.owns(&n) && is_regular(&e.path()))
@@ -193,7 +246,10 @@ impl Folder {
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
-        entries.sort_unstable();
+        // The state file and then the manifest go last: a removal stopped part-way leaves a
+        // folder that is still this run's, or a stopped start's (its manifest alone).
+        let is_state = |n: &str| n == kind.state_file || held.is_some_and(|k| n == k.state_file);
+        entries.sort_unstable_by_key(|n| (n == MANIFEST, is_state(n), n.clone()));
         let foreign: Vec<String> =
             entries.iter().filter(|n| !same && !is_temporary(n) && !is_report_page(dir, n)).cloned().collect();
         if !foreign.is_empty() && !force {
@@ -202,10 +258,12 @@ impl Folder {
                 Some(_) => format!("another {}", kind.described.trim_start_matches("a ")),
                 None => "other files".to_string(),
             };
+            let mut listed = foreign.clone();
+            listed.sort_unstable();
             return Err(FolderError(format!(
-                "--out '{}' is not empty: it holds {holds} ({}); give a new or empty folder, --resume the run it holds, or --force to replace mtrain's files in it",
+                "--out '{}' is not empty: it holds {holds} ({}); {advice}",
                 dir.display(),
-                shown(&foreign)
+                shown(&listed)
             )));
         }
         let folder = Folder { dir: dir.to_path_buf(), kind };
@@ -252,10 +310,10 @@ impl Folder {
                     kind.state_file
                 ))
             } else {
-                bad(format!("no readable {} ({e})", kind.state_file))
+                bad(format!("no readable {} ({})", kind.state_file, io_text(&e)))
             }
         })?;
-        probe(dir).map_err(|e| FolderError(format!("cannot write to '{}': {e}", dir.display())))?;
+        probe(dir).map_err(|e| FolderError(format!("cannot write to '{}': {}", dir.display(), io_text(&e))))?;
         let folder = Folder { dir: dir.to_path_buf(), kind };
         folder.remove_temporaries();
         folder.remove_planted();
@@ -299,7 +357,7 @@ impl Folder {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if temporary_of(&name).is_some_and(|of| self.kind.owns(of)) && is_regular(&e.path()) {
+            if (temporary_of(&name).is_some_and(|of| self.kind.owns(of)) || is_probe(&name)) && is_regular(&e.path()) {
                 let _ = std::fs::remove_file(e.path());
             }
         }
@@ -309,7 +367,7 @@ impl Folder {
 /// Whether `dir` can be written (a file created and removed), so that a folder that cannot be
 /// written is found before anything is played.
 fn probe(dir: &Path) -> std::io::Result<()> {
-    let probe = dir.join(format!(".mtrain-probe-{}", std::process::id()));
+    let probe = dir.join(format!("{PROBE}{}", std::process::id()));
     std::fs::write(&probe, b"")?;
     std::fs::remove_file(&probe)
 }
@@ -322,9 +380,43 @@ fn temporary_of(name: &str) -> Option<&str> {
     (!pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit())).then_some(of)
 }
 
+/// The name of the file [`probe`] creates and removes at once, before the process id.
+const PROBE: &str = ".mtrain-probe-";
+
+/// Whether `name` is the file of a write check ([`probe`]) a process killed in between left.
+fn is_probe(name: &str) -> bool {
+    name.strip_prefix(PROBE).is_some_and(|pid| !pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit()))
+}
+
 /// Whether `name` is a temporary file mtrain leaves only when killed mid-write.
 fn is_temporary(name: &str) -> bool {
-    temporary_of(name).is_some_and(|of| KINDS.iter().any(|k| k.owns(of)))
+    temporary_of(name).is_some_and(|of| KINDS.iter().any(|k| k.owns(of))) || is_probe(name)
+}
+
+/// An I/O error in words, without the operating system's error number: what a refusal shows
+/// after the file it names.
+pub(crate) fn io_text(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let said = match e.kind() {
+        K::NotFound => "it does not exist",
+        K::PermissionDenied => "permission denied",
+        K::AlreadyExists => "something by that name is already there",
+        K::NotADirectory => "a part of the path is a file, not a folder",
+        K::IsADirectory => "it is a folder, not a file",
+        K::ReadOnlyFilesystem => "the file system is read-only",
+        K::StorageFull => "no space left on the device",
+        K::QuotaExceeded => "the disk quota is exceeded",
+        K::InvalidData => "it is not UTF-8 text",
+        _ => "",
+    };
+    if !said.is_empty() {
+        return said.to_string();
+    }
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    }
 }
 
 /// The metadata of `path` if it is a regular file itself; an error naming what it is
@@ -454,11 +546,35 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_merge_is_a_start_of_the_kind_it_merges() {
+        let d = scratch("merged-start");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("manifest.json"), r#"{"subcommand":"merge","cells":4}"#).unwrap();
+        std::fs::write(d.join(".mtrain-probe-12"), "").unwrap();
+        // A sweep's merge is not a tournament's start; the refusal names no option merge lacks.
+        let e = Folder::create_merged(&d, TOURNAMENT, |_| false).unwrap_err().to_string();
+        assert!(e.contains("holds other files (manifest.json); give a new or empty folder"), "{e}");
+        assert!(!e.contains("--force") && !e.contains("--resume"), "{e}");
+        Folder::create_merged(&d, BALANCE, |_| false).unwrap();
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+        // A tournament's merge, with some reports: replaced by the tournament's merge.
+        std::fs::write(d.join("manifest.json"), r#"{"subcommand":"merge","rotate":true}"#).unwrap();
+        std::fs::write(d.join("summary.csv"), "s\n").unwrap();
+        assert!(Folder::create_merged(&d, BALANCE, |_| false).is_err());
+        Folder::create_merged(&d, TOURNAMENT, |_| false).unwrap();
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
     fn temporaries_are_recognised_by_their_pid() {
         assert_eq!(temporary_of("tally.json.4242.tmp"), Some("tally.json"));
         assert_eq!(temporary_of("tally.json.tmp"), None);
         assert_eq!(temporary_of("a.b.x1.tmp"), None);
         assert!(is_temporary("trajectory.svg.9.tmp"));
         assert!(!is_temporary("notes.txt.9.tmp"));
+        assert!(
+            is_temporary(".mtrain-probe-31") && !is_temporary(".mtrain-probe-") && !is_temporary(".mtrain-probe-x")
+        );
     }
 }

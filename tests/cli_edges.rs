@@ -611,3 +611,73 @@ fn a_negative_number_names_the_option_it_was_given_to() {
     rejects(&["tournament", "--games", "-5"], &["'--games <G>'", "1 or more"]);
     rejects(&["balance", "--games", "-5"], &["--games", "-5"]);
 }
+
+/// A refusal of a damaged or misplaced file, in the user's terms: one line, exit code 2, naming
+/// the file and what is wrong in it, never an operating-system error number or a parser's
+/// position.
+fn refused_in_words(args: &[&str], needles: &[&str]) {
+    rejects(args, needles);
+    let err = String::from_utf8(mtrain(args).stderr).unwrap();
+    for raw in ["os error", "line 1 column", " at line ", "CSV error", "byte:", "File exists", "stream did not"] {
+        assert!(!err.contains(raw), "{args:?}: '{err}' shows the library's '{raw}'");
+    }
+}
+
+#[test]
+fn damaged_inputs_and_misplaced_outputs_are_named_in_words() {
+    let dir = scratch("in-words");
+    let d = |n: &str| s(&dir.join(n));
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let a = ["tournament", "--bots", "greedy,random", "--games", "96", "--quiet", "--shard", &shard];
+        let o = bin().args(a).args(["--out", &d(&format!("s{i}"))]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // An --out that is a file.
+    std::fs::write(dir.join("afile"), "mine\n").unwrap();
+    refused_in_words(
+        &["tournament", "--bots", "greedy,random", "--games", "16", "--quiet", "--out", &d("afile")],
+        &["--out", "afile", "is a file, not a folder"],
+    );
+    refused_in_words(&["merge", &d("s1"), &d("s2"), "--out", &d("afile")], &["afile", "is a file, not a folder"]);
+    assert_eq!(std::fs::read_to_string(dir.join("afile")).unwrap(), "mine\n");
+    // A copy of a shard with one file damaged.
+    let damaged = |name: &str, edit: &dyn Fn(String) -> Vec<u8>| {
+        let b = dir.join(format!("bad-{name}"));
+        let _ = std::fs::remove_dir_all(&b);
+        std::fs::create_dir_all(&b).unwrap();
+        for e in std::fs::read_dir(dir.join("s1")).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), b.join(e.file_name())).unwrap();
+        }
+        let text = std::fs::read_to_string(b.join(name)).unwrap();
+        std::fs::write(b.join(name), edit(text)).unwrap();
+        s(&b)
+    };
+    // tally.json: a field of the wrong type, and text that is not JSON.
+    let b = damaged("tally.json", &|t| t.replacen("\"chunks_total\": 2", "\"chunks_total\": \"x\"", 1).into_bytes());
+    refused_in_words(
+        &["merge", &b, &d("s2"), "--out", &d("m")],
+        &["tally.json", "field `chunks_total`: expected a whole number, 0 or more, not text \"x\""],
+    );
+    refused_in_words(&["tournament", "--resume", &b], &["tally.json", "field `chunks_total`"]);
+    let b = damaged("tally.json", &|_| b"{\"format\": ".to_vec());
+    refused_in_words(&["merge", &b, &d("s2"), "--out", &d("m")], &["tally.json", "not valid JSON"]);
+    // manifest.json with players out of their type.
+    let b =
+        damaged("manifest.json", &|t| t.replacen("\"players\": [\n      4\n    ]", "\"players\": 300", 1).into_bytes());
+    refused_in_words(
+        &["report", &b, "--out", &d("r.html")],
+        &["manifest.json", "field `players`", "expected a list, not 300"],
+    );
+    // summary.csv with a row longer than its header, and one that is not UTF-8.
+    let b = damaged("summary.csv", &|t| t.replacen('\n', ",extra\n", 2).replacen(",extra\n", "\n", 1).into_bytes());
+    refused_in_words(
+        &["report", &b, "--out", &d("r.html")],
+        &["summary.csv", "line 2: 30 fields where the header has 29"],
+    );
+    let b = damaged("summary.csv", &|t| [t.into_bytes(), b"\xff\xfe,a\n".to_vec()].concat());
+    refused_in_words(&["report", &b, "--out", &d("r.html")], &["summary.csv", "not UTF-8 text"]);
+    assert!(!dir.join("m").exists() && !dir.join("r.html").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

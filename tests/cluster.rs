@@ -312,3 +312,84 @@ fn the_gnu_parallel_line_runs() {
     same_files(&dir.join("runs/league/all"), &one_process(&dir, "4096"), RESULTS);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn tournament_shard(out: &Path, games: &str, seed: &str, shard: &str) -> Output {
+    let a = ["tournament", "--bots", "greedy,random", "--games", games, "--seed", seed, "--quiet"];
+    bin().args(a).args(["--shard", shard, "--out", &s(out)]).output().unwrap()
+}
+
+/// Shards of different runs are refused with the option that differs and both values, so the
+/// stray folder is found at once.
+#[test]
+fn merge_names_each_setting_that_differs_between_shards() {
+    let dir = scratch("differs");
+    let (a, b, c) = (dir.join("s1"), dir.join("s2"), dir.join("s3"));
+    ok(tournament_shard(&a, "96", "1", "1/2"));
+    ok(tournament_shard(&b, "96", "2", "2/2"));
+    ok(tournament_shard(&c, "192", "1", "2/2"));
+    for (other, says) in [
+        (&b, format!("--seed differs (1 in '{}', 2 in '{}')", s(&a), s(&b))),
+        (&c, format!("--games differs (96 in '{}', 192 in '{}')", s(&a), s(&c))),
+    ] {
+        let o = merge(&[a.clone(), other.clone()], &dir.join("m"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("cannot merge '{}': it is not a shard of the same run as", s(other))), "{err}");
+        assert!(err.contains(&says), "{err} lacks {says}");
+        assert!(!dir.join("m").exists(), "a refused merge wrote its folder");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// More shards than chunks: `--games 96` is 24 deals in 2 chunks, so shard 1/3 holds none. It
+/// says so and plays nothing; the merge counts it, and refuses it given twice (a shard is known
+/// by its index, not only by its games).
+#[test]
+fn an_empty_shard_says_so_and_is_refused_twice_by_merge() {
+    let dir = scratch("empty-shard");
+    let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}"))).collect();
+    for (i, d) in shards.iter().enumerate() {
+        let o = ok(tournament_shard(d, "96", "1", &format!("{}/3", i + 1)));
+        let err = String::from_utf8_lossy(&o.stderr);
+        if i == 0 {
+            assert!(
+                err.contains(
+                    "shard 1/3 holds no deals of this run (24 deals in 2 chunks of 16, for 3 shards): it plays nothing"
+                ),
+                "{err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+        } else {
+            assert!(err.is_empty(), "{err}");
+        }
+    }
+    // The same folder twice, and a copy of it.
+    let copy = dir.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for e in std::fs::read_dir(&shards[0]).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+    }
+    for (extra, says) in [
+        (&shards[0], format!("cannot merge: '{}' is given twice (it holds shard 1/3)", s(&shards[0]))),
+        (&copy, format!("cannot merge '{}': it holds shard 1/3, as '{}' does", s(&copy), s(&shards[0]))),
+    ] {
+        let twice = vec![shards[0].clone(), shards[1].clone(), extra.clone(), shards[2].clone()];
+        let o = merge(&twice, &dir.join("twice"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(&says), "{err} lacks {says}");
+        assert!(!dir.join("twice").exists(), "a refused merge wrote its folder");
+    }
+    // Each shard once: the whole run.
+    let one = dir.join("one");
+    ok(bin()
+        .args(["tournament", "--bots", "greedy,random", "--games", "96", "--seed", "1", "--quiet", "--out", &s(&one)])
+        .output()
+        .unwrap());
+    let merged = dir.join("merged");
+    ok(merge(&shards, &merged));
+    same_files(&merged, &one, &["summary.csv", "seats.csv", "pairs.csv", "ratings.csv", "round_stats.csv"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

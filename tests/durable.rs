@@ -494,3 +494,66 @@ fn a_run_killed_before_its_first_checkpoint_is_rerun_by_the_same_command() {
     assert_eq!(read(&other.join("summary.csv")), "mine\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A merge killed at any moment leaves a folder the same merge command completes: it writes
+/// its manifest first, then the per-game files, the reports and the state, each through a
+/// temporary file, so every folder a kill can leave (the write check's file, the manifest and
+/// some of the files after it, a half-written temporary file) is recognised as a start of its
+/// own, and the rerun writes the files of an uninterrupted merge. Its refusals name no option
+/// merge lacks.
+#[test]
+fn a_merge_killed_at_any_moment_is_completed_by_the_same_command() {
+    let dir = scratch("merge-killed");
+    let shards: Vec<String> = (1..=2).map(|i| s(&dir.join(format!("s{i}")))).collect();
+    for (i, d) in shards.iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        let a = ["tournament", "--bots", "greedy,random", "--games", "96", "--per-game", "--quiet"];
+        let r = bin().args(a).args(["--shard", &shard, "--out", d]).output().unwrap();
+        assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    }
+    let merge = |out: &Path| bin().args(["merge", &shards[0], &shards[1], "--out", &s(out)]).output().unwrap();
+    let whole = dir.join("whole");
+    assert_eq!(merge(&whole).status.code(), Some(0));
+    // The order a merge writes its files in.
+    let order = [
+        "manifest.json",
+        "games.csv",
+        "rounds.csv",
+        "summary.csv",
+        "seats.csv",
+        "pairs.csv",
+        "ratings.csv",
+        "round_stats.csv",
+    ];
+    for k in 0..=order.len() {
+        let out = dir.join(format!("killed-{k}"));
+        std::fs::create_dir_all(&out).unwrap();
+        for f in &order[..k] {
+            std::fs::copy(whole.join(f), out.join(f)).unwrap();
+        }
+        // The file being written when the kill came, and the write check's file.
+        let next = order.get(k).copied().unwrap_or("tally.json");
+        std::fs::write(out.join(format!("{next}.4242.tmp")), "half").unwrap();
+        std::fs::write(out.join(".mtrain-probe-4242"), "").unwrap();
+        if k == 1 {
+            refused(&["tournament", "--resume", &s(&out)], "run the same command again");
+        }
+        let r = merge(&out);
+        assert_eq!(r.status.code(), Some(0), "killed after {k} files: {}", String::from_utf8_lossy(&r.stderr));
+        same_files(&out, &whole, true);
+        assert_eq!(read(&out.join("tally.json")), read(&whole.join("tally.json")), "killed after {k} files");
+        assert!(!out.join(".mtrain-probe-4242").exists());
+    }
+    // Files mtrain did not write are never replaced, and the refusal names no --force or
+    // --resume, which merge does not have.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("summary.csv"), "mine\n").unwrap();
+    let r = merge(&other);
+    let e = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{e}");
+    assert!(e.contains("is not empty: it holds other files (summary.csv)"), "{e}");
+    assert!(!e.contains("--force") && !e.contains("--resume"), "{e}");
+    assert_eq!(read(&other.join("summary.csv")), "mine\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -209,7 +209,7 @@ fn a_damaged_folder_is_one_line_naming_the_file() {
     std::fs::remove_file(d.join("seats.csv")).unwrap();
     rejects(&["report", s(&d)], &["cannot read", "seats.csv"]);
     std::fs::write(d.join("manifest.json"), "{}").unwrap();
-    rejects(&["report", s(&d)], &["manifest.json", "missing field"]);
+    rejects(&["report", s(&d)], &["manifest.json", "field `subcommand` is missing"]);
     assert!(!d.join("report.html").exists());
     std::fs::remove_dir_all(&d).unwrap();
 }

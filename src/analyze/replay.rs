@@ -72,7 +72,8 @@ const EVENTS: [&str; 13] = [
 /// the message names the file and line.
 pub fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| InvalidInput(format!("cannot read the log '{file}': {e}")))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| InvalidInput(format!("cannot read the log '{file}': {}", crate::job::io_text(&e))))?;
     parse_log(&text, &file)
 }
 
@@ -88,14 +89,16 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<LoggedGame>, InvalidInput
         if line.trim().is_empty() {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| at(format!("not a JSON object ({e})")))?;
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| at(format!("not a JSON object ({})", crate::error::json_problem(line, &e))))?;
         let event = v.get("event").and_then(|e| e.as_str()).ok_or_else(|| at("no \"event\" field".into()))?;
         if !EVENTS.contains(&event) {
             return Err(at(format!("unknown event '{event}' (valid: {})", EVENTS.join(", "))));
         }
         if event == "match" {
-            let m: MatchLine =
-                serde_json::from_value(v).map_err(|e| at(format!("a match line the replay cannot read ({e})")))?;
+            let m: MatchLine = serde_json::from_str(line).map_err(|e| {
+                at(format!("a match line the replay cannot read ({})", crate::error::json_problem(line, &e)))
+            })?;
             let rules = m
                 .options
                 .iter()

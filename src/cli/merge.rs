@@ -3,12 +3,12 @@
 //! The merged `summary.csv`, `seats.csv`, `pairs.csv` and `round_stats.csv` are byte-identical
 //! to those of a single run of the same games, because every statistic is an exact integer sum.
 
-use super::shard::{incomplete, missing_of, without_shard};
+use super::shard::{incomplete, missing_of, one_run, without_shard};
 use super::tournament::{header, open};
 use super::{AtomicFile, CliError, write_in_folder};
 use crate::balance::{self as bal, Sweep, SweepConfig};
 use crate::external::{DEFAULT_TIMEOUT, StderrTo};
-use crate::job::{BALANCE, Folder, Kind, TOURNAMENT, TUNE};
+use crate::job::{BALANCE, Folder, Kind, MANIFEST, TOURNAMENT, TUNE};
 use crate::report::balance as brep;
 use crate::report::manifest::{Invocation, Started};
 use crate::report::tournament as rep;
@@ -53,8 +53,13 @@ fn read_states<T, E: std::fmt::Display>(
 ) -> Result<Vec<T>, CliError> {
     let mut states = Vec::new();
     for d in dirs {
-        let text = crate::job::read_state(&d.join("tally.json"))
-            .map_err(|e| CliError::usage(format!("cannot merge '{}': no readable tally.json ({e})", d.display())))?;
+        let text = crate::job::read_state(&d.join("tally.json")).map_err(|e| {
+            CliError::usage(format!(
+                "cannot merge '{}': no readable tally.json ({})",
+                d.display(),
+                crate::job::io_text(&e)
+            ))
+        })?;
         states.push(parse(&text).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", d.display())))?);
     }
     Ok(states)
@@ -65,6 +70,8 @@ fn read_states<T, E: std::fmt::Display>(
 fn sweep(a: &MergeArgs, raw: &[String], base: &Registry, started: Started) -> Result<i32, CliError> {
     let (dirs, out) = (&a.dirs, &a.out);
     let states = read_states(dirs, SweepState::from_json)?;
+    let configs: Vec<&serde_json::Value> = states.iter().map(|st| &st.config).collect();
+    one_run(dirs, &configs, &states.iter().map(|st| st.shard).collect::<Vec<_>>())?;
     let merged = SweepState::merge_shards(&states).map_err(|(i, why)| {
         CliError::usage(format!("cannot merge '{}' (with '{}'): {why}", dirs[i].display(), dirs[0].display()))
     })?;
@@ -72,7 +79,9 @@ fn sweep(a: &MergeArgs, raw: &[String], base: &Registry, started: Started) -> Re
     let c =
         SweepConfig::of(&merged).map_err(|e| CliError::usage(format!("cannot merge '{}': {e}", dirs[0].display())))?;
     let (p, registry, _ext) = super::balance::open(&c, base, StderrTo::Discard, DEFAULT_TIMEOUT.as_secs_f64())?;
-    let folder = super::balance::new_folder(out, &c, false)?;
+    let config = c.to_value();
+    let folder =
+        Folder::create_merged(out, BALANCE, |text| SweepState::from_json(text).is_ok_and(|st| st.config == config))?;
     let complete = bal::complete(&merged);
     let (played, total_games) = (bal::games_played(&merged), p.planned_games(&merged, &registry)?);
     let inv = Invocation { subcommand: "merge", command: raw, started, threads: 0 };
@@ -150,6 +159,8 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
         return sweep(a, raw_all, registry, started);
     }
     let states = read_states(&a.dirs, RunState::from_json)?;
+    let configs: Vec<&serde_json::Value> = states.iter().map(|st| &st.config).collect();
+    one_run(&a.dirs, &configs, &states.iter().map(|st| st.shard).collect::<Vec<_>>())?;
     let with_rows = states.iter().filter(|st| st.per_game.is_some()).count();
     if with_rows != 0 && with_rows != states.len() {
         let lacking: Vec<String> = a
@@ -181,7 +192,7 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
         crate::external::DEFAULT_TIMEOUT.as_secs_f64(),
     )?;
     let same = |text: &str| RunState::from_json(text).is_ok_and(|st| st.config == first.config);
-    let folder = Folder::create(&a.out, TOURNAMENT, false, same)?;
+    let folder = Folder::create_merged(&a.out, TOURNAMENT, same)?;
     // Arguments that reproduce the merged run: without the shard.
     let args = without_shard(&first.args);
     // The merged result stands for the whole run: a missing shard leaves it incomplete, and
@@ -202,6 +213,10 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
         per_game: None,
         check: 0,
     };
+    let inv = Invocation { subcommand: "merge", command: raw_all, started, threads: 0 };
+    // The manifest first, before the per-game files and the reports: a merge stopped before its
+    // state file leaves a folder the same command recognises as a start of its own and replaces.
+    write_in_folder(&a.out.join(MANIFEST), rep::manifest(&config.job, &inv, &state.args, &state, None).as_bytes())?;
     if with_rows > 0 {
         // Each shard's rows are its chunks in order, and the shards' chunks do not interleave:
         // the shards in chunk order, one after the other, are the whole run in game order.
@@ -240,9 +255,8 @@ pub(crate) fn run(a: &MergeArgs, raw_all: &[String], registry: &Registry) -> Res
         }
         state.per_game = Some(marks);
     }
-    let mut files = rep::files(&config.labels, &state.tally, config.anchor);
-    let inv = Invocation { subcommand: "merge", command: raw_all, started, threads: 0 };
-    files.push(("manifest.json", rep::manifest(&config.job, &inv, &state.args, &state, None)));
+    let mut files = vec![(MANIFEST, rep::manifest(&config.job, &inv, &state.args, &state, None))];
+    files.extend(rep::files(&config.labels, &state.tally, config.anchor));
     folder.save(&files, &state.to_json(), &mut |p, b| write_in_folder(p, b))?;
     let mut report = header(&config);
     report.push('\n');

@@ -324,7 +324,11 @@ pub(crate) fn refuse_foreign_file(
     }
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head)).map_err(|e| {
-        CliError::usage(format!("cannot read {flag} '{}' to check it before replacing it: {e}", path.display()))
+        CliError::usage(format!(
+            "cannot read {flag} '{}' to check it before replacing it: {}",
+            path.display(),
+            crate::job::io_text(&e)
+        ))
     })?;
     if ours(&String::from_utf8_lossy(&head)) {
         return Ok(());
@@ -543,7 +547,9 @@ impl AtomicFile {
     /// (a link planted there, a pipe) is replaced when the file is committed, never followed or
     /// written through, so nothing outside the folder can be reached by its names.
     pub(crate) fn create_in_folder(path: &Path) -> Result<AtomicFile, CliError> {
-        let cannot = |e: std::io::Error| CliError::usage(format!("cannot write '{}': {e}", path.display()));
+        let cannot = |e: std::io::Error| {
+            CliError::usage(format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e)))
+        };
         AtomicFile::through_temporary(path, |tmp| {
             // The temporary name too is created afresh: an entry already there (a link) is removed.
             if std::fs::symlink_metadata(tmp).is_ok() {
@@ -574,7 +580,9 @@ impl AtomicFile {
     /// A file the user named: a link is followed (the file it points to is replaced), and a
     /// device or pipe is written in place.
     pub(crate) fn create(given: &Path) -> Result<AtomicFile, CliError> {
-        let cannot = |e: std::io::Error| CliError::usage(format!("cannot write '{}': {e}", given.display()));
+        let cannot = |e: std::io::Error| {
+            CliError::usage(format!("cannot write '{}': {}", given.display(), crate::job::io_text(&e)))
+        };
         // Something that is not a regular file (a device, a FIFO, a socket, also reached through
         // a link such as /dev/stdout) is written in place.
         if std::fs::metadata(given).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
@@ -588,7 +596,8 @@ impl AtomicFile {
         }
         let dest = &link_target(given).map_err(cannot)?;
         AtomicFile::through_temporary(dest, |tmp| {
-            File::create(tmp).map_err(|e| CliError::usage(format!("cannot write '{}': {e}", dest.display())))
+            File::create(tmp)
+                .map_err(|e| CliError::usage(format!("cannot write '{}': {}", dest.display(), crate::job::io_text(&e))))
         })
     }
 
@@ -600,14 +609,18 @@ impl AtomicFile {
         let mut w = self.file.take().expect("open");
         if self.direct {
             // A device or pipe: what was written is flushed; there is nothing to rename or sync.
-            return w.flush().map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())));
+            return w.flush().map_err(|e| {
+                CliError::failure(format!("cannot write '{}': {}", self.dest.display(), crate::job::io_text(&e)))
+            });
         }
         let done = w.flush().and_then(|_| w.get_ref().sync_all()).and_then(|_| std::fs::rename(&self.tmp, &self.dest));
         if done.is_err() {
             let _ = std::fs::remove_file(&self.tmp);
         }
         self.forget_tmp();
-        done.map_err(|e| CliError::failure(format!("cannot write '{}': {e}", self.dest.display())))
+        done.map_err(|e| {
+            CliError::failure(format!("cannot write '{}': {}", self.dest.display(), crate::job::io_text(&e)))
+        })
     }
 
     /// Takes the temporary file off the panic hook's list.
@@ -632,14 +645,18 @@ impl Drop for AtomicFile {
 /// following) whatever is at `path` ([`AtomicFile::create_in_folder`]).
 pub(crate) fn write_in_folder(path: &Path, contents: &[u8]) -> Result<(), CliError> {
     let mut f = AtomicFile::create_in_folder(path)?;
-    f.writer().write_all(contents).map_err(|e| CliError::failure(format!("cannot write '{}': {e}", path.display())))?;
+    f.writer()
+        .write_all(contents)
+        .map_err(|e| CliError::failure(format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e))))?;
     f.commit()
 }
 
 /// Writes `contents` to `path` atomically.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), CliError> {
     let mut f = AtomicFile::create(path)?;
-    f.writer().write_all(contents).map_err(|e| CliError::failure(format!("cannot write '{}': {e}", path.display())))?;
+    f.writer()
+        .write_all(contents)
+        .map_err(|e| CliError::failure(format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e))))?;
     f.commit()
 }
 

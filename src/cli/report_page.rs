@@ -49,7 +49,11 @@ fn refuse_foreign(out: &Path) -> Result<(), CliError> {
     }
     let mut head = Vec::with_capacity(MARKER.len());
     std::fs::File::open(out).and_then(|f| f.take(MARKER.len() as u64).read_to_end(&mut head)).map_err(|e| {
-        CliError::usage(format!("cannot read '{}' to check it before replacing it: {e}", out.display()))
+        CliError::usage(format!(
+            "cannot read '{}' to check it before replacing it: {}",
+            out.display(),
+            crate::job::io_text(&e)
+        ))
     })?;
     if head != MARKER.as_bytes() {
         return Err(CliError::usage(format!(

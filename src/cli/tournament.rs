@@ -8,8 +8,8 @@ use crate::job::TOURNAMENT;
 use crate::report::tournament as rep;
 use crate::strategies::Registry;
 use crate::tournament::{
-    ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, TournamentConfig, TournamentJob,
-    TournamentSpec,
+    CHUNK_DEALS, ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, TournamentConfig,
+    TournamentJob, TournamentSpec,
 };
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -221,6 +221,17 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         args: config.args.clone(),
         plan: ChunkSet::slice(t.chunk_count(), config.shard),
     };
+    if let Some((i, n)) = config.shard
+        && id.plan.is_empty()
+    {
+        // More shards than chunks: a slice of none is legal (merge counts it) but plays nothing.
+        let chunks = t.chunk_count();
+        eprintln!(
+            "mtrain: note: shard {i}/{n} holds no deals of this run ({} deals in {chunks} chunk{} of {CHUNK_DEALS}, for {n} shards): it plays nothing (give at most {chunks} shards to give each some deals)",
+            t.schedule.deals,
+            if chunks == 1 { "" } else { "s" },
+        );
+    }
     let outputs = Outputs { dir: out.clone(), per_game: config.per_game, logs: config.log_games.clone() };
     if previous.is_none() {
         // A refused log folder leaves no new --out folder behind.

@@ -146,7 +146,7 @@ fn read_games(path: &Path) -> Result<Vec<Game>, CliError> {
     let mut text = String::new();
     std::fs::File::open(path)
         .and_then(|mut f| f.read_to_string(&mut text))
-        .map_err(|e| CliError::usage(format!("cannot read the log '{name}': {e}")))?;
+        .map_err(|e| CliError::usage(format!("cannot read the log '{name}': {}", crate::job::io_text(&e))))?;
     let mut games: Vec<Game> = Vec::new();
     let mut players = 0u64;
     for (i, raw) in text.lines().enumerate() {
@@ -156,7 +156,8 @@ fn read_games(path: &Path) -> Result<Vec<Game>, CliError> {
             continue;
         }
         let at = |what: String| CliError::usage(format!("{name}:{n}: {what}"));
-        let v: Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON ({e})")))?;
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| at(format!("not JSON ({})", crate::error::json_problem(line, &e))))?;
         let event = v
             .get("event")
             .and_then(Value::as_str)
@@ -321,9 +322,13 @@ struct Annotation {
 
 fn read_review(path: &Path) -> Result<Vec<ReviewRow>, CliError> {
     let name = path.display();
-    let file = std::fs::File::open(path).map_err(|e| CliError::usage(format!("cannot read --review '{name}': {e}")))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::usage(format!("cannot read --review '{name}': {}", crate::job::io_text(&e))))?;
     let mut rdr = csv::ReaderBuilder::new().from_reader(std::io::BufReader::new(file));
-    let headers = rdr.headers().map_err(|e| CliError::usage(format!("--review '{name}': {e}")))?.clone();
+    let headers = rdr
+        .headers()
+        .map_err(|e| CliError::usage(format!("--review '{name}': {}", crate::error::csv_problem(&e))))?
+        .clone();
     let missing: Vec<&str> =
         REVIEW_COLUMNS.iter().copied().filter(|c| !headers.iter().any(|h| h.trim() == *c)).collect();
     if !missing.is_empty() {
@@ -472,7 +477,7 @@ pub(crate) fn run(args: &ViewArgs) -> Result<(), CliError> {
     let mut f = AtomicFile::create(&out)?;
     f.writer()
         .write_all(html.as_bytes())
-        .map_err(|e| CliError::failure(format!("cannot write '{}': {e}", out.display())))?;
+        .map_err(|e| CliError::failure(format!("cannot write '{}': {}", out.display(), crate::job::io_text(&e))))?;
     f.commit()?;
     let which = game.number.as_deref().map_or(String::new(), |g| format!("game {g}, "));
     let notes = if args.review.is_some() {

@@ -98,7 +98,7 @@ impl RunFolder {
             return Ok(RunFolder::Ladder);
         }
         let mut entries: Vec<String> = std::fs::read_dir(dir)
-            .map_err(|e| ReportError(format!("cannot read the folder '{shown}': {e}")))?
+            .map_err(|e| ReportError(format!("cannot read the folder '{shown}': {}", crate::job::io_text(&e))))?
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
@@ -241,7 +241,9 @@ fn url_segment(s: &str) -> String {
 /// are the same folder).
 fn relative_url(dir: &Path, from: &Path) -> Result<String, ReportError> {
     let canon = |p: &Path| {
-        p.canonicalize().map_err(|e| ReportError(format!("cannot resolve the folder '{}': {e}", p.display())))
+        p.canonicalize().map_err(|e| {
+            ReportError(format!("cannot resolve the folder '{}': {}", p.display(), crate::job::io_text(&e)))
+        })
     };
     let (to, from) = (canon(dir)?, canon(from)?);
     let parts = |p: &PathBuf| -> Vec<String> {
@@ -382,7 +384,9 @@ fn spec_code(s: &str) -> String {
 /// `more` that exist, each with what it holds.
 fn files_section(ctx: &Ctx, about: &[(&str, &str)]) -> Result<String, ReportError> {
     let mut names: Vec<String> = std::fs::read_dir(&ctx.dir)
-        .map_err(|e| ReportError(format!("cannot read the folder '{}': {e}", ctx.dir.display())))?
+        .map_err(|e| {
+            ReportError(format!("cannot read the folder '{}': {}", ctx.dir.display(), crate::job::io_text(&e)))
+        })?
         .flatten()
         .filter(|e| e.path().is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -408,8 +412,8 @@ fn files_section(ctx: &Ctx, about: &[(&str, &str)]) -> Result<String, ReportErro
 /// saying why it is not shown.
 fn plot_figure(ctx: &Ctx, name: &str, caption: &str) -> Result<String, ReportError> {
     let path = ctx.dir.join(name);
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| ReportError(format!("cannot read '{}': {e}", path.display())))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e))))?;
     Ok(match svg::sanitize(&text, "plot") {
         Ok(svg) => format!(
             "<figure class=\"plot\" data-file=\"{}\">{svg}<figcaption>{} <a href=\"{}\">{}</a></figcaption></figure>\n",

@@ -69,7 +69,7 @@ pub struct Record {
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> String {
-    format!("cannot write '{}': {e}", path.display())
+    format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e))
 }
 
 impl Record {
@@ -103,7 +103,11 @@ impl Record {
         let open = |name: &str, mark: &FileMark| -> Result<Appender, String> {
             let path = dir.join(name);
             let mut f = OpenOptions::new().read(true).write(true).open(&path).map_err(|e| {
-                format!("cannot resume from '{}': {name} is missing or unreadable ({e})", dir.display())
+                format!(
+                    "cannot resume from '{}': {name} is missing or unreadable ({})",
+                    dir.display(),
+                    crate::job::io_text(&e)
+                )
             })?;
             let len = f.metadata().map_err(|e| io_err(&path, e))?.len();
             if len < mark.bytes {
@@ -178,7 +182,8 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
     let mut buf = vec![0u8; 1 << 16];
     for (i, (dir, mark)) in parts.iter().enumerate() {
         let path = dir.join(name);
-        let f = File::open(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        let f =
+            File::open(&path).map_err(|e| format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e)))?;
         let mut r = std::io::BufReader::new(f);
         let mut check = crc32fast::Hasher::new();
         let mut header = Vec::new();
@@ -188,7 +193,7 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
             format!("'{}' is shorter than the {} bytes its tally.json records", path.display(), mark.bytes)
         })?;
         let mut emit = |bytes: &[u8], out: &mut W| -> Result<(), String> {
-            out.write_all(bytes).map_err(|e| format!("cannot write the merged {name}: {e}"))?;
+            out.write_all(bytes).map_err(|e| format!("cannot write the merged {name}: {}", crate::job::io_text(&e)))?;
             crc.update(bytes);
             written.bytes += bytes.len() as u64;
             Ok(())

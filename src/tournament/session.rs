@@ -165,8 +165,13 @@ impl<'a> Session<'a> {
     /// The game-log folder, created; on resume without the logs its state does not count.
     fn ready_logs(&self, resumed: bool) -> Result<(), SessionError> {
         if let Some(dir) = &self.out.logs {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| SessionError::Refused(format!("cannot write --log-games '{}': {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                SessionError::Refused(format!(
+                    "cannot write --log-games '{}': {}",
+                    dir.display(),
+                    crate::job::io_text(&e)
+                ))
+            })?;
             if resumed {
                 record::prune_game_logs(dir, |c| self.done.contains(c));
             } else {

@@ -94,7 +94,8 @@ impl RunState {
         if let Some(f) = format_of(s) {
             check_format(f, STORE_FORMAT)?;
         }
-        let st: RunState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
+        let st: RunState =
+            serde_json::from_str(s).map_err(|e| StoreError::NotJson(crate::error::json_problem(s, &e)))?;
         check_format(st.format, STORE_FORMAT)?;
         if !st.tally.fits_layout() {
             return Err(StoreError::Damaged);
@@ -222,7 +223,8 @@ impl SweepState {
         if let Some(f) = format_of(s) {
             check_format(f, SWEEP_FORMAT)?;
         }
-        let st: SweepState = serde_json::from_str(s).map_err(|e| StoreError::NotJson(e.to_string()))?;
+        let st: SweepState =
+            serde_json::from_str(s).map_err(|e| StoreError::NotJson(crate::error::json_problem(s, &e)))?;
         check_format(st.format, SWEEP_FORMAT)?;
         if st.cells.iter().any(|c| !c.tally.fits_layout()) {
             return Err(StoreError::Damaged);

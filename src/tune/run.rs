@@ -80,7 +80,8 @@ impl TuneState {
             )
             .into());
         }
-        let st: TuneState = serde_json::from_str(text).map_err(|e| format!("not a valid tune.json ({e})"))?;
+        let st: TuneState = serde_json::from_str(text)
+            .map_err(|e| format!("not a valid tune.json: {}", crate::error::json_problem(text, &e)))?;
         if st.format != TUNE_FORMAT {
             return Err(format!(
                 "tune.json was written by another version of mtrain (format {}; this one reads {TUNE_FORMAT})",

@@ -251,7 +251,9 @@ fn recommendation_section(rec: &Csv) -> Result<String, ReportError> {
 /// Every SVG of the folder, inline: the metrics in the sweep's order, then any other plot.
 fn plots_section(ctx: &Ctx) -> Result<String, ReportError> {
     let mut names: Vec<String> = std::fs::read_dir(&ctx.dir)
-        .map_err(|e| ReportError(format!("cannot read the folder '{}': {e}", ctx.dir.display())))?
+        .map_err(|e| {
+            ReportError(format!("cannot read the folder '{}': {}", ctx.dir.display(), crate::job::io_text(&e)))
+        })?
         .flatten()
         .filter(|e| e.path().is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())

@@ -32,9 +32,15 @@ impl Csv {
     pub(super) fn read(dir: &Path, name: &str) -> Result<Csv, ReportError> {
         let path = dir.join(name);
         let shown = path.display().to_string();
-        let text = crate::job::read_regular(&path).map_err(|e| ReportError(format!("cannot read '{shown}': {e}")))?;
+        let text = crate::job::read_regular(&path)
+            .map_err(|e| ReportError(format!("cannot read '{shown}': {}", crate::job::io_text(&e))))?;
         let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
-        let bad = |e: csv::Error| ReportError(format!("cannot read '{shown}': not a CSV table mtrain writes ({e})"));
+        let bad = |e: csv::Error| {
+            ReportError(format!(
+                "cannot read '{shown}': not a CSV table mtrain writes ({})",
+                crate::error::csv_problem(&e)
+            ))
+        };
         let header: Vec<String> = r.headers().map_err(bad)?.iter().map(str::to_string).collect();
         let rows = r.records().collect::<Result<Vec<_>, _>>().map_err(bad)?;
         Ok(Csv { shown, header, rows })
@@ -138,10 +144,15 @@ pub(super) struct Est {
 /// field).
 pub(super) fn json<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<T, ReportError> {
     let path = dir.join(name);
-    let text =
-        crate::job::read_regular(&path).map_err(|e| ReportError(format!("cannot read '{}': {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| ReportError(format!("cannot read '{}': not the JSON mtrain writes ({e})", path.display())))
+    let text = crate::job::read_regular(&path)
+        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e))))?;
+    serde_json::from_str(&text).map_err(|e| {
+        ReportError(format!(
+            "cannot read '{}': not the JSON mtrain writes ({})",
+            path.display(),
+            crate::error::json_problem(&text, &e)
+        ))
+    })
 }
 
 /// Reads `dir/name` as text, trimmed, when it exists.
@@ -155,7 +166,7 @@ pub(super) fn text_optional(dir: &Path, name: &str) -> Result<Option<String>, Re
     }
     crate::job::read_regular(&path)
         .map(|t| Some(t.trim().to_string()))
-        .map_err(|e| ReportError(format!("cannot read '{}': {e}", path.display())))
+        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e))))
 }
 
 /// A `manifest.json` of a tournament or a balance sweep (`src/report/manifest.rs` writes it):
