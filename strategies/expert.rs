@@ -79,6 +79,16 @@
 //! after the deadline and plays the best survivor so far); off by default, because a clock
 //! makes results depend on the machine: runs with `ms` set are not reproducible.
 //!
+//! **A bounded decision at every hand size.** Where draws swell hands past 30 tiles (two players
+//! under `celko1998` or `family_house`), the rollout policy's plan search is what costs: each
+//! search in a rollout expands at most [`ROLLOUT_PLAN_BUDGET`](super::plan::ROLLOUT_PLAN_BUDGET)
+//! nodes (20,000; the bot's own policy keeps the full 200,000), and once a decision's rollouts
+//! have expanded [`DECISION_PLAN_BUDGET`] nodes (1,000,000) the search stops at the end of the
+//! world it is playing, as at an `ms` deadline, but counted in work rather than time, so the
+//! result does not depend on the machine. Hands of the sizes a round deals never reach either
+//! bound in the games checked; the costs per preset at two players are in
+//! results/benchmarks/DECISION-COST.md (`scripts/bench-decision-cost.sh`).
+//!
 //! Parameters: `samples` (default 31; `auto` for `12 + 136 / players`), `depth` (default 12; 0
 //! for full rollouts), `prior` (default 5), `rollout` (`weighted` by default, `greedy`,
 //! `random` or `planner`), `ms` (default 0: no time cap), `infer` (`draws`, `voids` or `policy`),
@@ -86,6 +96,7 @@
 //! for `montecarlo`.
 
 use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, Worlds, rollout_stream, world_stream};
+use super::plan::{DECISION_PLAN_BUDGET, plan_nodes_on_this_thread};
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
@@ -487,7 +498,13 @@ impl Strategy for Expert {
             return 0;
         }
         let deadline = self.time_cap.map(|d| Instant::now() + d);
-        let late = |w: u32| w > 0 && deadline.is_some_and(|d| Instant::now() >= d);
+        // The clock (`ms`, off by default), and the work the rollouts' plan searches may do.
+        let nodes = plan_nodes_on_this_thread();
+        let late = |w: u32| {
+            w > 0
+                && (plan_nodes_on_this_thread() - nodes >= DECISION_PLAN_BUDGET
+                    || deadline.is_some_and(|d| Instant::now() >= d))
+        };
         self.scratch.reset(&self.rollout, view.players() as usize, k);
         self.favoured = (self.prior > 0.0).then(|| {
             let n = f64::from(view.players());

@@ -275,6 +275,16 @@ impl Bot {
         Bot::from_spec(&s.parse()?)
     }
 
+    /// Limits each plan search of a planning bot (`planner`, `weighted`) to `budget` expanded
+    /// nodes; other bots are left as they are. The search bots do this to their rollout bot.
+    pub(crate) fn limit_plan(&mut self, budget: u32) {
+        match self {
+            Bot::Planner(b) => b.cache.limit(budget),
+            Bot::Weighted(b) => b.cache.limit(budget),
+            _ => {}
+        }
+    }
+
     /// Wraps any strategy that can be cloned and shared between threads.
     pub fn custom<S: Strategy + Clone + Send + Sync + 'static>(strategy: S) -> Bot {
         Bot::Custom(Box::new(strategy))

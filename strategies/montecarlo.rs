@@ -258,7 +258,8 @@ impl SearchParams {
         if !ROLLOUT_BOTS.contains(&v) {
             return Err(bad("rollout", v, &ROLLOUT_BOTS.join(", ")));
         }
-        let rollout = Box::new(Bot::parse(v)?);
+        let mut rollout = Box::new(Bot::parse(v)?);
+        rollout.limit_plan(super::plan::ROLLOUT_PLAN_BUDGET);
         let score = Score::parse(info.name, param(spec, info, "score"))?;
         Ok(SearchParams { samples, rollout, score })
     }
@@ -351,7 +352,13 @@ impl Strategy for MonteCarlo {
         // The true world is the same in every sample: with a rollout that draws on no random
         // stream, one sample says all the others would (the sums compare the same).
         let samples = if self.worlds == Worlds::True && !self.rollout.uses_rng() { 1 } else { self.samples };
+        let nodes = super::plan::plan_nodes_on_this_thread();
         for i in 0..samples {
+            // Planning rollouts (`planner`, `weighted`) on hands swollen by draws: the search
+            // stops once they have done a decision's work (every candidate has the same worlds).
+            if i > 0 && super::plan::plan_nodes_on_this_thread() - nodes >= super::plan::DECISION_PLAN_BUDGET {
+                break;
+            }
             let mut world_rng = rng_from_seed(mix(seed, world_stream(i)));
             let world = match (self.worlds, view.hidden()) {
                 (Worlds::True, Some(state)) => Some(state.clone()),

@@ -20,7 +20,10 @@ use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 use crate::view::View;
 
-pub use super::plan_search::{PLAN_BUDGET, Trail, longest_plan};
+pub use super::plan_search::{
+    DECISION_PLAN_BUDGET, PLAN_BUDGET, ROLLOUT_PLAN_BUDGET, Trail, longest_plan, longest_plan_within,
+    plan_nodes_on_this_thread,
+};
 
 /// The current plan of one seat, searched again only when it went stale (S1c).
 #[derive(Clone, Debug)]
@@ -34,6 +37,9 @@ pub struct PlanCache {
     valid: bool,
     /// Plans searched (for tests and measurements).
     searches: u64,
+    /// Nodes one plan search may expand ([`PLAN_BUDGET`], or [`ROLLOUT_PLAN_BUDGET`] for a bot
+    /// playing a search bot's rollouts).
+    budget: u32,
 }
 
 impl Default for PlanCache {
@@ -44,6 +50,7 @@ impl Default for PlanCache {
             hand: TileSet::EMPTY,
             valid: false,
             searches: 0,
+            budget: PLAN_BUDGET,
         }
     }
 }
@@ -52,6 +59,11 @@ impl PlanCache {
     /// Forgets the plan (a new round).
     pub fn reset(&mut self) {
         self.valid = false;
+    }
+
+    /// Limits every plan search of this cache to `budget` expanded nodes.
+    pub fn limit(&mut self, budget: u32) {
+        self.budget = budget;
     }
 
     /// How many times a plan was searched.
@@ -67,7 +79,7 @@ impl PlanCache {
         if let Some(k) = self.fresh_from(hand, end) {
             return (&self.trail.tiles()[k..], &self.set);
         }
-        self.trail = longest_plan(hand, end);
+        self.trail = longest_plan_within(hand, end, self.budget);
         self.set = self.trail.tiles().iter().copied().collect();
         self.hand = *hand;
         self.valid = true;

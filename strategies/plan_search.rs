@@ -29,6 +29,32 @@ use crate::tile_set::TileSet;
 /// a search that starts again with a memo has this budget anew.
 pub const PLAN_BUDGET: u32 = 200_000;
 
+/// The budget of a plan search inside a search bot's rollouts (`weighted` or `planner` playing
+/// every seat of a sampled world): a decision of `expert` or `montecarlo` plays thousands of
+/// rollout turns, so the plan of a hand swollen by draws (30 tiles and more, at two players under
+/// `celko1998` or `family_house`) may not cost what a decision of the bot itself may. Hands a
+/// round deals find their plan within it, so rollouts from dealt-size hands play as before.
+pub const ROLLOUT_PLAN_BUDGET: u32 = 20_000;
+
+/// Plan-search nodes the rollouts of one search decision (`expert`, `montecarlo`, `oracle`) may
+/// expand in all: once they have, the search stops at the end of the world it is playing and
+/// plays the best move so far, as it does at its `ms` deadline. The busiest decisions of
+/// dealt-size hands use about a tenth of it (98,000 nodes at most in a two-player `wikipedia`
+/// match); it binds where draws swell hands past 30 tiles, and keeps one decision there within
+/// about half a second on one core (`scripts/bench-decision-cost.sh`).
+pub const DECISION_PLAN_BUDGET: u64 = 1_000_000;
+
+thread_local! {
+    /// Nodes expanded by plan searches on this thread (for `mtrain bench` and the cost
+    /// benchmark: the search bots' work in units that do not depend on the machine).
+    static NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Plan-search nodes expanded on the calling thread so far.
+pub fn plan_nodes_on_this_thread() -> u64 {
+    NODES.with(std::cell::Cell::get)
+}
+
 /// An ordered trail of tiles from an open end: a plan.
 #[derive(Clone, Copy, Debug)]
 pub struct Trail {
@@ -485,11 +511,17 @@ impl Pairing {
 /// PLAN: a longest trail of `hand` from open end `start`; ties to the most pips, then the
 /// lexicographically smallest tile list (each double laid on the first visit of its value).
 pub fn longest_plan(hand: &TileSet, start: Pip) -> Trail {
-    plan_search(hand, start).0
+    plan_search(hand, start, PLAN_BUDGET).0
 }
 
-/// [`longest_plan`], and whether the budget cut the search short.
-fn plan_search(hand: &TileSet, start: Pip) -> (Trail, bool) {
+/// [`longest_plan`] with at most `budget` expanded nodes (each of the two tries): the best trail
+/// found within it.
+pub fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Trail {
+    plan_search(hand, start, budget.max(1)).0
+}
+
+/// [`longest_plan_within`], and whether the budget cut the search short.
+fn plan_search(hand: &TileSet, start: Pip, budget: u32) -> (Trail, bool) {
     let mut s = Search {
         rows: [0; PIP_COUNT],
         deg: [0; PIP_COUNT],
@@ -552,17 +584,23 @@ fn plan_search(hand: &TileSet, start: Pip) -> (Trail, bool) {
     }
     // A memo key holds a bit per non-double of the hand beside the open end and a marker bit.
     let memo = s.edges <= MEMO_TILES;
-    s.budget = if memo { FIRST_TRY } else { PLAN_BUDGET } - 1;
+    let first = if memo { FIRST_TRY.min(budget) } else { budget };
+    s.budget = first - 1;
     s.expand(v);
+    count_nodes(first - 1 - s.budget);
     if !(memo && s.exhausted) {
         return (s.finish(), s.exhausted);
     }
-    search_with_memo(s)
+    search_with_memo(s, budget)
+}
+
+fn count_nodes(n: u32) {
+    NODES.with(|c| c.set(c.get() + u64::from(n)));
 }
 
 /// The search again from the root, with a [`Memo`] and the whole budget.
 #[inline(never)]
-fn search_with_memo(mut s: Search<'_>) -> (Trail, bool) {
+fn search_with_memo(mut s: Search<'_>, budget: u32) -> (Trail, bool) {
     let mut memo = Memo { used: 0, bit: [[0; PIP_COUNT]; PIP_COUNT], slots: [0; MEMO_SLOTS] };
     let mut n = 0u8;
     for a in 0..PIP_COUNT {
@@ -578,10 +616,11 @@ fn search_with_memo(mut s: Search<'_>) -> (Trail, bool) {
     // Back at the root, whose trail `path` still starts with.
     s.pending = true;
     (s.best_len, s.best_pips) = (s.path.len as u32, s.path.pips as u32);
-    s.budget = PLAN_BUDGET - 1;
+    s.budget = budget - 1;
     s.exhausted = false;
     let mut s = Search { memo: Some(&mut memo), ..s };
     s.expand(s.path.start.get());
+    count_nodes(budget - 1 - s.budget);
     (s.finish(), s.exhausted)
 }
 

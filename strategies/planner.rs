@@ -28,7 +28,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 /// Longest-train planner.
 #[derive(Clone, Debug, Default)]
 pub struct Planner {
-    cache: PlanCache,
+    pub(super) cache: PlanCache,
 }
 
 impl Planner {

@@ -194,7 +194,7 @@ pub struct Weighted {
     /// The weights the spec gives (bit `i` for feature `i`), which override the set's: they
     /// stay in `weights` whatever the set.
     given: u16,
-    cache: PlanCache,
+    pub(super) cache: PlanCache,
 }
 
 impl Weighted {

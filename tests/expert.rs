@@ -112,7 +112,7 @@ fn beats_greedy_at_two_players() {
     let (mut te, mut tg, mut wins) = (0u32, 0u32, 0u32);
     for i in 0..12u64 {
         for e_seat in 0..2 {
-            let specs = if e_seat == 0 { ["expert:samples=8", "greedy"] } else { ["greedy", "expert:samples=8"] };
+            let specs = if e_seat == 0 { ["expert", "greedy"] } else { ["greedy", "expert:samples=8"] };
             let r = play_match(&rules, mix(2025, i), &mut bots(&specs), &mut NoObserver);
             te += r.totals[e_seat];
             tg += r.totals[1 - e_seat];
@@ -222,4 +222,51 @@ fn inference_from_behaviour_plays_reproducibly() {
     assert!(err("expert:infer=hands").contains("draws, voids, policy"));
     assert!(err("expert:temp=0").contains("a number from 0.01 to 100"));
     assert!(err("expert:pool=1").contains("an integer from 2 to 64"));
+}
+
+/// Where draws swell both hands past 30 tiles (two players, `celko1998`: a seat draws until it
+/// can start), one decision's rollouts stop within their plan-search budget: before the budget,
+/// single decisions of this round expanded over 70 million nodes (8.8 s of one core).
+#[test]
+fn a_decision_with_swollen_hands_keeps_to_its_plan_search_budget() {
+    use mexican_train::game::MatchObserver;
+    use mexican_train::round::{Event, Observer, RoundState};
+    use mexican_train::strategies::plan::{DECISION_PLAN_BUDGET, plan_nodes_on_this_thread};
+
+    #[derive(Default)]
+    struct Nodes {
+        last: u64,
+        max: u64,
+        hands: [i32; 2],
+        biggest: i32,
+    }
+    impl Observer for Nodes {
+        fn event(&mut self, ev: &Event) {
+            let now = plan_nodes_on_this_thread();
+            self.max = self.max.max(now - self.last);
+            self.last = now;
+            let d = match *ev {
+                Event::Draw { seat, .. } => Some((seat, 1)),
+                Event::Play { seat, .. } | Event::Engine { seat, .. } => Some((seat, -1)),
+                _ => None,
+            };
+            if let Some((seat, d)) = d {
+                self.hands[seat.index()] += d;
+                self.biggest = self.biggest.max(self.hands[seat.index()].min(self.hands[1 - seat.index()]));
+            }
+        }
+    }
+    impl MatchObserver for Nodes {
+        fn round_start(&mut self, _round: u8, state: &RoundState) {
+            self.hands = [0, 1].map(|s| state.hand(Seat::from_index(s)).len() as i32);
+            self.last = plan_nodes_on_this_thread();
+        }
+    }
+    let rules = Rules { players: 2, rounds: Some(1), ..Rules::preset("celko1998").unwrap() };
+    let mut obs = Nodes::default();
+    play_match(&rules, 3, &mut bots(&["expert", "greedy"]), &mut obs);
+    assert!(obs.biggest >= 30, "both hands held {} tiles at most: not the case this test is for", obs.biggest);
+    // The search stops at the end of the world in which it spent its budget.
+    assert!(obs.max <= 2 * DECISION_PLAN_BUDGET, "one decision expanded {} plan-search nodes", obs.max);
+    assert!(obs.max > DECISION_PLAN_BUDGET / 4, "the budget was never approached ({} nodes)", obs.max);
 }

@@ -153,7 +153,7 @@ fn search_matches_the_reference_search() {
             if cut_short {
                 continue;
             }
-            let (got, ran_out) = plan_search(&h, v);
+            let (got, ran_out) = plan_search(&h, v, PLAN_BUDGET);
             assert!(!ran_out, "{h} from {v}: out of budget where the reference was not");
             assert_eq!(
                 (got.start(), got.tiles(), got.pips()),
