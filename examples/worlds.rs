@@ -19,11 +19,11 @@ fn main() {
         a[6].parse().expect("EVERY"),
     )
     .expect("a bot spec");
-    println!("game,seat,sampled,true_hands,realised,plan_sampled,plan_true");
+    println!("game,seat,sampled,planned,true_hands,realised,plan_sampled,plan_planned,plan_true");
     for f in forecasts {
         println!(
-            "{},{},{:.6},{:.6},{:.4},{:.4},{:.4}",
-            f.game, f.seat, f.sampled, f.true_hands, f.realised, f.plan_sampled, f.plan_true
+            "{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{:.4},{:.4}",
+            f.game, f.seat, f.sampled, f.planned, f.true_hands, f.realised, f.plan_sampled, f.plan_planned, f.plan_true
         );
     }
 }

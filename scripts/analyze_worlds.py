@@ -29,27 +29,32 @@ def interval(rows, key):
     return bias(clusters), boots[int(0.025 * BOOT)], boots[int(0.975 * BOOT) - 1], len(clusters)
 
 
-header = ["bot", "players", "forecasts", "rounds", "sampled", "true_hands", "realised", "bias_sampled",
-          "bias_sampled_lo", "bias_sampled_hi", "bias_true", "bias_true_lo", "bias_true_hi", "plan_sampled",
-          "plan_true"]
+header = ["bot", "players", "forecasts", "rounds", "sampled", "planned", "true_hands", "realised", "bias_sampled",
+          "bias_sampled_lo", "bias_sampled_hi", "bias_planned", "bias_planned_lo", "bias_planned_hi", "bias_true",
+          "bias_true_lo", "bias_true_hi", "plan_sampled", "plan_planned", "plan_true"]
 rows_out = []
 for line in open(tables):
     bot, players, _seed = line.split()
     rows = list(csv.DictReader(open(f"{tmp}/{bot}-{players}.csv")))
     n = len(rows)
     mean = lambda k: sum(float(r[k]) for r in rows) / n
-    bs, bs_lo, bs_hi, rounds = interval(rows, "sampled")
-    bt, bt_lo, bt_hi, _ = interval(rows, "true_hands")
-    rows_out.append([bot, players, n, rounds, f"{100 * mean('sampled'):.1f}", f"{100 * mean('true_hands'):.1f}",
-                     f"{100 * mean('realised'):.1f}", f"{bs:.1f}", f"{bs_lo:.1f}", f"{bs_hi:.1f}", f"{bt:.1f}",
-                     f"{bt_lo:.1f}", f"{bt_hi:.1f}", f"{mean('plan_sampled'):.2f}", f"{mean('plan_true'):.2f}"])
+    row = [bot, players, n, None]
+    row += [f"{100 * mean(k):.1f}" for k in ("sampled", "planned", "true_hands", "realised")]
+    for k in ("sampled", "planned", "true_hands"):
+        b, lo, hi, rounds = interval(rows, k)
+        row += [f"{b:.1f}", f"{lo:.1f}", f"{hi:.1f}"]
+    row[3] = rounds
+    row += [f"{mean(k):.2f}" for k in ("plan_sampled", "plan_planned", "plan_true")]
+    rows_out.append(row)
 with open(out, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow(header)
     w.writerows(rows_out)
-print("| bot (every seat) | players | forecasts | rounds | forecast in sampled worlds % | forecast with the true hands % "
-      "| realised % | bias, sampled [95%] | bias, true hands [95%] | others' plan length, sampled | true |")
-print("|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|")
+print("| bot (every seat) | players | forecasts | rounds | forecast, uniform deals % | forecast, planned deals % "
+      "| forecast, true hands % | realised % | bias, uniform [95%] | bias, planned [95%] | bias, true hands [95%] "
+      "| others' plan length: uniform | planned | true |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|")
 for r in rows_out:
-    print(f"| `{r[0]}` | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]} | {float(r[7]):+.1f} [{float(r[8]):+.1f}, "
-          f"{float(r[9]):+.1f}] | {float(r[10]):+.1f} [{float(r[11]):+.1f}, {float(r[12]):+.1f}] | {r[13]} | {r[14]} |")
+    ci = lambda j: f"{float(r[j]):+.1f} [{float(r[j + 1]):+.1f}, {float(r[j + 2]):+.1f}]"
+    print(f"| `{r[0]}` | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]} | {r[7]} | {ci(8)} | {ci(11)} | {ci(14)} "
+          f"| {r[17]} | {r[18]} | {r[19]} |")

@@ -3,16 +3,18 @@
 # true hands.
 #
 # For each table below (`wikipedia`, double-12, one bot in every seat), 120 rounds; at every
-# third decision with a choice, the played move's round-win chance is forecast over 48 worlds
-# sampled as the analysis samples them (the hidden tiles dealt at random, meeting the void
-# records) and over 48 copies of the true round with the boneyard reshuffled, every seat
-# rolled out by the table's bot (examples/worlds.rs, `mexican_train::analyze::worlds`).
-# scripts/analyze_worlds.py compares each forecast with the round's outcome: the bias (mean
-# forecast minus mean realised, points of %) with a 95% cluster-bootstrap interval over rounds,
-# and the other seats' mean plan length (longest trail from their own train's end) in both.
+# third decision with a choice, the played move's round-win chance is forecast over 48 worlds of
+# each of three kinds: the hidden tiles dealt uniformly (meeting the void records), dealt as the
+# analysis deals them by default for the tuned policy (`--hands plans`: of 16 uniform deals one
+# picked with weight e^(bL) per other seat, L its plan length, b = 1 or ½ at 2 players), and the true round with the
+# boneyard reshuffled; every seat rolled out by the table's bot (examples/worlds.rs,
+# `mexican_train::analyze::worlds`). scripts/analyze_worlds.py compares each forecast with the
+# round's outcome: the bias (mean forecast minus mean realised, points of %) with a 95%
+# cluster-bootstrap interval over rounds, and the other seats' mean plan length (longest trail
+# from their own train's end) in each kind of world.
 #
 # Writes results/analyze/worlds.csv and prints the table results/analyze/README.md quotes.
-# Usage: scripts/study-analyze-worlds.sh    (about 2 minutes on 2 cores)
+# Usage: scripts/study-analyze-worlds.sh    (about 4 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --example worlds

@@ -328,7 +328,7 @@ fn the_command_line_analyses_reviews_and_refuses_bad_input() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let s = String::from_utf8(out.stdout).unwrap();
         assert!(
-            s.starts_with("model: if every seat plays like weighted from each position to the round's end\n"),
+            s.starts_with("model: if every seat plays like weighted from each position to the round's end; hidden hands dealt as the tuned policy keeps them\n"),
             "{s}"
         );
         assert!(s.contains("\n  game  seat  bot      decisions  inaccuracies  mistakes  blunders  unconfirmed"), "{s}");
@@ -637,5 +637,61 @@ fn a_hint_says_why_in_the_policys_terms() {
             "the match is scored in points, so prefer 11-12 on mexican; prefer {other} only if winning this round is all that counts"
         )),
         "{text}"
+    );
+}
+
+/// `--hands plans` (the default for the tuned policy) deals the other seats hands holding longer
+/// own-train plans than uniform deals do, from the same records; `auto` picks it for `weighted`
+/// and not for `greedy`; the model line says which; a bad value is refused naming the choices.
+#[test]
+fn planned_deals_hold_longer_plans_and_the_output_says_how_hands_were_dealt() {
+    use mexican_train::analyze::Hands;
+    use mexican_train::round::TrainId;
+    use mexican_train::strategies::plan::PlanCache;
+    let dir = temp("hands");
+    let text = logged(&dir, "wikipedia", 4, "weighted", &["--rounds", "1"]);
+    let decisions = parse_log(&text, "log").unwrap()[0].decisions().unwrap();
+    let d = &decisions[6];
+    let round = d.state.round().unwrap();
+    let view = round.view(d.seat);
+    let plans = |hands: Hands| {
+        let mut rng = rng_from_seed(3);
+        let mut total = 0usize;
+        for _ in 0..200 {
+            let w = hands.deal(&view, true, &mut rng).unwrap();
+            for o in (0..4).map(mexican_train::Seat::from_index).filter(|&o| o != d.seat) {
+                total += PlanCache::default().rest(w.hand(o), w.train(TrainId::personal(o)).end).0.len();
+            }
+        }
+        total as f64 / 600.0
+    };
+    let (uniform, planned) = (plans(Hands::Uniform), plans(Hands::Plans));
+    assert!(planned > uniform + 0.8, "planned {planned:.2}, uniform {uniform:.2}");
+    assert_eq!(Hands::for_model("weighted"), Hands::Plans);
+    assert_eq!(Hands::for_model("expert:samples=8"), Hands::Plans);
+    assert_eq!(Hands::for_model("greedy"), Hands::Uniform);
+    assert_eq!(Hands::for_model("planner"), Hands::Uniform);
+    let log = dir.join("wikipedia-4.jsonl");
+    let log = log.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--log", log, "--round", "1", "--decision", "7", "--samples", "200"];
+        args.extend_from_slice(extra);
+        mtrain(&args)
+    };
+    let out = run(&[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("; hidden hands dealt as the tuned policy keeps them\n"));
+    let out = run(&["--rollout", "greedy"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("plays like greedy from here to the round's end; hidden hands dealt uniformly\n")
+    );
+    let out = run(&["--hands", "uniform"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("; hidden hands dealt uniformly\n"));
+    let out = run(&["--hands", "sorted"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sorted") && err.contains("auto") && err.contains("plans") && err.contains("uniform"),
+        "{err}"
     );
 }

@@ -159,7 +159,7 @@ fn shards_merge_to_the_single_run() {
         assert_eq!(read(&whole, f), read(&merged, f), "merged {f} differs from the single run");
     }
     assert!(read(&merged, "manifest.json").contains("\"complete\": true"));
-    // Two copies of one shard overlap; two shards alone merge but are incomplete.
+    // One shard's folder given twice is refused; two shards alone merge but are incomplete.
     let out = mtrain(&[
         "merge",
         parts[0].to_str().unwrap(),
@@ -168,7 +168,8 @@ fn shards_merge_to_the_single_run() {
         tmp("dup").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("overlap"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is given twice (it holds shard 1/3)"), "{err}");
     let partial = tmp("partial");
     let text = run_ok(&[
         "merge",

@@ -34,11 +34,13 @@ pub mod worlds;
 
 use crate::game::play_round;
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{Move, MoveList, NoObserver, Seat};
+use crate::round::{Move, MoveList, NoObserver, RoundState, Seat, TrainId};
 use crate::rules::MAX_PLAYERS;
 use crate::strategies::Bot;
+use crate::strategies::plan::{ROLLOUT_PLAN_BUDGET, longest_plan_within};
 use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
+use rand::Rng;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -85,6 +87,8 @@ pub struct Settings {
     pub by: Metric,
     /// Sample worlds that meet the loosened void records too (`expert`'s `infer=draws`).
     pub infer_draws: bool,
+    /// How the other seats' hidden hands are dealt in each world.
+    pub hands: Hands,
     /// A move (index in the legal list) played in every world even once dropped: the move
     /// played in a game under review, whose loss is then measured on every world.
     pub keep: Option<usize>,
@@ -138,10 +142,103 @@ impl Default for Settings {
             tolerance: Metric::Points.default_tolerance(),
             by: Metric::Points,
             infer_draws: true,
+            hands: Hands::Plans,
             keep: None,
             seats: None,
             only: None,
         }
+    }
+}
+
+/// How an analysis deals the hands it cannot see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hands {
+    /// Every deal that meets the table's records equally likely.
+    Uniform,
+    /// As the tuned policy leaves them: of [`PLAN_POOL`] uniform deals, one is picked with
+    /// weight `e^(b L)` for each other seat, L the length of the longest trail its hand holds
+    /// from its own train's end (the plan `planner` and `weighted` keep) and b
+    /// [`plan_weight`]. `weighted`'s tuned weights
+    /// play the plan's tiles last, so a real hand of that model holds a longer plan than a
+    /// uniform deal of the same size (4.9 tiles against 3.0 at 4 players); rolled out from
+    /// uniform deals its opponents get stuck more often than real ones and the mover's win
+    /// chance is forecast about 9 points of % too high (results/analyze/worlds.csv). The
+    /// weight brings the plans of the dealt hands to those of real ones.
+    Plans,
+}
+
+impl Hands {
+    /// How the hidden hands are dealt, in words, for the model line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Hands::Uniform => "hidden hands dealt uniformly",
+            Hands::Plans => "hidden hands dealt as the tuned policy keeps them",
+        }
+    }
+}
+
+/// The exponent of [`Hands::Plans`]'s weight per unit of plan length: 1 (a plan one tile longer
+/// weighs e times as much), ½ at two players, where the one other hand is bigger (15 tiles) and
+/// its plans vary more from deal to deal. Chosen so that the plans of the dealt hands match
+/// those real `weighted` hands keep at 2, 4 and 6 players (results/analyze/worlds.csv).
+pub fn plan_weight(players: u8) -> f64 {
+    if players == 2 { 0.5 } else { 1.0 }
+}
+
+/// Uniform deals a world of [`Hands::Plans`] is picked from.
+pub const PLAN_POOL: usize = 16;
+
+impl Hands {
+    /// The dealing that suits rollout model `model` (a bot spec): [`Hands::Plans`] for the
+    /// tuned policy and the players built on it (`weighted`, `expert`, `oracle`),
+    /// [`Hands::Uniform`] for the others. `planner` spends its plan from the front, so its
+    /// hands keep shorter plans than `weighted`'s and uniform deals forecast it without bias,
+    /// as they do `greedy` (results/analyze/worlds.csv).
+    pub fn for_model(model: &str) -> Hands {
+        let name = model.split(':').next().unwrap_or(model);
+        match name {
+            "weighted" | "expert" | "oracle" => Hands::Plans,
+            _ => Hands::Uniform,
+        }
+    }
+
+    /// One world for `view`'s seat dealt this way, from `rng`; `None` if the seat is not to act.
+    pub fn deal(self, view: &View<'_>, loose: bool, rng: &mut GameRng) -> Option<RoundState> {
+        let sample = |rng: &mut GameRng| if loose { view.sample_world_loose(rng) } else { view.sample_world(rng) };
+        if self == Hands::Uniform {
+            return sample(rng);
+        }
+        let me = view.seat();
+        let others: Vec<Seat> = (0..view.players() as usize).map(Seat::from_index).filter(|&s| s != me).collect();
+        let mut pool = Vec::with_capacity(PLAN_POOL);
+        let mut plans = Vec::with_capacity(PLAN_POOL);
+        for _ in 0..PLAN_POOL {
+            let world = sample(rng)?;
+            let plan: usize = others
+                .iter()
+                .map(|&o| {
+                    let end = world.train(TrainId::personal(o)).end;
+                    longest_plan_within(world.hand(o), end, ROLLOUT_PLAN_BUDGET).len()
+                })
+                .sum();
+            plans.push(plan as f64);
+            pool.push(world);
+        }
+        // Weights relative to the longest, so that none overflows.
+        let top = plans.iter().copied().fold(0.0, f64::max);
+        let beta = plan_weight(view.players());
+        let weights: Vec<f64> = plans.iter().map(|&l| (beta * (l - top)).exp()).collect();
+        let mut u = rng.random::<f64>() * weights.iter().sum::<f64>();
+        let mut pick = PLAN_POOL - 1;
+        for (i, &w) in weights.iter().enumerate() {
+            if u < w {
+                pick = i;
+                break;
+            }
+            u -= w;
+        }
+        Some(pool.swap_remove(pick))
     }
 }
 
@@ -253,6 +350,8 @@ pub struct Analysis {
     pub tolerance: f64,
     /// The rollout model the estimates assume (every seat plays like it from here).
     pub model: String,
+    /// How the hidden hands were dealt.
+    pub hands: Hands,
     /// Looks planned (the Bonferroni correction counts them all).
     pub looks: u32,
     /// The two-sided error of each loss interval: `(1 - confidence) / ((k - 1) * looks)`.
@@ -395,6 +494,10 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
     let protos: Vec<Bot> = (0..n)
         .map(|s| {
             let mut b = settings.seats.as_ref().map_or(&settings.rollout, |seats| &seats[s]).clone();
+            // A rollout's plans keep to the budget `expert`'s rollouts keep: the model is the
+            // policy those rollouts play, and where draws swell hands past 30 tiles a plan of
+            // the whole budget would cost a rollout milliseconds.
+            b.limit_plan(ROLLOUT_PLAN_BUDGET);
             b.match_start(&MatchStart { rules: view.rules(), seat: Seat::from_index(s), game: 0, seed: 0 });
             b
         })
@@ -416,12 +519,8 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
                 break Stop::Time;
             }
             let mut world_rng = rng_from_seed(mix(seed, 2 * u64::from(w)));
-            let world = if settings.infer_draws {
-                view.sample_world_loose(&mut world_rng)
-            } else {
-                view.sample_world(&mut world_rng)
-            }
-            .expect("the view's seat is to act");
+            let world =
+                settings.hands.deal(view, settings.infer_draws, &mut world_rng).expect("the view's seat is to act");
             let rollout_seed = mix(seed, 2 * u64::from(w) + 1);
             vp.resize((w as usize + 1) * k, f64::NAN);
             vw.resize((w as usize + 1) * k, f64::NAN);
@@ -506,6 +605,7 @@ pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64
         confidence: conf,
         tolerance: settings.tolerance,
         model: settings.model.clone(),
+        hands: settings.hands,
         looks: planned,
         comparison_error,
         elapsed: start.elapsed(),
@@ -551,7 +651,12 @@ impl fmt::Display for Table<'_> {
             a.elapsed.as_secs_f64(),
             a.stop.describe(a.confidence, a.tolerance, a.by)
         )?;
-        writeln!(f, "model: if every seat plays like {} from here to the round's end", a.model)?;
+        writeln!(
+            f,
+            "model: if every seat plays like {} from here to the round's end; {}",
+            a.model,
+            a.hands.describe()
+        )?;
         let width = a.moves.iter().map(|m| m.mv.to_string().len()).max().unwrap_or(4).max(4);
         let cells: Vec<[String; 3]> = a
             .moves

@@ -8,7 +8,8 @@
 //! seat played by a search bot (`expert`, `montecarlo`), which plays better than the analysis's
 //! rollout model, is flagged only once a **deeper check** confirms it: the played and the best
 //! move are played again in fresh worlds with every seat's own bot from the log in the rollouts,
-//! and the played move must come out behind; otherwise it is marked unconfirmed.
+//! and the played move must come out behind by the mistake threshold `M` or more (a check that
+//! finds it behind by less is too close to call a mistake); otherwise it is marked unconfirmed.
 
 use super::replay::{Decision, LoggedGame};
 use super::{Analysis, Settings, analyze};
@@ -170,7 +171,7 @@ pub fn review(games: &[&LoggedGame], settings: &ReviewSettings) -> Result<Vec<Re
                 {
                     let loss = deeper_check(d, &a, seats, settings);
                     r.checked_loss = Some(round4(loss));
-                    if loss <= 0.0 {
+                    if loss < settings.threshold.max(f64::MIN_POSITIVE) {
                         r.grade = "unconfirmed";
                         r.mistake = false;
                     }

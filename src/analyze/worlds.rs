@@ -6,11 +6,13 @@
 //! plays twice: in worlds sampled as the analysis samples them, and in the true round with only
 //! the boneyard's order reshuffled. With the true hands the forecast of a deterministic bot's
 //! self-play is exact but for the draws; the difference between the two is what the sampled
-//! hands lack. It also reports the length of each other seat's plan (the longest trail from its
+//! hands lack; a third forecast deals the worlds as the analysis does by default for a planning
+//! model ([`Hands::Plans`]). It also reports the length of each other seat's plan (the longest trail from its
 //! own train's end, as `planner` and `weighted` keep it) in both, the structure `weighted`'s
 //! tuned weights leave in a hand (they spend plan tiles last). results/analyze/worlds.md,
 //! `scripts/study-analyze-worlds.sh`.
 
+use super::Hands;
 use crate::game::play_round;
 use crate::rng::{mix, rng_from_seed};
 use crate::round::{MoveList, NoObserver, RoundState, Seat, Step, TrainId};
@@ -28,14 +30,20 @@ pub struct Forecast {
     pub game: u64,
     /// The seat to move.
     pub seat: u8,
-    /// Mean round-win share of the played move over worlds sampled as the analysis samples.
+    /// Mean round-win share of the played move over worlds dealt uniformly ([`Hands::Uniform`]).
     pub sampled: f64,
+    /// The same over worlds dealt as planning players keep their hands ([`Hands::Plans`], the
+    /// analysis's default for this model).
+    pub planned: f64,
     /// The same over the true round with the boneyard reshuffled.
     pub true_hands: f64,
     /// The seat's realised share of the round's win (1/k for a k-way tie for lowest).
     pub realised: f64,
-    /// Mean plan length of the other seats, in the sampled worlds and in the true round.
+    /// Mean plan length of the other seats, in the uniform worlds, the planned ones and the
+    /// true round.
     pub plan_sampled: f64,
+    /// See [`Forecast::plan_sampled`].
+    pub plan_planned: f64,
     /// See [`Forecast::plan_sampled`].
     pub plan_true: f64,
 }
@@ -91,19 +99,24 @@ pub fn measure(
             let m = moves[bots[seat.index()].choose(&state.view(seat), &moves, &mut rngs[seat.index()])];
             decision += 1;
             if moves.len() >= 2 && decision.is_multiple_of(every) {
-                let (mut sampled, mut true_hands, mut plan_s, mut plan_t, mut plans) = (0.0, 0.0, 0.0, 0.0, 0.0);
+                let (mut sampled, mut planned, mut true_hands) = (0.0, 0.0, 0.0);
+                let (mut plan_s, mut plan_p, mut plan_t, mut plans) = (0.0, 0.0, 0.0, 0.0);
                 for w in 0..worlds {
-                    let sample = state.view(seat).sample_world(&mut sampler).expect("the seat is to act");
+                    let view = state.view(seat);
+                    let sample = Hands::Uniform.deal(&view, false, &mut sampler).expect("the seat is to act");
+                    let plan_world = Hands::Plans.deal(&view, false, &mut sampler).expect("the seat is to act");
                     let mut truth = state.clone();
                     truth.reshuffle_boneyard(&mut sampler);
                     for o in (0..n).filter(|&o| o != seat.index()) {
                         let os = Seat::from_index(o);
-                        let end = state.view(seat).train(TrainId::personal(os)).end;
+                        let end = view.train(TrainId::personal(os)).end;
                         plan_s += plan_len(sample.hand(os), end);
+                        plan_p += plan_len(plan_world.hand(os), end);
                         plan_t += plan_len(state.hand(os), end);
                         plans += 1.0;
                     }
-                    for (world, total) in [(sample, &mut sampled), (truth, &mut true_hands)] {
+                    for (world, total) in [(sample, &mut sampled), (plan_world, &mut planned), (truth, &mut true_hands)]
+                    {
                         let mut sim = world;
                         sim.play_unchecked(m, &mut NoObserver);
                         let mut seats = proto.clone();
@@ -118,9 +131,11 @@ pub fn measure(
                     game: g,
                     seat: seat.index() as u8,
                     sampled: sampled / k,
+                    planned: planned / k,
                     true_hands: true_hands / k,
                     realised: 0.0,
                     plan_sampled: plan_s / plans,
+                    plan_planned: plan_p / plans,
                     plan_true: plan_t / plans,
                 });
             }

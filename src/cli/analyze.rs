@@ -5,8 +5,8 @@ use crate::analyze::position::{Position, TEMPLATE};
 use crate::analyze::replay::{Decision, LoggedGame, read_log};
 use crate::analyze::review::{self, DEFAULT_CHECK_WORLDS, DEFAULT_THRESHOLD, ReviewRow, ReviewSettings, SummaryRow};
 use crate::analyze::{
-    Analysis, DEFAULT_MAX_WORLDS, DEFAULT_MIN_WORLDS, DEFAULT_MODEL, DEFAULT_REVIEW_WORLDS, Metric, Settings, Table,
-    analyze, to_json,
+    Analysis, DEFAULT_MAX_WORLDS, DEFAULT_MIN_WORLDS, DEFAULT_MODEL, DEFAULT_REVIEW_WORLDS, Hands, Metric, Settings,
+    Table, analyze, to_json,
 };
 use crate::round::Seat;
 use crate::strategies::Registry;
@@ -94,6 +94,12 @@ pub(crate) struct AnalyzeArgs {
     /// (name or name:key=value,...; weighted is the tuned policy expert's rollouts play)
     #[arg(long, value_name = "BOT", default_value = DEFAULT_MODEL)]
     rollout: String,
+    /// How the hands the mover cannot see are dealt in each world: plans (as the tuned policy
+    /// leaves them: hands holding longer own-train chains weigh more), uniform (every deal that
+    /// meets the table's records equally likely), or auto: plans for the models built on the
+    /// tuned policy (weighted, expert, oracle), uniform for the others
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "plans", "uniform"])]
+    hands: String,
     /// The analysis seed, decimal or hex (0x...)
     #[arg(long, default_value = "1", value_name = "S", value_parser = values::seed, allow_hyphen_values = true)]
     seed: u64,
@@ -161,6 +167,11 @@ fn settings(args: &AnalyzeArgs, registry: &Registry) -> Result<Settings, CliErro
         tolerance: args.tolerance.unwrap_or(by.default_tolerance()),
         by,
         infer_draws: true,
+        hands: match args.hands.as_str() {
+            "plans" => Hands::Plans,
+            "uniform" => Hands::Uniform,
+            _ => Hands::for_model(&args.rollout),
+        },
         keep: None,
         seats: None,
         only: None,
@@ -392,8 +403,9 @@ fn summary_table(summary: &[SummaryRow], rows: &[ReviewRow], settings: &ReviewSe
     let (m, c) = (settings.threshold, settings.analysis.confidence * 100.0);
     let _ = writeln!(
         s,
-        "model: if every seat plays like {} from each position to the round's end",
-        settings.analysis.model
+        "model: if every seat plays like {} from each position to the round's end; {}",
+        settings.analysis.model,
+        settings.analysis.hands.describe()
     );
     let _ = writeln!(
         s,
@@ -403,7 +415,7 @@ fn summary_table(summary: &[SummaryRow], rows: &[ReviewRow], settings: &ReviewSe
     if settings.check_worlds > 0 {
         let _ = writeln!(
             s,
-            "a mistake or blunder of {} is flagged only if a deeper check ({} worlds, every seat's own bot in the rollouts) confirms it\n",
+            "a mistake or blunder of {} is flagged only if a deeper check ({} worlds, every seat's own bot in the rollouts) confirms it: the played move behind by {m} or more\n",
             review::CHECKED_BOTS.join(" or "),
             settings.check_worlds
         );
