@@ -8,7 +8,7 @@
 //! ```
 
 use mexican_train::strategies::{ParamInfo, Registry};
-use mexican_train::{GameRng, MoveList, Strategy, View};
+use mexican_train::{GameRng, MoveList, Needs, Strategy, View};
 
 /// Sheds its lightest tile first (the opposite of `greedy`), or its heaviest once the hand is
 /// down to `late` tiles.
@@ -26,12 +26,9 @@ impl Strategy for Lightest {
         (0..moves.len()).min_by_key(|&i| weight(i)).unwrap_or(0)
     }
 
-    fn uses_voids(&self) -> bool {
-        false
-    }
-
-    fn uses_rng(&self) -> bool {
-        false
+    /// Reads neither the voids nor its random stream: the engine skips both.
+    fn needs(&self) -> Needs {
+        Needs::NOTHING
     }
 }
 

@@ -7,7 +7,7 @@ use crate::round::{
     RoundState, Seat, SeenEvent, Step, TrainId,
 };
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
-use crate::strategy::{MatchStart, Strategy};
+use crate::strategy::{MatchStart, Needs, Strategy};
 use crate::tile::{PIP_COUNT, Pip, Tile};
 
 /// A match-level observer: round and match boundaries on top of the round events.
@@ -149,15 +149,15 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     plain: bool,
     until: u32,
 ) -> Option<Outcome> {
-    start_round(state, bots);
-    if bots.iter().any(Strategy::wants_events) {
-        return play_round_observed(state, bots, rngs, moves, obs, until);
+    let needs = TableNeeds::of(bots, state.players() as usize);
+    start_round(state, bots, needs.voids);
+    if needs.events != 0 {
+        return play_round_observed(state, bots, rngs, moves, obs, until, needs);
     }
-    if bots.iter().any(Strategy::uses_history) {
-        return play_round_recorded(state, bots, rngs, moves, obs, until);
+    if needs.history {
+        return play_round_recorded(state, bots, rngs, moves, obs, until, needs.hidden);
     }
-    let all = sees_hidden(bots);
-    let heavy = bots.iter().enumerate().filter(|(_, b)| b.heaviest_first()).fold(0, |m, (s, _)| m | 1 << s);
+    let (all, heavy) = (needs.hidden, needs.heaviest_first);
     loop {
         if LIMITED && state.turns() >= until {
             return state.outcome().copied();
@@ -179,9 +179,37 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     }
 }
 
-/// The seats whose strategy sees the hidden tiles, as a mask.
-fn sees_hidden<S: Strategy>(bots: &[S]) -> u16 {
-    bots.iter().enumerate().filter(|(_, b)| b.sees_hidden()).fold(0, |m, (s, _)| m | 1 << s)
+/// What the seats of a round declared ([`Strategy::needs`]), read once as it starts: the round
+/// loop and its bookkeeping follow from it.
+#[derive(Clone, Copy, Debug, Default)]
+struct TableNeeds {
+    /// Whether a seat at the table reads the voids ([`Needs::voids`]).
+    voids: bool,
+    /// The seats that want the events ([`Needs::events`]), as a mask.
+    events: u16,
+    /// Whether a seat reads the record of decisions ([`Needs::history`]).
+    history: bool,
+    /// The seats that see the hidden tiles ([`Needs::hidden`]), as a mask.
+    hidden: u16,
+    /// The seats whose pick the fast loop may make ([`Needs::heaviest_first`]), as a mask.
+    heaviest_first: u16,
+}
+
+impl TableNeeds {
+    /// The declarations of `bots`, of which the first `players` sit at the table.
+    fn of<S: Strategy>(bots: &[S], players: usize) -> TableNeeds {
+        let mut t = TableNeeds::default();
+        for (s, bot) in bots.iter().enumerate() {
+            let Needs { voids, rng: _, history, events, hidden, heaviest_first } = bot.needs();
+            let bit = |on: bool| u16::from(on) << s;
+            t.voids |= voids && s < players;
+            t.events |= bit(events);
+            t.history |= history;
+            t.hidden |= bit(hidden);
+            t.heaviest_first |= bit(heaviest_first);
+        }
+        t
+    }
 }
 
 /// The move `seat`'s strategy picks from `moves` (`all`: the seats that see everything;
@@ -210,13 +238,14 @@ fn play_round_observed<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
     until: u32,
+    needs: TableNeeds,
 ) -> Option<Outcome> {
     let mut tee = EventLog { inner: obs, log: Vec::new() };
-    let all = sees_hidden(bots);
+    let all = needs.hidden;
     // Each seat gets its own view of the events: another seat's draws hidden unless it sees all.
     let mut seen: Vec<SeenEvent> = Vec::new();
     let mut deliver = |bots: &mut [S], log: &mut Vec<Event>| {
-        for (s, bot) in bots.iter_mut().enumerate().filter(|(_, b)| b.wants_events()) {
+        for (s, bot) in bots.iter_mut().enumerate().filter(|&(s, _)| needs.events & 1 << s != 0) {
             let viewer = Seat::from_index(s);
             seen.clear();
             seen.extend(log.iter().map(|e| e.seen_by(viewer, all & viewer.bit() != 0)));
@@ -253,9 +282,9 @@ fn play_round_recorded<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
     until: u32,
+    all: u16,
 ) -> Option<Outcome> {
     let mut history = History::default();
-    let all = sees_hidden(bots);
     loop {
         if state.turns() >= until {
             return state.outcome().copied();
@@ -284,11 +313,11 @@ impl<O: Observer> Observer for EventLog<'_, O> {
     }
 }
 
-/// Before the first move: void inference off unless a strategy reads it; every strategy sees
-/// the table once.
-fn start_round<S: Strategy>(state: &mut RoundState, bots: &mut [S]) {
+/// Before the first move: void inference off unless a strategy reads it (`voids`); every
+/// strategy sees the table once.
+fn start_round<S: Strategy>(state: &mut RoundState, bots: &mut [S], voids: bool) {
     let n = state.players() as usize;
-    if !bots[..n].iter().any(Strategy::uses_voids) {
+    if !voids {
         state.set_void_tracking(false);
     }
     for (s, bot) in bots.iter_mut().enumerate().take(n) {
@@ -437,7 +466,7 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
     let mut rngs: [GameRng; MAX_PLAYERS] =
         std::array::from_fn(
             |s| {
-                if s < n && bots[s].uses_rng() { rng_from_seed(seeds.bots[s]) } else { unused.clone() }
+                if s < n && bots[s].needs().rng { rng_from_seed(seeds.bots[s]) } else { unused.clone() }
             },
         );
     obs.match_start(rules, seeds.seed);
@@ -781,7 +810,7 @@ impl<S: Strategy> BotSeats<S> {
         let all = bots
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.as_ref().is_some_and(|b| b.sees_hidden()))
+            .filter(|(_, b)| b.as_ref().is_some_and(|b| b.needs().hidden))
             .fold(0, |m, (s, _)| m | 1 << s);
         let mut seats = BotSeats { bots, rngs, all };
         let st = MatchState::seeded_with(rules, seeds, &mut seats);
@@ -1075,6 +1104,48 @@ pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_n
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A strategy that declares `needs` and counts, at each of its decisions, whether its view
+    /// carries the round's record of decisions and how many the record holds.
+    #[derive(Clone)]
+    struct Reader {
+        needs: Needs,
+        /// Per decision: the record's size, `None` when the view has none.
+        seen: Vec<Option<usize>>,
+    }
+
+    impl Strategy for Reader {
+        fn choose(&mut self, view: &crate::View<'_>, _moves: &MoveList, _rng: &mut GameRng) -> usize {
+            self.seen.push(view.history().map(crate::round::History::decisions));
+            0
+        }
+
+        fn needs(&self) -> Needs {
+            self.needs
+        }
+    }
+
+    /// A strategy that declares `history` through its one `needs` value gets the round's record
+    /// in every view, growing as the round goes; one that does not, never (the other seat of
+    /// the table declares nothing).
+    #[test]
+    fn the_record_of_decisions_goes_to_a_strategy_that_declares_it() {
+        let rules = Rules { players: 2, ..Rules::wikipedia() };
+        let round = |needs: Needs| {
+            let mut bots = vec![Reader { needs, seen: Vec::new() }, Reader { needs: Needs::NOTHING, seen: Vec::new() }];
+            play_match(&rules, 3, &mut bots, &mut crate::NoObserver);
+            bots.into_iter().map(|b| b.seen).collect::<Vec<_>>()
+        };
+        let with = round(Needs::NOTHING.history(true));
+        assert!(with[0].len() > 20, "{} decisions", with[0].len());
+        // Every view of the table carries the record once a seat reads it.
+        assert!(with.iter().flatten().all(Option::is_some));
+        let sizes: Vec<usize> = with[0].iter().flatten().copied().collect();
+        assert!(sizes.iter().any(|&n| n > 10), "{sizes:?}");
+        let without = round(Needs::SAFE);
+        assert!(without.iter().flatten().all(Option::is_none));
+        assert_eq!(without[0].len(), with[0].len(), "the same decisions asked");
+    }
 
     /// A round state dealt again in place is, field for field, the one `with_setup` builds from
     /// the same deal stream, whatever the state held before: a played-out round of another

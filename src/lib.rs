@@ -116,7 +116,7 @@ pub use round::{
 };
 pub use rules::{Preset, RuleError, RuleErrors, Rules};
 pub use strategies::Bot;
-pub use strategy::{SpecError, Strategy, StrategySpec};
+pub use strategy::{Needs, SpecError, Strategy, StrategySpec};
 pub use tile::{Pip, Tile};
 pub use tile_set::TileSet;
 pub use view::View;

@@ -26,21 +26,125 @@ pub struct MatchStart<'a> {
     pub seed: u64,
 }
 
+/// What a strategy needs from the engine, declared once ([`Strategy::needs`]): the engine reads
+/// it when a match or a round starts and sets the round up for it (void bookkeeping, a seeded
+/// random stream, the record of decisions, the events, the hidden tiles, the fast pick of the
+/// heaviest move). Plain data: start from [`Needs::NOTHING`] and switch on what the strategy
+/// uses.
+///
+/// [`Needs::default()`] is what a strategy that declares nothing gets: [`Needs::SAFE`], which
+/// reads the voids and draws on its random stream (always correct, only slower); the rest off.
+///
+/// ```
+/// use mexican_train::Needs;
+///
+/// // Reads the voids the table has revealed; never draws on its random stream.
+/// const MINE: Needs = Needs::NOTHING.voids(true);
+/// assert!(MINE.voids && !MINE.rng && !MINE.events);
+/// assert_eq!(Needs::default(), Needs::SAFE);
+/// assert_eq!(Needs::SAFE, Needs::NOTHING.voids(true).rng(true));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Needs {
+    /// Reads [`View::known_voids`] (or samples hidden worlds, which use them). When no seat of a
+    /// round does, the round skips the bookkeeping.
+    pub voids: bool,
+    /// [`Strategy::choose`] may draw on its random stream. A strategy that never does plays the
+    /// same move from the same view, so a table of it alone replays one game in every seat
+    /// rotation, and the tournament skips those replays; its stream is not seeded.
+    pub rng: bool,
+    /// Reads the round's record of decisions (`expert:infer=policy`'s inference from behaviour;
+    /// the record is not open to strategies outside this crate). A round with such a seat keeps
+    /// a copy of the state at every decision.
+    #[doc(hidden)]
+    pub history: bool,
+    /// Wants the table's events ([`Strategy::observe`]); a round with no such seat records none.
+    pub events: bool,
+    /// Sees the tiles its seat cannot: every hand and the boneyard's order ([`View::hidden`]).
+    /// Only the `oracle`, which measures the ceiling of play, does; an external bot never does.
+    pub hidden: bool,
+    /// [`Strategy::choose`] always picks the first move with the most pips in the engine's
+    /// move order, and nothing else (`greedy` with its default ties: no random draw, no state).
+    /// The engine's fast turn loop then makes that pick itself, without listing the moves or
+    /// calling `choose`: the same move, found faster.
+    pub heaviest_first: bool,
+}
+
+impl Needs {
+    /// Nothing at all: no voids, no random stream, no record, no events, no hidden tiles.
+    pub const NOTHING: Needs =
+        Needs { voids: false, rng: false, history: false, events: false, hidden: false, heaviest_first: false };
+
+    /// The default declaration: the voids and the random stream (the safe guesses for a
+    /// strategy that says nothing), nothing else.
+    pub const SAFE: Needs = Needs::NOTHING.voids(true).rng(true);
+
+    /// With [`Needs::voids`] set to `on`.
+    #[must_use]
+    pub const fn voids(mut self, on: bool) -> Needs {
+        self.voids = on;
+        self
+    }
+
+    /// With [`Needs::rng`] set to `on`.
+    #[must_use]
+    pub const fn rng(mut self, on: bool) -> Needs {
+        self.rng = on;
+        self
+    }
+
+    /// With [`Needs::history`] set to `on`.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn history(mut self, on: bool) -> Needs {
+        self.history = on;
+        self
+    }
+
+    /// With [`Needs::events`] set to `on`.
+    #[must_use]
+    pub const fn events(mut self, on: bool) -> Needs {
+        self.events = on;
+        self
+    }
+
+    /// With [`Needs::hidden`] set to `on`.
+    #[must_use]
+    pub const fn hidden(mut self, on: bool) -> Needs {
+        self.hidden = on;
+        self
+    }
+
+    /// With [`Needs::heaviest_first`] set to `on`.
+    #[must_use]
+    pub const fn heaviest_first(mut self, on: bool) -> Needs {
+        self.heaviest_first = on;
+        self
+    }
+}
+
+impl Default for Needs {
+    fn default() -> Needs {
+        Needs::SAFE
+    }
+}
+
 /// A player: picks one of the legal moves from what its seat may see.
 ///
 /// The engine asks only when a real choice exists (two or more legal moves); draws, markers and
 /// passes are forced. Each match starts from a fresh copy of the configured bot.
 ///
 /// Only [`Strategy::choose`] is required; the other methods have defaults that are always
-/// correct, and overriding [`Strategy::uses_voids`] and [`Strategy::uses_rng`] only makes
-/// runs faster.
+/// correct. [`Strategy::needs`] declares, once, what the strategy reads: declaring less than
+/// the default ([`Needs::SAFE`]: the voids and the random stream) only makes runs faster, and
+/// the events, the hidden tiles and the rest are there for a strategy that declares them.
 ///
 /// # Examples
 ///
 /// A bot that sheds its lightest tile, playing in a match against a built-in:
 ///
 /// ```
-/// use mexican_train::{Bot, GameRng, MoveList, NoObserver, Rules, Strategy, View, play_match};
+/// use mexican_train::{Bot, GameRng, MoveList, Needs, NoObserver, Rules, Strategy, View, play_match};
 ///
 /// #[derive(Clone)]
 /// struct Lightest;
@@ -51,11 +155,9 @@ pub struct MatchStart<'a> {
 ///         // lays no tile (a stop, skip or bullet) has no pips: it comes last.
 ///         (0..moves.len()).min_by_key(|&i| moves[i].tile().map_or(u16::MAX, |t| t.pips())).unwrap_or(0)
 ///     }
-///     fn uses_voids(&self) -> bool {
-///         false // never reads View::known_voids
-///     }
-///     fn uses_rng(&self) -> bool {
-///         false // never draws on its random stream
+///     fn needs(&self) -> Needs {
+///         // Never reads View::known_voids, never draws on its random stream.
+///         Needs::NOTHING
 ///     }
 /// }
 ///
@@ -74,65 +176,31 @@ pub trait Strategy {
     /// Index into `moves` of the chosen move. `moves` holds at least two moves.
     fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize;
 
+    /// What this strategy needs from the engine ([`Needs`]). The engine reads it when a match
+    /// or a round starts; it is the same for the strategy's whole life (a bot's parameters may
+    /// decide it, its play may not). The default is [`Needs::SAFE`].
+    fn needs(&self) -> Needs {
+        Needs::SAFE
+    }
+
     /// Called once per round before the first turn.
     fn round_start(&mut self, _view: &View<'_>) {}
-
-    /// Whether this strategy reads [`View::known_voids`] (or samples hidden worlds, which use
-    /// them). When no seat does, the round skips the bookkeeping; the default is the safe `true`.
-    fn uses_voids(&self) -> bool {
-        true
-    }
-
-    /// Whether [`Strategy::choose`] may draw on its random stream. A strategy that never does
-    /// plays the same move from the same view, so a table of it alone replays one game in every
-    /// seat rotation, and the tournament skips those replays. The default is the safe `true`.
-    fn uses_rng(&self) -> bool {
-        true
-    }
 
     /// Called once per match, before the first round.
     fn match_start(&mut self, _start: &MatchStart<'_>) {}
 
-    /// Whether this strategy reads the round's record of decisions (`expert:infer=policy`'s
-    /// inference from behaviour; the record is not open to strategies outside this crate). A
-    /// round with such a seat keeps a copy of the state at every decision. The default is `false`.
-    #[doc(hidden)]
-    fn uses_history(&self) -> bool {
-        false
-    }
-
-    /// Whether this strategy wants the table's events ([`Strategy::observe`]). The default is
-    /// `false`; a round with no such seat records no events.
-    fn wants_events(&self) -> bool {
-        false
-    }
-
     /// The events since the last call, as this strategy's seat sees them: another seat's
     /// draws and penalty tiles arrive hidden ([`SeenEvent::HiddenDraw`],
     /// [`SeenEvent::HiddenPenalty`]), exactly what an external bot is sent, unless the strategy
-    /// declares [`Strategy::sees_hidden`]. Called, when [`Strategy::wants_events`], before every
-    /// decision of any seat and once after the round's last event.
+    /// declares [`Needs::hidden`]. Called, when the strategy declares [`Needs::events`], before
+    /// every decision of any seat and once after the round's last event.
     fn observe(&mut self, _events: &[SeenEvent]) {}
-
-    /// Whether this strategy sees the tiles its seat cannot: every hand and the boneyard's
-    /// order ([`View::hidden`]). Only the `oracle`, which measures the ceiling of play, does; the
-    /// default is `false`, and an external bot never does.
-    fn sees_hidden(&self) -> bool {
-        false
-    }
 
     /// Whether this strategy could not go on (an external program that crashed, timed out or
     /// broke the protocol). Its later choices are placeholders: a runner that sees `true`
-    /// after a match discards the match and stops.
+    /// after a match discards the match and stops. Unlike [`Strategy::needs`], a state that
+    /// may change during play.
     fn has_failed(&self) -> bool {
-        false
-    }
-
-    /// Whether [`Strategy::choose`] always picks the first move with the most pips in the
-    /// engine's move order, and nothing else (`greedy` with its default ties: no random draw,
-    /// no state). The engine's fast turn loop then makes that pick itself, without listing the
-    /// moves or calling `choose`: the same move, found faster. The default is the safe `false`.
-    fn heaviest_first(&self) -> bool {
         false
     }
 }
@@ -142,28 +210,16 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
         (**self).choose(view, moves, rng)
     }
 
+    fn needs(&self) -> Needs {
+        (**self).needs()
+    }
+
     fn round_start(&mut self, view: &View<'_>) {
         (**self).round_start(view)
     }
 
-    fn uses_voids(&self) -> bool {
-        (**self).uses_voids()
-    }
-
-    fn uses_rng(&self) -> bool {
-        (**self).uses_rng()
-    }
-
     fn match_start(&mut self, start: &MatchStart<'_>) {
         (**self).match_start(start)
-    }
-
-    fn uses_history(&self) -> bool {
-        (**self).uses_history()
-    }
-
-    fn wants_events(&self) -> bool {
-        (**self).wants_events()
     }
 
     fn observe(&mut self, events: &[SeenEvent]) {
@@ -172,14 +228,6 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
 
     fn has_failed(&self) -> bool {
         (**self).has_failed()
-    }
-
-    fn sees_hidden(&self) -> bool {
-        (**self).sees_hidden()
-    }
-
-    fn heaviest_first(&self) -> bool {
-        (**self).heaviest_first()
     }
 }
 

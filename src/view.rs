@@ -4,7 +4,7 @@
 //! (trains, ends, markers, open doubles, the Mexican trains, tiles played), every hand's size, the
 //! boneyard's size, and what each seat drew and marked. It cannot reach another hand or the
 //! boneyard order: the wrapped state is private to this module. The one exception is declared:
-//! a strategy whose [`crate::Strategy::sees_hidden`] is true (the `oracle`, a measure of the
+//! a strategy that declares [`crate::Needs::hidden`] (the `oracle`, a measure of the
 //! ceiling) gets the whole round through [`View::hidden`].
 
 use crate::round::{Decision, Obligation, RoundState, Seat, Train, TrainId};
@@ -17,10 +17,10 @@ use crate::tile_set::TileSet;
 pub struct View<'a> {
     state: &'a RoundState,
     seat: Seat,
-    /// Whether this seat's strategy sees the hidden tiles ([`crate::Strategy::sees_hidden`]).
+    /// Whether this seat's strategy sees the hidden tiles ([`crate::Needs::hidden`]).
     all: bool,
     /// The round's decisions so far, for a strategy that reads them
-    /// ([`crate::Strategy::uses_history`]).
+    /// ([`crate::Needs::history`]).
     history: Option<&'a crate::round::History>,
 }
 
@@ -41,13 +41,13 @@ impl<'a> View<'a> {
     }
 
     /// The round's decisions so far, where the round keeps them (a seat's strategy declared
-    /// [`crate::Strategy::uses_history`]).
+    /// [`crate::Needs::history`]).
     pub(crate) fn history(&self) -> Option<&'a crate::round::History> {
         self.history
     }
 
     /// The whole round, every hand and the boneyard's order included, for a strategy that
-    /// declares [`crate::Strategy::sees_hidden`] (the `oracle`, a ceiling rather than a
+    /// declares [`crate::Needs::hidden`] (the `oracle`, a ceiling rather than a
     /// player); `None` for every other strategy, and never anything an external bot is sent.
     pub fn hidden(&self) -> Option<&'a RoundState> {
         self.all.then_some(self.state)

@@ -16,6 +16,7 @@ use super::plan::{PlanCache, Traits, choose};
 use super::{Bot, BotInfo, Strategy};
 use crate::rng::GameRng;
 use crate::round::MoveList;
+use crate::strategy::Needs;
 use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -41,12 +42,8 @@ impl Strategy for Cutthroat {
         self.cache.reset();
     }
 
-    /// Steers open ends into the voids the table has revealed.
-    fn uses_voids(&self) -> bool {
-        true
-    }
-
-    fn uses_rng(&self) -> bool {
-        false
+    /// Steers open ends into the voids the table has revealed; no random draw.
+    fn needs(&self) -> Needs {
+        Needs::NOTHING.voids(true)
     }
 }

@@ -101,7 +101,7 @@ use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{MoveList, RoundState};
-use crate::strategy::{SpecError, StrategySpec};
+use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::view::View;
 use rand::RngCore;
 use std::fmt;
@@ -418,7 +418,7 @@ impl Expert {
         sc.log_likelihood.clear();
         for _ in 0..pool {
             let world = draw(rng)?;
-            let ll = history.log_likelihood(&world, view.seat(), &mut self.policy, temp, &mut sc.ws);
+            let ll = history.log_likelihood(&world, view.seat(), &mut *self.policy, temp, &mut sc.ws);
             sc.pool.push(world);
             sc.log_likelihood.push(ll);
         }
@@ -593,19 +593,11 @@ impl Strategy for Expert {
         self.policy.round_start(view);
     }
 
-    /// The sampled worlds respect the voids the table has revealed.
-    fn uses_voids(&self) -> bool {
-        true
-    }
-
-    /// `infer=policy` reads the round's record of decisions.
-    fn uses_history(&self) -> bool {
-        self.inference.is_some()
-    }
-
-    /// Only as the `oracle`'s guided search, which plays the true round.
-    fn sees_hidden(&self) -> bool {
-        self.worlds != Worlds::Sampled
+    /// The sampled worlds respect the voids the table has revealed, and the search draws on
+    /// its random stream; `infer=policy` reads the round's record of decisions; only as the
+    /// `oracle`'s guided search, which plays the true round, does it see the hidden tiles.
+    fn needs(&self) -> Needs {
+        Needs::SAFE.history(self.inference.is_some()).hidden(self.worlds != Worlds::Sampled)
     }
 }
 

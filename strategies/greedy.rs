@@ -10,7 +10,7 @@
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::{GameRng, below};
 use crate::round::MoveList;
-use crate::strategy::{SpecError, StrategySpec};
+use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -79,16 +79,9 @@ impl Strategy for Greedy {
         best
     }
 
-    fn uses_voids(&self) -> bool {
-        false
-    }
-
-    fn uses_rng(&self) -> bool {
-        self.random_ties
-    }
-
-    /// With `ties=first` the pick is the first heaviest move: the engine may make it.
-    fn heaviest_first(&self) -> bool {
-        !self.random_ties
+    /// `ties=random` draws on the random stream; with `ties=first` the pick is the first
+    /// heaviest move, which the engine may make itself.
+    fn needs(&self) -> Needs {
+        Needs::NOTHING.rng(self.random_ties).heaviest_first(!self.random_ties)
     }
 }

@@ -14,7 +14,7 @@ use super::plan::{PlanCache, Traits, choose};
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::GameRng;
 use crate::round::MoveList;
-use crate::strategy::{SpecError, StrategySpec};
+use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -68,11 +68,7 @@ impl Strategy for Hoarder {
         self.cache.reset();
     }
 
-    fn uses_voids(&self) -> bool {
-        false
-    }
-
-    fn uses_rng(&self) -> bool {
-        false
+    fn needs(&self) -> Needs {
+        Needs::NOTHING
     }
 }

@@ -28,7 +28,7 @@ pub use weighted::{CELKO_WEIGHTS, FEATURES, Features, HAND_WEIGHTS, WeightSet, W
 
 use crate::rng::GameRng;
 use crate::round::{MoveList, SeenEvent};
-use crate::strategy::{MatchStart, SpecError, Strategy, StrategySpec};
+use crate::strategy::{MatchStart, Needs, SpecError, Strategy, StrategySpec};
 use crate::view::View;
 use std::fmt;
 use std::sync::Arc;
@@ -148,6 +148,13 @@ macro_rules! builtin_bots {
                 }
             }
 
+            fn needs(&self) -> Needs {
+                match self {
+                    $(Bot::$variant(b) => b.needs(),)+
+                    Bot::Custom(b) => b.needs(),
+                }
+            }
+
             fn round_start(&mut self, view: &View<'_>) {
                 match self {
                     $(Bot::$variant(b) => b.round_start(view),)+
@@ -155,38 +162,10 @@ macro_rules! builtin_bots {
                 }
             }
 
-            fn uses_voids(&self) -> bool {
-                match self {
-                    $(Bot::$variant(b) => b.uses_voids(),)+
-                    Bot::Custom(b) => b.uses_voids(),
-                }
-            }
-
-            fn uses_rng(&self) -> bool {
-                match self {
-                    $(Bot::$variant(b) => b.uses_rng(),)+
-                    Bot::Custom(b) => b.uses_rng(),
-                }
-            }
-
             fn match_start(&mut self, start: &MatchStart<'_>) {
                 match self {
                     $(Bot::$variant(b) => b.match_start(start),)+
                     Bot::Custom(b) => b.match_start(start),
-                }
-            }
-
-            fn wants_events(&self) -> bool {
-                match self {
-                    $(Bot::$variant(b) => b.wants_events(),)+
-                    Bot::Custom(b) => b.wants_events(),
-                }
-            }
-
-            fn uses_history(&self) -> bool {
-                match self {
-                    $(Bot::$variant(b) => b.uses_history(),)+
-                    Bot::Custom(b) => b.uses_history(),
                 }
             }
 
@@ -201,20 +180,6 @@ macro_rules! builtin_bots {
                 match self {
                     $(Bot::$variant(b) => b.has_failed(),)+
                     Bot::Custom(b) => b.has_failed(),
-                }
-            }
-
-            fn sees_hidden(&self) -> bool {
-                match self {
-                    $(Bot::$variant(b) => b.sees_hidden(),)+
-                    Bot::Custom(b) => b.sees_hidden(),
-                }
-            }
-
-            fn heaviest_first(&self) -> bool {
-                match self {
-                    $(Bot::$variant(b) => b.heaviest_first(),)+
-                    Bot::Custom(b) => b.heaviest_first(),
                 }
             }
         }
@@ -584,7 +549,7 @@ impl Registry {
     /// Whether every bot of `specs` plays the same move from the same view (never draws on its
     /// random stream); unknown specs count as not.
     pub fn deterministic(&self, specs: &[StrategySpec]) -> bool {
-        specs.iter().all(|s| self.build(s).is_ok_and(|b| !b.uses_rng()))
+        specs.iter().all(|s| self.build(s).is_ok_and(|b| !b.needs().rng))
     }
 
     /// Parses and checks a `--bots` list (see [`Field`]).

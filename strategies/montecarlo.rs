@@ -52,7 +52,7 @@ use crate::game::{play_round, play_round_for};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{Move, MoveList, NoObserver, RoundState, Seat, TRAIN_SLOTS};
 use crate::rules::MAX_PLAYERS;
-use crate::strategy::{SpecError, StrategySpec};
+use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::tile::PIP_COUNT;
 use crate::view::View;
 use rand::RngCore;
@@ -181,7 +181,7 @@ impl Scratch {
         let mut sim = world.clone();
         sim.play_unchecked(m, &mut NoObserver);
         // A rollout bot that never draws on its stream (greedy) is not given a fresh one.
-        let seeded = rollout.uses_rng();
+        let seeded = rollout.needs().rng;
         for (s, bot) in self.seats[..n].iter_mut().enumerate() {
             bot.clone_from(rollout);
             if seeded {
@@ -351,7 +351,7 @@ impl Strategy for MonteCarlo {
         sc.reset(&self.rollout, n, k);
         // The true world is the same in every sample: with a rollout that draws on no random
         // stream, one sample says all the others would (the sums compare the same).
-        let samples = if self.worlds == Worlds::True && !self.rollout.uses_rng() { 1 } else { self.samples };
+        let samples = if self.worlds == Worlds::True && !self.rollout.needs().rng { 1 } else { self.samples };
         let nodes = super::plan::plan_nodes_on_this_thread();
         for i in 0..samples {
             // Planning rollouts (`planner`, `weighted`) on hands swollen by draws: the search
@@ -386,8 +386,9 @@ impl Strategy for MonteCarlo {
         best
     }
 
-    /// The sampled worlds respect the voids the table has revealed.
-    fn uses_voids(&self) -> bool {
-        true
+    /// The sampled worlds respect the voids the table has revealed; the search draws on its
+    /// random stream.
+    fn needs(&self) -> Needs {
+        Needs::SAFE
     }
 }

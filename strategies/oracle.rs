@@ -30,7 +30,7 @@ use super::montecarlo::{INFO as MC, MonteCarlo, Worlds};
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::GameRng;
 use crate::round::MoveList;
-use crate::strategy::{SpecError, StrategySpec};
+use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -171,12 +171,9 @@ impl Strategy for Oracle {
         }
     }
 
-    fn uses_voids(&self) -> bool {
-        // The hands are true; voids add nothing.
-        false
-    }
-
-    fn sees_hidden(&self) -> bool {
-        true
+    /// Every hand and the boneyard, and a random stream for its search; the hands are true,
+    /// so the voids add nothing.
+    fn needs(&self) -> Needs {
+        Needs::NOTHING.rng(true).hidden(true)
     }
 }

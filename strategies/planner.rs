@@ -15,6 +15,7 @@ use super::plan::{PlanCache, Traits, choose};
 use super::{Bot, BotInfo, Strategy};
 use crate::rng::GameRng;
 use crate::round::MoveList;
+use crate::strategy::Needs;
 use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -47,11 +48,7 @@ impl Strategy for Planner {
         self.cache.reset();
     }
 
-    fn uses_voids(&self) -> bool {
-        false
-    }
-
-    fn uses_rng(&self) -> bool {
-        false
+    fn needs(&self) -> Needs {
+        Needs::NOTHING
     }
 }

@@ -6,6 +6,7 @@
 use super::{Bot, BotInfo, Strategy};
 use crate::rng::{GameRng, below};
 use crate::round::MoveList;
+use crate::strategy::Needs;
 use crate::view::View;
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -26,7 +27,7 @@ impl Strategy for Random {
         below(rng, moves.len() as u64) as usize
     }
 
-    fn uses_voids(&self) -> bool {
-        false
+    fn needs(&self) -> Needs {
+        Needs::NOTHING.rng(true)
     }
 }

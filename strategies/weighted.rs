@@ -45,8 +45,8 @@
 use super::plan::PlanCache;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::GameRng;
-use crate::round::{MoveKind, MoveList, Seat, TrainId};
-use crate::strategy::{SpecError, StrategySpec};
+use crate::round::{MoveKind, MoveList, OpponentModel, Seat, TrainId};
+use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::tile::Pip;
 use crate::view::View;
 
@@ -331,9 +331,12 @@ impl Weighted {
         self.for_each_feature(view, moves, |_, x| out.push(x));
         out
     }
+}
 
-    /// The score of every legal move (see [`Weighted::for_each_score`]), into `out`.
-    pub(crate) fn scores(&mut self, view: &View<'_>, moves: &MoveList, out: &mut Vec<f64>) {
+/// As an opponent model for inference from behaviour (`expert:infer=policy`): the score of
+/// every legal move (see [`Weighted::for_each_score`]).
+impl OpponentModel for Weighted {
+    fn move_scores(&mut self, view: &View<'_>, moves: &MoveList, out: &mut Vec<f64>) {
         out.clear();
         self.for_each_score(view, moves, |_, s| out.push(s));
     }
@@ -360,12 +363,35 @@ impl Strategy for Weighted {
         self.resolve(Some(start.rules.preset));
     }
 
-    /// `void_end` reads the voids the table has revealed.
-    fn uses_voids(&self) -> bool {
-        true
+    /// `void_end` reads the voids the table has revealed; no random draw.
+    fn needs(&self) -> Needs {
+        Needs::NOTHING.voids(true)
     }
+}
 
-    fn uses_rng(&self) -> bool {
-        false
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::{History, RoundState, Workspace, recorded_rounds};
+
+    /// As `expert:infer=policy`'s opponent model, at the temperature it plays: where every seat
+    /// plays `weighted`, the true hands are more likely than sampled ones far more often than
+    /// not.
+    #[test]
+    fn as_an_opponent_model_it_favours_the_true_hands() {
+        let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse("weighted").unwrap()).collect();
+        let Bot::Weighted(mut policy) = Bot::parse("weighted").unwrap() else { unreachable!() };
+        let mut ws = Workspace::default();
+        let (mut probes, mut truth_ahead) = (0, 0);
+        let mut sampler = crate::rng::rng_from_seed(5);
+        recorded_rounds(12, &mut bots, |state, history| {
+            let me = Seat::from_index(0);
+            let mut ll = |h: &History, w: &RoundState| h.log_likelihood(w, me, &mut policy, 0.25, &mut ws);
+            let truth = ll(history, state);
+            let world = state.view(me).sample_world_loose(&mut sampler).unwrap();
+            probes += 1;
+            truth_ahead += usize::from(truth > ll(history, &world));
+        });
+        assert!(probes > 100 && truth_ahead * 10 > probes * 6, "{truth_ahead} of {probes}");
     }
 }

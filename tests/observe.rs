@@ -1,6 +1,6 @@
 //! A Rust strategy that observes the table sees only what its seat sees, by construction: another
 //! seat's draws and penalty tiles arrive hidden, as an external bot is sent them; only a strategy
-//! that declares `sees_hidden` gets them whole.
+//! that declares `Needs::hidden` gets them whole.
 
 use mexican_train::*;
 use std::sync::{Arc, Mutex};
@@ -16,14 +16,11 @@ impl Strategy for Watcher {
     fn choose(&mut self, _view: &View<'_>, _moves: &MoveList, _rng: &mut GameRng) -> usize {
         0
     }
-    fn wants_events(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::SAFE.events(true).hidden(self.all)
     }
     fn observe(&mut self, events: &[SeenEvent]) {
         self.seen.lock().unwrap().extend_from_slice(events);
-    }
-    fn sees_hidden(&self) -> bool {
-        self.all
     }
 }
 

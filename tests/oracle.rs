@@ -1,7 +1,7 @@
 //! The `oracle`: the one strategy that sees hidden tiles, a ceiling rather than a player.
 
 use mexican_train::strategies::Registry;
-use mexican_train::{Bot, GameRng, MoveList, NoObserver, Rules, Seat, Strategy, View, play_match};
+use mexican_train::{Bot, GameRng, MoveList, Needs, NoObserver, Rules, Seat, Strategy, View, play_match};
 use std::process::Command;
 
 /// Records what its view lets it reach, and plays the first move.
@@ -27,8 +27,8 @@ impl Strategy for Peek {
         0
     }
 
-    fn sees_hidden(&self) -> bool {
-        self.all
+    fn needs(&self) -> Needs {
+        Needs::SAFE.hidden(self.all)
     }
 }
 

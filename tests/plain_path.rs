@@ -45,8 +45,8 @@ impl Strategy for Logged {
     fn round_start(&mut self, view: &View<'_>) {
         self.bot.round_start(view);
     }
-    fn uses_voids(&self) -> bool {
-        self.bot.uses_voids()
+    fn needs(&self) -> Needs {
+        Needs::SAFE.voids(self.bot.needs().voids)
     }
 }
 

@@ -7,7 +7,7 @@
 use mexican_train::external::decide_message;
 use mexican_train::rng::GameRng;
 use mexican_train::round::{MoveList, SeenEvent};
-use mexican_train::strategy::{MatchStart, Strategy};
+use mexican_train::strategy::{MatchStart, Needs, Strategy};
 use mexican_train::view::View;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -84,8 +84,8 @@ impl Strategy for PyBot {
         self.round = 0;
     }
 
-    fn wants_events(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::SAFE.events(true)
     }
 
     fn observe(&mut self, events: &[SeenEvent]) {

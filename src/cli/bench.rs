@@ -88,7 +88,7 @@ fn timed_run(rules: &Rules, bots: &[Bot], threads: usize, dur: Duration, deal_on
                 scope.spawn(move || {
                     let mut w = Work::default();
                     // The bots themselves, as a tournament seats them (a wrapper would hide what a
-                    // bot tells the engine, such as `heaviest_first`); the engine counts decisions.
+                    // bot tells the engine, such as `Needs::heaviest_first`); the engine counts decisions.
                     let mut seats: Vec<Bot> = bots.to_vec();
                     let base = mix(run, t as u64);
                     let mut i = 0u64;

@@ -13,7 +13,7 @@ use crate::report::transcript::Transcript;
 use crate::rng::GameRng;
 use crate::round::{Event, MoveList, Observer, RoundState};
 use crate::rules::Rules;
-use crate::strategy::Strategy;
+use crate::strategy::{Needs, Strategy};
 use crate::view::View;
 use rand::RngCore;
 use std::io::{BufRead, Write};
@@ -144,8 +144,8 @@ impl Strategy for Human {
         }
     }
 
-    /// `hint` draws its seed from the seat's stream.
-    fn uses_rng(&self) -> bool {
-        true
+    /// `hint` draws its seed from the seat's stream (the voids, too, as the safe default).
+    fn needs(&self) -> Needs {
+        Needs::SAFE
     }
 }

@@ -52,7 +52,7 @@ use crate::error::InvalidInput;
 use crate::rng::GameRng;
 use crate::round::{Event, MoveList, Seat, SeenEvent};
 use crate::strategies::{Bot, Origin, Registry};
-use crate::strategy::{MatchStart, Strategy, StrategySpec};
+use crate::strategy::{MatchStart, Needs, Strategy, StrategySpec};
 use crate::tile::Pip;
 use crate::view::View;
 use std::cell::RefCell;
@@ -1101,10 +1101,6 @@ impl Strategy for ExtBot {
         self.exchange(false);
     }
 
-    fn uses_voids(&self) -> bool {
-        true
-    }
-
     fn match_start(&mut self, start: &MatchStart<'_>) {
         self.seat = start.seat;
         self.game = start.game;
@@ -1128,8 +1124,11 @@ impl Strategy for ExtBot {
         self.exchange(false);
     }
 
-    fn wants_events(&self) -> bool {
-        true
+    /// A program is told the voids and the events; whether it draws on a random stream of
+    /// its own is its business (seeded from [`MatchStart::seed`]), so the engine assumes it
+    /// may.
+    fn needs(&self) -> Needs {
+        Needs::SAFE.events(true)
     }
 
     fn observe(&mut self, events: &[SeenEvent]) {

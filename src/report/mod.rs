@@ -25,7 +25,7 @@ pub struct BotLabel {
     pub name: String,
     /// The spec in full (the named spec of a `--name`).
     pub spec: String,
-    /// Whether the bot reads every hand ([`crate::Strategy::sees_hidden`]).
+    /// Whether the bot reads every hand ([`crate::Needs::hidden`]).
     pub sees_hidden: bool,
 }
 
@@ -42,7 +42,7 @@ impl BotLabel {
         BotLabel {
             name: spec.to_string(),
             spec: registry.full_spec(spec),
-            sees_hidden: registry.build(spec).is_ok_and(|b| crate::Strategy::sees_hidden(&b)),
+            sees_hidden: registry.build(spec).is_ok_and(|b| crate::Strategy::needs(&b).hidden),
         }
     }
 

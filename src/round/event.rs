@@ -84,7 +84,7 @@ pub enum Event {
 
 /// An event as one seat sees it, what [`Strategy::observe`](crate::Strategy::observe) receives:
 /// another seat's draws and penalty tiles are hidden, everything else is public. Only a strategy
-/// that declares [`Strategy::sees_hidden`](crate::Strategy::sees_hidden) gets every event
+/// that declares [`Needs::hidden`](crate::Needs::hidden) gets every event
 /// [`SeenEvent::Open`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SeenEvent {

@@ -6,8 +6,9 @@
 //! a player who laid a heavy double early probably held few others; a player who passed up a
 //! safe play probably needed that tile elsewhere. [`History`] keeps, for every decision of the
 //! round, the round as it stood and the move played; [`History::log_likelihood`] scores a world
-//! by the probability an opponent model (the tuned `weighted` policy made stochastic: a softmax
-//! over its move scores) gives each of those moves, had each seat held what the world deals it.
+//! by the probability an opponent model gives each of those moves, had each seat held what the
+//! world deals it. The model is the caller's ([`OpponentModel`]: move scores, made stochastic
+//! by a softmax); `expert:infer=policy` passes the tuned `weighted` policy.
 //!
 //! A past decision is evidence only where the world fixes the hand the seat held then: its hand
 //! now plus the tiles it has laid since, when it has taken in no tile since (a draw or a
@@ -23,6 +24,17 @@ use super::{Event, MoveList, Observer, Seat};
 use crate::round::Move;
 use crate::rules::MAX_PLAYERS;
 use crate::tile_set::TileSet;
+use crate::view::View;
+
+/// How a seat is expected to play, for inference from behaviour: a score for every legal move
+/// of a view, higher for a move played more often. The inference turns the scores into
+/// probabilities by a softmax ([`History::log_likelihood`]'s temperature says how far apart one
+/// point of score sets two moves); a score of `f64::INFINITY` is a move always played.
+pub trait OpponentModel {
+    /// The score of each of `moves` (in their order) for the seat of `view`, into `out`, which
+    /// it clears first. `moves` are the legal moves of `view`.
+    fn move_scores(&mut self, view: &View<'_>, moves: &MoveList, out: &mut Vec<f64>);
+}
 
 /// One decision of the round: the state before it, and what was played.
 #[derive(Clone, Debug)]
@@ -62,6 +74,12 @@ impl History {
         self.past.push(Past { state: state.clone(), seat, played, laid_before: self.laid[seat.index()] });
     }
 
+    /// How many decisions are recorded.
+    #[cfg(test)]
+    pub(crate) fn decisions(&self) -> usize {
+        self.past.len()
+    }
+
     /// The tiles laid, from the round's events.
     fn observe(&mut self, ev: &Event) {
         if let Event::Play { seat, tile, .. } = *ev {
@@ -73,11 +91,11 @@ impl History {
     /// deals them, under `policy`'s scores as a softmax at temperature `temp` (points of score
     /// per unit of log-odds), each move's probability floored at [`FLOOR`] spread evenly. `me`'s
     /// own decisions are not evidence.
-    pub(crate) fn log_likelihood(
+    pub(crate) fn log_likelihood<M: OpponentModel + ?Sized>(
         &self,
         world: &RoundState,
         me: Seat,
-        policy: &mut crate::strategies::Weighted,
+        policy: &mut M,
         temp: f64,
         ws: &mut Workspace,
     ) -> f64 {
@@ -110,7 +128,7 @@ impl History {
             if moves.len() == 1 {
                 continue;
             }
-            policy.scores(&st.view(p.seat), moves, scores);
+            policy.move_scores(&st.view(p.seat), moves, scores);
             ll += softmax_floored(scores, k, temp).ln();
         }
         ll
@@ -147,42 +165,69 @@ impl<O: Observer> Observer for Recording<'_, O> {
     }
 }
 
+/// Plays `games` rounds (4 players, `wikipedia`, round `g` dealt from `mix(9, g)`, seat 0
+/// leads) with `bots` through the recording loop, calling `probe` at every decision of seat 0
+/// with the state and the record so far. The driver of the inference's tests, here and where
+/// an opponent model lives.
+#[cfg(test)]
+pub(crate) fn recorded_rounds<S: crate::strategy::Strategy>(
+    games: u64,
+    bots: &mut [S],
+    mut probe: impl FnMut(&RoundState, &History),
+) {
+    use crate::rng::{mix, rng_from_seed};
+    let rules = crate::rules::Rules { players: 4, ..crate::rules::Rules::wikipedia() };
+    let mut moves = MoveList::new();
+    for g in 0..games {
+        let deal = crate::deal::deal_round(&rules, crate::tile::Pip::new(12).unwrap(), &mut rng_from_seed(mix(9, g)));
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
+        for (s, b) in bots.iter_mut().enumerate() {
+            b.round_start(&state.view(Seat::from_index(s)));
+        }
+        let mut rng = rng_from_seed(g);
+        let mut history = History::default();
+        let mut obs = super::NoObserver;
+        while let Some(super::Step::Choice(seat, _)) =
+            state.advance_until(&mut moves, &mut Recording { inner: &mut obs, history: &mut history }, false)
+        {
+            if seat.index() == 0 {
+                probe(&state, &history);
+            }
+            let m = moves[bots[seat.index()].choose(&state.view(seat), &moves, &mut rng)];
+            history.record(&state, seat, m);
+            state.play_unchecked(m, &mut Recording { inner: &mut obs, history: &mut history });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{mix, rng_from_seed};
-    use crate::rules::Rules;
-    use crate::strategies::Bot;
-    use crate::strategy::Strategy;
+    use crate::rng::{GameRng, rng_from_seed};
+    use crate::strategy::{Needs, Strategy};
     use crate::tile::{Pip, Tile};
 
-    /// Plays `games` rounds (4 players, `wikipedia`, seat 0 `weighted`, the others as given)
-    /// through the recording loop, calling `probe` at every decision of seat 0 with the state
-    /// and the record so far.
-    fn rounds(games: u64, others: &str, mut probe: impl FnMut(&RoundState, &History)) {
-        let rules = Rules { players: 4, ..Rules::wikipedia() };
-        let mut moves = MoveList::new();
-        for g in 0..games {
-            let mut bots: Vec<Bot> =
-                ["weighted", others, others, others].iter().map(|b| Bot::parse(b).unwrap()).collect();
-            let deal = crate::deal::deal_round(&rules, Pip::new(12).unwrap(), &mut rng_from_seed(mix(9, g)));
-            let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
-            for (s, b) in bots.iter_mut().enumerate() {
-                b.round_start(&state.view(Seat::from_index(s)));
-            }
-            let mut rng = rng_from_seed(g);
-            let mut history = History::default();
-            let mut obs = super::super::NoObserver;
-            while let Some(super::super::Step::Choice(seat, _)) =
-                state.advance_until(&mut moves, &mut Recording { inner: &mut obs, history: &mut history }, false)
-            {
-                if seat.index() == 0 {
-                    probe(&state, &history);
-                }
-                let m = moves[bots[seat.index()].choose(&state.view(seat), &moves, &mut rng)];
-                history.record(&state, seat, m);
-                state.play_unchecked(m, &mut Recording { inner: &mut obs, history: &mut history });
-            }
+    /// An opponent model of the tests, and a player that follows it: a move scores the pips it
+    /// lays (a move that lays no tile scores -1); the player plays the first best-scoring move.
+    #[derive(Clone, Copy)]
+    struct Heaviest;
+
+    impl OpponentModel for Heaviest {
+        fn move_scores(&mut self, _view: &View<'_>, moves: &MoveList, out: &mut Vec<f64>) {
+            out.clear();
+            out.extend(moves.iter().map(|m| m.tile().map_or(-1.0, |t| f64::from(t.pips()))));
+        }
+    }
+
+    impl Strategy for Heaviest {
+        fn choose(&mut self, view: &View<'_>, moves: &MoveList, _rng: &mut GameRng) -> usize {
+            let mut scores = Vec::new();
+            self.move_scores(view, moves, &mut scores);
+            (0..scores.len()).fold(0, |best, i| if scores[i] > scores[best] { i } else { best })
+        }
+
+        fn needs(&self) -> Needs {
+            Needs::NOTHING
         }
     }
 
@@ -191,7 +236,7 @@ mod tests {
     #[test]
     fn a_past_hand_is_rebuilt_exactly_from_the_true_world() {
         let (mut rebuilt, mut skipped) = (0, 0);
-        rounds(30, "planner", |state, history| {
+        recorded_rounds(30, &mut [Heaviest; 4], |state, history| {
             for p in &history.past {
                 let since = history.laid[p.seat.index()].difference(&p.laid_before);
                 let then = state.hand(p.seat).union(&since);
@@ -210,19 +255,16 @@ mod tests {
 
     /// The likelihood reads nothing of a past round but the table and the world's hypothesis:
     /// every hand of every recorded state replaced by other tiles of the same count leaves it
-    /// as it was. And the true hands are more likely than sampled ones far more often than not.
+    /// as it was. And where the seats play as the model says, the true hands are more likely
+    /// than sampled ones far more often than not.
     #[test]
     fn the_likelihood_reads_no_hidden_tile_and_favours_the_truth() {
-        let mut policy = match Bot::parse("weighted").unwrap() {
-            Bot::Weighted(w) => w,
-            _ => unreachable!(),
-        };
         let mut ws = Workspace::default();
         let (mut probes, mut truth_ahead) = (0, 0);
         let mut sampler = rng_from_seed(5);
-        rounds(12, "weighted", |state, history| {
+        recorded_rounds(12, &mut [Heaviest; 4], |state, history| {
             let me = Seat::from_index(0);
-            let mut ll = |h: &History, w: &RoundState| h.log_likelihood(w, me, &mut policy, 0.25, &mut ws);
+            let mut ll = |h: &History, w: &RoundState| h.log_likelihood(w, me, &mut Heaviest, 0.25, &mut ws);
             let truth = ll(history, state);
             let mut scrambled = history.clone();
             for p in &mut scrambled.past {
@@ -273,38 +315,33 @@ pub struct Probe {
 }
 
 /// The measure of the inference from behaviour (results/ladder/inference.md): `games` rounds
-/// under `rules` (double-12, the engine 12-12, seat 0 leads) with `opponents` in seats 1 and
-/// up and `weighted` in seat 0; at every decision of seat 0 with at least two legal moves,
-/// `worlds` worlds from each sampler (the void records, loosened by draws, then the same with
-/// each world picked from `pool` by the likelihood of the recorded plays at temperature
-/// `temp`), each scored by the share of the tiles in the other hands it deals to the right
-/// hand. Game `g` is dealt from `mix(seed, g)`; the samplers' streams derive from it too.
+/// under `rules` (double-12, the engine 12-12, seat 0 leads) played by `bots`, one per seat
+/// (`examples/inference.rs` seats `weighted` in seat 0 and the opponents after it); at every
+/// decision of seat 0 with at least two legal moves, `worlds` worlds from each sampler (the void
+/// records, loosened by draws, then the same with each world picked from `pool` by the
+/// likelihood `policy` gives the recorded plays at temperature `temp`), each scored by the
+/// share of the tiles in the other hands it deals to the right hand. `policy` hears of each
+/// game and round as seat 0. Game `g` is dealt from `mix(seed, g)`; the samplers' streams
+/// derive from it too.
 ///
-/// # Errors
-/// A bot spec that does not parse.
+/// # Panics
+/// If `bots` has not one entry per seat of `rules`.
 #[doc(hidden)]
-pub fn measure(
+#[allow(clippy::too_many_arguments)]
+pub fn measure<S: crate::strategy::Strategy, M: OpponentModel + crate::strategy::Strategy>(
     rules: &crate::rules::Rules,
-    opponents: &str,
+    bots: &mut [S],
+    policy: &mut M,
     games: u64,
     seed: u64,
     worlds: u32,
     pool: u32,
     temp: f64,
-) -> Result<Vec<Probe>, crate::strategy::SpecError> {
+) -> Vec<Probe> {
     use crate::rng::{mix, rng_from_seed};
-    use crate::strategies::Bot;
-    use crate::strategy::{MatchStart, Strategy};
+    use crate::strategy::MatchStart;
     let n = rules.players as usize;
-    let mut bots: Vec<Bot> = Vec::with_capacity(n);
-    bots.push(Bot::parse("weighted")?);
-    for _ in 1..n {
-        bots.push(Bot::parse(opponents)?);
-    }
-    let mut policy = match Bot::parse("weighted")? {
-        Bot::Weighted(w) => w,
-        _ => unreachable!("weighted parses as weighted"),
-    };
+    assert_eq!(bots.len(), n, "one bot per seat");
     let (mut moves, mut ws) = (MoveList::new(), Workspace::default());
     let mut probes = Vec::new();
     for g in 0..games {
@@ -348,7 +385,7 @@ pub fn measure(
                     pool_worlds.clear();
                     for _ in 0..pool {
                         let w = v.sample_world_loose(&mut sampler).expect("seat 0 is to act");
-                        let ll = history.log_likelihood(&w, seat, &mut policy, temp, &mut ws);
+                        let ll = history.log_likelihood(&w, seat, policy, temp, &mut ws);
                         pool_worlds.push((w, ll));
                     }
                     // The expected share over the pool's pick: each world's share by its weight.
@@ -372,5 +409,5 @@ pub fn measure(
             state.play_unchecked(m, &mut Recording { inner: &mut obs, history: &mut history });
         }
     }
-    Ok(probes)
+    probes
 }

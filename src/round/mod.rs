@@ -16,7 +16,9 @@ mod turn;
 
 pub use determinize::FILL_TRIES;
 pub use event::{Event, NoObserver, Observer, SeenEvent};
-pub use infer::{FLOOR as INFERENCE_FLOOR, Probe as InferenceProbe, measure as measure_inference};
+#[cfg(test)]
+pub(crate) use infer::recorded_rounds;
+pub use infer::{FLOOR as INFERENCE_FLOOR, OpponentModel, Probe as InferenceProbe, measure as measure_inference};
 pub(crate) use infer::{History, Recording, Workspace};
 pub use movegen::{MOVE_CAPACITY, MoveList};
 pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};

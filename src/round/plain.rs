@@ -109,7 +109,7 @@ impl RoundState {
     /// Plays the round with the plain loop until it ends or, when `LIMITED`, until
     /// [`RoundState::turns`] reaches `until` (the unlimited loop has no test to pay for), asking `choose(state, seat, moves)` for the index of the
     /// move to play whenever a seat has two or more legal moves. For the seats of `heavy` (a
-    /// mask of those whose strategy is [`crate::Strategy::heaviest_first`]) the loop makes that
+    /// mask of those whose strategy declares [`crate::Needs::heaviest_first`]) the loop makes that
     /// pick itself, without listing the moves.
     ///
     /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary (phase
