@@ -326,6 +326,22 @@ pub struct Registry {
     entries: Vec<Entry>,
 }
 
+/// Why a name cannot be given to a bot in a [`Registry`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// Empty, or a character other than letters, digits, `_` and `-`.
+    #[error("invalid bot name '{0}': use letters, digits, '_' and '-'")]
+    Invalid(String),
+    /// A bot of the registry has the name already.
+    #[error("a bot named '{name}' already exists (taken: {taken})")]
+    Taken {
+        /// The name.
+        name: String,
+        /// Every name of the registry, comma-separated.
+        taken: String,
+    },
+}
+
 impl Default for Registry {
     fn default() -> Registry {
         Registry::builtin()
@@ -393,14 +409,14 @@ impl Registry {
     /// Adds an entry made elsewhere (external programs: [`crate::external`]).
     ///
     /// # Errors
-    /// A taken or invalid name, as one line.
+    /// A taken or invalid name.
     pub fn add_entry(
         &mut self,
         name: &str,
         about: &str,
         origin: Origin,
         build: impl Fn(&StrategySpec) -> Result<Bot, SpecError> + Send + Sync + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), NameError> {
         self.check_name(name)?;
         self.entries.push(Entry {
             name: name.to_string(),
@@ -432,7 +448,7 @@ impl Registry {
     /// assert_eq!(registry.full_spec(&field.bots[0]), "hoarder:release=1,late=5");
     /// ```
     pub fn alias(&mut self, name: &str, spec: &str) -> Result<(), crate::error::InvalidInput> {
-        self.check_name(name)?;
+        self.check_name(name).map_err(|e| crate::error::InvalidInput(e.to_string()))?;
         let field = self.field(spec).map_err(|e| e.to_string())?;
         if field.entries.len() != 1 {
             return Err(format!("'{spec}' is not one bot (give one name or name:key=value spec)").into());
@@ -459,12 +475,12 @@ impl Registry {
         }
     }
 
-    fn check_name(&self, name: &str) -> Result<(), String> {
+    fn check_name(&self, name: &str) -> Result<(), NameError> {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-            return Err(format!("invalid bot name '{name}': use letters, digits, '_' and '-'"));
+            return Err(NameError::Invalid(name.to_string()));
         }
         if self.get(name).is_some() {
-            return Err(format!("a bot named '{name}' already exists (taken: {})", self.names()));
+            return Err(NameError::Taken { name: name.to_string(), taken: self.names() });
         }
         Ok(())
     }

@@ -173,7 +173,7 @@ fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<S
         let bot = pybot::PyBot::new(&name, obj, failure.clone());
         registry
             .add_entry(&name, "a Python bot", Origin::Rust, move |_| Ok(Bot::custom(bot.clone())))
-            .map_err(PyValueError::new_err)?;
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     Ok(registry)
 }

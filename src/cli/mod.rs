@@ -39,7 +39,7 @@ mod tune;
 pub(crate) mod values;
 mod view;
 
-use crate::external::{BotSetup, ExternalBots, ExternalSpec, Settings, StderrTo};
+use crate::external::{BotSetup, ExternalBots, ExternalSpec, ExternalSpecError, Settings, StderrTo};
 use crate::rules::{RuleErrors, Rules, TableError, TableSpec};
 use crate::strategies::Registry;
 use clap::{Args, Parser, Subcommand};
@@ -123,7 +123,7 @@ fn name_spec(s: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("expected NAME=SPEC, e.g. tuned=weighted:pips=0.5, not '{s}'"))
 }
 
-fn ext_spec(s: &str) -> Result<ExternalSpec, String> {
+fn ext_spec(s: &str) -> Result<ExternalSpec, ExternalSpecError> {
     s.parse()
 }
 

@@ -51,7 +51,7 @@ pub fn decide_message(
 use crate::error::InvalidInput;
 use crate::rng::GameRng;
 use crate::round::{Event, MoveList, Seat, SeenEvent};
-use crate::strategies::{Bot, Origin, Registry};
+use crate::strategies::{Bot, NameError, Origin, Registry};
 use crate::strategy::{MatchStart, Needs, Strategy, StrategySpec};
 use crate::tile::Pip;
 use crate::view::View;
@@ -122,23 +122,37 @@ pub struct ExternalSpec {
     pub command: String,
 }
 
-impl std::str::FromStr for ExternalSpec {
-    type Err = String;
+/// Why a `NAME=COMMAND` is not an [`ExternalSpec`]; each names the text given (the whole, or
+/// the name).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExternalSpecError {
+    /// No `=`.
+    #[error("invalid --ext-bot '{0}': expected NAME=COMMAND, e.g. mine='python3 my_bot.py'")]
+    NoCommand(String),
+    /// A name that is empty or has characters other than letters, digits, `_` and `-`.
+    #[error("invalid --ext-bot name '{0}': use letters, digits, '_' and '-'")]
+    BadName(String),
+    /// A command that does not split into words.
+    #[error("invalid --ext-bot '{0}': unbalanced quotes or a trailing backslash in the command")]
+    Unbalanced(String),
+    /// A command of no words.
+    #[error("invalid --ext-bot '{0}': the command is empty")]
+    EmptyCommand(String),
+}
 
-    fn from_str(s: &str) -> Result<ExternalSpec, String> {
-        let (name, command) = s
-            .split_once('=')
-            .ok_or_else(|| format!("invalid --ext-bot '{s}': expected NAME=COMMAND, e.g. mine='python3 my_bot.py'"))?;
+impl std::str::FromStr for ExternalSpec {
+    type Err = ExternalSpecError;
+
+    fn from_str(s: &str) -> Result<ExternalSpec, ExternalSpecError> {
+        let (name, command) = s.split_once('=').ok_or_else(|| ExternalSpecError::NoCommand(s.to_string()))?;
         let name = name.trim();
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-            return Err(format!("invalid --ext-bot name '{name}': use letters, digits, '_' and '-'"));
+            return Err(ExternalSpecError::BadName(name.to_string()));
         }
         // shlex: the maintained implementation of POSIX shell word splitting.
-        let argv = shlex::split(command).ok_or_else(|| {
-            format!("invalid --ext-bot '{s}': unbalanced quotes or a trailing backslash in the command")
-        })?;
+        let argv = shlex::split(command).ok_or_else(|| ExternalSpecError::Unbalanced(s.to_string()))?;
         if argv.is_empty() {
-            return Err(format!("invalid --ext-bot '{s}': the command is empty"));
+            return Err(ExternalSpecError::EmptyCommand(s.to_string()));
         }
         Ok(ExternalSpec { name: name.to_string(), argv, command: command.trim().to_string() })
     }
@@ -166,7 +180,7 @@ impl BotSetup {
             .ext
             .iter()
             .map(|(name, command)| format!("{name}={command}").parse::<ExternalSpec>())
-            .collect::<Result<Vec<_>, String>>()
+            .collect::<Result<Vec<_>, ExternalSpecError>>()
             .map_err(|e| InvalidInput(format!("--ext-bot: {e}")))?;
         let ext = ExternalBots::register(&specs, settings, &mut registry)
             .map_err(|e| InvalidInput(format!("--ext-bot: {e}")))?;
@@ -264,12 +278,12 @@ impl ExternalBots {
     /// Adds each `NAME=COMMAND` to `registry`.
     ///
     /// # Errors
-    /// A name already taken, as one line.
+    /// A name already taken.
     pub fn register(
         specs: &[ExternalSpec],
         settings: &Settings,
         registry: &mut Registry,
-    ) -> Result<ExternalBots, String> {
+    ) -> Result<ExternalBots, NameError> {
         let bots = ExternalBots::default();
         for spec in specs {
             let def = Arc::new(Def {
@@ -434,9 +448,20 @@ impl ReadError {
     }
 }
 
+/// Why a bot's process did not start.
+#[derive(Debug, thiserror::Error)]
+enum SpawnError {
+    /// The program could not be run.
+    #[error("cannot start '{program}': {error}")]
+    Program { program: String, error: std::io::Error },
+    /// The thread that copies its standard error could not be started.
+    #[error("cannot start a thread for its stderr: {0}")]
+    StderrThread(std::io::Error),
+}
+
 impl Proc {
     /// Starts the program; its stderr is copied by a thread of its own.
-    fn spawn(info: &Info) -> Result<Proc, String> {
+    fn spawn(info: &Info) -> Result<Proc, SpawnError> {
         let mut cmd = Command::new(&info.argv[0]);
         cmd.args(&info.argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         #[cfg(unix)]
@@ -444,7 +469,7 @@ impl Proc {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
-        let mut child = cmd.spawn().map_err(|e| format!("cannot start '{}': {e}", info.argv[0]))?;
+        let mut child = cmd.spawn().map_err(|error| SpawnError::Program { program: info.argv[0].clone(), error })?;
         let k = info.spawned.fetch_add(1, Ordering::Relaxed) + 1;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
@@ -484,7 +509,7 @@ impl Proc {
                 }
                 let _ = sink.flush();
             })
-            .map_err(|e| format!("cannot start a thread for its stderr: {e}"))?;
+            .map_err(SpawnError::StderrThread)?;
         Ok(Proc {
             child,
             stdin: Some(stdin),
@@ -871,7 +896,7 @@ fn acquire(shared: &Arc<Shared>) -> Result<ProcRef, (String, Option<String>, Opt
 /// Starts a process and shakes hands: `hello` out, `ready` with our protocol version back.
 fn start(shared: &Shared) -> Result<Proc, (String, Option<String>, Option<String>)> {
     let info = &shared.info;
-    let mut p = Proc::spawn(info).map_err(|e| (e, None, None))?;
+    let mut p = Proc::spawn(info).map_err(|e| (e.to_string(), None, None))?;
     let mut msg = Vec::new();
     protocol::hello(&mut msg, &shared.spec.name, &shared.spec.params);
     if let Err(e) = p.send(&msg) {

@@ -425,7 +425,7 @@ fn plot_figure(ctx: &Ctx, name: &str, caption: &str) -> Result<String, ReportErr
         Err(why) => format!(
             "<p class=\"warn\">The plot <code>{}</code> is not shown: it is not an SVG as mtrain writes it ({}).</p>\n",
             esc(name),
-            esc(&why)
+            esc(&why.to_string())
         ),
     })
 }

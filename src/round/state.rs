@@ -610,7 +610,7 @@ impl RoundState {
 
     /// Unplayed tiles that could still be laid on an open end `v`: those showing `v`, and under
     /// blanks wild those showing a blank too (every one, if `v` is blank) (`blanks_wild`, docs/rules.md §9).
-    pub fn unplayed_fitting(&self, v: Pip) -> u32 {
+    pub(super) fn unplayed_fitting(&self, v: Pip) -> u32 {
         if !self.rules.blanks_wild {
             return self.unplayed(v);
         }
@@ -641,7 +641,7 @@ impl RoundState {
     /// Turns void inference on or off (on by default). Off, [`RoundState::known_voids`] stays
     /// empty and failed turns skip the bookkeeping; [`crate::game::play_round`] turns it off when
     /// no seat's strategy uses voids. Play is the same either way.
-    pub fn set_void_tracking(&mut self, on: bool) {
+    pub(crate) fn set_void_tracking(&mut self, on: bool) {
         self.voids.set_tracking(on);
     }
 
@@ -742,7 +742,7 @@ impl RoundState {
 
     /// Shuffles the boneyard's remaining tiles into a new order from `rng` (for a player that
     /// knows every hand but not the order of the draws).
-    pub fn reshuffle_boneyard(&mut self, rng: &mut crate::rng::GameRng) {
+    pub(crate) fn reshuffle_boneyard(&mut self, rng: &mut crate::rng::GameRng) {
         let mut tiles = [crate::tile::Tile::from_pips(0, 0); crate::tile::MAX_TILES];
         let n = self.holdings.boneyard.len();
         tiles[..n].copy_from_slice(self.holdings.boneyard.as_slice());

@@ -179,7 +179,7 @@ impl RoundState {
     /// Whether this deal is gathered, reshuffled and redealt before any play: the engine
     /// comes from a hand under Great Harbour Cay rules and no hand holds a tile showing the
     /// engine number. Such a deal has no engine, no placer and no first turn.
-    pub fn needs_redeal(&self) -> bool {
+    pub(crate) fn needs_redeal(&self) -> bool {
         self.phase == Phase::Setup
             && self.engine_mode == EngineMode::HolderElseHighestOfNumberElseRedeal
             && self.holdings.hands[..self.players as usize].iter().all(|h| !h.has_suit(self.table.e))
@@ -188,7 +188,7 @@ impl RoundState {
     /// The round's engine number and the seat of its first normal turn, once the engine
     /// search (deterministic given the deal) has run: for logs written before the round is
     /// played. `None` for a deal that is redealt ([`RoundState::needs_redeal`]).
-    pub fn after_setup(&self) -> Option<(Pip, Seat)> {
+    pub(crate) fn after_setup(&self) -> Option<(Pip, Seat)> {
         if self.phase != Phase::Setup {
             return Some((self.table.e, self.first));
         }

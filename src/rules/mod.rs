@@ -451,7 +451,7 @@ impl Rules {
     /// # Errors
     /// Returns the list of valid names if `name` is unknown.
     pub fn preset(name: &str) -> Result<Rules, crate::error::InvalidInput> {
-        Ok(presets::by_name(name)?)
+        presets::by_name(name)
     }
 
     /// The `wikipedia` preset (Encyclopedia consensus) on double-12 with four players.

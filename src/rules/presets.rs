@@ -2,6 +2,7 @@
 //! source of every value. The engine never sees a preset name.
 
 use super::*;
+use crate::error::InvalidInput;
 
 /// A preset's id and a one-line description.
 pub struct PresetInfo {
@@ -35,17 +36,17 @@ pub const PRESETS: &[PresetInfo] = &[
     },
 ];
 
-pub(super) fn by_name(name: &str) -> Result<Rules, String> {
+pub(super) fn by_name(name: &str) -> Result<Rules, InvalidInput> {
     match name {
         "celko1998" => Ok(celko1998()),
         "wikipedia" => Ok(wikipedia()),
         "dominorules" => Ok(dominorules()),
         "family_house" => Ok(family_house()),
         "harbour_cay" => Ok(harbour_cay()),
-        _ => Err(format!(
+        _ => Err(InvalidInput(format!(
             "unknown rules preset '{name}' (valid: {})",
             PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-        )),
+        ))),
     }
 }
 

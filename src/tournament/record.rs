@@ -68,8 +68,8 @@ pub struct Record {
     files: Option<(Appender, Appender)>,
 }
 
-fn io_err(path: &Path, e: std::io::Error) -> String {
-    format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e))
+fn io_err(path: &Path, e: std::io::Error) -> RecordError {
+    RecordError(format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e)))
 }
 
 impl Record {
@@ -83,7 +83,7 @@ impl Record {
     /// # Errors
     /// A file that cannot be written, as one line.
     pub fn create(dir: &Path, games_header: &str, rounds_header: &str) -> Result<Record, RecordError> {
-        let open = |name: &str, header: &str| -> Result<Appender, String> {
+        let open = |name: &str, header: &str| -> Result<Appender, RecordError> {
             let path = dir.join(name);
             let f = File::create(&path).map_err(|e| io_err(&path, e))?;
             let mut a = Appender { out: BufWriter::new(f), mark: FileMark::default(), crc: crc32fast::Hasher::new() };
@@ -100,7 +100,7 @@ impl Record {
     /// # Errors
     /// A missing, short or changed file, as one line naming it.
     pub fn reopen(dir: &Path, marks: &PerGameMarks) -> Result<Record, RecordError> {
-        let open = |name: &str, mark: &FileMark| -> Result<Appender, String> {
+        let open = |name: &str, mark: &FileMark| -> Result<Appender, RecordError> {
             let path = dir.join(name);
             let mut f = OpenOptions::new().read(true).write(true).open(&path).map_err(|e| {
                 format!(
@@ -111,11 +111,11 @@ impl Record {
             })?;
             let len = f.metadata().map_err(|e| io_err(&path, e))?.len();
             if len < mark.bytes {
-                return Err(format!(
+                return Err(RecordError(format!(
                     "cannot resume from '{}': {name} has {len} bytes, fewer than the {} its last checkpoint recorded: rows are missing",
                     dir.display(),
                     mark.bytes
-                ));
+                )));
             }
             let mut crc = crc32fast::Hasher::new();
             let mut left = mark.bytes;
@@ -127,11 +127,11 @@ impl Record {
                 left -= n as u64;
             }
             if crc.clone().finalize() != mark.crc32 {
-                return Err(format!(
+                return Err(RecordError(format!(
                     "cannot resume from '{}': {name} was changed since its last checkpoint (its first {} bytes do not match)",
                     dir.display(),
                     mark.bytes
-                ));
+                )));
             }
             // Rows written after the checkpoint are played again.
             f.set_len(mark.bytes).map_err(|e| io_err(&path, e))?;
@@ -192,7 +192,7 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
         let mut left = mark.bytes.checked_sub(header.len() as u64).ok_or_else(|| {
             format!("'{}' is shorter than the {} bytes its tally.json records", path.display(), mark.bytes)
         })?;
-        let mut emit = |bytes: &[u8], out: &mut W| -> Result<(), String> {
+        let mut emit = |bytes: &[u8], out: &mut W| -> Result<(), RecordError> {
             out.write_all(bytes).map_err(|e| format!("cannot write the merged {name}: {}", crate::job::io_text(&e)))?;
             crc.update(bytes);
             written.bytes += bytes.len() as u64;

@@ -55,14 +55,81 @@ const MORE_ATTRIBUTES: [&str; 2] = ["transform", "dominant-baseline"];
 /// about 550 KB).
 pub(super) const MAX_SVG_BYTES: usize = 8 << 20;
 
+/// Why an SVG file is not one as mtrain writes it, in a few words (the page names it in its
+/// note on the plot).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum NotOurs {
+    /// Over [`MAX_SVG_BYTES`].
+    #[error("larger than {mib} MiB")]
+    TooLarge { mib: usize },
+    /// `<?xml` without its `?>`.
+    #[error("an unclosed XML declaration")]
+    UnclosedDeclaration,
+    /// Character data outside a `text` element.
+    #[error("text outside a text element")]
+    TextOutsideText,
+    /// Anything after the root element closes.
+    #[error("content after the root element")]
+    AfterRoot,
+    /// `<!...>` or `<?...>` after the XML declaration.
+    #[error("a comment, declaration or processing instruction")]
+    Markup,
+    /// An end tag without its `>`.
+    #[error("an unclosed tag")]
+    UnclosedTag,
+    /// An end tag that does not close the open element (its name, at most 20 characters).
+    #[error("a misplaced </{0}>")]
+    MisplacedEnd(String),
+    /// An element mtrain's plots do not use (its name, at most 20 characters).
+    #[error("element <{0}>")]
+    Element(String),
+    /// An `svg` below the root, or another element as the root.
+    #[error("no single svg root")]
+    NoSingleRoot,
+    /// A tag whose attributes do not parse (the element).
+    #[error("a malformed <{0}> tag")]
+    MalformedTag(String),
+    /// An attribute without `=` (the attribute).
+    #[error("attribute {0} without a value")]
+    NoValue(String),
+    /// An attribute value without quotes.
+    #[error("an unquoted attribute")]
+    Unquoted,
+    /// An attribute value without its closing quote.
+    #[error("an unclosed attribute")]
+    UnclosedAttribute,
+    /// A root with neither `viewBox` nor `width` and `height`.
+    #[error("an svg root without a size")]
+    NoSize,
+    /// The text ends before the root closes, or has no root.
+    #[error("an unclosed or missing svg root")]
+    NoRoot,
+    /// An attribute mtrain's plots do not use (its name, at most 30 characters).
+    #[error("attribute {0}")]
+    Attribute(String),
+    /// An `xmlns` other than SVG's.
+    #[error("another XML namespace")]
+    Namespace,
+    /// A value that is not a plain number, colour or name (the attribute).
+    #[error("a {0} value that is not a plain number, colour or name")]
+    Value(String),
+    /// A `&` without its `;`.
+    #[error("a bare &")]
+    BareAmpersand,
+    /// A character reference that is not one of the five XML entities or a valid code point
+    /// (its name, at most 12 characters).
+    #[error("the entity &{0};")]
+    Entity(String),
+}
+
 /// `text`, an SVG file, checked and written out again for inline use (its size attributes
 /// dropped, so that it scales to the page), with `class` on its root.
 ///
 /// # Errors
 /// Why it is not an SVG as mtrain writes it, in a few words.
-pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
+pub(super) fn sanitize(text: &str, class: &str) -> Result<String, NotOurs> {
     if text.len() > MAX_SVG_BYTES {
-        return Err(format!("larger than {} MiB", MAX_SVG_BYTES >> 20));
+        return Err(NotOurs::TooLarge { mib: MAX_SVG_BYTES >> 20 });
     }
     let mut p = Parser { s: text, i: 0 };
     let mut out = String::with_capacity(text.len());
@@ -70,7 +137,7 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
     let mut root_done = false;
     p.skip_ws();
     if p.rest().starts_with("<?xml") {
-        let end = p.rest().find("?>").ok_or("an unclosed XML declaration")?;
+        let end = p.rest().find("?>").ok_or(NotOurs::UnclosedDeclaration)?;
         p.i += end + 2;
     }
     loop {
@@ -88,23 +155,23 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
                 continue;
             }
             if stack.last() != Some(&"text") {
-                return Err("text outside a text element".into());
+                return Err(NotOurs::TextOutsideText);
             }
             out.push_str(&esc(&decode(raw)?));
             continue;
         }
         if root_done {
-            return Err("content after the root element".into());
+            return Err(NotOurs::AfterRoot);
         }
         let rest = p.rest();
         if rest.starts_with("<!") || rest.starts_with("<?") {
-            return Err("a comment, declaration or processing instruction".into());
+            return Err(NotOurs::Markup);
         }
         if let Some(after) = rest.strip_prefix("</") {
-            let end = after.find('>').ok_or("an unclosed tag")?;
+            let end = after.find('>').ok_or(NotOurs::UnclosedTag)?;
             let name = after[..end].trim();
             if stack.pop() != Some(name) {
-                return Err(format!("a misplaced </{}>", name.chars().take(20).collect::<String>()));
+                return Err(NotOurs::MisplacedEnd(name.chars().take(20).collect()));
             }
             out.push_str("</");
             out.push_str(name);
@@ -116,10 +183,10 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
         p.i += 1;
         let name = p.name();
         if !ELEMENTS.contains(&name) {
-            return Err(format!("element <{}>", name.chars().take(20).collect::<String>()));
+            return Err(NotOurs::Element(name.chars().take(20).collect()));
         }
         if (name == "svg") != stack.is_empty() {
-            return Err("no single svg root".into());
+            return Err(NotOurs::NoSingleRoot);
         }
         let mut attrs: Vec<(&str, &str)> = Vec::new();
         let closed = loop {
@@ -134,17 +201,17 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
             }
             let key = p.name();
             if key.is_empty() {
-                return Err(format!("a malformed <{name}> tag"));
+                return Err(NotOurs::MalformedTag(name.to_string()));
             }
             p.skip_ws();
             if !p.rest().starts_with('=') {
-                return Err(format!("attribute {key} without a value"));
+                return Err(NotOurs::NoValue(key.to_string()));
             }
             p.i += 1;
             p.skip_ws();
-            let quote = p.rest().chars().next().filter(|&c| c == '"' || c == '\'').ok_or("an unquoted attribute")?;
+            let quote = p.rest().chars().next().filter(|&c| c == '"' || c == '\'').ok_or(NotOurs::Unquoted)?;
             p.i += 1;
-            let end = p.rest().find(quote).ok_or("an unclosed attribute")?;
+            let end = p.rest().find(quote).ok_or(NotOurs::UnclosedAttribute)?;
             let value = &p.rest()[..end];
             p.i += end + 1;
             check_attribute(key, value)?;
@@ -157,7 +224,7 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
             let view = match (size("viewBox"), size("width"), size("height")) {
                 (Some(v), _, _) => v.to_string(),
                 (None, Some(w), Some(h)) => format!("0 0 {w} {h}"),
-                _ => return Err("an svg root without a size".into()),
+                _ => return Err(NotOurs::NoSize),
             };
             let _ = write!(out, " class=\"{}\" viewBox=\"{view}\" xmlns=\"http://www.w3.org/2000/svg\"", esc(class));
             let _ = write!(out, " role=\"img\" preserveAspectRatio=\"xMidYMid meet\"");
@@ -175,34 +242,34 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, String> {
         }
     }
     if !root_done || !stack.is_empty() {
-        return Err("an unclosed or missing svg root".into());
+        return Err(NotOurs::NoRoot);
     }
     Ok(out)
 }
 
 /// Checks one attribute against what mtrain's plots write.
-fn check_attribute(key: &str, value: &str) -> Result<(), String> {
+fn check_attribute(key: &str, value: &str) -> Result<(), NotOurs> {
     if !ATTRIBUTES.contains(&key) && !MORE_ATTRIBUTES.contains(&key) {
-        return Err(format!("attribute {}", key.chars().take(30).collect::<String>()));
+        return Err(NotOurs::Attribute(key.chars().take(30).collect()));
     }
     if key == "xmlns" {
-        return if value == "http://www.w3.org/2000/svg" { Ok(()) } else { Err("another XML namespace".into()) };
+        return if value == "http://www.w3.org/2000/svg" { Ok(()) } else { Err(NotOurs::Namespace) };
     }
     let plain = value.chars().all(|c| c.is_ascii_alphanumeric() || " #.,%()+-_".contains(c));
     let lower = value.to_ascii_lowercase();
     if !plain || lower.contains("url") || lower.contains("script") || lower.contains("expression") {
-        return Err(format!("a {key} value that is not a plain number, colour or name"));
+        return Err(NotOurs::Value(key.to_string()));
     }
     Ok(())
 }
 
 /// Decodes the character references of a text node (the five XML entities and numeric ones).
-fn decode(raw: &str) -> Result<String, String> {
+fn decode(raw: &str) -> Result<String, NotOurs> {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
-        let end = rest[at..].find(';').ok_or("a bare &")? + at;
+        let end = rest[at..].find(';').ok_or(NotOurs::BareAmpersand)? + at;
         let name = &rest[at + 1..end];
         let c = match name {
             "amp" => '&',
@@ -216,8 +283,7 @@ fn decode(raw: &str) -> Result<String, String> {
                 } else {
                     name.strip_prefix('#').and_then(|d| d.parse().ok())
                 };
-                code.and_then(char::from_u32)
-                    .ok_or_else(|| format!("the entity &{};", name.chars().take(12).collect::<String>()))?
+                code.and_then(char::from_u32).ok_or_else(|| NotOurs::Entity(name.chars().take(12).collect()))?
             }
         };
         out.push(c);
@@ -422,7 +488,7 @@ mod tests {
             (String::new(), "missing svg root"),
         ];
         for (svg, why) in cases {
-            let e = sanitize(&svg, "plot").unwrap_err();
+            let e = sanitize(&svg, "plot").unwrap_err().to_string();
             assert!(e.contains(why), "expected '{why}', got '{e}'");
         }
     }
