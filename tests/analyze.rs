@@ -423,14 +423,19 @@ fn a_person_plays_a_seat_through_standard_input() {
         );
     }
     // The hint names the best move with its figures, the model, and why it beats the runner-up.
-    assert!(s.contains("model: if every seat plays like weighted from here to the round's end"), "{s}");
+    assert!(
+        s.contains(
+            "model: if every seat plays like weighted from here to the round's end; hidden hands dealt as the tuned policy keeps them"
+        ),
+        "{s}"
+    );
     let hint = &s[s.find("hint: ").expect("a hint")..];
-    assert!(hint.starts_with("hint: 3 5-12 on 1 (expected "), "{hint}");
+    assert!(hint.starts_with("hint: 2 3-12 on 1 (expected "), "{hint}");
     let lines: Vec<&str> = hint.lines().take(4).collect();
-    assert!(lines[1].starts_with("against 2 3-12 on 1 (loses "), "{hint}");
-    // Here the policy alone plays the runner-up, and the hint says so and what the policy weighs.
-    assert!(lines[2].starts_with("  the tuned policy alone would play 3-12 on 1, but played out"), "{hint}");
-    assert_eq!(lines[3], "  - though the policy weighs that it spends 5-12, a tile of your own-train chain", "{hint}");
+    assert!(lines[1].starts_with("against 3 5-12 on 1 (loses "), "{hint}");
+    // Here the policy plays the best move too, and the hint says what it weighs.
+    assert_eq!(lines[2], "  + keeps your own-train chain intact (5-12 belongs to it)", "{hint}");
+    assert_eq!(lines[3], "  + 3-12 is the next tile of your own-train chain", "{hint}");
     assert!(s.contains("Match over"), "the match is played to its end");
     // No other seat's drawn tile is shown.
     let mut others_drew = 0;
@@ -693,5 +698,25 @@ fn planned_deals_hold_longer_plans_and_the_output_says_how_hands_were_dealt() {
     assert!(
         err.contains("sorted") && err.contains("auto") && err.contains("plans") && err.contains("uniform"),
         "{err}"
+    );
+}
+
+/// Where the policy alone would play the runner-up, the hint says so and which to prefer.
+#[test]
+fn a_hint_says_when_the_search_overrules_the_policy() {
+    let args = ["play", "--players", "3", "--seed", "5", "--rounds", "1", "--bots", "greedy,planner", "--human", "1"];
+    let mut input = String::from("hint\n");
+    input.push_str(&"1\n".repeat(200));
+    let out = human(&args, &input);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8(out.stdout).unwrap();
+    let hint = &s[s.find("hint: ").expect("a hint")..];
+    let lines: Vec<&str> = hint.lines().take(3).collect();
+    assert!(lines[0].starts_with("hint: 3 10-12 on 1 (expected "), "{hint}");
+    assert!(lines[1].starts_with("against 4 11-12 on 1 (loses "), "{hint}");
+    assert_eq!(
+        lines[2],
+        "  the tuned policy alone would play 11-12 on 1, but played out to the round's end 10-12 on 1 comes out ahead: the search sees further than the policy's features",
+        "{hint}"
     );
 }

@@ -395,7 +395,12 @@ fn game_logs_resume_to_the_uninterrupted_logs() {
     let (out, logs) = (dir.join("run"), dir.join("run-logs"));
     let a = log_args(&out, &logs);
     let mut child = bin().args(&a).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    std::thread::sleep(took / 2);
+    // Killed once its first checkpoint is on disk (or at half the reference run's time): a
+    // loaded machine slows one run more than the other, so the clock alone can miss the run.
+    let deadline = started.elapsed() + took / 2;
+    while !out.join("tally.json").is_file() && started.elapsed() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
     signal(&child, libc::SIGKILL);
     let status = child.wait().unwrap();
     assert_ne!(status.code(), Some(0), "the run finished before it was killed");

@@ -586,7 +586,7 @@ fn analysis_times_are_those_of_results_benchmarks_analyze_csv() {
     let resolved = count("separated") + count("indistinguishable");
     for want in [
         format!("{resolved} of {} positions resolved", rows.len()),
-        format!("({} separated, {} indistinguishable;", count("separated"), count("indistinguishable")),
+        format!("({} separated, {} indistinguishable", count("separated"), count("indistinguishable")),
         format!("the slowest in {slowest:.2} s"),
     ] {
         assert!(quote.contains(&want), "README lacks '{want}': {quote}");
