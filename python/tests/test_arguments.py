@@ -61,15 +61,6 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("call, keyword, words", REFUSED, ids=[f"{k}-{i}" for i, (_, k, _) in enumerate(REFUSED)])
-def test_a_bad_number_raises_a_value_error_naming_the_keyword_and_range(call, keyword, words):
-    with pytest.raises(ValueError) as e:
-        call()
-    message = str(e.value)
-    assert message.startswith(f"{keyword} must be "), message
-    assert words in message, message
-
-
 WRONG_TYPE = [
     (lambda: mtrain.tournament("greedy", players=2, games=2.5), "games", "got 2.5 (float)"),
     (lambda: mtrain.tournament("greedy", players=2, games="10"), "games", "got '10' (str)"),
@@ -82,11 +73,19 @@ WRONG_TYPE = [
 ]
 
 
-@pytest.mark.parametrize("call, keyword, words", WRONG_TYPE, ids=[k for _, k, _ in WRONG_TYPE])
-def test_a_value_of_the_wrong_type_raises_a_type_error_naming_the_keyword(call, keyword, words):
-    with pytest.raises(TypeError) as e:
+BAD = [(ValueError, *case) for case in REFUSED] + [(TypeError, *case) for case in WRONG_TYPE]
+
+
+@pytest.mark.parametrize(
+    "error, call, keyword, words", BAD, ids=[f"{err.__name__}-{k}-{i}" for i, (err, _, k, _) in enumerate(BAD)]
+)
+def test_a_bad_argument_is_refused_naming_the_keyword_and_what_it_must_be(error, call, keyword, words):
+    """A number out of range raises ValueError, a value of the wrong type TypeError; either names
+    the keyword and what it must be."""
+    with pytest.raises(error) as e:
         call()
     message = str(e.value)
+    assert type(e.value) is error, message
     assert message.startswith(f"{keyword} must be "), message
     assert words in message, message
 
