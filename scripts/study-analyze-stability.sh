@@ -6,16 +6,21 @@
 # `celko1998`, 3 players `family_house`, each with a mixed field of bots and a fixed seed). From
 # each, 10 decisions are drawn at random (Python's random with seed 41, among the decisions with
 # at least two legal moves), 40 positions in all. Each position is analysed at the defaults
-# (rollout model `weighted`, 95% confidence, 128 to 100,000 worlds) with seeds 1 to 20, on one
-# core per analysis, two at a time.
+# (rollout model `weighted`, hidden hands dealt as the tuned policy keeps them, 95% confidence,
+# from 128 worlds) but at most CAP worlds (10,000; the command's default cap is 100,000), with
+# seeds 1 to 20, on one core per analysis, two at a time. The cap keeps the study to about 40
+# minutes: one position of the `family_house` match costs about 12 ms a world (a `weighted`
+# rollout of a `family_house` round searches a plan on every draw), so at the default cap its 20
+# runs alone took over two hours. A cap changes how many looks a run may take, not the error
+# control of each look: a run that reaches it says so (stop "worlds") and separates nothing.
 #
 # Writes results/analyze/stability-runs.csv (one row per position and seed: the stop, the best
 # move, worlds, seconds) and results/analyze/stability.csv (one row per position: how many runs
 # separated, how many distinct moves they separated, the pairs of runs that separated different
 # moves), and prints the summary results/analyze/README.md quotes.
 #
-# Usage: scripts/study-analyze-stability.sh     (about 15 minutes on 2 cores; MT=path skips the
-# build, SEEDS=n and PER_LOG=n shrink it for a try)
+# Usage: scripts/study-analyze-stability.sh     (about 40 minutes on 2 cores; MT=path skips the
+# build, SEEDS=n and PER_LOG=n shrink it for a try, CAP=100000 runs the default cap)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${MT:-}" ]; then
@@ -25,6 +30,7 @@ fi
 OUT="${OUT:-results/analyze}"
 SEEDS="${SEEDS:-20}"
 PER_LOG="${PER_LOG:-10}"
+CAP="${CAP:-10000}"
 mkdir -p "$OUT"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -51,10 +57,10 @@ while read -r log round decision moves; do
         echo "$log $round $decision $moves $seed"
     done
 done < "$TMP/positions.txt" > "$TMP/jobs.txt"
-export MT TMP
+export MT TMP CAP
 xargs -P 2 -L 1 sh -c '
     log=$0 round=$1 decision=$2 moves=$3 seed=$4
-    "$MT" analyze --log "$TMP/$log.jsonl" --round "$round" --decision "$decision" --seed "$seed" --json \
+    "$MT" analyze --log "$TMP/$log.jsonl" --round "$round" --decision "$decision" --seed "$seed" --samples "$CAP" --json \
         > "$TMP/a.$log.$round.$decision.$seed.json"
 ' < "$TMP/jobs.txt"
 python3 scripts/analyze_stability.py "$TMP" "$TMP/jobs.txt" "$OUT"

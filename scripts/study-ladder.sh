@@ -177,7 +177,7 @@ with open(os.path.join(out, "tables.md"), "w") as f:
     for r in skill:
         f.write(f"| {r[0]} | {r[2]} | {pct(r[3])} [{pct(r[4])}, {pct(r[5])}] |\n")
 PY
-"$MT" plot --csv "$OUT/skill.csv" --x log2_samples --y score --lo score_lo --hi score_hi --percent --reference 0.5 \
+"$MT" plot --force --csv "$OUT/skill.csv" --x log2_samples --y score --lo score_lo --hi score_hi --percent --reference 0.5 \
   --title "the former expert's search budget against montecarlo (32 samples), wikipedia, 2 players" \
   --x-label "log2(samples per legal move)" --y-label "head-to-head score" --out "$OUT/skill_curve.svg"
 echo "wrote $OUT/ladder.csv, gap.csv, skill.csv, skill_curve.svg, tables.md" >&2

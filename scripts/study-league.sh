@@ -195,12 +195,12 @@ with open(os.path.join(out, "league.md"), "w") as f:
                 f"{pct(r['score_hi'])}] | {elo(r['elo'])} [{elo(r['elo_lo'])}, {elo(r['elo_hi'])}] |\n")
 PY
 for preset in wikipedia dominorules; do
-  "$MT" plot --kind dot --csv "$OUT/league.csv" --where "preset=$preset" --x bot --y elo --lo elo_lo --hi elo_hi \
+  "$MT" plot --force --kind dot --csv "$OUT/league.csv" --where "preset=$preset" --x bot --y elo --lo elo_lo --hi elo_hi \
     --group players --group-prefix "players: " --title "Every bot in one field, $preset: Elo (greedy = 0; oracle is a ceiling)" \
     --y-label "Elo" --out "$OUT/league-ratings-$preset.svg"
 done
 # In microseconds: the line chart labels whole numbers on its x axis.
-"$MT" plot --csv "$OUT/league-skill.csv" --x us_per_decision --y score --lo score_lo --hi score_hi --group bot --percent \
+"$MT" plot --force --csv "$OUT/league-skill.csv" --x us_per_decision --y score --lo score_lo --hi score_hi --group bot --percent \
   --reference 0.5 --title "Search against tuned weighted by time per decision (wikipedia, 4 players)" \
   --x-label "microseconds per decision (one core)" --y-label "head-to-head score" --out "$OUT/league-skill.svg"
 cat "$OUT/league.md"

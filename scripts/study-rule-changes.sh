@@ -87,11 +87,11 @@ with open(os.path.join(out, "rule_changes.csv"), "w", newline="") as f:
         w.writerow([r["change"]] + ["%.6f" % r[c] for c in cols[1:-2]]
                    + [str(r[c]).lower() for c in cols[-2:]])
 PY
-"$MT" plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y delta_blocked_rate \
+"$MT" plot --force --csv "$OUT/rule_changes.csv" --kind dot --x change --y delta_blocked_rate \
   --lo delta_blocked_rate_lo --hi delta_blocked_rate_hi --percent --reference 0 \
   --title "Change in blocked rounds, one rule at a time (wikipedia, 4 planners)" \
   --y-label "blocked-round share minus the baseline's" --out "$OUT/blocked_rate_change.svg"
-"$MT" plot --csv "$OUT/rule_changes.csv" --kind dot --x change --y first_player_advantage \
+"$MT" plot --force --csv "$OUT/rule_changes.csv" --kind dot --x change --y first_player_advantage \
   --lo first_player_advantage_lo --hi first_player_advantage_hi --percent --reference 0 \
   --title "First player's round advantage under each single rule change (wikipedia, 4 planners)" \
   --y-label "first player's round win rate minus 1/4" --out "$OUT/first_player_advantage.svg"

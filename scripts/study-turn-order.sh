@@ -58,11 +58,11 @@ with open(os.path.join(out, "turn_order.csv"), "w", newline="") as f:
     for r in rows:
         w.writerow(r[:6] + ["%.6f" % x for x in r[6:]])
 PY
-"$MT" plot --csv "$OUT/turn_order.csv" --where position=1 --where per=round --x players --y advantage \
+"$MT" plot --force --csv "$OUT/turn_order.csv" --where position=1 --where per=round --x players --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
   --title "First player's round win rate minus 1/N (greedy bots, published hands, double-12)" \
   --x-label "players" --y-label "first player's advantage" --out "$OUT/first_player_advantage.svg"
-"$MT" plot --csv "$OUT/turn_order.csv" --kind dot --where players=4 --where per=round --x position --y advantage \
+"$MT" plot --force --csv "$OUT/turn_order.csv" --kind dot --where players=4 --where per=round --x position --y advantage \
   --lo advantage_lo --hi advantage_hi --group preset --percent --reference 0 \
   --title "4 players: round win rate minus 1/4 by position in turn order" \
   --y-label "advantage (position 1 acts first)" --out "$OUT/four_players_by_position.svg"

@@ -208,6 +208,9 @@ pub struct Expert {
     /// Where the worlds come from: sampled from the seat's view, or (only for the `oracle`,
     /// which sees every hand) the true round.
     worlds: Worlds,
+    /// The bot playing each seat in the rollouts, when they differ (the `oracle`'s model of
+    /// each seat's own bot); empty: `rollout` plays every seat.
+    seat_models: Vec<Bot>,
 }
 
 /// How the rollouts of one decision are spread over the moves.
@@ -288,6 +291,7 @@ impl Expert {
             values: Vec::new(),
             bank: 0,
             worlds: Worlds::Sampled,
+            seat_models: Vec::new(),
         })
     }
 
@@ -295,6 +299,17 @@ impl Expert {
     pub(super) fn with_worlds(mut self, worlds: Worlds) -> Expert {
         self.worlds = worlds;
         self
+    }
+
+    /// The bot playing each seat in the rollouts (one per seat), or empty for `rollout` in
+    /// every seat. Only the `oracle` sets it: it knows how each seat plays.
+    pub(super) fn seat_models_mut(&mut self) -> &mut Vec<Bot> {
+        &mut self.seat_models
+    }
+
+    /// The rollout bot every seat plays unless [`Expert::seat_models_mut`] says otherwise.
+    pub(super) fn rollout_bot(&self) -> &Bot {
+        &self.rollout
     }
 }
 
@@ -318,6 +333,7 @@ impl Clone for Expert {
             values: Vec::new(),
             bank: self.bank,
             worlds: self.worlds,
+            seat_models: self.seat_models.clone(),
         }
     }
 
@@ -335,6 +351,7 @@ impl Clone for Expert {
         self.policy.clone_from(&source.policy);
         self.bank = source.bank;
         self.worlds = source.worlds;
+        self.seat_models.clone_from(&source.seat_models);
     }
 }
 
@@ -448,6 +465,8 @@ impl Expert {
             self.values.resize((index as usize + 1) * k, 0);
         }
         let sc = &mut *self.scratch;
+        let models: &[Bot] =
+            if self.seat_models.is_empty() { std::slice::from_ref(&*self.rollout) } else { &self.seat_models };
         for &c in &self.survivors {
             let credit = match self.favoured {
                 Some((f, credit)) if f == c => credit,
@@ -457,7 +476,7 @@ impl Expert {
                 + sc.play_out(
                     &world,
                     moves[c],
-                    &self.rollout,
+                    models,
                     rollout_seed,
                     self.score,
                     view.seat(),

@@ -160,8 +160,8 @@ impl Scratch {
         }
     }
 
-    /// Plays `m` in `world` and the rest of the round with `rollout` in every seat, each
-    /// seat's stream derived from `seed`; what the result is worth to `me` under `score`. With
+    /// Plays `m` in `world` and the rest of the round with `rollout` in every seat (or, given
+    /// one bot per seat, seat `s` played by `rollout[s]`), each seat's stream derived from `seed`; what the result is worth to `me` under `score`. With
     /// `depth` > 0 the rollout stops after `depth` more turns and the position is judged by the
     /// scores the hands would get ([`RoundState::hand_scores`]).
     #[inline]
@@ -170,7 +170,7 @@ impl Scratch {
         &mut self,
         world: &RoundState,
         m: Move,
-        rollout: &Bot,
+        rollout: &[Bot],
         seed: u64,
         score: Score,
         me: Seat,
@@ -180,11 +180,11 @@ impl Scratch {
         let n = world.players() as usize;
         let mut sim = world.clone();
         sim.play_unchecked(m, &mut NoObserver);
-        // A rollout bot that never draws on its stream (greedy) is not given a fresh one.
-        let seeded = rollout.needs().rng;
         for (s, bot) in self.seats[..n].iter_mut().enumerate() {
-            bot.clone_from(rollout);
-            if seeded {
+            let model = &rollout[if rollout.len() == 1 { 0 } else { s }];
+            bot.clone_from(model);
+            // A rollout bot that never draws on its stream (greedy) is not given a fresh one.
+            if model.needs().rng {
                 self.rngs[s] = rng_from_seed(mix(seed, s as u64));
             }
         }
@@ -374,7 +374,8 @@ impl Strategy for MonteCarlo {
             };
             let rollout_seed = mix(seed, rollout_stream(i));
             for (c, &m) in moves.iter().enumerate() {
-                sc.totals[c] += sc.play_out(&world, m, &self.rollout, rollout_seed, self.score, me, 0);
+                sc.totals[c] +=
+                    sc.play_out(&world, m, std::slice::from_ref(&*self.rollout), rollout_seed, self.score, me, 0);
             }
         }
         let mut best = 0;

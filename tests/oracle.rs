@@ -59,6 +59,13 @@ fn the_oracle_is_a_ceiling_above_montecarlo_and_never_fielded_by_default() {
     let err = Bot::parse("oracle:search=flat,prior=2").unwrap_err().to_string();
     assert!(err.contains("oracle:prior") && err.contains("search=guided only"), "{err}");
     assert!(Bot::parse("oracle:prior=2,depth=0").is_ok());
+    let err = Bot::parse("oracle:seats=all").unwrap_err().to_string();
+    assert!(err.contains("invalid value 'all' for oracle:seats (valid: own, policy)"), "{err}");
+    let err = Bot::parse("oracle:search=flat,seats=own").unwrap_err().to_string();
+    assert!(err.contains("oracle:seats") && err.contains("search=guided only"), "{err}");
+    // Only the model of each seat reads the round's record of decisions.
+    assert!(Bot::parse("oracle").unwrap().needs().history);
+    assert!(!Bot::parse("oracle:seats=policy").unwrap().needs().history);
     let err = Bot::parse("oracle:samples=0").unwrap_err().to_string();
     assert!(err.contains("oracle:samples"), "{err}");
     // The flat search seeing everything wins far more than half against the same search on

@@ -8,8 +8,10 @@
 //! seat played by a search bot (`expert`, `montecarlo`), which plays better than the analysis's
 //! rollout model, is flagged only once a **deeper check** confirms it: the played and the best
 //! move are played again in fresh worlds with every seat's own bot from the log in the rollouts,
-//! and the played move must come out behind by the mistake threshold `M` or more (a check that
-//! finds it behind by less is too close to call a mistake); otherwise it is marked unconfirmed.
+//! and the played move must come out behind by the mistake threshold `M` or more on average, and
+//! behind at the stated confidence (the lower end of its loss's interval in the check above 0):
+//! a check that finds it behind by less, or not surely behind, does not confirm a mistake, and
+//! the decision is marked unconfirmed.
 
 use super::replay::{Decision, LoggedGame};
 use super::{Analysis, Settings, analyze};
@@ -169,9 +171,9 @@ pub fn review(games: &[&LoggedGame], settings: &ReviewSettings) -> Result<Vec<Re
                     && settings.check_worlds > 0
                     && seats.get(d.seat.index()).is_some_and(|s| s.1)
                 {
-                    let loss = deeper_check(d, &a, seats, settings);
+                    let (loss, held) = deeper_check(d, &a, seats, settings);
                     r.checked_loss = Some(round4(loss));
-                    if loss < settings.threshold.max(f64::MIN_POSITIVE) {
+                    if !held || loss < settings.threshold.max(f64::MIN_POSITIVE) {
                         r.grade = "unconfirmed";
                         r.mistake = false;
                     }
@@ -185,8 +187,9 @@ pub fn review(games: &[&LoggedGame], settings: &ReviewSettings) -> Result<Vec<Re
 
 /// The deeper check: the played and the best move in `check_worlds` fresh worlds, every seat
 /// played by its own bot from the log (the rollout model where a seat's bot is not built in).
-/// Returns the played move's mean loss.
-fn deeper_check(d: &Decision, a: &Analysis, seats: &[(Option<Bot>, bool)], settings: &ReviewSettings) -> f64 {
+/// Returns the played move's mean loss against the best, and whether the check is sure of a loss
+/// at the analysis's confidence (the played move behind, its loss's interval above 0).
+fn deeper_check(d: &Decision, a: &Analysis, seats: &[(Option<Bot>, bool)], settings: &ReviewSettings) -> (f64, bool) {
     let model = &settings.analysis.rollout;
     let best = a.best().index;
     let check = Settings {
@@ -201,7 +204,9 @@ fn deeper_check(d: &Decision, a: &Analysis, seats: &[(Option<Bot>, bool)], setti
     let view = d.state.view(d.seat).expect("a decision is in a round");
     let c = analyze(&view, d.state.legal(), &check, mix(decision_seed(settings.seed, d), CHECK_STREAM));
     let (p, b) = (c.of(d.played).expect("played"), c.of(best).expect("best"));
-    b.points.mean - p.points.mean
+    // With two moves the played move's loss is measured against the best one when that leads;
+    // when the played move leads, its loss is 0 and nothing is sure.
+    (b.points.mean - p.points.mean, p.loss.lo > 0.0)
 }
 
 /// The stream of the deeper check's seed, apart from the analysis's.

@@ -415,7 +415,7 @@ fn summary_table(summary: &[SummaryRow], rows: &[ReviewRow], settings: &ReviewSe
     if settings.check_worlds > 0 {
         let _ = writeln!(
             s,
-            "a mistake or blunder of {} is flagged only if a deeper check ({} worlds, every seat's own bot in the rollouts) confirms it: the played move behind by {m} or more\n",
+            "a mistake or blunder of {} is flagged only if a deeper check ({} worlds, every seat's own bot in the rollouts) confirms it: the played move behind at {c}% and by {m} or more on average\n",
             review::CHECKED_BOTS.join(" or "),
             settings.check_worlds
         );

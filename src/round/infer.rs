@@ -75,9 +75,15 @@ impl History {
     }
 
     /// How many decisions are recorded.
-    #[cfg(test)]
     pub(crate) fn decisions(&self) -> usize {
         self.past.len()
+    }
+
+    /// The recorded decisions from the `from`-th on: the true state at each, the seat that
+    /// decided, and what it played. Only a strategy that sees every hand (the `oracle`) may
+    /// read the states: they hold the hidden tiles.
+    pub(crate) fn decisions_from(&self, from: usize) -> impl Iterator<Item = (&RoundState, Seat, Move)> {
+        self.past.get(from..).unwrap_or(&[]).iter().map(|p| (&p.state, p.seat, p.played))
     }
 
     /// The tiles laid, from the round's events.
