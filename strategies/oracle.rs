@@ -160,7 +160,8 @@ impl SeatModels {
         let Some(history) = view.history() else { return false };
         let me = view.seat();
         for (state, seat, played) in history.decisions_from(self.read) {
-            if seat == me {
+            // Seats the match did not announce (no `match_start`) are left to the rollout bot.
+            if seat == me || seat.index() >= self.replay.len() {
                 continue;
             }
             state.legal_moves(&mut self.moves);
@@ -308,7 +309,11 @@ impl Strategy for Oracle {
             // Replaying the others' decisions must not touch the search's stream: a fixed one.
             let mut replay_rng = crate::rng::rng_from_seed(0);
             if seats.update(view, &mut replay_rng) || e.seat_models_mut().is_empty() {
-                let models = seats.models(view.seat(), e.rollout_bot());
+                let mut models = seats.models(view.seat(), e.rollout_bot());
+                // One model a seat, or none (the rollout bot in every seat).
+                if models.len() != usize::from(view.players()) {
+                    models.clear();
+                }
                 *e.seat_models_mut() = models;
             }
         }

@@ -64,9 +64,7 @@ pub(crate) struct PlotArgs {
     force: bool,
 }
 
-/// The comment `plot` writes after the SVG's opening tag: how it knows a plot of its own, the
-/// one kind of file it replaces without --force.
-const PLOT_MARK: &str = "<!-- written by mtrain plot -->";
+use crate::report::plot::PLOT_MARK;
 
 struct Table {
     header: Vec<String>,

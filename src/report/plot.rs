@@ -12,6 +12,11 @@
 
 use plotters::prelude::*;
 
+/// The comment `mtrain plot` writes after an SVG's opening tag: how it knows a plot of its own
+/// (the one kind of file it replaces without --force), and the one comment a report page
+/// accepts in a plot it shows inline.
+pub const PLOT_MARK: &str = "<!-- written by mtrain plot -->";
+
 /// A point: `(x, y, 95% interval)`.
 pub type Point = (f64, f64, Option<(f64, f64)>);
 

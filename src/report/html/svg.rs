@@ -164,6 +164,11 @@ pub(super) fn sanitize(text: &str, class: &str) -> Result<String, NotOurs> {
             return Err(NotOurs::AfterRoot);
         }
         let rest = p.rest();
+        // The one comment mtrain's plots hold, their mark, is dropped; any other is refused.
+        if rest.starts_with(crate::report::plot::PLOT_MARK) {
+            p.i += crate::report::plot::PLOT_MARK.len();
+            continue;
+        }
         if rest.starts_with("<!") || rest.starts_with("<?") {
             return Err(NotOurs::Markup);
         }
@@ -468,6 +473,18 @@ mod tests {
         assert!(out.ends_with("</svg>"), "{out}");
     }
 
+    /// A plot as `mtrain plot` writes it now, its mark after the opening tag, is shown inline
+    /// (without the mark); another comment in the same place is still refused.
+    #[test]
+    fn a_plot_with_its_mark_is_embedded() {
+        let at = PLOT.find('>').unwrap() + 1;
+        let marked = format!("{}{}{}", &PLOT[..at], crate::report::plot::PLOT_MARK, &PLOT[at..]);
+        let out = sanitize(&marked, "plot").unwrap();
+        assert_eq!(out, sanitize(PLOT, "plot").unwrap());
+        let other = marked.replace("written by mtrain plot", "written by hand");
+        assert!(sanitize(&other, "plot").unwrap_err().to_string().contains("comment"));
+    }
+
     #[test]
     fn anything_mtrain_does_not_draw_is_refused() {
         let cases = [
@@ -500,6 +517,8 @@ mod tests {
             "results/ladder/skill_curve.svg",
             "results/balance/d12-wikipedia-seed1/skill.svg",
             "results/turn-order/first_player_advantage.svg",
+            // Written since plots carry their mark.
+            "results/ladder/league-ratings-wikipedia.svg",
         ];
         for f in files {
             let text = std::fs::read_to_string(root.join(f)).unwrap();
