@@ -5,19 +5,10 @@ use mexican_train::analyze::replay::parse_log;
 use mexican_train::analyze::{Metric, Settings, Stop, Table, analyze, to_json};
 use mexican_train::rng_from_seed;
 use mexican_train::round::Move;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-analyze-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::{bin, mtrain, temp};
 
 /// A logged match of `preset` at `players`, its text.
 fn logged(dir: &std::path::Path, preset: &str, players: u8, bots: &str, extra: &[&str]) -> String {
@@ -386,7 +377,7 @@ fn the_command_line_analyses_reviews_and_refuses_bad_input() {
 /// `mtrain play --human SEAT` with `input` on its standard input.
 fn human(args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+    let mut child = bin()
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -491,11 +482,7 @@ fn the_readme_example_is_what_the_command_prints() {
     let dir = temp("readme");
     let out = mtrain(&["analyze", "--template"]);
     std::fs::write(dir.join("position.json"), &out.stdout).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_mtrain"))
-        .current_dir(&dir)
-        .args(["analyze", "--position", "position.json"])
-        .output()
-        .unwrap();
+    let out = bin().current_dir(&dir).args(["analyze", "--position", "position.json"]).output().unwrap();
     assert!(out.status.success());
     assert_eq!(timeless(quoted), timeless(&String::from_utf8(out.stdout).unwrap()));
     // The template in docs/analyze.md is the one the command prints.

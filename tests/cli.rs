@@ -1,13 +1,12 @@
 //! The command line as a user meets it: bad input gets one clear line and exit code 2, and the
 //! same arguments give byte-identical output.
 
-use std::process::{Command, Output};
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
+mod common;
+use common::{mtrain, temp_path};
+use std::process::Command;
 
 /// Runs `args`, expects exit code 2, nothing on stdout, one stderr line containing each of `needles`.
+// Stricter than `common::rejects`: also nothing on stdout and the `mtrain: ` prefix.
 fn rejects(args: &[&str], needles: &[&str]) {
     let out = mtrain(args);
     let err = String::from_utf8(out.stderr).unwrap();
@@ -171,15 +170,9 @@ fn strategies_lists_every_bot_with_its_parameters() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-fn balance_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-balance-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
 #[test]
 fn balance_rejects_bad_input_and_writes_nothing() {
-    let out = balance_dir("bad");
+    let out = temp_path("bad");
     let o = out.to_str().unwrap();
     let cases: &[(&[&str], &[&str])] = &[
         (&["--hands", "5-16", "--players", "6"], &["--hands 5-16 cannot be dealt to 6 players", "at most 15 tiles"]),
@@ -207,8 +200,8 @@ fn balance_rejects_bad_input_and_writes_nothing() {
 
 #[test]
 fn balance_sweeps_recommends_and_plots_reproducibly() {
-    let a = balance_dir("a");
-    let b = balance_dir("b");
+    let a = temp_path("a");
+    let b = temp_path("b");
     let args = |dir: &std::path::Path, threads: &'static str| {
         let d = dir.to_str().unwrap().to_string();
         vec![
@@ -304,7 +297,7 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
 /// would read as "luck" below 0.5, so the figure is reported as not measurable.
 #[test]
 fn luck_is_not_measurable_where_the_careful_bot_does_not_beat_the_beginner() {
-    let dir = balance_dir("luck7");
+    let dir = temp_path("luck7");
     let out = mtrain(&[
         "balance",
         "--players",
@@ -339,7 +332,7 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn plot_draws_from_a_csv_and_rejects_bad_columns() {
-    let dir = balance_dir("plot");
+    let dir = temp_path("plot");
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("t.csv");
     std::fs::write(
@@ -379,7 +372,7 @@ fn plot_draws_from_a_csv_and_rejects_bad_columns() {
 
 #[test]
 fn bench_measures_every_thread_count_and_writes_csv() {
-    let dir = balance_dir("bench");
+    let dir = temp_path("bench");
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("bench.csv");
     let out = mtrain(&[
@@ -649,7 +642,7 @@ fn balance_picks_survive_the_seed() {
     // Three seeds on a small sweep around the published hands (4 players: 15, 5 players: 12 under
     // wikipedia on double-12), with the default field and objective: the same picks each time.
     let picks = |seed: &str| -> Vec<String> {
-        let dir = balance_dir(&format!("seed{seed}"));
+        let dir = temp_path(&format!("seed{seed}"));
         let d = dir.to_str().unwrap();
         let args = ["balance", "--players", "4-5", "--hands", "11-16", "--rounds", "3", "--games", "400"];
         let out = mtrain(&[&args[..], &["--seed", seed, "--quiet", "--out", d]].concat());

@@ -5,26 +5,11 @@
 
 mod common;
 
-use common::rejects;
+use common::{bin, mtrain, rejects, temp};
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mtrain"))
-}
-
-fn mtrain(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-edges-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn s(p: &Path) -> String {
     p.display().to_string()
@@ -51,7 +36,7 @@ fn an_absurd_thread_count_is_refused_with_what_the_machine_has() {
 
 #[test]
 fn a_signal_right_after_the_start_stops_the_run_and_saves() {
-    let dir = scratch("early-signal");
+    let dir = temp("early-signal");
     let out = dir.join("run");
     let child = bin()
         .args(["tournament", "--bots", "greedy,random", "--games", "100000000", "--threads", "16", "--quiet", "--out"])
@@ -74,7 +59,7 @@ fn a_signal_right_after_the_start_stops_the_run_and_saves() {
 
 #[test]
 fn outputs_that_are_not_regular_files_are_written_in_place_never_replaced() {
-    let dir = scratch("not-ours");
+    let dir = temp("not-ours");
     // A FIFO: written to, still a FIFO.
     let fifo = dir.join("log.fifo");
     let c = std::ffi::CString::new(s(&fifo)).unwrap();
@@ -132,7 +117,7 @@ fn outputs_that_are_not_regular_files_are_written_in_place_never_replaced() {
 
 #[test]
 fn options_that_would_do_nothing_are_refused() {
-    let dir = scratch("nothing");
+    let dir = temp("nothing");
     let t = |extra: &[&str]| -> Vec<String> {
         ["tournament", "--bots", "greedy,random", "--games", "64", "--quiet"]
             .iter()
@@ -183,7 +168,7 @@ fn options_that_would_do_nothing_are_refused() {
 
 #[test]
 fn an_incomplete_merge_exits_4_and_names_the_missing_shards() {
-    let dir = scratch("merge");
+    let dir = temp("merge");
     let shard = |i: u32| dir.join(format!("s{i}"));
     for i in 1..=3 {
         let o = mtrain(&[
@@ -266,7 +251,7 @@ fn first_line_then(args: &[&str], out: &Path, sig: i32) -> (String, Output) {
 
 #[test]
 fn the_console_says_what_runs_before_it_runs() {
-    let dir = scratch("header");
+    let dir = temp("header");
     let run = ["tournament", "--bots", "greedy,random", "--games", "100000000", "--seed", "4"];
     let (first, done) = first_line_then(&run, &dir.join("run"), libc::SIGINT);
     assert!(first.starts_with("mtrain tournament: wikipedia rules, double-12, 4 players"), "{first}");
@@ -312,7 +297,7 @@ fn the_first_real_error_is_reported() {
     rejects(&["tournament", "--gauntlet", "foo"], &["--gauntlet: unknown bot 'foo'", "valid: random, greedy"]);
     rejects(&["tournament", "--gauntlet", "greedy:depth=2"], &["unknown parameter 'depth'"]);
     rejects(&["tournament", "--gauntlet", "greedy,random"], &["is not one bot but 2"]);
-    let dir = scratch("plot");
+    let dir = temp("plot");
     let (empty, header, twice) = (dir.join("empty.csv"), dir.join("header.csv"), dir.join("twice.csv"));
     std::fs::write(&empty, "").unwrap();
     std::fs::write(&header, "players,value\n").unwrap();
@@ -336,7 +321,7 @@ fn the_first_real_error_is_reported() {
 
 #[test]
 fn a_sweep_samples_an_undecided_cell_further_and_the_same_at_any_thread_count() {
-    let dir = scratch("sequential");
+    let dir = temp("sequential");
     let run = |name: &str, threads: &str| {
         let out = dir.join(name);
         let o = mtrain(&[
@@ -418,7 +403,7 @@ fn balance_limits_are_options_and_bad_ones_are_refused() {
         &["balance", "--min-skill", "0.7", "--max-skill", "0.6"],
         &["--min-skill 0.7 is not below --max-skill 0.6"],
     );
-    let dir = scratch("limits");
+    let dir = temp("limits");
     let out = dir.join("b");
     let o = mtrain(&[
         "balance",
@@ -456,7 +441,7 @@ fn balance_limits_are_options_and_bad_ones_are_refused() {
 /// run's files all written (the table is printed before the result files are).
 #[test]
 fn a_closed_stdout_neither_panics_nor_loses_the_files() {
-    let dir = scratch("closed-stdout");
+    let dir = temp("closed-stdout");
     let out = dir.join("sweep");
     let mut child = bin()
         .args(["balance", "--players", "3-4", "--hands", "8-9", "--games", "64", "--quiet", "--out"])
@@ -480,7 +465,7 @@ fn a_closed_stdout_neither_panics_nor_loses_the_files() {
 fn a_one_round_balance_sweep_writes_its_results_without_the_spread_plot() {
     // A one-round match has no round-to-round spread: that metric has no plot, and the sweep
     // still ends with its results.
-    let dir = scratch("balance-one-round");
+    let dir = temp("balance-one-round");
     let out = mtrain(&["balance", "--players", "2", "--games", "40", "--rounds", "1", "--out", &s(&dir)]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(dir.join("recommendation.csv").exists() && dir.join("blocked_rate.svg").exists());
@@ -492,7 +477,7 @@ fn a_one_round_balance_sweep_writes_its_results_without_the_spread_plot() {
 /// `--force` it is replaced; a file the command itself wrote is replaced without it.
 #[test]
 fn four_commands_replace_only_their_own_files() {
-    let dir = scratch("own-files");
+    let dir = temp("own-files");
     let mine = "my notes, not mtrain's\n";
     let log = dir.join("g.jsonl");
     let csv = dir.join("review.csv");
@@ -570,7 +555,7 @@ fn build_script_watches_every_source_folder_the_crate_compiles() {
 #[test]
 fn ctrl_c_with_search_bots_stops_in_seconds_and_says_so() {
     for signals in [1, 2] {
-        let dir = scratch(&format!("search-signal-{signals}"));
+        let dir = temp(&format!("search-signal-{signals}"));
         let out = dir.join("run");
         let child = bin()
             .args(["tournament", "--bots", "expert,greedy", "--games", "2000000", "--threads", "2", "--quiet", "--out"])
@@ -625,7 +610,7 @@ fn refused_in_words(args: &[&str], needles: &[&str]) {
 
 #[test]
 fn damaged_inputs_and_misplaced_outputs_are_named_in_words() {
-    let dir = scratch("in-words");
+    let dir = temp("in-words");
     let d = |n: &str| s(&dir.join(n));
     for i in 1..=2 {
         let shard = format!("{i}/2");

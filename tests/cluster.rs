@@ -3,6 +3,8 @@
 //! template of docs/cluster.md run with the variables its scheduler sets.
 #![cfg(unix)]
 
+mod common;
+use common::temp;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -21,8 +23,10 @@ const SCHEDULER_VARS: &[&str] = &[
     "PARALLEL_SEQ",
 ];
 
+/// The binary with the scheduler variables cleared: unlike `common::bin`, which leaves the
+/// environment as it is.
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mtrain"));
+    let mut c = common::bin();
     for k in SCHEDULER_VARS {
         c.env_remove(k);
     }
@@ -32,13 +36,6 @@ fn bin() -> Command {
 fn ok(o: Output) -> Output {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     o
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-cluster-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn s(p: &Path) -> String {
@@ -114,7 +111,7 @@ fn merge(shards: &[PathBuf], out: &Path) -> Output {
 
 #[test]
 fn a_tournament_in_64_shards_with_one_killed_and_retried_merges_to_one_process() {
-    let dir = scratch("tournament");
+    let dir = temp("tournament");
     let run = ["tournament", "--bots", "greedy,random,planner", "--players", "4", "--games", "6000", "--seed", "9"];
     let one = dir.join("one");
     ok(bin().args(run).args(["--quiet", "--out", &s(&one)]).output().unwrap());
@@ -143,7 +140,7 @@ fn a_tournament_in_64_shards_with_one_killed_and_retried_merges_to_one_process()
 
 #[test]
 fn a_balance_sweep_in_64_shards_with_one_killed_and_retried_merges_to_one_process() {
-    let dir = scratch("balance");
+    let dir = temp("balance");
     let run = [
         "balance",
         "--players",
@@ -218,7 +215,7 @@ const RESULTS: &[&str] = &["summary.csv", "seats.csv", "pairs.csv", "ratings.csv
 
 #[test]
 fn the_slurm_template_runs_as_a_job_array() {
-    let dir = scratch("slurm");
+    let dir = temp("slurm");
     let b = blocks("Slurm job array", "sh");
     let (array, merge) = (&b[0], &b[1]);
     assert!(array.contains("#SBATCH --array=1-64") && array.contains("--shard auto"), "{array}");
@@ -243,7 +240,7 @@ fn the_slurm_template_runs_as_a_job_array() {
 #[test]
 fn the_kubernetes_template_runs_as_an_indexed_job() {
     use yaml_rust2::{Yaml, YamlLoader};
-    let dir = scratch("k8s");
+    let dir = temp("k8s");
     let text = &blocks("Kubernetes Indexed Job", "yaml")[0];
     let job = &YamlLoader::load_from_str(text).unwrap()[0];
     assert_eq!(job["kind"].as_str(), Some("Job"));
@@ -287,7 +284,7 @@ fn the_kubernetes_template_runs_as_an_indexed_job() {
 
 #[test]
 fn the_gnu_parallel_line_runs() {
-    let dir = scratch("parallel");
+    let dir = temp("parallel");
     let block = &blocks("GNU parallel", "sh")[0];
     let joined = block.replace("\\\n", " ");
     let mut lines = joined.lines();
@@ -322,7 +319,7 @@ fn tournament_shard(out: &Path, games: &str, seed: &str, shard: &str) -> Output 
 /// stray folder is found at once.
 #[test]
 fn merge_names_each_setting_that_differs_between_shards() {
-    let dir = scratch("differs");
+    let dir = temp("differs");
     let (a, b, c) = (dir.join("s1"), dir.join("s2"), dir.join("s3"));
     ok(tournament_shard(&a, "96", "1", "1/2"));
     ok(tournament_shard(&b, "96", "2", "2/2"));
@@ -347,7 +344,7 @@ fn merge_names_each_setting_that_differs_between_shards() {
 /// by its index, not only by its games).
 #[test]
 fn an_empty_shard_says_so_and_is_refused_twice_by_merge() {
-    let dir = scratch("empty-shard");
+    let dir = temp("empty-shard");
     let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}"))).collect();
     for (i, d) in shards.iter().enumerate() {
         let o = ok(tournament_shard(d, "96", "1", &format!("{}/3", i + 1)));

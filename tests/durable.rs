@@ -3,32 +3,15 @@
 //! folders that hold something else.
 #![cfg(unix)]
 
+mod common;
+use common::{bin, mtrain, read, temp};
 use mexican_train::tournament::{ChunkSet, RunState};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mtrain"))
-}
-
-fn mtrain(args: &[&str]) -> Output {
-    bin().args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-durable-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn s(p: &Path) -> String {
     p.display().to_string()
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 const RESULTS: &[&str] = &["summary.csv", "seats.csv", "pairs.csv", "ratings.csv", "round_stats.csv"];
@@ -83,7 +66,7 @@ fn same_files(a: &Path, b: &Path, per_game: bool) {
 
 #[test]
 fn killed_and_terminated_runs_resume_to_the_uninterrupted_files() {
-    let dir = scratch("kill");
+    let dir = temp("kill");
     let mut stopped = 0;
     for per_game in [false, true] {
         let reference = dir.join(format!("reference-{per_game}"));
@@ -125,7 +108,7 @@ fn killed_and_terminated_runs_resume_to_the_uninterrupted_files() {
 
 #[test]
 fn two_interrupts_in_a_row_still_save() {
-    let dir = scratch("int2");
+    let dir = temp("int2");
     let (a, b) = (dir.join("a"), dir.join("b"));
     let o = s(&a);
     let mut child = spawn(&args(&o, true));
@@ -161,7 +144,7 @@ fn stopped_run(dir: &Path) {
 
 #[test]
 fn damaged_edited_or_foreign_state_is_refused_with_one_line() {
-    let dir = scratch("damage");
+    let dir = temp("damage");
     let run = dir.join("run");
     stopped_run(&run);
     let r = s(&run);
@@ -207,7 +190,7 @@ fn damaged_edited_or_foreign_state_is_refused_with_one_line() {
 
 #[test]
 fn output_folders_are_never_mixed_or_overwritten_by_accident() {
-    let dir = scratch("safe");
+    let dir = temp("safe");
     let run = dir.join("run");
     let r = s(&run);
     let small = |out: &str, extra: &[&str]| {
@@ -255,7 +238,7 @@ fn output_folders_are_never_mixed_or_overwritten_by_accident() {
 
 #[test]
 fn merged_per_game_files_equal_one_run() {
-    let dir = scratch("merge");
+    let dir = temp("merge");
     let whole = dir.join("whole");
     let w = s(&whole);
     let base = ["tournament", "--games", "3000", "--quiet", "--per-game"];
@@ -300,7 +283,7 @@ const SWEEP_FILES: &[&str] = &["balance.csv", "recommendation.csv", "decisions.c
 
 #[test]
 fn a_balance_sweep_survives_kill_term_and_shards() {
-    let dir = scratch("balance");
+    let dir = temp("balance");
     let reference = dir.join("reference");
     let r = s(&reference);
     let whole = mtrain(&sweep(&r, &[]));
@@ -379,7 +362,7 @@ fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn game_logs_resume_to_the_uninterrupted_logs() {
-    let dir = scratch("logs");
+    let dir = temp("logs");
     let log_args = |out: &Path, logs: &Path| -> Vec<String> {
         ["tournament", "--players", "2", "--games", "1600", "--quiet", "--checkpoint", "0.1", "--out"]
             .iter()
@@ -425,7 +408,7 @@ fn game_logs_resume_to_the_uninterrupted_logs() {
 #[test]
 fn links_planted_in_a_run_folder_are_never_followed() {
     use std::os::unix::fs::symlink;
-    let dir = scratch("links");
+    let dir = temp("links");
     let outside = dir.join("outside.txt");
     std::fs::write(&outside, "the user's own file\n").unwrap();
     let run = dir.join("run");
@@ -474,7 +457,7 @@ fn links_planted_in_a_run_folder_are_never_followed() {
 /// run afresh in the same folder; a folder of files mtrain did not write is still refused.
 #[test]
 fn a_run_killed_before_its_first_checkpoint_is_rerun_by_the_same_command() {
-    let dir = scratch("first-checkpoint");
+    let dir = temp("first-checkpoint");
     let run = dir.join("run");
     let o = s(&run);
     let cmd = ["tournament", "--bots", "greedy,random", "--games", "200", "--seed", "4", "--quiet", "--out", &o];
@@ -508,7 +491,7 @@ fn a_run_killed_before_its_first_checkpoint_is_rerun_by_the_same_command() {
 /// merge lacks.
 #[test]
 fn a_merge_killed_at_any_moment_is_completed_by_the_same_command() {
-    let dir = scratch("merge-killed");
+    let dir = temp("merge-killed");
     let shards: Vec<String> = (1..=2).map(|i| s(&dir.join(format!("s{i}")))).collect();
     for (i, d) in shards.iter().enumerate() {
         let shard = format!("{}/2", i + 1);

@@ -4,15 +4,13 @@
 //! The bot programs are in Python with the standard library only (`python3` on the PATH), and
 //! the compiled examples are the ones `cargo test` builds.
 
+mod common;
+use common::{bin, mtrain, read, temp};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,14 +21,6 @@ fn repo(path: &str) -> String {
     root().join(path).display().to_string()
 }
 
-/// A fresh, empty scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-ext-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// A binary of this package's examples, built by `cargo test` next to the test binaries.
 fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -38,10 +28,6 @@ fn example(name: &str) -> PathBuf {
     let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(path.exists(), "{} is not built (cargo test builds the examples)", path.display());
     path
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn ok(out: &Output) -> String {
@@ -63,7 +49,7 @@ const RESULT_FILES: &[&str] = &[
 
 #[test]
 fn python_greedy_plays_exactly_as_the_built_in_greedy() {
-    let dir = scratch("pygreedy");
+    let dir = temp("pygreedy");
     let ext = format!("pygreedy=python3 {}", repo("examples/bots/greedy.py"));
     for (players, games) in [("2", "600"), ("4", "400")] {
         let (a, b) = (dir.join(format!("py{players}")), dir.join(format!("builtin{players}")));
@@ -91,7 +77,7 @@ fn python_greedy_plays_exactly_as_the_built_in_greedy() {
 
 #[test]
 fn a_seeded_external_bot_gives_the_same_files_at_any_thread_count() {
-    let dir = scratch("threads");
+    let dir = temp("threads");
     let ext = format!("rec=python3 {} {}", repo("tests/bots/recorder.py"), dir.join("messages.jsonl").display());
     let mut outputs = Vec::new();
     for threads in ["1", "2", "3"] {
@@ -253,7 +239,7 @@ fn check_messages(log: &str, messages: &str) -> usize {
 
 #[test]
 fn nothing_hidden_reaches_an_external_bot() {
-    let dir = scratch("hidden");
+    let dir = temp("hidden");
     let presets = ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"];
     let variations: &[&[&str]] = &[
         &[],
@@ -334,7 +320,7 @@ fn bad_run_fails(mode: &str, out: &Path, needles: &[&str]) -> String {
 
 #[test]
 fn a_line_the_protocol_does_not_expect_fails_the_bot() {
-    let dir = scratch("unexpected");
+    let dir = temp("unexpected");
     // Two answers to one decide (written at once), and an answer to each message that takes none.
     for mode in ["twice", "answer=match", "answer=round", "answer=round_end"] {
         let out = dir.join(mode.replace('=', "-"));
@@ -353,7 +339,7 @@ fn a_line_the_protocol_does_not_expect_fails_the_bot() {
 
 #[test]
 fn a_failing_bot_is_reported_with_the_real_cause() {
-    let dir = scratch("cause");
+    let dir = temp("cause");
     let cases: &[(&str, &[&str])] = &[
         (
             "huge",
@@ -397,7 +383,7 @@ fn all_ended(file: &Path, what: &str) {
 #[cfg(target_os = "linux")]
 #[test]
 fn no_bot_process_outlives_mtrain() {
-    let dir = scratch("group");
+    let dir = temp("group");
     let bot = repo("tests/bots/bad.py");
     // A normal end.
     let pids = dir.join("normal.pids");
@@ -416,7 +402,7 @@ fn no_bot_process_outlives_mtrain() {
     let pids = dir.join("term.pids");
     let ext = format!("bad=python3 {bot} none --child {}", pids.display());
     let o = dir.join("term").display().to_string();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+    let mut child = bin()
         .args(["tournament", "--players", "2", "--games", "10000000", "--ext-bot", &ext, "--bots", "bad,greedy"])
         .args(["--threads", "1", "--quiet", "--out", &o])
         .stdout(std::process::Stdio::null())
@@ -437,7 +423,7 @@ fn no_bot_process_outlives_mtrain() {
 
 #[test]
 fn a_bot_log_is_capped() {
-    let dir = scratch("chatty");
+    let dir = temp("chatty");
     let out = dir.join("run");
     let ext = format!("bad=python3 {} chatty", repo("tests/bots/bad.py"));
     let o = out.display().to_string();
@@ -459,7 +445,7 @@ fn a_bot_log_is_capped() {
 
 #[test]
 fn tune_starts_an_external_bot_at_the_value_its_spec_gives() {
-    let dir = scratch("tune");
+    let dir = temp("tune");
     let ext = format!("mine=python3 {} none", repo("tests/bots/bad.py"));
     let run = |bot: &str, out: &str| {
         let o = dir.join(out).display().to_string();
@@ -485,7 +471,7 @@ fn tune_starts_an_external_bot_at_the_value_its_spec_gives() {
 
 #[test]
 fn a_bad_bot_stops_the_run_with_one_line_and_exit_code_3() {
-    let dir = scratch("bad");
+    let dir = temp("bad");
     let cases: &[(&str, &[&str])] = &[
         (
             "crash",
@@ -540,7 +526,7 @@ fn a_bad_bot_stops_the_run_with_one_line_and_exit_code_3() {
 
 #[test]
 fn a_run_stopped_by_a_bot_resumes_to_the_results_of_an_unbroken_run() {
-    let dir = scratch("resume");
+    let dir = temp("resume");
     let marker = dir.join("crashed-once");
     let broken = dir.join("broken");
     // Crashes at its third decision the first time only (the marker records it).
@@ -705,7 +691,7 @@ fn a_bot_cannot_work_back_from_its_seed_to_the_deal() {
     for (s, i) in [(0u64, 0u64), (5, 2 << 32), (u64::MAX, 17), (0x1234_5678_9abc_def0, 3)] {
         assert_eq!(unmix(mix(s, i), i), s);
     }
-    let dir = scratch("seed-attack");
+    let dir = temp("seed-attack");
     let msgs = dir.join("messages.jsonl");
     let ext = format!("rec=python3 {} {}", repo("tests/bots/recorder.py"), msgs.display());
     ok(&mtrain(&["play", "--players", "2", "--rounds", "1", "--seed", "5", "--ext-bot", &ext, "--bots", "rec,rec"]));

@@ -4,20 +4,8 @@
 
 mod common;
 
+use common::{run_ok, temp_path};
 use std::path::Path;
-use std::process::Command;
-
-fn mtrain(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtrain-labels-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 fn column(path: &Path, name: &str) -> Vec<String> {
     let mut r = csv::Reader::from_path(path).unwrap();
@@ -29,10 +17,10 @@ const TUNED: &str = "weighted:pips=0.46,urgent=1.9,double=0.1,open_double=-0.5,o
 
 #[test]
 fn a_named_spec_is_shown_by_its_name_and_recorded_in_full() {
-    let out = temp("named");
+    let out = temp_path("named");
     let name = format!("tuned={TUNED}");
     let dir = out.to_str().unwrap();
-    let text = mtrain(&[
+    let text = run_ok(&[
         "tournament",
         "--quiet",
         "--name",
@@ -59,9 +47,9 @@ fn a_named_spec_is_shown_by_its_name_and_recorded_in_full() {
     let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
     assert!(manifest.contains(&format!("\"spec\": \"{TUNED}\"")), "{manifest}");
     // The named bot plays as its spec: the same games as the spec written out.
-    let direct = temp("direct");
+    let direct = temp_path("direct");
     let list = format!("{TUNED},greedy");
-    mtrain(&[
+    run_ok(&[
         "tournament",
         "--quiet",
         "--bots",
@@ -75,8 +63,8 @@ fn a_named_spec_is_shown_by_its_name_and_recorded_in_full() {
     ]);
     assert_eq!(column(&out.join("summary.csv"), "mean_score"), column(&direct.join("summary.csv"), "mean_score"));
     // A resume reads the names back from the stored arguments.
-    let merged = temp("merged");
-    let text = mtrain(&["merge", dir, "--out", merged.to_str().unwrap()]);
+    let merged = temp_path("merged");
+    let text = run_ok(&["merge", dir, "--out", merged.to_str().unwrap()]);
     assert!(text.contains("tuned") && !text.contains("pips=0.46"), "{text}");
     for d in [out, direct, merged] {
         let _ = std::fs::remove_dir_all(d);
@@ -94,9 +82,9 @@ fn bad_names_are_refused_with_one_line() {
 
 #[test]
 fn a_bot_that_sees_hidden_tiles_is_marked_wherever_results_are_shown() {
-    let out = temp("oracle");
+    let out = temp_path("oracle");
     let dir = out.to_str().unwrap();
-    let text = mtrain(&[
+    let text = run_ok(&[
         "tournament",
         "--quiet",
         "--bots",
@@ -120,10 +108,10 @@ fn a_bot_that_sees_hidden_tiles_is_marked_wherever_results_are_shown() {
     let shown = manifest.to_string();
     assert!(shown.contains("\"sees_hidden\":[\"oracle:samples=2\"]"), "{shown}");
     // A single match's transcript marks it too.
-    let text = mtrain(&["play", "--bots", "oracle:samples=2,greedy", "--players", "2", "--rounds", "1"]);
+    let text = run_ok(&["play", "--bots", "oracle:samples=2,greedy", "--players", "2", "--rounds", "1"]);
     assert!(text.contains("seat 0: oracle:samples=2 [sees hidden]   seat 1: greedy"), "{text}");
     // A field of players only says nothing of it.
-    let text = mtrain(&[
+    let text = run_ok(&[
         "tournament",
         "--quiet",
         "--bots",

@@ -2,27 +2,10 @@
 //! console table, the anchor, a gauntlet's lineups and report, merged shards, and the bad
 //! inputs (one line, exit code 2).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 mod common;
-use common::rejects;
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-ratings-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = mtrain(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
+use common::{rejects, run_ok, temp_path};
 
 /// The rows of a CSV file as maps from column to cell.
 fn rows(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
@@ -41,9 +24,9 @@ fn num(row: &std::collections::BTreeMap<String, String>, col: &str) -> f64 {
 /// level comparison), and its interval about the width of the pair's.
 #[test]
 fn two_bots_rate_as_their_head_to_head_score() {
-    let d = scratch("two");
+    let d = temp_path("two");
     let out = d.to_str().unwrap();
-    ok(&[
+    run_ok(&[
         "tournament",
         "--players",
         "2",
@@ -77,11 +60,11 @@ fn two_bots_rate_as_their_head_to_head_score() {
 /// anchor moves every rating by the same amount, and the console shows the table best first.
 #[test]
 fn the_anchor_shifts_the_scale_and_the_console_ranks_the_field() {
-    let (a, b) = (scratch("anchor-a"), scratch("anchor-b"));
+    let (a, b) = (temp_path("anchor-a"), temp_path("anchor-b"));
     let field = "random,greedy,planner,hoarder";
     let base = ["tournament", "--players", "4", "--bots", field, "--games", "400", "--seed", "9", "--quiet"];
-    let text = ok(&[&base[..], &["--out", a.to_str().unwrap()]].concat());
-    ok(&[&base[..], &["--out", b.to_str().unwrap(), "--anchor", "planner"]].concat());
+    let text = run_ok(&[&base[..], &["--out", a.to_str().unwrap()]].concat());
+    run_ok(&[&base[..], &["--out", b.to_str().unwrap(), "--anchor", "planner"]].concat());
     let (ra, rb) = (rows(&a.join("ratings.csv")), rows(&b.join("ratings.csv")));
     let elo = |r: &Vec<_>, i: usize| num(&r[i], "elo");
     assert_eq!(rb[2]["anchor"], "1");
@@ -101,7 +84,7 @@ fn the_anchor_shifts_the_scale_and_the_console_ranks_the_field() {
 /// Shards merged give the ratings of the whole run, byte for byte.
 #[test]
 fn merged_shards_give_the_whole_runs_ratings() {
-    let d = scratch("shards");
+    let d = temp_path("shards");
     let args = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = [
             "tournament",
@@ -123,12 +106,12 @@ fn merged_shards_give_the_whole_runs_ratings() {
     let path = |n: &str| d.join(n).to_str().unwrap().to_string();
     let run = |extra: &[&str]| {
         let a = args(extra);
-        ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        run_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
     };
     run(&["--out", &path("whole")]);
     run(&["--shard", "1/2", "--out", &path("s1")]);
     run(&["--shard", "2/2", "--out", &path("s2")]);
-    ok(&["merge", &path("s1"), &path("s2"), "--out", &path("merged")]);
+    run_ok(&["merge", &path("s1"), &path("s2"), "--out", &path("merged")]);
     for f in ["ratings.csv", "pairs.csv"] {
         let whole = std::fs::read(d.join("whole").join(f)).unwrap();
         assert_eq!(std::fs::read(d.join("merged").join(f)).unwrap(), whole, "{f}");
@@ -141,9 +124,9 @@ fn merged_shards_give_the_whole_runs_ratings() {
 /// and reported against each opponent.
 #[test]
 fn a_gauntlet_puts_its_bot_at_every_table() {
-    let d = scratch("gauntlet");
+    let d = temp_path("gauntlet");
     let out = d.to_str().unwrap();
-    let text = ok(&[
+    let text = run_ok(&[
         "tournament",
         "--players",
         "2",
@@ -173,7 +156,7 @@ fn a_gauntlet_puts_its_bot_at_every_table() {
     let ratings = rows(&d.join("ratings.csv"));
     assert_eq!((ratings[0]["bot"].as_str(), ratings[0]["anchor"].as_str()), ("planner", "1"));
     // At four seats with one opponent listed, the opponent fills the other three seats.
-    let text = ok(&[
+    let text = run_ok(&[
         "tournament",
         "--players",
         "4",

@@ -2,20 +2,9 @@
 //! not a run folder, a file mtrain did not write at the output path, a damaged or incomplete
 //! folder; one line and exit code 2 each, nothing written or replaced.
 
+mod common;
+use common::{mtrain, run_ok, temp};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -23,6 +12,7 @@ fn s(p: &Path) -> &str {
 
 /// Runs `args`, expects exit code 2, nothing on stdout, one stderr line containing each of
 /// `needles`.
+// Stricter than `common::rejects`: also nothing on stdout.
 fn rejects(args: &[&str], needles: &[&str]) {
     let out = mtrain(args);
     let err = String::from_utf8(out.stderr).unwrap();
@@ -34,16 +24,9 @@ fn rejects(args: &[&str], needles: &[&str]) {
     }
 }
 
-/// Runs `args` and expects success.
-fn ok(args: &[&str]) -> String {
-    let out = mtrain(args);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// A small two-player tournament of three bots in `dir`.
 fn tournament(dir: &Path) {
-    ok(&[
+    run_ok(&[
         "tournament",
         "--bots",
         "greedy,random,planner",
@@ -88,7 +71,7 @@ fn resolve(from: &Path, href: &str) -> PathBuf {
 
 #[test]
 fn a_folder_that_is_not_a_run_is_refused_naming_what_it_holds() {
-    let d = scratch("foreign");
+    let d = temp("foreign");
     rejects(
         &["report", s(&d)],
         &["is not an mtrain run folder", "it is empty", "tally.json", "tune.json", "ladder.csv"],
@@ -112,7 +95,7 @@ fn a_folder_that_is_not_a_run_is_refused_naming_what_it_holds() {
 
 #[test]
 fn a_file_mtrain_did_not_write_is_never_replaced_and_its_own_page_is() {
-    let d = scratch("safe");
+    let d = temp("safe");
     tournament(&d);
     let page = d.join("report.html");
     std::fs::write(&page, "<html>my notes</html>\n").unwrap();
@@ -122,12 +105,12 @@ fn a_file_mtrain_did_not_write_is_never_replaced_and_its_own_page_is() {
     );
     assert_eq!(std::fs::read_to_string(&page).unwrap(), "<html>my notes</html>\n");
     std::fs::remove_file(&page).unwrap();
-    let said = ok(&["report", s(&d)]);
+    let said = run_ok(&["report", s(&d)]);
     assert!(said.contains("wrote") && said.contains("tournament report"), "{said}");
     let first = std::fs::read(&page).unwrap();
     assert!(first.starts_with(b"<!-- mtrain report -->\n<!DOCTYPE html>"));
     // Its own page is replaced, by the same bytes: nothing on the page depends on the clock.
-    ok(&["report", s(&d)]);
+    run_ok(&["report", s(&d)]);
     assert_eq!(std::fs::read(&page).unwrap(), first);
     // --out elsewhere: a folder, or a folder that does not exist, is refused.
     rejects(&["report", s(&d), "--out", s(&d)], &["is a folder"]);
@@ -144,11 +127,11 @@ fn a_file_mtrain_did_not_write_is_never_replaced_and_its_own_page_is() {
 
 #[test]
 fn a_tournament_page_shows_the_files_figures_and_links_to_them() {
-    let d = scratch("tournament");
+    let d = temp("tournament");
     tournament(&d);
     let out = d.join("pages");
     std::fs::create_dir_all(&out).unwrap();
-    ok(&["report", s(&d), "--out", s(&out.join("t.html"))]);
+    run_ok(&["report", s(&d), "--out", s(&out.join("t.html"))]);
     let page = std::fs::read_to_string(out.join("t.html")).unwrap();
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap()).unwrap();
@@ -188,7 +171,7 @@ fn a_tournament_page_shows_the_files_figures_and_links_to_them() {
 
 #[test]
 fn a_damaged_folder_is_one_line_naming_the_file() {
-    let d = scratch("damaged");
+    let d = temp("damaged");
     tournament(&d);
     let ratings = std::fs::read_to_string(d.join("ratings.csv")).unwrap();
     let without_se: String = ratings
@@ -216,14 +199,14 @@ fn a_damaged_folder_is_one_line_naming_the_file() {
 
 #[test]
 fn every_string_from_the_files_is_escaped() {
-    let d = scratch("escape");
+    let d = temp("escape");
     tournament(&d);
     // A folder edited by hand: a bot named with markup in every file.
     for f in ["summary.csv", "ratings.csv", "pairs.csv", "manifest.json"] {
         let text = std::fs::read_to_string(d.join(f)).unwrap();
         std::fs::write(d.join(f), text.replace("random", "<i>r&d</i>")).unwrap();
     }
-    ok(&["report", s(&d)]);
+    run_ok(&["report", s(&d)]);
     let page = std::fs::read_to_string(d.join("report.html")).unwrap();
     assert!(!page.contains("<i>"), "markup from a file reached the page");
     assert!(page.contains("&lt;i&gt;r&amp;d&lt;/i&gt;"));
@@ -232,8 +215,8 @@ fn every_string_from_the_files_is_escaped() {
 
 #[test]
 fn a_balance_page_embeds_only_mtrains_own_plots() {
-    let d = scratch("balance");
-    ok(&[
+    let d = temp("balance");
+    run_ok(&[
         "balance",
         "--set",
         "6",
@@ -257,7 +240,7 @@ fn a_balance_page_embeds_only_mtrains_own_plots() {
         .filter(|n| n.ends_with(".svg"))
         .collect();
     assert!(svgs.len() > 5, "{svgs:?}");
-    ok(&["report", s(&d)]);
+    run_ok(&["report", s(&d)]);
     let page = std::fs::read_to_string(d.join("report.html")).unwrap();
     assert_eq!(page.matches("<figure class=\"plot\"").count(), svgs.len());
     // The pick per player count, as recommendation.csv states it.
@@ -276,7 +259,7 @@ fn a_balance_page_embeds_only_mtrains_own_plots() {
     let skill = d.join("skill.svg");
     let text = std::fs::read_to_string(&skill).unwrap();
     std::fs::write(&skill, text.replacen("<rect", "<script>alert(1)</script><rect", 1)).unwrap();
-    ok(&["report", s(&d)]);
+    run_ok(&["report", s(&d)]);
     let page = std::fs::read_to_string(d.join("report.html")).unwrap();
     assert!(!page.contains("<script") && !page.contains("alert(1)"));
     assert!(page.contains("The plot <code>skill.svg</code> is not shown"), "skill.svg was embedded");
@@ -286,8 +269,8 @@ fn a_balance_page_embeds_only_mtrains_own_plots() {
 
 #[test]
 fn a_tuning_page_shows_the_final_values_and_the_confirmation() {
-    let d = scratch("tune");
-    ok(&[
+    let d = temp("tune");
+    run_ok(&[
         "tune",
         "--bot",
         "weighted",
@@ -305,7 +288,7 @@ fn a_tuning_page_shows_the_final_values_and_the_confirmation() {
         "--out",
         s(&d),
     ]);
-    ok(&["report", s(&d)]);
+    run_ok(&["report", s(&d)]);
     let page = std::fs::read_to_string(d.join("report.html")).unwrap();
     let tuned = std::fs::read_to_string(d.join("tuned.txt")).unwrap();
     let tuned = tuned.trim().replace(',', ",<wbr>").replace(':', ":<wbr>");
@@ -330,7 +313,7 @@ fn a_tuning_page_shows_the_final_values_and_the_confirmation() {
 #[test]
 fn the_committed_folders_report_with_links_that_resolve() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = scratch("committed");
+    let out = temp("committed");
     for (folder, kind, figure) in [
         ("results/ladder", "ladder", "74.0%"),
         ("results/balance/d12-wikipedia-seed1", "balance", "12.6%"),
@@ -338,7 +321,7 @@ fn the_committed_folders_report_with_links_that_resolve() {
         ("results/ladder/runs/wikipedia-2p-expert-montecarlo-sprt", "tournament", "H1 accepted"),
     ] {
         let page = out.join(format!("{kind}.html"));
-        let said = ok(&["report", s(&root.join(folder)), "--out", s(&page)]);
+        let said = run_ok(&["report", s(&root.join(folder)), "--out", s(&page)]);
         assert!(said.contains(&format!("{kind} report")), "{said}");
         let html = std::fs::read_to_string(&page).unwrap();
         assert!(html.contains(figure), "{folder}: {figure} missing");
@@ -354,16 +337,16 @@ fn the_committed_folders_report_with_links_that_resolve() {
 /// mtrain did not write stays, and the folder is refused.
 #[test]
 fn a_report_page_in_a_run_folder_is_the_runs() {
-    let dir = scratch("owned");
+    let dir = temp("owned");
     tournament(&dir);
-    ok(&["report", s(&dir)]);
+    run_ok(&["report", s(&dir)]);
     tournament(&dir);
     assert!(!dir.join("report.html").exists(), "the rerun removed the stale report");
-    ok(&["report", s(&dir)]);
-    let other = scratch("owned-other");
+    run_ok(&["report", s(&dir)]);
+    let other = temp("owned-other");
     std::fs::copy(dir.join("report.html"), other.join("report.html")).unwrap();
     tournament(&other);
-    let mine = scratch("owned-mine");
+    let mine = temp("owned-mine");
     std::fs::write(mine.join("report.html"), "<html>my notes</html>").unwrap();
     rejects(
         &["tournament", "--bots", "greedy,random", "--players", "2", "--games", "60", "--quiet", "--out", s(&mine)],
@@ -378,9 +361,9 @@ fn a_report_page_in_a_run_folder_is_the_runs() {
 #[test]
 fn the_ladder_report_leads_with_the_league() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = scratch("league");
+    let out = temp("league");
     let page = out.join("ladder.html");
-    ok(&["report", s(&root.join("results/ladder")), "--out", s(&page)]);
+    run_ok(&["report", s(&root.join("results/ladder")), "--out", s(&page)]);
     let html = std::fs::read_to_string(&page).unwrap();
     let rows = std::fs::read_to_string(root.join("results/ladder/league.csv")).unwrap().lines().count() - 1;
     assert_eq!(html.matches("data-league=\"").count(), rows);

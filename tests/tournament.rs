@@ -1,18 +1,10 @@
 //! `mtrain tournament` and `mtrain merge` as a user runs them: reproducible at any thread
 //! count, shards that merge exactly, early stopping, interruption and resumption, bad input.
 
+mod common;
+use common::{bin, mtrain, run_ok, temp_path};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-tour-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
+use std::process::Command;
 
 fn read(dir: &Path, f: &str) -> String {
     std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()))
@@ -21,16 +13,10 @@ fn read(dir: &Path, f: &str) -> String {
 const REPORTS: [&str; 7] =
     ["summary.csv", "seats.csv", "pairs.csv", "ratings.csv", "round_stats.csv", "games.csv", "rounds.csv"];
 
-fn run_ok(args: &[&str]) -> String {
-    let out = mtrain(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn byte_identical_at_any_thread_count_and_seed_matters() {
     let base = ["tournament", "--bots", "greedy,random,greedy:ties=random", "--players", "3", "--set", "9"];
-    let (a, b, c) = (tmp("t1"), tmp("t2"), tmp("seed"));
+    let (a, b, c) = (temp_path("t1"), temp_path("t2"), temp_path("seed"));
     let common = ["--games", "600", "--rounds", "4", "--per-game", "--quiet"];
     let s1 = run_ok(&[&base[..], &common, &["--threads", "1", "--out", a.to_str().unwrap()]].concat());
     let s2 = run_ok(&[&base[..], &common, &["--threads", "2", "--out", b.to_str().unwrap()]].concat());
@@ -59,7 +45,7 @@ fn byte_identical_at_any_thread_count_and_seed_matters() {
 
 #[test]
 fn play_replays_a_tournament_game_from_its_deal_seed() {
-    let d = tmp("replay");
+    let d = temp_path("replay");
     run_ok(&[
         "tournament",
         "--bots",
@@ -98,7 +84,7 @@ fn play_replays_a_tournament_game_from_its_deal_seed() {
 
 #[test]
 fn greedy_beats_random_with_intervals_that_exclude_a_tie() {
-    let d = tmp("strength");
+    let d = temp_path("strength");
     run_ok(&[
         "tournament",
         "--bots",
@@ -124,7 +110,7 @@ fn greedy_beats_random_with_intervals_that_exclude_a_tie() {
 
 #[test]
 fn shards_merge_to_the_single_run() {
-    let whole = tmp("whole");
+    let whole = temp_path("whole");
     let args = [
         "tournament",
         "--bots",
@@ -139,13 +125,13 @@ fn shards_merge_to_the_single_run() {
         "--per-game",
     ];
     run_ok(&[&args[..], &["--out", whole.to_str().unwrap()]].concat());
-    let parts: Vec<PathBuf> = (1..=3).map(|i| tmp(&format!("shard{i}"))).collect();
+    let parts: Vec<PathBuf> = (1..=3).map(|i| temp_path(&format!("shard{i}"))).collect();
     for (i, p) in parts.iter().enumerate() {
         let shard = format!("{}/3", i + 1);
         run_ok(&[&args[..], &["--shard", &shard, "--threads", "1", "--out", p.to_str().unwrap()]].concat());
         assert!(read(p, "manifest.json").contains(&format!("\"shard\": \"{shard}\"")));
     }
-    let merged = tmp("merged");
+    let merged = temp_path("merged");
     // Merge in a scrambled order: the result does not depend on it.
     run_ok(&[
         "merge",
@@ -165,12 +151,12 @@ fn shards_merge_to_the_single_run() {
         parts[0].to_str().unwrap(),
         parts[0].to_str().unwrap(),
         "--out",
-        tmp("dup").to_str().unwrap(),
+        temp_path("dup").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is given twice (it holds shard 1/3)"), "{err}");
-    let partial = tmp("partial");
+    let partial = temp_path("partial");
     let text = run_ok(&[
         "merge",
         parts[0].to_str().unwrap(),
@@ -188,10 +174,10 @@ fn shards_merge_to_the_single_run() {
 
 #[test]
 fn shard_auto_reads_the_schedulers_variables() {
-    let (a, b, c, d) = (tmp("slurm"), tmp("slurm-flag"), tmp("k8s"), tmp("whole"));
+    let (a, b, c, d) = (temp_path("slurm"), temp_path("slurm-flag"), temp_path("k8s"), temp_path("whole"));
     let args = ["tournament", "--bots", "greedy,random", "--games", "400", "--rounds", "2", "--quiet"];
     let with_env = |extra: &[&str], env: &[(&str, &str)]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_mtrain"));
+        let mut cmd = bin();
         cmd.args(args).args(extra);
         for k in [
             "SLURM_ARRAY_TASK_ID",
@@ -255,8 +241,8 @@ fn sprt_stops_at_the_same_game_at_any_thread_count() {
 
 #[test]
 fn interrupted_run_resumes_to_the_uninterrupted_result() {
-    let full = tmp("full");
-    let part = tmp("part");
+    let full = temp_path("full");
+    let part = temp_path("part");
     let args = [
         "tournament",
         "--bots",
@@ -270,7 +256,7 @@ fn interrupted_run_resumes_to_the_uninterrupted_result() {
         "2",
     ];
     run_ok(&[&args[..], &["--per-game", "--out", full.to_str().unwrap()]].concat());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+    let mut child = bin()
         .args(args)
         .args(["--per-game", "--out", part.to_str().unwrap()])
         .stdout(std::process::Stdio::null())
@@ -298,7 +284,7 @@ fn interrupted_run_resumes_to_the_uninterrupted_result() {
 
 #[test]
 fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
-    let out_dir = tmp("bad");
+    let out_dir = temp_path("bad");
     let o = out_dir.to_str().unwrap();
     let file = std::env::temp_dir().join(format!("mtrain-tour-{}-afile", std::process::id()));
     std::fs::write(&file, "x").unwrap();
@@ -345,7 +331,7 @@ fn bad_input_gets_one_line_exit_2_and_writes_nothing() {
 /// no tile of the round's number among 15 drawn from 90, 12 of which show it: C(78,15)/C(90,15).
 #[test]
 fn no_start_rate_matches_the_exact_probability() {
-    let dir = tmp("nostart");
+    let dir = temp_path("nostart");
     let d = dir.to_str().unwrap();
     run_ok(&["tournament", "--bots", "greedy", "--games", "400", "--quiet", "--out", d]);
     let stats = read(&dir, "round_stats.csv");
@@ -401,7 +387,7 @@ fn one_deterministic_bot_replays_one_game_in_every_rotation_so_rotations_are_ski
 
 #[test]
 fn seating_varies_by_default_and_can_be_fixed() {
-    let d = tmp("seating");
+    let d = temp_path("seating");
     let args = ["tournament", "--bots", "greedy,planner,random", "--players", "3", "--games", "60", "--rounds", "1"];
     let varied = run_ok(&[&args[..], &["--quiet", "--per-game", "--out", d.to_str().unwrap()]].concat());
     assert!(

@@ -2,22 +2,12 @@
 //! confirmation, reproducibly at any thread count; an interrupted run resumes to the same
 //! files; bad ranges and unknown parameters get one line and exit code 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 use std::time::Duration;
 
 mod common;
-use common::rejects;
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mtrain-tune-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
+use common::{bin, mtrain, read, rejects, temp_path};
 
 const TUNE: [&str; 13] = [
     "tune",
@@ -42,13 +32,9 @@ fn run(out: &Path, extra: &[&str]) -> Output {
     mtrain(&args)
 }
 
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
 #[test]
 fn a_run_writes_its_files_the_same_at_any_thread_count() {
-    let (a, b) = (scratch("a"), scratch("b"));
+    let (a, b) = (temp_path("a"), temp_path("b"));
     let o = run(&a, &["--iterations", "12", "--games", "16", "--threads", "1", "--confirm-games", "200"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
@@ -77,14 +63,13 @@ fn a_run_writes_its_files_the_same_at_any_thread_count() {
 /// the run is surely going on), then `--resume`: the files of an uninterrupted run.
 #[test]
 fn an_interrupted_run_resumes_to_the_same_files() {
-    let (whole, cut) = (scratch("whole"), scratch("cut"));
+    let (whole, cut) = (temp_path("whole"), temp_path("cut"));
     let extra = ["--iterations", "200", "--games", "64", "--threads", "1", "--confirm-games", "100"];
     assert_eq!(run(&whole, &extra).status.code(), Some(0));
     let mut args: Vec<&str> = TUNE.to_vec();
     args.extend(extra);
     args.extend(["--quiet", "--out", cut.to_str().unwrap()]);
-    let mut child =
-        Command::new(env!("CARGO_BIN_EXE_mtrain")).args(&args).stdout(std::process::Stdio::null()).spawn().unwrap();
+    let mut child = bin().args(&args).stdout(std::process::Stdio::null()).spawn().unwrap();
     let rows = || std::fs::read_to_string(cut.join("trajectory.csv")).map_or(0, |t| t.lines().count());
     while rows() < 6 && child.try_wait().unwrap().is_none() {
         std::thread::sleep(Duration::from_millis(2));
@@ -117,7 +102,7 @@ fn an_interrupted_run_resumes_to_the_same_files() {
 
 #[test]
 fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
-    let dir = scratch("bad");
+    let dir = temp_path("bad");
     let out = dir.to_str().unwrap();
     let t = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = ["tune", "--out", out].iter().map(|s| s.to_string()).collect();
@@ -163,7 +148,7 @@ fn bad_ranges_and_parameters_get_one_line_and_exit_2() {
 /// file of another format, or one edited by hand, is refused with one line.
 #[test]
 fn the_state_is_the_run_as_data_and_another_format_is_refused() {
-    let dir = scratch("data");
+    let dir = temp_path("data");
     let o = run(&dir, &["--iterations", "3", "--games", "8", "--threads", "1", "--confirm-games", "50"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let text = read(&dir.join("tune.json"));
@@ -194,7 +179,7 @@ fn the_state_is_the_run_as_data_and_another_format_is_refused() {
 #[test]
 fn a_state_with_many_floats_reads_back_exactly() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tuning/runs/tune-wikipedia");
-    let dir = scratch("floats");
+    let dir = temp_path("floats");
     std::fs::create_dir_all(&dir).unwrap();
     for f in std::fs::read_dir(&src).unwrap() {
         let f = f.unwrap().path();

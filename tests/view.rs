@@ -1,26 +1,16 @@
 //! `mtrain view`: the page it writes and the input it refuses. What the page shows is tested in a
 //! browser by tests/browser/test_viewer.py (scripts/browser-test.sh).
 
+mod common;
+use common::{bin, mtrain, temp};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn mtrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap()
-}
-
-/// A fresh folder for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtrain-view-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
 /// Runs `args`, expects exit code 2 and one stderr line containing each of `needles`.
+// Stricter than `common::rejects`: also the `mtrain: ` prefix.
 fn rejects(args: &[&str], needles: &[&str]) {
     let out = mtrain(args);
     let err = String::from_utf8(out.stderr).unwrap();
@@ -50,7 +40,7 @@ fn listing(dir: &Path) -> Vec<String> {
 
 #[test]
 fn writes_one_self_contained_page_the_same_bytes_each_time() {
-    let dir = folder("page");
+    let dir = temp("page");
     let log = small_log(&dir);
     let out = mtrain(&["view", s(&log)]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -77,7 +67,7 @@ fn writes_one_self_contained_page_the_same_bytes_each_time() {
 
 #[test]
 fn a_seed_beyond_2_to_the_53_stays_exact_in_the_page() {
-    let dir = folder("seed");
+    let dir = temp("seed");
     let log = dir.join("big.jsonl");
     let seed = "18446744073709551557";
     let out = mtrain(&["play", "--players", "2", "--set", "6", "--rounds", "1", "--seed", seed, "--log", s(&log)]);
@@ -90,7 +80,7 @@ fn a_seed_beyond_2_to_the_53_stays_exact_in_the_page() {
 
 #[test]
 fn a_script_end_tag_in_the_log_cannot_break_the_page() {
-    let dir = folder("escape");
+    let dir = temp("escape");
     let log = small_log(&dir);
     let text = std::fs::read_to_string(&log).unwrap();
     let evil = text.replacen("\"bots\":[\"greedy\"", "\"bots\":[\"</script><script>alert(1)</script>\"", 1);
@@ -105,7 +95,7 @@ fn a_script_end_tag_in_the_log_cannot_break_the_page() {
 
 #[test]
 fn a_bad_log_line_is_one_error_with_its_line_number_and_no_page() {
-    let dir = folder("bad");
+    let dir = temp("bad");
     let log = small_log(&dir);
     let good = std::fs::read_to_string(&log).unwrap();
     let mut lines: Vec<&str> = good.lines().collect();
@@ -146,7 +136,7 @@ fn a_bad_log_line_is_one_error_with_its_line_number_and_no_page() {
 
 #[test]
 fn an_existing_file_is_replaced_only_if_it_is_a_viewer_page() {
-    let dir = folder("safe");
+    let dir = temp("safe");
     let log = small_log(&dir);
     let page = dir.join("game.html");
     std::fs::write(&page, "<html>my own notes</html>\n").unwrap();
@@ -164,7 +154,7 @@ fn an_existing_file_is_replaced_only_if_it_is_a_viewer_page() {
 
 #[test]
 fn a_tournament_log_shows_the_game_asked_for() {
-    let dir = folder("tournament");
+    let dir = temp("tournament");
     let logs = dir.join("logs");
     let run = [
         "tournament",
@@ -187,7 +177,7 @@ fn a_tournament_log_shows_the_game_asked_for() {
         &logs.to_string_lossy(),
     ]
     .map(String::from);
-    let out = Command::new(env!("CARGO_BIN_EXE_mtrain")).args(&run).output().unwrap();
+    let out = bin().args(&run).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let file = logs.join("games-000000.jsonl");
     let text = std::fs::read_to_string(&file).unwrap();
@@ -209,7 +199,7 @@ const REVIEW_HEADER: &str = "game,round,decision,seat,line,kind,moves,played,bes
 
 #[test]
 fn review_rows_attach_to_the_moves_of_their_lines() {
-    let dir = folder("review");
+    let dir = temp("review");
     let log = small_log(&dir);
     let csv = dir.join("review.csv");
     // Line 5 is the fourth move; line 99 is not in the game; an extra column is ignored.
@@ -250,7 +240,7 @@ fn review_rows_attach_to_the_moves_of_their_lines() {
 /// `analyze` alike.
 #[test]
 fn another_games_review_and_a_cut_log_are_refused() {
-    let dir = folder("belongs");
+    let dir = temp("belongs");
     let log = small_log(&dir);
     let other = dir.join("other.jsonl");
     let out = mtrain(&[

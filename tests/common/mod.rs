@@ -1,10 +1,15 @@
-//! Helpers shared by the scenario test suites: tile and move shorthands, expected events, and an
-//! observer that records every event.
+//! Helpers shared by the test suites: for the scenario suites, tile and move shorthands, expected
+//! events, and an observer that records every event; for the command-line suites, running the
+//! built `mtrain` binary, scratch folders and one-line refusals.
 
+// Each test file is its own crate and compiles this whole module, yet uses only part of it: the
+// rest would be reported as dead code in every one of them.
 #![allow(dead_code)]
 
 use mexican_train::round::RoundSetup;
 use mexican_train::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// Seats of the scenarios.
 pub const A: Seat = Seat::from_index(0);
@@ -323,9 +328,46 @@ pub fn match_after_reset(rules: &Rules, specs: &[&str], other_seed: u64, seed: u
     play_match(rules, seed, &mut used, &mut NoObserver)
 }
 
+/// The built `mtrain` binary as a command, to add arguments, input and pipes to.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mtrain"))
+}
+
+/// Runs `mtrain args` to its end (no input on stdin) and returns what it did.
+pub fn mtrain(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+/// Runs `mtrain args`, expects exit code 0 (its stderr in the message if not), returns its stdout.
+pub fn run_ok(args: &[&str]) -> String {
+    let out = mtrain(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The scratch path `name` of this test file and process, removed if it was left from before.
+/// Not created: for a run's `--out` to create (see [`temp`] for an empty folder).
+pub fn temp_path(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mtrain-{}-{name}-{}", env!("CARGO_CRATE_NAME"), std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A fresh, empty scratch folder `name` for one test ([`temp_path`], created).
+pub fn temp(name: &str) -> PathBuf {
+    let d = temp_path(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The text of the file at `p` (its path in the message if it cannot be read).
+pub fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
 /// Runs `mtrain args`, expects exit code 2 and one stderr line containing each of `needles`.
 pub fn rejects(args: &[&str], needles: &[&str]) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mtrain")).args(args).output().unwrap();
+    let out = mtrain(args);
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
