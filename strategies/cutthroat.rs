@@ -30,7 +30,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 /// Aggressive planner.
 #[derive(Clone, Debug, Default)]
 pub struct Cutthroat {
-    cache: PlanCache,
+    pub(super) cache: PlanCache,
 }
 
 impl Strategy for Cutthroat {

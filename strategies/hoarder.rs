@@ -39,7 +39,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 /// Double-hoarding planner.
 #[derive(Clone, Debug)]
 pub struct Hoarder {
-    cache: PlanCache,
+    pub(super) cache: PlanCache,
     release: u32,
     late: usize,
 }

@@ -240,11 +240,14 @@ impl Bot {
         Bot::from_spec(&s.parse()?)
     }
 
-    /// Limits each plan search of a planning bot (`planner`, `weighted`) to `budget` expanded
-    /// nodes; other bots are left as they are. The search bots do this to their rollout bot.
+    /// Limits each plan search of a planning bot (`planner`, `hoarder`, `cutthroat`,
+    /// `weighted`) to `budget` expanded nodes; other bots are left as they are. The search bots
+    /// do this to their rollout bots, and the `oracle` to the bots it models the seats with.
     pub(crate) fn limit_plan(&mut self, budget: u32) {
         match self {
             Bot::Planner(b) => b.cache.limit(budget),
+            Bot::Hoarder(b) => b.cache.limit(budget),
+            Bot::Cutthroat(b) => b.cache.limit(budget),
             Bot::Weighted(b) => b.cache.limit(budget),
             _ => {}
         }

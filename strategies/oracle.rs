@@ -133,6 +133,10 @@ impl SeatModels {
                     .iter()
                     .map(|c| {
                         let mut b = Bot::parse(c).expect("a valid built-in spec");
+                        // Replaying a seat's decisions keeps to the rollouts' plan budget, so a
+                        // decision's cost stays bounded however large the hands grow (on the rare
+                        // decision the budget binds, a candidate may miss its own seat's move).
+                        b.limit_plan(super::plan::ROLLOUT_PLAN_BUDGET);
                         b.match_start(&crate::strategy::MatchStart { seat: Seat::from_index(s), ..*start });
                         b
                     })
@@ -201,9 +205,7 @@ impl SeatModels {
                 if s == me.index() {
                     return own.clone();
                 }
-                let mut b = self.replay[s][self.chosen[s]].clone();
-                b.limit_plan(super::plan::ROLLOUT_PLAN_BUDGET);
-                b
+                self.replay[s][self.chosen[s]].clone()
             })
             .collect()
     }
