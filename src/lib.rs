@@ -8,7 +8,7 @@
 //! Everything runs one way, and every step is a pure function of its inputs and a seed:
 //!
 //! ```text
-//! Rules + seed ─▶ deal ─▶ round ─▶ game (a match) ─▶ job (tournament, balance, tune) ─▶ report
+//! Rules + seed ─▶ deal ─▶ round ─▶ game (a match) ─▶ runs (tournament, balance, tune) ─▶ report ─▶ job
 //!                          ▲
 //!                 View ─▶ Strategy (a bot) chooses a Move
 //! ```
@@ -26,20 +26,33 @@
 //! 4. **A match.** [`game`] plays rounds from the highest double down and scores them
 //!    ([`play_match`]), or steps through one decision at a time ([`MatchState`]); [`rng`]
 //!    derives every seed by name ([`rng::seeds`]), so a match is a function of its seed.
-//! 5. **A job.** [`tournament`] schedules many matches as numbered chunks of deals (a pure plan),
-//!    runs them on threads, and folds them into exact integer sums ([`tournament::Tally`]) that
-//!    merge across threads, shards and resumes; its session keeps the run's state on disk
-//!    (`tally.json`, checkpoints, per-game files). [`balance`] sweeps hand sizes as one
+//! 5. **The runs.** [`tournament`] schedules many matches as numbered chunks of deals (a pure
+//!    plan), runs them on threads, and folds them into exact integer sums ([`tournament::Tally`])
+//!    that merge across threads, shards and resumes. [`balance`] sweeps hand sizes as one
 //!    tournament per cell and judges each against its limits; [`tune`] moves a bot's parameters
-//!    by SPSA over rounds of games. [`job`] is the folder all three keep their state in:
-//!    checkpoints, resumption, shards and merges rebuild a run from the configuration its state
-//!    stores. [`stats`] turns sums into estimates with intervals.
+//!    by SPSA over rounds of games. They compute and never format: they emit records and sums,
+//!    and tell a [`store::Progress`] observer how far they are. [`store`] is the durable folder
+//!    they keep their state in: files written atomically, self-checked state files, what a new
+//!    run may replace. [`stats`] turns sums into estimates with intervals.
 //! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
-//!    transcript and JSONL log of a match, manifests, SVG plots, and the per-game rows a
-//!    tournament hands its sink ([`report::rows`]): the runners compute, the reports format.
-//! 7. **The command line.** [`cli`] parses `mtrain` arguments into the pieces above, runs them,
-//!    and prints; it holds no game logic.
+//!    transcript and JSONL log of a match, manifests, SVG plots, the HTML pages, and the
+//!    per-game rows a tournament hands its sink ([`report::rows`]).
+//! 7. **One kind of run.** [`job`] is where a run becomes durable: the [`job::Job`] trait (a
+//!    kind's configuration as data, its state, how it plays, which files it writes, how its
+//!    shards merge), implemented once per kind ([`job::tournament`], [`job::balance`],
+//!    [`job::tune`]), and the one driver that runs any of them ([`job::prepare`], [`job::merge`]):
+//!    the folder, resume, checkpoints, the stop flags a signal sets, progress, shards and merges.
+//! 8. **The front doors.** The `mtrain` command line (the binary; its `cli` module is hidden
+//!    from this documentation) and the Python package parse arguments into a job's
+//!    configuration, hand it to the driver, and print or return its report; they hold no game
+//!    logic and no run logic.
 //!
+//! The modules stand on floors, each using only those below it: the table (`error`, `rng`,
+//! `stats`, `tile`; `tile_set`, `rules`), a round (`deal`; `round`, `view`, `strategy`), a
+//! match (`game`), the players (`strategies`, `external`), the analyst and the durable folder
+//! (`analyze`, `store`), the runs (`tournament`, `balance`, `tune`), `report`, `job`, and the
+//! command line. `tests/module_graph.rs` holds the floors.
+
 //! # Modules
 //!
 //! | module | role |
@@ -59,9 +72,10 @@
 //! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, durable runs |
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
-//! | [`job`] | the durable folder of every kind of run: new, resumed, checkpointed |
-//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots |
-//! | [`cli`] | the `mtrain` command line |
+//! | [`store`] | the durable folder of every kind of run: atomic files, self-checked state, progress |
+//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots, HTML pages |
+//! | [`job`] | the `Job` trait, the kinds of run, and the one driver: new, resumed, merged |
+//! | [`cli`] | the `mtrain` command line's entry points (feature `cli`, on by default) |
 //!
 //! # Examples
 //!
@@ -84,6 +98,9 @@
 
 pub mod analyze;
 pub mod balance;
+/// The `mtrain` command line: [`cli::run`] is the binary, [`cli::run_with`] the same with a
+/// registry of one's own bots (see `examples/custom_bot.rs`); everything else in it is private.
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod deal;
 pub mod error;
@@ -95,6 +112,7 @@ pub mod rng;
 pub mod round;
 pub mod rules;
 pub mod stats;
+pub mod store;
 pub mod strategy;
 pub mod tile;
 pub mod tile_set;

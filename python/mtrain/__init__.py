@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _mtrain
 from ._mtrain import Game, State
@@ -26,6 +26,10 @@ __version__ = _mtrain.__version__
 #: (``["tap=draw_two"]``), as ``--rule`` takes them.
 Options = Union[Dict[str, object], Sequence[str]]
 
+#: A progress callback: called as ``progress(done, total)`` in the run's unit (games, or a tuning
+#: run's iterations) from the calling thread while a run plays.
+Progress = Callable[[int, int], None]
+
 __all__ = [
     "BalanceResult",
     "VecEnv",
@@ -34,9 +38,12 @@ __all__ = [
     "State",
     "Table",
     "TournamentResult",
+    "TuneResult",
     "balance",
+    "run",
     "strategies",
     "tournament",
+    "tune",
     "__version__",
 ]
 
@@ -137,6 +144,7 @@ def tournament(
     anchor: Optional[str] = None,
     rotate: bool = True,
     vary_order: bool = True,
+    progress: Optional[Progress] = None,
 ) -> TournamentResult:
     """Plays a tournament as ``mtrain tournament`` does and returns its tables.
 
@@ -154,27 +162,13 @@ def tournament(
 
     Ctrl-C stops the run as the command line's does: the first prints one line and lets the
     games in flight finish for at most 2 seconds, a second (or the end of those seconds) cuts
-    them short, even with search bots; then ``KeyboardInterrupt`` is raised.
+    them short, even with search bots; then ``KeyboardInterrupt`` is raised. ``progress``, if
+    given, is called as ``progress(done, total)`` (games) while the run plays, from the calling
+    thread; an exception it raises stops the run as Ctrl-C does and is raised.
     """
-    bots, python_bots = _field(bots)
-    raw = _mtrain.tournament(
-        bots,
-        players=players,
-        games=games,
-        seed=seed,
-        rules=rules,
-        set=set,
-        hand=hand,
-        rounds=rounds,
-        options=options,
-        threads=threads,
-        gauntlet=gauntlet,
-        anchor=anchor,
-        rotate=rotate,
-        vary_order=vary_order,
-        python_bots=python_bots,
-    )
-    return TournamentResult(raw)
+    kw = dict(locals())
+    field, python_bots = _field(kw.pop("bots"))
+    return TournamentResult(_mtrain.tournament(field, python_bots=python_bots, **kw))
 
 
 def _field(bots) -> Tuple[Optional[str], List[Tuple[str, object]]]:
@@ -238,6 +232,7 @@ def balance(
     min_skill: Optional[float] = None,
     max_skill: Optional[float] = None,
     margin: Optional[float] = None,
+    progress: Optional[Progress] = None,
 ) -> BalanceResult:
     """Sweeps hand sizes as ``mtrain balance`` does and returns its tables and plots.
 
@@ -249,32 +244,101 @@ def balance(
     the command line's; ``mtrain balance --help`` explains each. The tables equal the files of
     ``mtrain balance --out`` with the same arguments. The limits are shares from 0 to 1;
     ``options`` and ``threads`` are as in :func:`tournament`, and a bad argument raises there too.
-    Ctrl-C stops a sweep as it stops a tournament.
+    Ctrl-C and ``progress`` work as in :func:`tournament`.
     """
-    bots, python_bots = _field(bots)
-    raw = _mtrain.balance(
-        bots,
-        players=players,
-        hands=hands,
-        games=games,
-        max_games=max_games,
-        seed=seed,
-        rules=rules,
-        set=set,
-        rounds=rounds,
-        options=options,
-        objective=objective,
-        metrics=None if metrics is None else list(metrics),
-        threads=threads,
-        max_blocked=max_blocked,
-        max_first_edge=max_first_edge,
-        first_player=first_player,
-        min_skill=min_skill,
-        max_skill=max_skill,
-        margin=margin,
-        python_bots=python_bots,
-    )
-    return BalanceResult(raw)
+    kw = dict(locals())
+    field, python_bots = _field(kw.pop("bots"))
+    kw["metrics"] = None if metrics is None else list(metrics)
+    return BalanceResult(_mtrain.balance(field, python_bots=python_bots, **kw))
+
+
+class TuneResult(_Result):
+    """What a tuning run returns: its trajectory, the tuned bot and the confirmation.
+
+    ``tuned`` is the tuned bot's spec (``tuned.txt``; ``None`` when the run stopped before its
+    last iteration), ``iterations`` the iterations played; tables (each a :class:`Table`):
+    ``trajectory`` (a row per iteration) and ``confirm`` (the confirmation's SPRT, when the
+    tuned parameters differ from the starting ones); ``plots["trajectory.svg"]`` the trajectory.
+    """
+
+    def __init__(self, raw: Dict[str, object]) -> None:
+        super().__init__(raw)
+        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
+        self.tuned: Optional[str] = files["tuned.txt"].strip() if "tuned.txt" in files else None
+        self.iterations: int = raw["played"]  # type: ignore[assignment]
+
+    trajectory = property(lambda self: self.tables["trajectory"], doc="A row per iteration (trajectory.csv).")
+    confirm = property(lambda self: self.tables.get("confirm"), doc="The confirmation (confirm.csv), if any.")
+
+    def __repr__(self) -> str:
+        return f"<mtrain.TuneResult: {self.iterations} iterations, tuned {self.tuned}>"
+
+    def __str__(self) -> str:
+        return self.header + self.report
+
+
+def tune(
+    bot: Optional[str] = None,
+    *,
+    params: Sequence[str] = (),
+    iterations: int = 200,
+    games: int = 64,
+    perturbation: float = 0.1,
+    rate: float = 2.0,
+    seed: int = 1,
+    confirm_sprt: Tuple[float, float] = (0.0, 10.0),
+    confirm_games: int = 20_000,
+    players: int = 4,
+    rules: str = "wikipedia",
+    set: int = 12,
+    hand: Optional[int] = None,
+    rounds: Optional[int] = None,
+    options: Optional[Options] = None,
+    threads: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> TuneResult:
+    """Tunes a bot's numeric parameters as ``mtrain tune`` does and returns the trajectory, the
+    tuned bot and the confirmation.
+
+    ``bot`` is the bot with its starting parameters (``"weighted"``, ``"weighted:pips=1.5"``;
+    ``None``: the command line's default), ``params`` the parameters to tune with their ranges
+    (``["pips=0:3", "plan_tile=-2:1"]``). Each of ``iterations`` SPSA iterations plays ``games``
+    games of the two perturbed bots against each other; then the tuned bot meets the starting one
+    on fresh deals in an SPRT with Elo bounds ``confirm_sprt``, for at most ``confirm_games``
+    games. The same arguments give the same trajectory as ``mtrain tune``, at any thread count.
+    The table and ``threads``, Ctrl-C and ``progress`` (in iterations) are as in
+    :func:`tournament`.
+    """
+    kw = dict(locals())
+    kw["params"] = list(params)
+    kw["confirm_sprt"] = tuple(confirm_sprt)
+    return TuneResult(_mtrain.tune(**kw))
+
+
+_RESULTS = {"tournament": TournamentResult, "balance": BalanceResult, "tune": TuneResult}
+
+
+def run(
+    kind: str,
+    spec: Union[Dict[str, object], str],
+    *,
+    threads: Optional[int] = None,
+    progress: Optional[Progress] = None,
+):
+    """Plays any kind of run (``"tournament"``, ``"balance"``, ``"tune"``) from its spec as data:
+    a dict (or its JSON text) of exactly the fields a run's state file stores under
+    ``config.spec`` (``tally.json`` or ``tune.json`` of an ``--out`` folder), so a stored run is
+    played again with ``mtrain.run("tournament", json.load(open("out/tally.json"))["config"]["spec"])``.
+    Returns the kind's result (:class:`TournamentResult`, :class:`BalanceResult`,
+    :class:`TuneResult`). An unknown kind or a spec that does not parse raises ``ValueError``
+    naming the problem; the run's own checks then raise as the keyword functions do.
+    """
+    import json
+
+    text = spec if isinstance(spec, str) else json.dumps(spec)
+    if kind not in _RESULTS:
+        raise ValueError(f"unknown kind of run {kind!r} (valid: {', '.join(_RESULTS)})")
+    return _RESULTS[kind](_mtrain.run(kind, text, threads=threads, progress=progress))
 
 
 def vec_env(

@@ -4,7 +4,7 @@ Every integer argument is checked against its range (a ``ValueError`` naming the
 range; a ``TypeError`` for a value that is no integer), and ``options`` are rule changes as a
 dict ``{rule: value}`` or a list of ``"rule=value"`` strings, everywhere."""
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 Options = Union[Dict[str, object], Sequence[str]]
 
@@ -27,6 +27,7 @@ def tournament(
     rotate: bool = True,
     vary_order: bool = True,
     python_bots: List[Tuple[str, Any]] = ...,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> Dict[str, Union[str, int, bool, Dict[str, str]]]: ...
 def strategies() -> Dict[str, str]: ...
 def main(args: List[str]) -> int: ...
@@ -52,6 +53,34 @@ def balance(
     max_skill: Optional[float] = None,
     margin: Optional[float] = None,
     python_bots: List[Tuple[str, Any]] = ...,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Dict[str, Union[str, int, bool, Dict[str, str]]]: ...
+def tune(
+    bot: Optional[str] = None,
+    *,
+    params: List[str] = ...,
+    iterations: int = 200,
+    games: int = 64,
+    perturbation: float = 0.1,
+    rate: float = 2.0,
+    seed: int = 1,
+    confirm_sprt: Tuple[float, float] = (0.0, 10.0),
+    confirm_games: int = 20_000,
+    players: int = 4,
+    rules: str = "wikipedia",
+    set: int = 12,
+    hand: Optional[int] = None,
+    rounds: Optional[int] = None,
+    options: Optional[Options] = None,
+    threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> Dict[str, Union[str, int, bool, Dict[str, str]]]: ...
+def run(
+    kind: str,
+    spec: str,
+    *,
+    threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> Dict[str, Union[str, int, bool, Dict[str, str]]]: ...
 
 class Game:

@@ -9,27 +9,27 @@ mod pybot;
 use args::Int;
 
 use mexican_train::Bot;
-use mexican_train::balance::{
-    self as bal, DEFAULT_POPULATION, FirstPlayer, Limits, Objective, Sweep, SweepConfig, SweepError, SweepSpec,
-};
+use mexican_train::balance::{DEFAULT_POPULATION, FirstPlayer, Limits, Objective, SweepConfig, SweepSpec};
 use mexican_train::external::decide_message;
 use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, MatchState, ObservationLayout};
-use mexican_train::report::balance as brep;
-use mexican_train::report::tournament as rep;
+use mexican_train::job::balance::BalanceRun;
+use mexican_train::job::tournament::TournamentRun;
+use mexican_train::job::tune::{TuneConfig, TuneRun};
+use mexican_train::job::{self, Ending, Job, JobError, Start};
+use mexican_train::report::manifest::{Invocation, Started};
 use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
 use mexican_train::rules::TableSpec;
 use mexican_train::rules::{MAX_PLAYERS, Rules};
+use mexican_train::store::Progress;
 use mexican_train::strategies::{Origin, Registry};
 use mexican_train::strategy::{SpecError, StrategySpec};
-use mexican_train::tournament::{
-    ChunkSet, Identity, Outputs, RunOptions, RunResult, Session, SessionError, TournamentConfig, TournamentJob,
-    TournamentSpec,
-};
+use mexican_train::tournament::{Sprt, TournamentConfig, TournamentSpec};
+use mexican_train::tune::{Gains, TuningSpec};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -48,7 +48,12 @@ const GRACE: Duration = Duration::from_secs(2);
 /// answer at once, so the call ends within about a second whatever the bots. The first
 /// KeyboardInterrupt is raised once the work is back; the search bots search again in the next
 /// call.
-fn interruptible<T: Send>(py: Python<'_>, opts: &RunOptions, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    opts: &job::Options,
+    mut poll: impl FnMut(Python<'_>) -> PyResult<()>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     mexican_train::strategies::abandon_searches(false);
     let cut = || {
         opts.cut.store(true, Ordering::SeqCst);
@@ -60,7 +65,7 @@ fn interruptible<T: Send>(py: Python<'_>, opts: &RunOptions, work: impl FnOnce()
         let mut deadline = None;
         while !handle.is_finished() {
             py.detach(|| std::thread::sleep(SIGNAL_POLL));
-            if let Err(e) = py.check_signals() {
+            if let Err(e) = py.check_signals().and_then(|()| poll(py)) {
                 if signal.is_none() {
                     opts.stop.store(true, Ordering::SeqCst);
                     say_stopping(py);
@@ -106,7 +111,7 @@ fn say_stopping(py: Python<'_>) {
 #[pyo3(signature = (
     bots = None, *, players = Int::of(4), games = Int::of(10_000), seed = Int::of(1), rules = "wikipedia",
     set = Int::of(12), hand = None, rounds = None, options = None, threads = None, gauntlet = None,
-    anchor = None, rotate = true, vary_order = true, python_bots = Vec::new()
+    anchor = None, rotate = true, vary_order = true, python_bots = Vec::new(), progress = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn tournament<'py>(
@@ -126,6 +131,7 @@ fn tournament<'py>(
     rotate: bool,
     vary_order: bool,
     python_bots: Vec<(String, Py<PyAny>)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
     let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
@@ -135,33 +141,97 @@ fn tournament<'py>(
     let spec =
         TournamentSpec { table, bots, gauntlet, anchor, games, seed, rotate, vary_order, sprt: None, shard: None };
     spec.table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let job = TournamentJob::new(&spec, &registry).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let t = &job.tournament;
-    let id = Identity {
-        config: TournamentConfig::new(&spec, Default::default()).to_value(),
-        shard: None,
-        args: Vec::new(),
-        plan: ChunkSet::slice(t.chunk_count(), None),
+    let config = TournamentConfig::new(&spec, Default::default());
+    let start = Start::New { config, shard: None, outputs: Default::default(), out: None, force: false };
+    run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))
+}
+
+/// What a [`Progress`] observer a Python callback watches has heard: units played and planned,
+/// read by the waiting thread (which holds the GIL) to call the callback.
+#[derive(Default)]
+struct Counter {
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Progress for Counter {
+    fn begin(&self, total: u64, done: u64) {
+        self.total.store(total, Ordering::SeqCst);
+        self.done.store(done, Ordering::SeqCst);
+    }
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::SeqCst);
+    }
+    fn extend(&self, n: u64) {
+        self.total.fetch_add(n, Ordering::SeqCst);
+    }
+}
+
+/// Plays a job through the library's driver in memory (no folder: nothing is written), with
+/// the command line's answer to Ctrl-C ([`interruptible`]) and `progress(done, total)` called
+/// from this thread as the units (games, iterations) are played; the report as a dict:
+/// `header` and `console` (the text the command line prints; `console(job, state)` gives it
+/// for a stopped run too), `files` (file name to text, as `--out` writes them once the run is
+/// complete), `played` units (`games` too), `stopped` (whether a signal or a failing bot cut
+/// it short).
+#[allow(clippy::too_many_arguments)]
+fn run_job<'py, J: Job + Send>(
+    py: Python<'py>,
+    start: Start<J>,
+    registry: &Registry,
+    threads: usize,
+    progress: Option<Py<PyAny>>,
+    failure: &Arc<Mutex<Option<String>>>,
+    console: impl Fn(&J, &J::State) -> String,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    J::State: Send,
+{
+    let counter = Arc::new(Counter::default());
+    let options = job::Options { progress: counter.clone(), ..job::Options::new(threads) };
+    let opts = options.clone();
+    let command: &[String] = &[];
+    let invocation = Invocation { subcommand: J::KIND.name, command, started: Started::now(), threads };
+    let bad = |e: JobError| match e {
+        JobError::Invalid(m) => PyValueError::new_err(m),
+        JobError::Failed(m) | JobError::BotFailed(m) => PyRuntimeError::new_err(m),
     };
-    let opts = RunOptions::new(threads);
-    let result: Result<RunResult, SessionError> = interruptible(py, &opts, || {
-        let mut session = Session::new(t, id, Outputs::default(), false)?;
-        session.run::<SessionError>(&opts, |_, _| Vec::new(), |_, _| Ok(()))
-    })?;
-    let r = result.map_err(|e| PyRuntimeError::new_err(format!("{e:?}")))?;
+    let mut prepared = job::prepare::<J>(start, registry, options, invocation).map_err(bad)?;
+    let header = prepared.header();
+    let mut seen = (u64::MAX, u64::MAX);
+    let poll = |py: Python<'_>| -> PyResult<()> {
+        let Some(cb) = &progress else { return Ok(()) };
+        let now = (counter.done.load(Ordering::SeqCst), counter.total.load(Ordering::SeqCst));
+        if now != seen && now.1 > 0 {
+            seen = now;
+            cb.call1(py, now)?;
+        }
+        Ok(())
+    };
+    let ending = interruptible(py, &opts, poll, || prepared.play())?.map_err(bad)?;
     if let Some(why) = failure.lock().expect("not poisoned").take() {
         return Err(PyRuntimeError::new_err(why));
     }
+    if let Some(cb) = &progress {
+        cb.call1(py, (counter.done.load(Ordering::SeqCst), counter.total.load(Ordering::SeqCst)))?;
+    }
+    let (report, stopped) = match ending {
+        Ending::Complete { report, .. } => (report, false),
+        Ending::BotFailed { message, .. } => return Err(PyRuntimeError::new_err(message)),
+        Ending::Stopped { .. } | Ending::Shard { .. } => (console(&prepared.job, &prepared.state), true),
+    };
     let out = PyDict::new(py);
-    out.set_item("header", job.header())?;
-    out.set_item("console", rep::console(&job.labels, &r.tally, job.anchor, job.gauntlet))?;
+    out.set_item("header", header)?;
+    out.set_item("console", report)?;
     let files = PyDict::new(py);
-    for (name, text) in rep::files(&job.labels, &r.tally, job.anchor) {
+    for (name, text) in prepared.job.result_files(&prepared.state).map_err(bad)? {
         files.set_item(name, text)?;
     }
     out.set_item("files", files)?;
-    out.set_item("games", r.tally.games)?;
-    out.set_item("stopped", r.interrupted || r.bot_failed)?;
+    let played = J::played(&prepared.state);
+    out.set_item("played", played)?;
+    out.set_item("games", played)?;
+    out.set_item("stopped", stopped)?;
     Ok(out)
 }
 
@@ -187,7 +257,7 @@ fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<S
     bots = None, *, players = None, hands = None, games = Int::of(4000), max_games = None, seed = Int::of(1),
     rules = "wikipedia", set = Int::of(12), rounds = None, options = None, objective = "balanced",
     metrics = None, threads = None, max_blocked = None, max_first_edge = None, first_player = None,
-    min_skill = None, max_skill = None, margin = None, python_bots = Vec::new()
+    min_skill = None, max_skill = None, margin = None, python_bots = Vec::new(), progress = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn balance<'py>(
@@ -212,6 +282,7 @@ fn balance<'py>(
     max_skill: Option<Bound<'py, PyAny>>,
     margin: Option<Bound<'py, PyAny>>,
     python_bots: Vec<(String, Py<PyAny>)>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
     let set: u8 = set_arg(&set)?;
@@ -257,32 +328,132 @@ fn balance<'py>(
         limits,
         metrics,
     };
-    let sweep = Sweep::new(&spec, &registry).map_err(|e| bad(&e))?;
     let config = SweepConfig { spec, bots: Default::default() };
-    let mut state = sweep.start(None, &config, None, &registry).map_err(|e| bad(&e))?;
-    let opts = RunOptions::new(threads);
-    let interrupted = interruptible(py, &opts, || {
-        sweep.play::<SweepError>(&mut state, false, &opts, &registry, |_| {}, |_| {}, |_| Ok(()))
-    })?
-    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    if let Some(why) = failure.lock().expect("not poisoned").take() {
-        return Err(PyRuntimeError::new_err(why));
-    }
-    let cells = Sweep::cells_of(&state);
-    let out = PyDict::new(py);
-    out.set_item("header", brep::header(&sweep))?;
-    out.set_item("console", rep::trim_lines(&brep::table(&sweep, &cells)))?;
-    let files = PyDict::new(py);
-    let complete = bal::complete(&state);
-    if complete {
-        for (name, text) in brep::result_files(&sweep, &cells, &config.spec.bots).map_err(|e| bad(&e))? {
-            files.set_item(name, text)?;
+    let start = Start::New { config, shard: None, outputs: (), out: None, force: false };
+    run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))
+}
+
+/// A tuning run, played as `mtrain tune` plays it (SPSA over the numeric parameters `params`
+/// of `bot`, each `"key=lo:hi"`, then the confirmation on fresh deals); the report as
+/// [`tournament`]'s, with `files` `trajectory.csv`, `trajectory.svg`, `tuned.txt` and
+/// `confirm.csv` as `--out` writes them and `played` the iterations. `confirm_sprt` is the
+/// confirmation's Elo bounds `(elo0, elo1)`.
+#[pyfunction]
+#[pyo3(signature = (
+    bot = None, *, params = Vec::new(), iterations = Int::of(200), games = Int::of(64), perturbation = 0.1,
+    rate = 2.0, seed = Int::of(1), confirm_sprt = (0.0, 10.0), confirm_games = Int::of(20_000),
+    players = Int::of(4), rules = "wikipedia", set = Int::of(12), hand = None, rounds = None, options = None,
+    threads = None, progress = None
+))]
+#[allow(clippy::too_many_arguments)]
+fn tune<'py>(
+    py: Python<'py>,
+    bot: Option<String>,
+    params: Vec<String>,
+    iterations: Int,
+    games: Int,
+    perturbation: f64,
+    rate: f64,
+    seed: Int,
+    confirm_sprt: (f64, f64),
+    confirm_games: Int,
+    players: Int,
+    rules: &str,
+    set: Int,
+    hand: Option<Int>,
+    rounds: Option<Int>,
+    options: Option<Bound<'py, PyAny>>,
+    threads: Option<Int>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
+    table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let iterations = iterations.within("iterations", 1, 1_000_000)?;
+    let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
+    let confirm_games = games_arg("confirm_games", &confirm_games)?;
+    for (name, v, lo, hi) in [("perturbation", perturbation, 0.0, 0.5), ("rate", rate, 0.0, 100.0)] {
+        if !(v > lo && v <= hi) {
+            return Err(PyValueError::new_err(format!("{name} must be a number above {lo} and at most {hi}; got {v}")));
         }
     }
-    out.set_item("files", files)?;
-    out.set_item("games", bal::games_played(&state))?;
-    out.set_item("stopped", interrupted || !complete)?;
-    Ok(out)
+    let confirm = Sprt::parse(&format!("{},{}", confirm_sprt.0, confirm_sprt.1))
+        .map_err(|e| PyValueError::new_err(format!("confirm_sprt: {e}")))?;
+    let threads = args::threads(threads.as_ref())?;
+    let spec = TuningSpec {
+        table,
+        bot,
+        params,
+        gains: Gains { iterations, c: perturbation, r: rate },
+        games,
+        seed,
+        confirm,
+        confirm_games,
+    };
+    let config = TuneConfig { spec, bots: Default::default() };
+    let start = Start::New { config, shard: None, outputs: (), out: None, force: false };
+    let failure = Arc::new(Mutex::new(None));
+    let report = |j: &TuneRun, st: &mexican_train::tune::TuneState| {
+        j.bots_of(st, &Registry::builtin()).map_or_else(
+            |_| String::new(),
+            |(tuned, start)| {
+                format!("after {} of {iterations} iterations:\nstart: {start}\ntuned: {tuned}\n", st.rows.len())
+            },
+        )
+    };
+    run_job::<TuneRun>(py, start, &Registry::builtin(), threads, progress, &failure, report)
+}
+
+/// Any kind of run from its configuration as data: `kind` (`tournament`, `balance`, `tune`)
+/// and `spec`, the JSON text of the spec exactly as a run's state file stores it under
+/// `config.spec` (so a stored run is rerun from its folder); played in memory as [`tournament`]
+/// plays.
+#[pyfunction]
+#[pyo3(signature = (kind, spec, *, threads = None, progress = None))]
+fn run<'py>(
+    py: Python<'py>,
+    kind: &str,
+    spec: &str,
+    threads: Option<Int>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = args::threads(threads.as_ref())?;
+    let failure = Arc::new(Mutex::new(None));
+    let registry = Registry::builtin();
+    let bad = |e: serde_json::Error| PyValueError::new_err(format!("not a {kind} spec: {e}"));
+    match kind {
+        "tournament" => {
+            let spec: TournamentSpec = serde_json::from_str(spec).map_err(bad)?;
+            let config = TournamentConfig::new(&spec, Default::default());
+            let start = Start::New { config, shard: spec.shard, outputs: Default::default(), out: None, force: false };
+            run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))
+        }
+        "balance" => {
+            let spec: SweepSpec = serde_json::from_str(spec).map_err(bad)?;
+            let start = Start::New {
+                config: SweepConfig { spec, bots: Default::default() },
+                shard: None,
+                outputs: (),
+                out: None,
+                force: false,
+            };
+            run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))
+        }
+        "tune" => {
+            let spec: TuningSpec = serde_json::from_str(spec).map_err(bad)?;
+            let start = Start::New {
+                config: TuneConfig { spec, bots: Default::default() },
+                shard: None,
+                outputs: (),
+                out: None,
+                force: false,
+            };
+            run_job::<TuneRun>(py, start, &registry, threads, progress, &failure, |_, _| String::new())
+        }
+        other => Err(PyValueError::new_err(format!(
+            "unknown kind of run '{other}' (valid: {})",
+            mexican_train::store::KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
+        ))),
+    }
 }
 
 /// A number of games (`games`, `max_games`): 1 or more.
@@ -905,6 +1076,8 @@ fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(balance, m)?)?;
+    m.add_function(wrap_pyfunction!(tune, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_class::<Game>()?;

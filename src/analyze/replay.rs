@@ -73,7 +73,7 @@ const EVENTS: [&str; 13] = [
 pub fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
-        .map_err(|e| InvalidInput(format!("cannot read the log '{file}': {}", crate::job::io_text(&e))))?;
+        .map_err(|e| InvalidInput(format!("cannot read the log '{file}': {}", crate::store::io_text(&e))))?;
     parse_log(&text, &file)
 }
 

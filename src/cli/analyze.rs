@@ -186,7 +186,7 @@ pub(crate) fn run(args: &AnalyzeArgs, registry: &Registry) -> Result<(), CliErro
     if let Some(path) = &args.position {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::usage(format!("cannot read the position file '{file}': {}", crate::job::io_text(&e)))
+            CliError::usage(format!("cannot read the position file '{file}': {}", crate::store::io_text(&e)))
         })?;
         let pos = Position::parse(&text, &file).map_err(|e| CliError::usage(e.to_string()))?;
         let (_, state, moves) = pos.build().map_err(|e| CliError::usage(format!("{file}: {e}")))?;

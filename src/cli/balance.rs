@@ -7,20 +7,17 @@
 //! plays a slice with `--shard` (`auto`: the scheduler's, docs/cluster.md), and `mtrain merge` combines the
 //! slices. The result files are written, each atomically, once every cell is complete.
 
-use super::job::{Common, Durable, print_now};
+use super::durable::{Common, Durable, drive};
 use super::limits::LimitArgs;
 use super::values::{self, Hands, Span};
-use super::{BotArgs, CliError, bot_failure, write_in_folder};
-use crate::balance::{self as bal, Cell, Objective, Sweep, SweepConfig, SweepError, SweepSpec};
-use crate::external::Settings;
-use crate::external::StderrTo;
-use crate::job::{BALANCE, BOT_LOGS, Folder};
-use crate::report::balance as rep;
+use super::{BotArgs, CliError};
+use crate::balance::{self as bal, Objective, SweepConfig, SweepSpec};
+use crate::job::Start;
+use crate::job::balance::BalanceRun;
+use crate::store::BALANCE;
 use crate::strategies::Registry;
-use crate::tournament::{RunOptions, SweepState};
 use clap::Args;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 /// Options of `mtrain balance`.
 #[derive(Args, Debug, Clone)]
@@ -119,25 +116,6 @@ fn spec(a: &BalanceArgs) -> Result<SweepSpec, CliError> {
     })
 }
 
-/// The registry of a sweep's bots (external bots' stderr to `stderr`) and the sweep, checked.
-pub(crate) fn open(
-    c: &SweepConfig,
-    base: &Registry,
-    stderr: StderrTo,
-    timeout: f64,
-) -> Result<(Sweep, Registry, crate::external::ExternalBots), CliError> {
-    let settings = Settings { timeout: Duration::from_secs_f64(timeout), stderr };
-    let (registry, ext) = c.bots.registry(base, &settings).map_err(CliError::usage)?;
-    let p = Sweep::new(&c.spec, &registry)?;
-    Ok((p, registry, ext))
-}
-
-impl From<SweepError> for CliError {
-    fn from(e: SweepError) -> CliError {
-        CliError::usage(e.to_string())
-    }
-}
-
 pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i32, CliError> {
     let common = Common {
         out: a.out.as_deref(),
@@ -147,104 +125,18 @@ pub(crate) fn run(a: &BalanceArgs, raw: &[String], base: &Registry) -> Result<i3
         with_folder: &[("--checkpoint", a.checkpoint.is_some())],
         new_folder: &[("--force", a.force)],
     };
-    let job = Durable::start(BALANCE, raw, &common)?;
+    let d = Durable::start(BALANCE, raw, &common)?;
     // A resumed sweep is rebuilt from the configuration its state stores, not from a command
     // line; a corrected --ext-bot command may replace one.
-    let (config, out, previous) = match &a.resume {
-        Some(dir) => {
-            let (_, text) = job.stored(dir)?;
-            let bad = |e: String| CliError::usage(format!("cannot resume from '{}': {e}", dir.display()));
-            let mut st = SweepState::from_json(&text).map_err(|e| bad(e.to_string()))?;
-            let mut c = SweepConfig::of(&st).map_err(|e| bad(e.to_string()))?;
-            c.bots = c.bots.with_commands(a.bot_args.ext_bots()).map_err(CliError::usage)?;
-            st.config = c.to_value();
-            (c, Some(dir.clone()), Some(st))
-        }
-        None => (SweepConfig { spec: spec(a)?, bots: a.bot_args.setup() }, a.out.clone(), None),
+    let start = match &a.resume {
+        Some(dir) => Start::Resume { dir: dir.clone(), ext: a.bot_args.ext_bots().to_vec() },
+        None => Start::New {
+            config: SweepConfig { spec: spec(a)?, bots: a.bot_args.setup() },
+            shard: super::shard::resolve_shard(a.shard, &mut Vec::new())?,
+            outputs: (),
+            out: a.out.clone(),
+            force: a.force,
+        },
     };
-    let logs = out.as_ref().map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join(BOT_LOGS)));
-    let (p, registry, ext) = open(&config, base, logs, a.bot_args.timeout())?;
-    let shard = match &previous {
-        Some(st) => st.shard,
-        None => super::shard::resolve_shard(a.shard, &mut Vec::new())?,
-    };
-    if shard.is_some() && out.is_none() {
-        return Err(CliError::usage(
-            "a shard of a sweep is only useful merged with the others: give --out DIR (then mtrain merge the shards' folders)",
-        ));
-    }
-    let resumed = previous.is_some();
-    let mut state = p.start(previous, &config, shard, &registry).map_err(|e| match (&e, &out) {
-        (SweepError::State(_), Some(dir)) => CliError::usage(format!("cannot resume from '{}': {e}", dir.display())),
-        _ => CliError::from(e),
-    })?;
-    let folder = match &out {
-        Some(dir) if !resumed => Some(new_folder(dir, &config, a.force)?),
-        Some(dir) => Some(Folder { dir: dir.clone(), kind: BALANCE }),
-        None => None,
-    };
-    let total_games = p.planned_games(&state, &registry)?;
-    let inv = job.invocation();
-    let save = |st: &SweepState, complete: bool, stopped: Option<&str>| -> Result<(), CliError> {
-        let Some(folder) = &folder else { return Ok(()) };
-        let played = (bal::games_played(st), total_games);
-        let m = rep::manifest(&p, &inv, &config.spec.bots, shard, played, complete, stopped);
-        folder.save(&[("manifest.json", m)], &st.to_json(), &mut |p, b| write_in_folder(p, b))
-    };
-    if !resumed {
-        save(&state, false, Some("interrupted"))?;
-    }
-    // What runs, before it runs.
-    print_now(&rep::header(&p));
-    let before = bal::games_played(&state);
-    let progress = job.progress(total_games.saturating_sub(before), "games");
-    let opts = RunOptions { progress: progress.clone(), ..job.options(out.is_some(), a.checkpoint) };
-    let started = Instant::now();
-    let interrupted = p.play(
-        &mut state,
-        shard.is_some(),
-        &opts,
-        &registry,
-        |i| progress.set_message(format!("{} players, {} tiles", p.cells[i].0, p.cells[i].1)),
-        |games| progress.inc_length(games),
-        |st| save(st, false, Some("interrupted")),
-    )?;
-    progress.finish_and_clear();
-    let failed = bot_failure(&ext);
-    // A cell is complete when its sequential sampling has stopped: all it planned is played.
-    let played_out = bal::all_planned_played(&state);
-    save(&state, bal::complete(&state), if played_out { None } else { Some("interrupted") })?;
-    let played = bal::games_played(&state);
-    if interrupted || !played_out || failed.is_some() {
-        return job.stopped(failed, out.as_deref(), played, total_games);
-    }
-    if !bal::complete(&state) {
-        let (i, n) = shard.unwrap_or((1, 1));
-        outln!(
-            "mtrain balance: shard {i}/{n} complete: {played} games; combine the shards with mtrain merge DIR... --out DIR"
-        );
-        return Ok(0);
-    }
-    let cells = Sweep::cells_of(&state);
-    out!("{}", crate::report::tournament::trim_lines(&rep::table(&p, &cells)));
-    job.timing(played - before, started.elapsed());
-    if let Some(dir) = &out {
-        write_results(dir, &p, &cells, &config.spec.bots)?;
-    }
-    Ok(0)
-}
-
-/// Writes the result files of a complete sweep, each atomically.
-pub(crate) fn write_results(dir: &Path, p: &Sweep, cells: &[Cell], bots: &str) -> Result<(), CliError> {
-    for (name, text) in rep::result_files(p, cells, bots).map_err(CliError::failure)? {
-        write_in_folder(&dir.join(name), text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// The folder `dir` readied for the new sweep `c`: new, empty or holding this same sweep, or
-/// any folder with `force`.
-pub(crate) fn new_folder(dir: &Path, c: &SweepConfig, force: bool) -> Result<Folder, CliError> {
-    let config = c.to_value();
-    Ok(Folder::create(dir, BALANCE, force, |text| SweepState::from_json(text).is_ok_and(|st| st.config == config))?)
+    drive::<BalanceRun>(&d, start, base, a.checkpoint, a.bot_args.timeout())
 }

@@ -52,7 +52,7 @@ fn refuse_foreign(out: &Path) -> Result<(), CliError> {
         CliError::usage(format!(
             "cannot read '{}' to check it before replacing it: {}",
             out.display(),
-            crate::job::io_text(&e)
+            crate::store::io_text(&e)
         ))
     })?;
     if head != MARKER.as_bytes() {

@@ -16,7 +16,6 @@
 //! whole run.
 
 use super::CliError;
-use crate::tournament::ChunkSet;
 
 /// The `--shard` value as given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,39 +126,6 @@ pub(crate) fn resolve_shard(given: Option<ShardArg>, args: &mut Vec<String>) -> 
 /// Exit code of a merge that lacks shards (without `--partial`).
 pub const EXIT_INCOMPLETE: i32 = 4;
 
-/// The shards the merged folders lack, in words (`shard 2/3 (all 10 chunks)`), of a run cut
-/// into `n` shards, from the chunks a shard plays in each cell (`plan`) and the chunks done in
-/// each cell. A run not cut into shards (`n` = 1) lacks "the run".
-pub(crate) fn missing_of(
-    n: u64,
-    plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,
-    done: &[&ChunkSet],
-) -> Vec<String> {
-    // Chunks of [a, b) in `done`.
-    let overlap = |done: &ChunkSet, a: u64, b: u64| -> u64 {
-        done.0.iter().map(|&(x, y)| y.min(b).saturating_sub(x.max(a))).sum()
-    };
-    let mut out = Vec::new();
-    for i in 1..=n {
-        let (mut want, mut have) = (0, 0);
-        for (slice, done) in plan(Some((i, n))).iter().zip(done) {
-            for &(a, b) in &slice.0 {
-                want += b - a;
-                have += overlap(done, a, b);
-            }
-        }
-        if have < want {
-            let what = if n == 1 { "the run".to_string() } else { format!("shard {i}/{n}") };
-            out.push(if have == 0 {
-                format!("{what} (all {want} chunks)")
-            } else {
-                format!("{what} ({} of {want} chunks)", want - have)
-            });
-        }
-    }
-    out
-}
-
 /// The exit code and the stderr line of a merge that lacks `missing` shards.
 pub(crate) fn incomplete(command: &str, missing: &[String], out: &std::path::Path, partial: bool) -> i32 {
     eprintln!(
@@ -171,117 +137,9 @@ pub(crate) fn incomplete(command: &str, missing: &[String], out: &std::path::Pat
     if partial { 0 } else { EXIT_INCOMPLETE }
 }
 
-/// The option that sets a field of a stored run's configuration (a tournament's or a sweep's
-/// spec, or the bots it adds), by the field's name.
-fn option_of(field: &str) -> String {
-    match field {
-        "preset" => "--rules".into(),
-        "rules" => "--rule".into(),
-        "rotate" => "--no-rotate".into(),
-        "vary_order" => "--fixed-seating".into(),
-        "ext" => "--ext-bot".into(),
-        "names" => "--name".into(),
-        other => format!("--{}", other.replace('_', "-")),
-    }
-}
-
-/// A configuration field's value as its option is given (`not given` for none; a span as
-/// `A-B`; a flag as given or not).
-fn shown_value(field: &str, v: &serde_json::Value) -> String {
-    use serde_json::Value;
-    match (field, v) {
-        // Stored as what the flag turns off.
-        ("rotate" | "vary_order", Value::Bool(on)) => (if *on { "not given" } else { "given" }).into(),
-        (_, Value::Null) => "not given".into(),
-        (_, Value::String(s)) => s.clone(),
-        ("players" | "hands", Value::Array(span)) if span.len() == 2 => format!("{}-{}", span[0], span[1]),
-        ("ext" | "names", Value::Array(pairs)) if pairs.is_empty() => "not given".into(),
-        ("ext" | "names", Value::Array(pairs)) => pairs
-            .iter()
-            .map(|p| match p.as_array().map(Vec::as_slice) {
-                Some([Value::String(k), Value::String(v)]) => format!("{k}={v}"),
-                _ => p.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
-        ("rules" | "metrics", Value::Array(items)) if items.is_empty() => "not given".into(),
-        ("rules" | "metrics", Value::Array(items)) => {
-            items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string)).collect::<Vec<_>>().join(",")
-        }
-        (_, other) => other.to_string(),
-    }
-}
-
-/// How the run configuration `b` (of folder `b_dir`) differs from `a` (of `a_dir`), one phrase
-/// per differing setting, named by its option: `--seed differs (1 in 's1', 2 in 's2')`.
-pub(crate) fn differences(a: &serde_json::Value, b: &serde_json::Value, a_dir: &str, b_dir: &str) -> Vec<String> {
-    fn walk(key: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<(String, String, String)>) {
-        match (a, b) {
-            (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
-                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
-                keys.sort_unstable();
-                keys.dedup();
-                let none = serde_json::Value::Null;
-                for k in keys {
-                    walk(k, x.get(k).unwrap_or(&none), y.get(k).unwrap_or(&none), out);
-                }
-            }
-            _ if a != b => out.push((option_of(key), shown_value(key, a), shown_value(key, b))),
-            _ => {}
-        }
-    }
-    let mut found = Vec::new();
-    walk("", a, b, &mut found);
-    found.into_iter().map(|(opt, x, y)| format!("{opt} differs ({x} in '{a_dir}', {y} in '{b_dir}')")).collect()
-}
-
-/// Refuses folders of different runs, naming the settings that differ, and the same shard
-/// given twice (an empty shard has no games to overlap, so shards are known by their index).
-/// `configs` and `shards` are the folders' stored configurations and shards, in `dirs` order.
-pub(crate) fn one_run(
-    dirs: &[std::path::PathBuf],
-    configs: &[&serde_json::Value],
-    shards: &[Option<(u64, u64)>],
-) -> Result<(), CliError> {
-    let name = |i: usize| dirs[i].display().to_string();
-    for i in 1..dirs.len() {
-        if configs[i] != configs[0] {
-            let mut diff = differences(configs[0], configs[i], &name(0), &name(i));
-            if diff.is_empty() {
-                diff.push("their stored settings differ".into());
-            }
-            return Err(CliError::usage(format!(
-                "cannot merge '{}': it is not a shard of the same run as '{}': {}; merge the shards of one run",
-                name(i),
-                name(0),
-                diff.join(", ")
-            )));
-        }
-    }
-    for i in 1..dirs.len() {
-        if let Some((k, n)) = shards[i]
-            && let Some(j) = (0..i).find(|&j| shards[j] == shards[i])
-        {
-            let real = |d: &std::path::PathBuf| std::fs::canonicalize(d).ok();
-            if real(&dirs[i]).is_some() && real(&dirs[i]) == real(&dirs[j]) {
-                return Err(CliError::usage(format!(
-                    "cannot merge: '{}' is given twice (it holds shard {k}/{n}); give each shard's folder once",
-                    name(i)
-                )));
-            }
-            return Err(CliError::usage(format!(
-                "cannot merge '{}': it holds shard {k}/{n}, as '{}' does (the same shard given twice); give each shard's folder once",
-                name(i),
-                name(j)
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// Stored arguments without their `--shard` (what reproduces the merged run).
 pub(crate) fn without_shard(args: &[String]) -> Vec<String> {
-    super::job::without_option(args, "--shard")
+    super::durable::without_option(args, "--shard")
 }
 
 #[cfg(test)]

@@ -1,19 +1,15 @@
 //! `mtrain tournament`: many seeded games in parallel, statistics with intervals, CSV, shards,
 //! early stopping, interruption and resumption.
 
-use super::job::{Common, Durable, print_now, result_args};
-use super::{BotArgs, CliError, TableArgs, bot_failure, values, write_in_folder};
-use crate::external::{ExternalBots, Settings, StderrTo};
-use crate::job::TOURNAMENT;
-use crate::report::tournament as rep;
+use super::durable::{Common, Durable, drive, result_args};
+use super::{BotArgs, CliError, TableArgs, values};
+use crate::job::Start;
+use crate::job::tournament::{TournamentOutputs, TournamentRun};
+use crate::store::TOURNAMENT;
 use crate::strategies::Registry;
-use crate::tournament::{
-    CHUNK_DEALS, ChunkSet, Identity, Outputs, RunOptions, RunState, Session, Sprt, SprtState, TournamentConfig,
-    TournamentJob, TournamentSpec,
-};
+use crate::tournament::{Sprt, TournamentConfig, TournamentSpec};
 use clap::Args;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 /// Options of `mtrain tournament`.
 #[derive(Args, Debug, Clone)]
@@ -95,100 +91,6 @@ pub(crate) struct TournamentArgs {
     bot_args: BotArgs,
 }
 
-/// A fully checked run: the library's job, and what the command line adds to it.
-pub(crate) struct Config {
-    /// The tournament, its stopping rule, anchor, gauntlet, shard and labels.
-    pub(crate) job: TournamentJob,
-    /// What the run is, as its state stores it.
-    pub(crate) stored: TournamentConfig,
-    per_game: bool,
-    /// The arguments that gave the run (stored for people reading the folder).
-    args: Vec<String>,
-    /// The external bots, for their failure.
-    pub(crate) ext: ExternalBots,
-    /// Where game logs go, if anywhere.
-    log_games: Option<PathBuf>,
-}
-
-impl std::ops::Deref for Config {
-    type Target = TournamentJob;
-    fn deref(&self) -> &TournamentJob {
-        &self.job
-    }
-}
-
-/// The run `stored` describes, playing `shard`: the registry with its bots (external bots
-/// started with `timeout` seconds and their stderr to `stderr`) and the job, checked.
-pub(crate) fn open(
-    stored: TournamentConfig,
-    shard: Option<(u64, u64)>,
-    base: &Registry,
-    stderr: StderrTo,
-    timeout: f64,
-) -> Result<Config, CliError> {
-    let settings = Settings { timeout: Duration::from_secs_f64(timeout), stderr };
-    let (registry, ext) = stored.bots.registry(base, &settings).map_err(CliError::usage)?;
-    let spec = TournamentSpec { shard, ..stored.spec.clone() };
-    let job = TournamentJob::new(&spec, &registry).map_err(CliError::usage)?;
-    Ok(Config { job, stored, per_game: false, args: Vec::new(), ext, log_games: None })
-}
-
-/// Checks the arguments and sets the run up; external bots run with `timeout` seconds and
-/// their stderr to `stderr`.
-pub(crate) fn build(
-    a: &TournamentArgs,
-    raw: &[String],
-    base: &Registry,
-    stderr: StderrTo,
-    timeout: f64,
-) -> Result<Config, CliError> {
-    // The table first: its errors come before the bots'.
-    a.table.table()?;
-    let mut args = result_args(raw);
-    let shard = super::shard::resolve_shard(a.shard, &mut args)?;
-    let spec = TournamentSpec {
-        table: a.table.spec(),
-        bots: a.bots.clone(),
-        gauntlet: a.gauntlet.clone(),
-        anchor: a.anchor.clone(),
-        games: a.games,
-        seed: a.seed,
-        rotate: !a.no_rotate,
-        vary_order: !a.fixed_seating,
-        sprt: a.sprt,
-        shard: None,
-    };
-    let c = open(TournamentConfig::new(&spec, a.bot_args.setup()), shard, base, stderr, timeout)?;
-    Ok(Config { per_game: a.per_game, args, log_games: a.log_games.clone(), ..c })
-}
-
-/// The run stored in `st` (`dir`'s), rebuilt from its configuration, with a corrected command
-/// for any external bot in `ext`; `st` then stores the corrected configuration.
-fn resumed(
-    st: &mut RunState,
-    dir: &Path,
-    ext: &[crate::external::ExternalSpec],
-    base: &Registry,
-    timeout: f64,
-) -> Result<Config, CliError> {
-    let bad = |e: &dyn std::fmt::Display| CliError::usage(format!("cannot resume from '{}': {e}", dir.display()));
-    let mut stored = TournamentConfig::of(st).map_err(|e| bad(&e))?;
-    stored.bots = stored.bots.with_commands(ext).map_err(CliError::usage)?;
-    st.config = stored.to_value();
-    let c = open(stored, st.shard, base, bot_logs(Some(dir)), timeout)?;
-    Ok(Config { per_game: st.per_game.is_some(), args: st.args.clone(), log_games: st.log_games.clone(), ..c })
-}
-
-/// What runs, before it runs.
-pub(crate) fn header(c: &Config) -> String {
-    c.job.header()
-}
-
-/// Where the external bots' stderr goes: `bot-logs/` in the output folder, if there is one.
-fn bot_logs(out: Option<&Path>) -> StderrTo {
-    out.map_or(StderrTo::Discard, |d| StderrTo::Dir(d.join("bot-logs")))
-}
-
 pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Result<i32, CliError> {
     let common = Common {
         out: a.out.as_deref(),
@@ -198,80 +100,34 @@ pub(crate) fn run(a: &TournamentArgs, raw_all: &[String], base: &Registry) -> Re
         with_folder: &[("--per-game", a.per_game), ("--checkpoint", a.checkpoint.is_some())],
         new_folder: &[("--force", a.force)],
     };
-    let job = Durable::start(TOURNAMENT, raw_all, &common)?;
-    // Everything is checked before anything is written.
-    let (config, out, previous) = match &a.resume {
-        Some(dir) => {
-            let (_, text) = job.stored(dir)?;
-            let mut st = RunState::from_json(&text)
-                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
-            // The run is rebuilt from the configuration its state stores, not from a command line.
-            let c = resumed(&mut st, dir, a.bot_args.ext_bots(), base, a.bot_args.bot_timeout)?;
-            (c, Some(dir.clone()), Some(st))
-        }
+    let d = Durable::start(TOURNAMENT, raw_all, &common)?;
+    let start = match &a.resume {
+        Some(dir) => Start::Resume { dir: dir.clone(), ext: a.bot_args.ext_bots().to_vec() },
         None => {
-            let c = build(a, &job.raw_sub, base, bot_logs(a.out.as_deref()), a.bot_args.bot_timeout)?;
-            (c, a.out.clone(), None)
+            // The table first: its errors come before the bots'.
+            a.table.table()?;
+            let mut args = result_args(&d.raw_sub);
+            let shard = super::shard::resolve_shard(a.shard, &mut args)?;
+            let spec = TournamentSpec {
+                table: a.table.spec(),
+                bots: a.bots.clone(),
+                gauntlet: a.gauntlet.clone(),
+                anchor: a.anchor.clone(),
+                games: a.games,
+                seed: a.seed,
+                rotate: !a.no_rotate,
+                vary_order: !a.fixed_seating,
+                sprt: a.sprt,
+                shard: None,
+            };
+            Start::New {
+                config: TournamentConfig::new(&spec, a.bot_args.setup()),
+                shard,
+                outputs: TournamentOutputs { per_game: a.per_game, log_games: a.log_games.clone(), args },
+                out: a.out.clone(),
+                force: a.force,
+            }
         }
     };
-    let t = &config.tournament;
-    let id = Identity {
-        config: config.stored.to_value(),
-        shard: config.shard,
-        args: config.args.clone(),
-        plan: ChunkSet::slice(t.chunk_count(), config.shard),
-    };
-    if let Some((i, n)) = config.shard
-        && id.plan.is_empty()
-    {
-        // More shards than chunks: a slice of none is legal (merge counts it) but plays nothing.
-        let chunks = t.chunk_count();
-        eprintln!(
-            "mtrain: note: shard {i}/{n} holds no deals of this run ({} deals in {chunks} chunk{} of {CHUNK_DEALS}, for {n} shards): it plays nothing (give at most {chunks} shards to give each some deals)",
-            t.schedule.deals,
-            if chunks == 1 { "" } else { "s" },
-        );
-    }
-    let outputs = Outputs { dir: out.clone(), per_game: config.per_game, logs: config.log_games.clone() };
-    if previous.is_none() {
-        // A refused log folder leaves no new --out folder behind.
-        Session::check_new(&id, &outputs, a.force)?;
-    }
-    let mut session = match previous {
-        Some(st) => Session::resume(t, id, outputs, st)?,
-        None => Session::new(t, id, outputs, a.force)?,
-    };
-    let todo_games: u64 = session.todo().iter().map(|&c| t.chunk_games(c)).sum();
-    // What runs, before it runs: a long run shows more than a progress bar.
-    print_now(&(header(&config) + "\n"));
-    let opts = RunOptions {
-        per_game: config.per_game,
-        sprt: config.sprt,
-        progress: job.progress(todo_games, "games"),
-        log_games: config.log_games.as_ref().map(|_| config.changes.clone()),
-        ..job.options(out.is_some(), a.checkpoint)
-    };
-    let started = Instant::now();
-    let before = session.games_before();
-    // The manifest and reports of a checkpoint: the manifest first, so that a run killed
-    // before its first state file leaves a folder the same command recognises as its own.
-    let files = |st: &RunState, sprt: Option<&SprtState>| {
-        let mut f = vec![("manifest.json", rep::manifest(&config.job, &job.invocation(), &config.args, st, sprt))];
-        f.extend(rep::files(&config.labels, &st.tally, config.anchor));
-        f
-    };
-    let result = session.run::<CliError>(&opts, files, write_in_folder)?;
-    opts.progress.finish_and_clear();
-    let mut report = rep::console(&config.labels, &result.tally, config.anchor, config.gauntlet);
-    if let (Some(p), Some(s)) = (&config.sprt, &result.sprt) {
-        report.push('\n');
-        report.push_str(&rep::sprt_text(p, s));
-    }
-    let failed = bot_failure(&config.ext);
-    print_now(&report);
-    if result.interrupted || failed.is_some() {
-        return job.stopped(failed, out.as_deref(), result.tally.games, t.schedule.games());
-    }
-    job.timing(result.tally.games - before, started.elapsed());
-    Ok(0)
+    drive::<TournamentRun>(&d, start, base, a.checkpoint, a.bot_args.timeout())
 }

@@ -8,15 +8,15 @@
 //! SPRT of the tuned bot against the starting one on deals no iteration played (`confirm.csv`),
 //! which says plainly whether the gain holds.
 
-use super::job::{Common, Durable, print_now, shell_word};
+use super::durable::{Common, Durable, drive};
 use super::values;
-use super::{BotArgs, CliError, TableArgs, bot_failure, write_in_folder};
-use crate::external::{BotSetup, Settings, StderrTo};
-use crate::job::{Folder, TUNE};
-use crate::report::tune as rep;
+use super::{BotArgs, CliError, TableArgs};
+use crate::job::Start;
+use crate::job::tune::{TuneConfig, TuneRun};
+use crate::store::TUNE;
 use crate::strategies::Registry;
 use crate::tournament::Sprt;
-use crate::tune::{Gains, TuneError, TuneState, Tuning, TuningSpec};
+use crate::tune::{Gains, TuningSpec};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -87,25 +87,6 @@ fn spec(a: &TuneArgs) -> TuningSpec {
     }
 }
 
-/// The run `spec` describes, checked, with its starting point; the registry with the bots of
-/// `bots` (external bots' stderr to `stderr`).
-fn build(
-    spec: &TuningSpec,
-    bots: &BotSetup,
-    base: &Registry,
-    settings: &Settings,
-) -> Result<(Tuning, Vec<f64>, Registry, crate::external::ExternalBots), CliError> {
-    let (registry, ext) = bots.registry(base, settings).map_err(CliError::usage)?;
-    let (t, start) = Tuning::new(spec, &registry).map_err(|e| CliError::usage(e.to_string()))?;
-    Ok((t, start, registry, ext))
-}
-
-impl From<TuneError> for CliError {
-    fn from(e: TuneError) -> CliError {
-        CliError::usage(e.to_string())
-    }
-}
-
 pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i32, CliError> {
     let common = Common {
         out: a.out.as_deref(),
@@ -115,88 +96,20 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
         with_folder: &[],
         new_folder: &[("--force", a.force)],
     };
-    let job = Durable::start(TUNE, raw, &common)?;
-    let settings = |out: &std::path::Path| Settings {
-        timeout: std::time::Duration::from_secs_f64(a.bot_args.timeout()),
-        stderr: StderrTo::Dir(out.join("bot-logs")),
-    };
-    let (folder, mut st, t, registry, ext) = match &a.resume {
-        Some(dir) => {
-            let (folder, text) = job.stored(dir)?;
-            let mut st = TuneState::from_json(&text, None)
-                .map_err(|e| CliError::usage(format!("cannot resume from '{}': {e}", dir.display())))?;
-            // The run is rebuilt from its stored data; a corrected --ext-bot command may replace one.
-            st.bots = st.bots.with_commands(a.bot_args.ext_bots()).map_err(CliError::usage)?;
-            let (t, _, registry, ext) = build(&st.spec, &st.bots, registry, &settings(dir))?;
-            st.check_points(t.params.len()).map_err(CliError::usage)?;
-            (folder, st, t, registry, ext)
-        }
+    let d = Durable::start(TUNE, raw, &common)?;
+    let start = match &a.resume {
+        Some(dir) => Start::Resume { dir: dir.clone(), ext: a.bot_args.ext_bots().to_vec() },
         None => {
-            let (spec, bots) = (spec(a), a.bot_args.setup());
             // The table's errors first, then the bot's and the parameters', then the folder's.
             a.table.table()?;
-            let Some(out) = a.out.clone() else {
-                build(&spec, &bots, registry, &Settings::default())?;
+            let config = TuneConfig { spec: spec(a), bots: a.bot_args.setup() };
+            if a.out.is_none() {
+                let unsaved = Start::New { config, shard: None, outputs: (), out: None, force: false };
+                crate::job::prepare::<TuneRun>(unsaved, registry, crate::job::Options::new(1), d.invocation())?;
                 return Err(CliError::usage("give an output folder with --out DIR (or --resume DIR)"));
-            };
-            let (t, start, registry, ext) = build(&spec, &bots, registry, &settings(&out))?;
-            let same = |text: &str| TuneState::from_json(text, None).is_ok_and(|st| st.spec == spec && st.bots == bots);
-            let folder = Folder::create(&out, TUNE, a.force, same)?;
-            let st = t.new_state(spec, bots, start);
-            (folder, st, t, registry, ext)
+            }
+            Start::New { config, shard: None, outputs: (), out: a.out.clone(), force: a.force }
         }
     };
-    let total = t.gains.iterations;
-    let progress = job.progress(total, "iterations");
-    progress.set_position(st.rows.len() as u64);
-    let out = &folder.dir;
-    let save = |st: &TuneState| -> Result<(), CliError> {
-        folder
-            .save(&[("trajectory.csv", rep::trajectory_csv(&t, st))], &st.to_json(), &mut |p, b| write_in_folder(p, b))
-    };
-    save(&st)?;
-    // What runs, before it runs.
-    print_now(&rep::header(&t, &st));
-    // Each iteration is saved as it ends: no timed checkpoints.
-    let opts = job.options(false, None);
-    let interrupted = t.iterate(&mut st, &registry, &opts, save, || progress.inc(1))?;
-    progress.finish_and_clear();
-    if let Some(e) = bot_failure(&ext) {
-        return Err(e);
-    }
-    let tuned = t.bot_at(st.rows.last().map_or(&st.start, |r| &r.u), &registry)?;
-    let startspec = t.bot_at(&st.start, &registry)?;
-    let mut report = format!("after {} of {total} iterations:\nstart: {startspec}\ntuned: {tuned}\n", st.rows.len());
-    let resume = shell_word(&out.display().to_string());
-    if interrupted {
-        print_now(&report);
-        let line = format!(
-            "after {} of {total} iterations, saved; continue with: mtrain tune --resume {resume}",
-            st.rows.len()
-        );
-        return Ok(job.interrupted(&line));
-    }
-    write_in_folder(&out.join("trajectory.svg"), rep::trajectory_svg(&t, &st).map_err(CliError::failure)?.as_bytes())?;
-    write_in_folder(&out.join("tuned.txt"), format!("{tuned}\n").as_bytes())?;
-    // The confirmation: fresh deals, an SPRT.
-    if tuned == startspec {
-        report.push_str("\nConfirmation: the tuned parameters are the starting ones; there is no gain to confirm.\n");
-    } else {
-        let confirmed = t.confirmation(&tuned, &startspec, &registry, &opts)?;
-        if let Some(e) = bot_failure(&ext) {
-            return Err(e);
-        }
-        let Some(c) = confirmed else {
-            print_now(&report);
-            let line = format!(
-                "during the confirmation (the tuning is saved); run the confirmation again with: mtrain tune --resume {resume}"
-            );
-            return Ok(job.interrupted(&line));
-        };
-        let (line, csv) = rep::confirmation(&t, &tuned, &startspec, &c);
-        write_in_folder(&out.join("confirm.csv"), csv.as_bytes())?;
-        report.push_str(&line);
-    }
-    print_now(&report);
-    Ok(0)
+    drive::<TuneRun>(&d, start, registry, None, a.bot_args.timeout())
 }

@@ -146,7 +146,7 @@ fn read_games(path: &Path) -> Result<Vec<Game>, CliError> {
     let mut text = String::new();
     std::fs::File::open(path)
         .and_then(|mut f| f.read_to_string(&mut text))
-        .map_err(|e| CliError::usage(format!("cannot read the log '{name}': {}", crate::job::io_text(&e))))?;
+        .map_err(|e| CliError::usage(format!("cannot read the log '{name}': {}", crate::store::io_text(&e))))?;
     let mut games: Vec<Game> = Vec::new();
     let mut players = 0u64;
     for (i, raw) in text.lines().enumerate() {
@@ -323,7 +323,7 @@ struct Annotation {
 fn read_review(path: &Path) -> Result<Vec<ReviewRow>, CliError> {
     let name = path.display();
     let file = std::fs::File::open(path)
-        .map_err(|e| CliError::usage(format!("cannot read --review '{name}': {}", crate::job::io_text(&e))))?;
+        .map_err(|e| CliError::usage(format!("cannot read --review '{name}': {}", crate::store::io_text(&e))))?;
     let mut rdr = csv::ReaderBuilder::new().from_reader(std::io::BufReader::new(file));
     let headers = rdr
         .headers()
@@ -477,7 +477,7 @@ pub(crate) fn run(args: &ViewArgs) -> Result<(), CliError> {
     let mut f = AtomicFile::create(&out)?;
     f.writer()
         .write_all(html.as_bytes())
-        .map_err(|e| CliError::failure(format!("cannot write '{}': {}", out.display(), crate::job::io_text(&e))))?;
+        .map_err(|e| CliError::failure(format!("cannot write '{}': {}", out.display(), crate::store::io_text(&e))))?;
     f.commit()?;
     let which = game.number.as_deref().map_or(String::new(), |g| format!("game {g}, "));
     let notes = if args.review.is_some() {

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 /// The first line of every page `mtrain report` writes.
-pub const MARKER: &str = "<!-- mtrain report -->";
+pub const MARKER: &str = crate::store::REPORT_MARKER;
 
 /// The stylesheet, inlined into every page.
 const CSS: &str = include_str!("html/page.css");
@@ -75,10 +75,10 @@ impl RunFolder {
             }));
         }
         // The kind of run, as every command that resumes or merges a folder reads it.
-        match crate::job::Kind::of_folder(dir) {
-            Some(k) if k == crate::job::TUNE => return Ok(RunFolder::Tune),
-            Some(k) if k == crate::job::BALANCE => return Ok(RunFolder::Balance),
-            Some(k) if k == crate::job::TOURNAMENT => return Ok(RunFolder::Tournament),
+        match crate::store::Kind::of_folder(dir) {
+            Some(k) if k == crate::store::TUNE => return Ok(RunFolder::Tune),
+            Some(k) if k == crate::store::BALANCE => return Ok(RunFolder::Balance),
+            Some(k) if k == crate::store::TOURNAMENT => return Ok(RunFolder::Tournament),
             _ => {}
         }
         if dir.join("tally.json").is_file() {
@@ -98,7 +98,7 @@ impl RunFolder {
             return Ok(RunFolder::Ladder);
         }
         let mut entries: Vec<String> = std::fs::read_dir(dir)
-            .map_err(|e| ReportError(format!("cannot read the folder '{shown}': {}", crate::job::io_text(&e))))?
+            .map_err(|e| ReportError(format!("cannot read the folder '{shown}': {}", crate::store::io_text(&e))))?
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
@@ -106,7 +106,7 @@ impl RunFolder {
         let holds = if entries.is_empty() {
             "it is empty".to_string()
         } else {
-            format!("it holds {}", crate::job::shown(&entries))
+            format!("it holds {}", crate::store::shown(&entries))
         };
         Err(ReportError(format!(
             "'{shown}' is not an mtrain run folder: {holds}; expected the --out folder of mtrain tournament or balance (tally.json), of mtrain tune (tune.json), or the ladder study's folder (ladder.csv)"
@@ -242,7 +242,7 @@ fn url_segment(s: &str) -> String {
 fn relative_url(dir: &Path, from: &Path) -> Result<String, ReportError> {
     let canon = |p: &Path| {
         p.canonicalize().map_err(|e| {
-            ReportError(format!("cannot resolve the folder '{}': {}", p.display(), crate::job::io_text(&e)))
+            ReportError(format!("cannot resolve the folder '{}': {}", p.display(), crate::store::io_text(&e)))
         })
     };
     let (to, from) = (canon(dir)?, canon(from)?);
@@ -385,7 +385,7 @@ fn spec_code(s: &str) -> String {
 fn files_section(ctx: &Ctx, about: &[(&str, &str)]) -> Result<String, ReportError> {
     let mut names: Vec<String> = std::fs::read_dir(&ctx.dir)
         .map_err(|e| {
-            ReportError(format!("cannot read the folder '{}': {}", ctx.dir.display(), crate::job::io_text(&e)))
+            ReportError(format!("cannot read the folder '{}': {}", ctx.dir.display(), crate::store::io_text(&e)))
         })?
         .flatten()
         .filter(|e| e.path().is_file())
@@ -413,7 +413,7 @@ fn files_section(ctx: &Ctx, about: &[(&str, &str)]) -> Result<String, ReportErro
 fn plot_figure(ctx: &Ctx, name: &str, caption: &str) -> Result<String, ReportError> {
     let path = ctx.dir.join(name);
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e))))?;
+        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::store::io_text(&e))))?;
     Ok(match svg::sanitize(&text, "plot") {
         Ok(svg) => format!(
             "<figure class=\"plot\" data-file=\"{}\">{svg}<figcaption>{} <a href=\"{}\">{}</a></figcaption></figure>\n",

@@ -5,10 +5,10 @@
 //! resumption. Results depend only on (rules, field, master seed, deal index), so any thread
 //! count, shard split or interruption gives the same totals.
 
-mod job;
 mod ratings;
 mod runner;
 mod schedule;
+mod spec;
 mod sprt;
 mod store;
 mod tally;
@@ -17,12 +17,12 @@ pub mod record;
 pub mod session;
 /// The per-game files' columns, from [`crate::report::rows`].
 pub use crate::report::rows::{GAMES_COLUMNS, games_header, rounds_header};
-pub use job::{TournamentConfig, TournamentJob, TournamentSpec};
 pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks, Record};
 pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use session::{Identity, Outputs, Session, SessionError};
+pub use spec::{TournamentConfig, TournamentJob, TournamentSpec};
 pub use sprt::{Hypothesis, Sprt, SprtState, elo_to_score};
 pub use store::{BALANCE_KIND, CellState, RunState, STORE_FORMAT, SWEEP_FORMAT, SweepState, TOURNAMENT_KIND, kind_of};
 pub use tally::{DealAcc, Layout, PairProducts, Tally, WIN_UNIT};

@@ -69,7 +69,7 @@ pub struct Record {
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> RecordError {
-    RecordError(format!("cannot write '{}': {}", path.display(), crate::job::io_text(&e)))
+    RecordError(format!("cannot write '{}': {}", path.display(), crate::store::io_text(&e)))
 }
 
 impl Record {
@@ -106,7 +106,7 @@ impl Record {
                 format!(
                     "cannot resume from '{}': {name} is missing or unreadable ({})",
                     dir.display(),
-                    crate::job::io_text(&e)
+                    crate::store::io_text(&e)
                 )
             })?;
             let len = f.metadata().map_err(|e| io_err(&path, e))?.len();
@@ -182,8 +182,8 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
     let mut buf = vec![0u8; 1 << 16];
     for (i, (dir, mark)) in parts.iter().enumerate() {
         let path = dir.join(name);
-        let f =
-            File::open(&path).map_err(|e| format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e)))?;
+        let f = File::open(&path)
+            .map_err(|e| format!("cannot read '{}': {}", path.display(), crate::store::io_text(&e)))?;
         let mut r = std::io::BufReader::new(f);
         let mut check = crc32fast::Hasher::new();
         let mut header = Vec::new();
@@ -193,7 +193,8 @@ pub fn concatenate<W: Write>(name: &str, parts: &[(&Path, FileMark)], out: &mut 
             format!("'{}' is shorter than the {} bytes its tally.json records", path.display(), mark.bytes)
         })?;
         let mut emit = |bytes: &[u8], out: &mut W| -> Result<(), RecordError> {
-            out.write_all(bytes).map_err(|e| format!("cannot write the merged {name}: {}", crate::job::io_text(&e)))?;
+            out.write_all(bytes)
+                .map_err(|e| format!("cannot write the merged {name}: {}", crate::store::io_text(&e)))?;
             crc.update(bytes);
             written.bytes += bytes.len() as u64;
             Ok(())
@@ -240,7 +241,7 @@ pub fn prune_game_logs(dir: &Path, keep: impl Fn(u64) -> bool) {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let stale_tmp = name.starts_with("games-") && name.ends_with(".tmp");
-        if (stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c))) && crate::job::is_regular(&e.path()) {
+        if (stale_tmp || log_file_chunk(&name).is_some_and(|c| !keep(c))) && crate::store::is_regular(&e.path()) {
             let _ = std::fs::remove_file(e.path());
         }
     }

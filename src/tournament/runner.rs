@@ -141,8 +141,8 @@ pub struct RunOptions {
     pub stop: Arc<AtomicBool>,
     /// Set to cut the chunks in flight short as well (a second signal): they are discarded.
     pub cut: Arc<AtomicBool>,
-    /// Progress bar (hidden when not wanted).
-    pub progress: indicatif::ProgressBar,
+    /// Who hears the games played.
+    pub progress: Arc<dyn crate::store::Progress>,
     /// How often the run hands its state to the checkpoint callback (`None`: never).
     pub checkpoint: Option<Duration>,
     /// Write every game's JSONL log (`Some`: the `--rule` options the logs record).
@@ -159,7 +159,7 @@ impl RunOptions {
             sprt: None,
             stop: Arc::new(AtomicBool::new(false)),
             cut: Arc::new(AtomicBool::new(false)),
-            progress: indicatif::ProgressBar::hidden(),
+            progress: Arc::new(crate::store::Silent),
             checkpoint: None,
             log_games: None,
         }
@@ -399,7 +399,7 @@ impl Tournament {
                         }
                         result.tally.merge(&out.tally);
                         result.done.insert(out.chunk);
-                        opts.progress.inc(self.chunk_games(out.chunk));
+                        opts.progress.advance(self.chunk_games(out.chunk));
                         if let Err(e) = on_chunk(&out) {
                             error = Some(e);
                             opts.stop.store(true, Ordering::SeqCst);

@@ -8,7 +8,7 @@
 
 use super::record::{self, PerGameMarks, Record};
 use super::{ChunkOutput, ChunkSet, RunOptions, RunResult, RunState, STORE_FORMAT, SprtState, Tally, Tournament};
-use crate::job::{Folder, FolderError, TOURNAMENT};
+use crate::store::{Folder, FolderError, TOURNAMENT};
 use std::path::{Path, PathBuf};
 
 /// Why a session cannot start or go on.
@@ -63,26 +63,19 @@ pub struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    /// A new run. With a folder, it must be one a new run may use (`force` allows any, replacing
-    /// mtrain's own files); the per-game files start with their headers.
+    /// A new run, in a folder readied for it ([`crate::store::Folder::create`], after
+    /// [`Session::check_new`]); the per-game files start with their headers.
     ///
     /// # Errors
-    /// A folder holding something else ([`SessionError::Refused`]), or one that cannot be
-    /// written.
-    pub fn new(t: &'a Tournament, id: Identity, out: Outputs, force: bool) -> Result<Session<'a>, SessionError> {
-        let same_run = Self::check_new(&id, &out, force)?;
+    /// A per-game file or log folder that cannot be written.
+    pub fn new(t: &'a Tournament, id: Identity, out: Outputs) -> Result<Session<'a>, SessionError> {
         let record = match &out.dir {
-            Some(dir) => {
-                let config = &id.config;
-                let same = |text: &str| same_run && RunState::from_json(text).is_ok_and(|st| st.config == *config);
-                Folder::create(dir, TOURNAMENT, force, same)?;
-                Some(if out.per_game {
-                    Record::create(dir, &super::games_header(), &super::rounds_header(t.rules.players as usize))
-                        .map_err(|e| SessionError::Io(e.into()))?
-                } else {
-                    Record::without_games(dir)
-                })
-            }
+            Some(dir) => Some(if out.per_game {
+                Record::create(dir, &super::games_header(), &super::rounds_header(t.rules.players as usize))
+                    .map_err(|e| SessionError::Io(e.into()))?
+            } else {
+                Record::without_games(dir)
+            }),
             None => None,
         };
         let s =
@@ -91,13 +84,12 @@ impl<'a> Session<'a> {
         Ok(s)
     }
 
-    /// Continues `st`, the state stored in `out.dir`: checked against this run, its per-game
-    /// files cut back to the checkpoint's marks, the game logs it does not count removed.
+    /// Checks that `st`, the state stored in `out.dir`, can be continued as the run `id`: its
+    /// configuration and shard, its chunks and counts, and per-game files it vouches for.
     ///
     /// # Errors
-    /// A state that does not belong to this run or cannot be trusted, per-game files that lost
-    /// or changed rows ([`SessionError::Refused`]).
-    pub fn resume(t: &'a Tournament, id: Identity, out: Outputs, st: RunState) -> Result<Session<'a>, SessionError> {
+    /// What does not match ([`SessionError::Refused`]).
+    pub fn check_resume(t: &Tournament, id: &Identity, out: &Outputs, st: &RunState) -> Result<(), SessionError> {
         let dir = out.dir.clone().expect("a resumed run has a folder");
         let bad = |why: String| SessionError::Refused(format!("cannot resume from '{}': {why}", dir.display()));
         if st.config != id.config || st.shard != id.shard {
@@ -111,6 +103,19 @@ impl<'a> Session<'a> {
             ));
         }
         st.verify(t, &id.plan).map_err(|e| bad(e.into()))?;
+        Ok(())
+    }
+
+    /// Continues `st`, the state stored in `out.dir`: checked against this run, its per-game
+    /// files cut back to the checkpoint's marks, the game logs it does not count removed.
+    ///
+    /// # Errors
+    /// A state that does not belong to this run or cannot be trusted, per-game files that lost
+    /// or changed rows ([`SessionError::Refused`]).
+    pub fn resume(t: &'a Tournament, id: Identity, out: Outputs, st: RunState) -> Result<Session<'a>, SessionError> {
+        Self::check_resume(t, &id, &out, &st)?;
+        let dir = out.dir.clone().expect("a resumed run has a folder");
+        let bad = |why: String| SessionError::Refused(format!("cannot resume from '{}': {why}", dir.display()));
         Folder { dir: dir.clone(), kind: TOURNAMENT }.remove_temporaries();
         let record = if out.per_game {
             let last = st.done.0.last().map_or(0, |r| r.1);
@@ -141,7 +146,7 @@ impl<'a> Session<'a> {
     /// A log folder that holds something else ([`SessionError::Refused`]).
     pub fn check_new(id: &Identity, out: &Outputs, force: bool) -> Result<bool, SessionError> {
         let stored = out.dir.as_ref().and_then(|dir| {
-            crate::job::read_state(&dir.join("tally.json")).ok().and_then(|s| RunState::from_json(&s).ok())
+            crate::store::read_state(&dir.join("tally.json")).ok().and_then(|s| RunState::from_json(&s).ok())
         });
         let same_run = stored.as_ref().is_some_and(|st| st.config == id.config);
         let own_logs = same_run && stored.as_ref().is_some_and(|st| st.log_games == out.logs);
@@ -158,7 +163,7 @@ impl<'a> Session<'a> {
         Err(SessionError::Refused(format!(
             "--log-games '{}' is not empty and holds no logs of this run (it has {}): give a new or empty folder, or --force to replace the game logs in it",
             dir.display(),
-            crate::job::shown(&entries)
+            crate::store::shown(&entries)
         )))
     }
 
@@ -169,7 +174,7 @@ impl<'a> Session<'a> {
                 SessionError::Refused(format!(
                     "cannot write --log-games '{}': {}",
                     dir.display(),
-                    crate::job::io_text(&e)
+                    crate::store::io_text(&e)
                 ))
             })?;
             if resumed {
@@ -312,11 +317,12 @@ mod tests {
         for name in ["whole", "parts"] {
             std::fs::create_dir_all(base.join(name)).unwrap();
         }
-        let mut whole = Session::new(&t, id.clone(), outputs("whole"), false).unwrap();
+        crate::store::Folder::create(&base.join("whole"), TOURNAMENT, false, |_| false).unwrap();
+        let mut whole = Session::new(&t, id.clone(), outputs("whole")).unwrap();
         let r = whole.run(&RunOptions::new(2), files, write).unwrap();
         assert!(!r.interrupted);
         // Stopped before it starts: a state with nothing done, resumable.
-        let mut first = Session::new(&t, id.clone(), outputs("parts"), false).unwrap();
+        let mut first = Session::new(&t, id.clone(), outputs("parts")).unwrap();
         let opts = RunOptions::new(2);
         opts.stop.store(true, Ordering::SeqCst);
         assert!(first.run(&opts, files, write).unwrap().interrupted);
@@ -333,16 +339,6 @@ mod tests {
             let b = std::fs::read(base.join("parts").join(f)).unwrap();
             assert!(a == b, "{f} differs");
         }
-        // A folder of something else: refused without force.
-        std::fs::create_dir_all(base.join("other")).unwrap();
-        std::fs::write(base.join("other/notes.txt"), "x").unwrap();
-        let e = Session::new(
-            &t,
-            Identity { config: serde_json::json!("f"), shard: None, args: vec![], plan: ChunkSet::default() },
-            outputs("other"),
-            false,
-        );
-        assert!(matches!(e, Err(SessionError::Refused(m)) if m.contains("notes.txt")));
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -8,7 +8,7 @@
 use super::record::PerGameMarks;
 use super::{ChunkSet, Tally, Tournament};
 use crate::error::StoreError;
-use crate::job::SelfChecked;
+use crate::store::SelfChecked;
 use serde::{Deserialize, Serialize};
 
 /// Format version of a tournament's `tally.json` (5: the run stored as data, its configuration

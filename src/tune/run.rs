@@ -43,7 +43,7 @@ pub struct Row {
 pub struct TuneState {
     /// [`TUNE_FORMAT`].
     pub format: u32,
-    /// `tune` ([`crate::job::TUNE`]).
+    /// `tune` ([`crate::store::TUNE`]).
     pub kind: String,
     /// What the run is: it is rebuilt from this on resume.
     pub spec: TuningSpec,
@@ -57,7 +57,7 @@ pub struct TuneState {
     pub check: u32,
 }
 
-impl crate::job::SelfChecked for TuneState {
+impl crate::store::SelfChecked for TuneState {
     fn check_field(&mut self) -> &mut u32 {
         &mut self.check
     }
@@ -89,7 +89,7 @@ impl TuneState {
             )
             .into());
         }
-        if !crate::job::SelfChecked::is_intact(&st) {
+        if !crate::store::SelfChecked::is_intact(&st) {
             return Err("tune.json was changed after mtrain wrote it (its check does not match its content)".into());
         }
         if let Some(d) = params {
@@ -111,7 +111,7 @@ impl TuneState {
 
     /// Pretty JSON with its check, as `tune.json` holds it.
     pub fn to_json(&self) -> String {
-        crate::job::SelfChecked::checked_json(self)
+        crate::store::SelfChecked::checked_json(self)
     }
 }
 
@@ -281,7 +281,7 @@ impl Tuning {
     pub fn new_state(&self, spec: TuningSpec, bots: crate::external::BotSetup, start: Vec<f64>) -> TuneState {
         TuneState {
             format: TUNE_FORMAT,
-            kind: crate::job::TUNE.name.to_string(),
+            kind: crate::store::TUNE.name.to_string(),
             spec,
             bots,
             start,

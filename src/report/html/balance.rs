@@ -252,7 +252,7 @@ fn recommendation_section(rec: &Csv) -> Result<String, ReportError> {
 fn plots_section(ctx: &Ctx) -> Result<String, ReportError> {
     let mut names: Vec<String> = std::fs::read_dir(&ctx.dir)
         .map_err(|e| {
-            ReportError(format!("cannot read the folder '{}': {}", ctx.dir.display(), crate::job::io_text(&e)))
+            ReportError(format!("cannot read the folder '{}': {}", ctx.dir.display(), crate::store::io_text(&e)))
         })?
         .flatten()
         .filter(|e| e.path().is_file())

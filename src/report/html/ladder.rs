@@ -181,7 +181,7 @@ fn read_runs(ctx: &Ctx) -> Result<Vec<Run>, ReportError> {
         return Ok(Vec::new());
     }
     let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map_err(|e| ReportError(format!("cannot read the folder '{}': {}", dir.display(), crate::job::io_text(&e))))?
+        .map_err(|e| ReportError(format!("cannot read the folder '{}': {}", dir.display(), crate::store::io_text(&e))))?
         .flatten()
         .filter(|e| e.path().join("tally.json").is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())

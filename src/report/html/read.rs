@@ -32,8 +32,8 @@ impl Csv {
     pub(super) fn read(dir: &Path, name: &str) -> Result<Csv, ReportError> {
         let path = dir.join(name);
         let shown = path.display().to_string();
-        let text = crate::job::read_regular(&path)
-            .map_err(|e| ReportError(format!("cannot read '{shown}': {}", crate::job::io_text(&e))))?;
+        let text = crate::store::read_regular(&path)
+            .map_err(|e| ReportError(format!("cannot read '{shown}': {}", crate::store::io_text(&e))))?;
         let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
         let bad = |e: csv::Error| {
             ReportError(format!(
@@ -144,8 +144,8 @@ pub(super) struct Est {
 /// field).
 pub(super) fn json<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<T, ReportError> {
     let path = dir.join(name);
-    let text = crate::job::read_regular(&path)
-        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e))))?;
+    let text = crate::store::read_regular(&path)
+        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::store::io_text(&e))))?;
     serde_json::from_str(&text).map_err(|e| {
         ReportError(format!(
             "cannot read '{}': not the JSON mtrain writes ({})",
@@ -164,9 +164,9 @@ pub(super) fn text_optional(dir: &Path, name: &str) -> Result<Option<String>, Re
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    crate::job::read_regular(&path)
+    crate::store::read_regular(&path)
         .map(|t| Some(t.trim().to_string()))
-        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::job::io_text(&e))))
+        .map_err(|e| ReportError(format!("cannot read '{}': {}", path.display(), crate::store::io_text(&e))))
 }
 
 /// A `manifest.json` of a tournament or a balance sweep (`src/report/manifest.rs` writes it):

@@ -25,6 +25,12 @@
 
 use std::path::{Path, PathBuf};
 
+mod atomic;
+mod progress;
+
+pub use atomic::{AtomicFile, WriteError, write_atomic, write_in_folder};
+pub use progress::{Progress, Silent};
+
 /// What a kind of run is to its folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kind {
@@ -159,11 +165,15 @@ pub trait SelfChecked: serde::Serialize + Clone {
     }
 }
 
+/// The first line of every page `mtrain report` writes (`report.html`): by it a run's folder
+/// knows the page as mtrain's own, to replace with the run's other files.
+pub const REPORT_MARKER: &str = "<!-- mtrain report -->";
+
 /// Whether `name` in `dir` is a page `mtrain report` wrote there (`report.html` starting with
 /// its marker line): a report of the run, mtrain's to replace with the run's other files.
 fn is_report_page(dir: &Path, name: &str) -> bool {
     use std::io::Read;
-    let marker = crate::report::html::MARKER.as_bytes();
+    let marker = REPORT_MARKER.as_bytes();
     let mut head = vec![0u8; marker.len()];
     name == "report.html"
         && std::fs::File::open(dir.join(name)).and_then(|mut f| f.read_exact(&mut head)).is_ok()

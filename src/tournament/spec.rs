@@ -171,9 +171,4 @@ impl TournamentJob {
             labels,
         })
     }
-
-    /// What runs, before it runs.
-    pub fn header(&self) -> String {
-        crate::report::tournament::header(&self.tournament, &self.changes, self.shard, self.gauntlet)
-    }
 }
