@@ -23,7 +23,7 @@
 //!   hidden hands to meet each seat's known voids, and forgets a seat's voids once it takes a
 //!   tile in unseen (a draw it keeps, a penalty). But that seat's hand still held nothing
 //!   fitting those values before; only the tiles taken in since can fit them. The engine keeps
-//!   those loosened records ([`crate::round::RoundState::loose_voids`]: "at most one tile fits
+//!   those loosened records ([`crate::View::loose_voids`]: "at most one tile fits
 //!   3, 8 or 11") and the sampler deals hands that respect the counts. `infer=voids` samples as
 //!   `montecarlo` does. `infer=policy` also infers from behaviour: the round keeps every
 //!   decision, and each world the search plays is picked from `pool` samples (default 8) in
