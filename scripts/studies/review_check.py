@@ -1,4 +1,4 @@
-"""Summarises scripts/study-review-check.sh.
+"""Summarises scripts/studies/study-review-check.sh.
 
 Usage: scripts/studies/review_check.py TMP OUT
 Reads TMP/mSEED.csv (the reviews), TMP/sample.txt (the sampled flags) and TMP/c.SEED.ROUND.DECISION.json
