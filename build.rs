@@ -5,11 +5,18 @@
 
 use std::process::Command;
 
+/// Every folder and file the library and the binary are built from: the modules (`src/`, and
+/// `strategies/`, which `src/lib.rs` mounts with `#[path]`), the assets they embed with
+/// `include_str!` (all under `src/`), this script and the manifests. A new top-level folder of
+/// sources or assets belongs here: `tests/build_watch.rs` fails for a `#[path]`, `include_str!`,
+/// `include_bytes!` or `include!` that reaches outside these.
+const WATCHED: [&str; 5] = ["src", "strategies", "build.rs", "Cargo.toml", "Cargo.lock"];
+
 fn main() {
     println!("cargo:rerun-if-changed=.git/HEAD");
     println!("cargo:rerun-if-changed=.git/index");
     // Whether the tree has changes follows the sources the binary is built from.
-    for p in ["src", "strategies", "build.rs", "Cargo.toml", "Cargo.lock"] {
+    for p in WATCHED {
         println!("cargo:rerun-if-changed={p}");
     }
     let commit = Command::new("git")

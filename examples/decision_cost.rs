@@ -1,5 +1,5 @@
 //! What one decision of each built-in bot costs at two players under every preset, where draws
-//! swell hands the most, for `scripts/bench-decision-cost.sh`: one CSV row per preset and bot.
+//! swell hands the most, for `scripts/bench/bench-decision-cost.sh`: one CSV row per preset and bot.
 //!
 //! Each bot plays `MATCHES` full matches against itself (seeds 1..=MATCHES). A decision's cost
 //! is what happens between two consecutive events of a round (each event follows at most one

@@ -1,5 +1,5 @@
 //! The measure of `expert:infer=policy`'s inference from behaviour, for
-//! `scripts/study-inference.sh`: one CSV row per probe (a decision of seat 0), with the share
+//! `scripts/studies/study-inference.sh`: one CSV row per probe (a decision of seat 0), with the share
 //! of the tiles in the other hands that worlds from each sampler deal to the right hand.
 //!
 //! Usage: `inference PRESET PLAYERS OPPONENT GAMES SEED WORLDS POOL TEMP` (stdout: CSV).

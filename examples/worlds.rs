@@ -1,4 +1,4 @@
-//! The forecast in sampled worlds against the true hands, for `scripts/study-analyze-worlds.sh`:
+//! The forecast in sampled worlds against the true hands, for `scripts/studies/study-analyze-worlds.sh`:
 //! one CSV row per forecast (see `mexican_train::analyze::worlds::measure`).
 //!
 //! Usage: `worlds PRESET PLAYERS BOT GAMES SEED WORLDS EVERY` (stdout: CSV).

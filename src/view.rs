@@ -129,14 +129,32 @@ impl<'a> View<'a> {
         self.state.unplayed(v)
     }
 
-    /// Open-end values a seat is publicly known to hold no fitting tile for (bit `v`), from its
-    /// failed turns; see [`RoundState::known_voids`].
+    /// Open-end values `seat` is publicly known to hold no fitting tile for (bit `v` = value
+    /// `v`; the known voids of docs/rules.md §2).
+    ///
+    /// A seat that finds no legal placement is void in every value it could have played on
+    /// (the ends of the trains open to it, the engine number when it may start a Mexican train,
+    /// or only the double's value when it must cover one). The knowledge survives its later
+    /// placements (they only remove tiles) and a drawn tile that it plays at once; a drawn tile
+    /// it keeps narrows the set to the values that tile was just seen not to fit; any other
+    /// draw (engine search, penalty) clears it.
+    ///
+    /// Only what the table sees counts. Where keeping a playable tile is allowed (the delayed
+    /// first turn's pass after a draw), a pass after a draw says nothing, whether it was chosen
+    /// or forced, since the two look the same.
     pub fn known_voids(&self, seat: Seat) -> u32 {
         self.state.known_voids(seat)
     }
 
-    /// Void records of `seat` loosened by tiles it took in unseen since; see
-    /// [`RoundState::loose_voids`].
+    /// The void records of `seat` that tiles taken in since have loosened: entry `l` is a set
+    /// of open-end values (bit `v` = value `v`) that at most `l + 1` tiles of the hand fit.
+    ///
+    /// A void record (see [`View::known_voids`]) is exact for the hand it was seen in.
+    /// When the seat then takes a tile in that the table does not see (a draw it keeps, a
+    /// penalty draw), the hand may hold one tile more that fits: the record moves one level
+    /// up instead of being forgotten. Records older than
+    /// [`LOOSE_LEVELS`](crate::round::LOOSE_LEVELS) tiles are dropped.
+    /// The `expert` bot's sampler deals hidden hands that respect these counts.
     pub fn loose_voids(&self, seat: Seat) -> [u32; crate::round::LOOSE_LEVELS] {
         self.state.loose_voids(seat)
     }

@@ -23,7 +23,7 @@
 //!   hidden hands to meet each seat's known voids, and forgets a seat's voids once it takes a
 //!   tile in unseen (a draw it keeps, a penalty). But that seat's hand still held nothing
 //!   fitting those values before; only the tiles taken in since can fit them. The engine keeps
-//!   those loosened records ([`crate::round::RoundState::loose_voids`]: "at most one tile fits
+//!   those loosened records ([`crate::View::loose_voids`]: "at most one tile fits
 //!   3, 8 or 11") and the sampler deals hands that respect the counts. `infer=voids` samples as
 //!   `montecarlo` does. `infer=policy` also infers from behaviour: the round keeps every
 //!   decision, and each world the search plays is picked from `pool` samples (default 8) in
@@ -31,7 +31,7 @@
 //!   them, under the tuned policy made stochastic (a softmax over its move scores at `temp`,
 //!   default 0.25, floored so that no play is impossible). It costs several times the time a
 //!   decision; results/ladder/inference.md measures how much closer to the truth it deals and
-//!   what it buys (`scripts/study-inference.sh`). It is not the default. The record is kept
+//!   what it buys (`scripts/studies/study-inference.sh`). It is not the default. The record is kept
 //!   where the engine plays the round (`play`, `tournament`, `bench`, the Rust `play_match`);
 //!   a match stepped one decision at a time (`MatchState`, the Python package's environments)
 //!   keeps none, and there `infer=policy` samples as `infer=draws` does.
@@ -48,16 +48,16 @@
 //!   search. `alloc=flat` spends the budget as `montecarlo` does.
 //! - **No search when there is nothing to choose**: a single legal move is played at once.
 //!
-//! What the defaults buy, by SPRT (elo0 = 0, elo1 = 20; `scripts/study-strongest-sprt.sh`,
+//! What the defaults buy, by SPRT (elo0 = 0, elo1 = 20; `scripts/studies/study-strongest-sprt.sh`,
 //! results/ladder/strongest-sprt.md): H1 at 2 and 4 players under `wikipedia` and
 //! `dominorules` against tuned `weighted` (+46 to +67 Elo) and against the former `expert`
-//! (+117 to +206 Elo). How the defaults were chosen (`scripts/study-policy-search.sh`,
+//! (+117 to +206 Elo). How the defaults were chosen (`scripts/studies/study-policy-search.sh`,
 //! results/ladder/policy-search.md: 4 players, `wikipedia`, 400 games against tuned `weighted`,
 //! two seats each): the former `expert` scores 30.7% against the tuned policy; `weighted`
 //! rollouts alone or a prior alone bring it to 45-46%; both, a prior of 5 points with
 //! `depth=12,samples=31` (as many rollout turns as the former defaults), score
 //! 56.2% [53.4, 59.1] (+44 Elo) at 0.75 ms a decision. `mtrain tune` from there
-//! (`scripts/study-tune-expert.sh`, results/ladder/tune-expert.md) found no gain in `prior` and
+//! (`scripts/studies/study-tune-expert.sh`, results/ladder/tune-expert.md) found no gain in `prior` and
 //! `depth`, nor in `temp` for `infer=policy`; it raised `samples` from 31 to 39 (+28 Elo [+12,
 //! +44] by its confirmation), which is more time as much as more strength: the default stays at
 //! 31 worlds (about 0.7 ms a decision at four players), and `samples=39` (about 0.9 ms) is there
@@ -67,7 +67,7 @@
 //! and `12 + 136 / players` worlds, about 0.2 ms a decision at four players) is
 //! `expert:rollout=greedy,prior=0,depth=8,samples=auto`; the studies that measured it
 //! (results/ladder/ before the policy search, results/tuning/) name it so. Its measurements
-//! against `montecarlo` at about equal time a decision (`scripts/study-depth.sh`,
+//! against `montecarlo` at about equal time a decision (`scripts/studies/study-depth.sh`,
 //! results/ladder/depth.md; two players 1,000 games, four players 400 games with two seats
 //! each, `wikipedia`): `depth` 4, 6, 8 and 12 (per seat) scored 70.4%, 75.9%, 79.1% [76.5,
 //! 81.5] and 76.2% at two players; `depth` 4, 6 and 8 scored 71.4%, 73.8% and 74.9% [72.3,
@@ -87,7 +87,7 @@
 //! world it is playing, as at an `ms` deadline, but counted in work rather than time, so the
 //! result does not depend on the machine. Hands of the sizes a round deals never reach either
 //! bound in the games checked; the costs per preset at two players are in
-//! results/benchmarks/DECISION-COST.md (`scripts/bench-decision-cost.sh`).
+//! results/benchmarks/DECISION-COST.md (`scripts/bench/bench-decision-cost.sh`).
 //!
 //! Parameters: `samples` (default 31; `auto` for `12 + 136 / players`), `depth` (default 12; 0
 //! for full rollouts), `prior` (default 5), `rollout` (`weighted` by default, `greedy`,

@@ -36,7 +36,7 @@
 //!
 //! Cost per decision (release build, double-12, `wikipedia`, defaults, every seat `montecarlo`):
 //! about 230 µs at 4 players and 180 µs at 2 on a 2-core AMD EPYC machine
-//! (results/benchmarks/SEARCH.md, `scripts/bench-search.sh`), i.e. 32 × (legal moves) greedy
+//! (results/benchmarks/SEARCH.md, `scripts/bench/bench-search.sh`), i.e. 32 × (legal moves) greedy
 //! rollouts of the rest of the round, about 110 at 4 players; `mtrain bench --bots montecarlo`
 //! prints decisions and rollouts per second. It scales linearly with `samples`. Strength against `greedy`, wikipedia rules, double-12, full
 //! matches: 93.3% [92.1, 94.3] of 2000 two-player games

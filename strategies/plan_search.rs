@@ -41,7 +41,7 @@ pub const ROLLOUT_PLAN_BUDGET: u32 = 20_000;
 /// plays the best move so far, as it does at its `ms` deadline. The busiest decisions of
 /// dealt-size hands use about a tenth of it (98,000 nodes at most in a two-player `wikipedia`
 /// match); it binds where draws swell hands past 30 tiles, and keeps one decision there within
-/// about half a second on one core (`scripts/bench-decision-cost.sh`).
+/// about half a second on one core (`scripts/bench/bench-decision-cost.sh`).
 pub const DECISION_PLAN_BUDGET: u64 = 1_000_000;
 
 thread_local! {

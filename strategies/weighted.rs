@@ -27,7 +27,7 @@
 //! The defaults are tuned, one set per preset where that measurably plays better (`set=auto`):
 //! under `celko1998` the weights `mtrain tune` (SPSA) found under `celko1998` ([`CELKO_WEIGHTS`]),
 //! under every other preset those it found under `wikipedia` ([`FEATURES`]' defaults), both at
-//! four players, double-12, full matches (results/tuning, `scripts/study-tuning.sh`, which also
+//! four players, double-12, full matches (results/tuning, `scripts/studies/study-tuning.sh`, which also
 //! measures them). On deals the tuning never saw the wikipedia set beats the hand-set weights the
 //! bot had before ([`HAND_WEIGHTS`]) by 155 to 175 Elo under `wikipedia`, `dominorules`,
 //! `family_house` and `harbour_cay` (under `dominorules` it is level with weights tuned for

@@ -652,7 +652,7 @@ fn planned_deals_hold_longer_plans_and_the_output_says_how_hands_were_dealt() {
         for _ in 0..200 {
             let w = hands.deal(&view, true, &mut rng).unwrap();
             for o in (0..4).map(mexican_train::Seat::from_index).filter(|&o| o != d.seat) {
-                total += PlanCache::default().rest(w.hand(o), w.train(TrainId::personal(o)).end).0.len();
+                total += PlanCache::default().rest(w.hand(o), w.view(o).train(TrainId::personal(o)).end).0.len();
             }
         }
         total as f64 / 600.0

@@ -251,7 +251,7 @@ fn cutthroat_leaves_a_double_open_on_the_mexican_train() {
     assert_eq!(m, mv("2-6", own(A)));
     state.play(m, &mut NoObserver).unwrap();
     // B must now cover 4 on the Mexican train.
-    assert_eq!(state.pending(), &[obligation(MEX, 4, A)]);
+    assert_eq!(state.view(A).pending(), &[obligation(MEX, 4, A)]);
     // The planner would not: it plays its plan (and a planner covers its own double).
     assert_eq!(pick("planner", &double_position().1, &double_position().2), mv("2-6", own(A)));
 }
@@ -292,7 +292,7 @@ fn a_marked_seat_plays_on_its_own_train() {
     let deal = deal_aside(&["5-5 0-2 1-3", "6-4 6-5 0-0", "6-3 4-2 2-3 1-1"], "0-1");
     let script = [mv("6-4", MEX), mv("3-6", own(C)), mv("5-6", own(A)), mv("2-4", MEX)];
     let (state, moves) = position(&rules, &deal, B, &script);
-    assert!(state.is_marked(A));
+    assert!(state.view(A).is_marked(A));
     assert_eq!(sorted(moves.to_vec()), moves_of(&[("5-5", own(A)), ("0-2", MEX)]));
     // The hoarder would hold 5-5 back (S2), but S7(a) comes first.
     for spec in PLANNERS {
@@ -322,7 +322,7 @@ fn cutthroat_lays_an_uncoverable_double_on_a_public_train() {
     let deal = deal_aside(&["6-3 0-0 5-5", "6-1 1-5 5-4 0-2 2-2", "6-2 2-4 3-3 0-4"], "1-1");
     let (state, moves) = position(&rules, &deal, B, &[]);
     assert_eq!(state.current(), C);
-    assert!(state.is_marked(A));
+    assert!(state.view(A).is_marked(A));
     assert_eq!(sorted(moves.to_vec()), moves_of(&[("0-4", own(C)), ("3-3", own(A))]));
     assert_eq!(pick("cutthroat", &state, &moves), mv("3-3", own(A)));
     assert_eq!(pick("planner", &state, &moves), mv("0-4", own(C)));
@@ -340,7 +340,7 @@ fn cutthroat_turns_a_public_train_to_a_known_void() {
     let deal = deal_aside(&["5-5 0-2 1-3", "6-2 6-4 6-5 0-0", "2-4 6-3 1-1"], "0-1");
     let (state, moves) = position(&rules, &deal, B, &[mv("2-6", MEX), mv("2-4", MEX)]);
     assert_eq!(state.current(), B);
-    assert!(state.is_marked(A));
+    assert!(state.view(A).is_marked(A));
     assert_eq!(state.view(B).known_voids(A), 1 << 4 | 1 << 6);
     assert_eq!(pick("cutthroat", &state, &moves), mv("4-6", own(A)));
     assert_eq!(pick("planner", &state, &moves), mv("5-6", own(B)));

@@ -493,7 +493,7 @@ fn harbour_cay_redeal_is_logged_as_a_repeated_round() {
         assert_eq!(std::fs::read_to_string(&log).unwrap().matches(r#""event":"round_end""#).count(), 13);
         // The independent referee replays it, redeals included (tests/referee.rs requires
         // python3; here it is used when present).
-        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/referee.py");
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/checks/referee.py");
         if let Ok(r) = Command::new("python3").arg(&script).arg(&log).output() {
             let said = String::from_utf8_lossy(&r.stdout);
             assert!(r.status.success() && said.starts_with("OK: 13 rounds"), "{args:?}: referee: {said}");

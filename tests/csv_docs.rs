@@ -1,6 +1,6 @@
 //! docs/csv.md's sample lines are what the commands it names write: each sample line matches a
 //! line of the file, in order, the header first (`...` stands for cut text or left-out rows).
-//! `scripts/csv-samples.py` regenerates them.
+//! `scripts/regen/csv-samples.py` regenerates them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

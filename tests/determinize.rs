@@ -44,30 +44,30 @@ fn sampled_worlds_keep_the_view_and_meet_the_voids() {
             let w = view.sample_world(&mut rng).expect("seat to act may sample");
             // What the seat knows is unchanged.
             assert_eq!(w.hand(me), st.hand(me));
-            assert_eq!(w.played(), st.played());
+            assert_eq!(w.view(me).played(), view.played());
             assert_eq!(w.boneyard().len(), st.boneyard().len());
             assert_eq!(w.marker_mask(), st.marker_mask());
-            assert_eq!(w.pending(), st.pending());
-            let mut all = w.played().to_owned();
+            assert_eq!(w.view(me).pending(), view.pending());
+            let mut all = w.view(me).played().to_owned();
             for s in 0..4 {
                 let seat = Seat::from_index(s);
                 assert_eq!(w.hand(seat).len(), st.hand(seat).len());
                 assert!(all.intersect(w.hand(seat)).is_empty());
                 all = all.union(w.hand(seat));
-                assert_eq!(w.known_voids(seat), st.known_voids(seat));
+                assert_eq!(w.view(me).known_voids(seat), view.known_voids(seat));
                 if seat != me {
                     for t in w.hand(seat) {
-                        for v in 0..=st.rules().set.get() {
-                            assert!(st.known_voids(seat) & (1 << v) == 0 || !fits(st.rules(), t, v));
+                        for v in 0..=view.rules().set.get() {
+                            assert!(view.known_voids(seat) & (1 << v) == 0 || !fits(view.rules(), t, v));
                         }
                     }
-                    voids_seen += st.known_voids(seat).count_ones();
+                    voids_seen += view.known_voids(seat).count_ones();
                 }
             }
             for &t in w.boneyard().as_slice() {
                 assert!(all.insert(t), "{t} twice");
             }
-            assert_eq!(all, TileSet::full(st.rules().set));
+            assert_eq!(all, TileSet::full(view.rules().set));
             // The same seed gives the same world.
             let w2 = view.sample_world(&mut rng_from_seed(seed)).unwrap();
             assert_eq!(w2.boneyard().as_slice(), w.boneyard().as_slice());
@@ -122,9 +122,9 @@ fn loose_sampled_worlds_meet_the_loosened_void_counts() {
                 let w = view.sample_world_loose(&mut rng_from_seed(seed * 4 + k)).expect("seat to act may sample");
                 let p = view.sample_world(&mut rng_from_seed(seed * 4 + k)).unwrap();
                 assert_eq!(w.hand(me), st.hand(me));
-                assert_eq!(w.played(), st.played());
+                assert_eq!(w.view(me).played(), view.played());
                 assert_eq!(w.boneyard().len(), st.boneyard().len());
-                let mut all = w.played().union(&TileSet::from_iter(w.boneyard().as_slice().iter().copied()));
+                let mut all = w.view(me).played().union(&TileSet::from_iter(w.boneyard().as_slice().iter().copied()));
                 for s in (0..4).map(Seat::from_index) {
                     assert_eq!(w.hand(s).len(), st.hand(s).len());
                     assert!(all.intersect(w.hand(s)).is_empty());
@@ -133,27 +133,27 @@ fn loose_sampled_worlds_meet_the_loosened_void_counts() {
                         continue;
                     }
                     for t in w.hand(s) {
-                        for v in 0..=st.rules().set.get() {
-                            assert!(st.known_voids(s) & (1 << v) == 0 || !fits(st.rules(), t, v));
+                        for v in 0..=view.rules().set.get() {
+                            assert!(view.known_voids(s) & (1 << v) == 0 || !fits(view.rules(), t, v));
                         }
                     }
-                    for (l, &mask) in st.loose_voids(s).iter().enumerate() {
+                    for (l, &mask) in view.loose_voids(s).iter().enumerate() {
                         if mask == 0 {
                             continue;
                         }
                         records += 1;
                         // The true hand meets the count (the engine's records are sound) ...
-                        assert!(fitting(st.rules(), st.hand(s), mask) <= l + 1);
+                        assert!(fitting(view.rules(), st.hand(s), mask) <= l + 1);
                         // ... and so does every loose sample.
                         assert!(
-                            fitting(st.rules(), w.hand(s), mask) <= l + 1,
+                            fitting(view.rules(), w.hand(s), mask) <= l + 1,
                             "{preset} seed {seed}: seat {s} dealt {} tiles fitting level {l}",
-                            fitting(st.rules(), w.hand(s), mask)
+                            fitting(view.rules(), w.hand(s), mask)
                         );
-                        plain_breaks += usize::from(fitting(st.rules(), p.hand(s), mask) > l + 1);
+                        plain_breaks += usize::from(fitting(view.rules(), p.hand(s), mask) > l + 1);
                     }
                 }
-                assert_eq!(all, TileSet::full(st.rules().set));
+                assert_eq!(all, TileSet::full(view.rules().set));
                 checked += 1;
             }
         }

@@ -1,5 +1,5 @@
 //! The golden transcripts and JSONL logs, one match per preset: any change in play or format
-//! shows up as a diff here. Regenerate only with `scripts/update-golden.sh`, and review the diff.
+//! shows up as a diff here. Regenerate only with `scripts/regen/update-golden.sh`, and review the diff.
 
 use std::process::Command;
 

@@ -180,7 +180,9 @@ fn check_cache(what: &str, set: &TileSet) {
 /// The engine's state on its own and against the ledger.
 fn check_state(state: &RoundState, ledger: &Ledger, rules: &Rules) {
     let max = rules.set;
-    let played = state.played();
+    // What every seat sees alike: the table, the markers, the obligations.
+    let table = state.view(state.current());
+    let played = table.played();
     check_cache("played", played);
     // Every tile lies in exactly one of the hands, the boneyard and the table, and each place
     // holds exactly what the ledger says. With `count == T`, no tile seen twice and every tile in
@@ -206,18 +208,18 @@ fn check_state(state: &RoundState, ledger: &Ledger, rules: &Rules) {
     for &t in state.boneyard().as_slice() {
         visit(t, Place::Boneyard, "the boneyard");
     }
-    assert!(played.contains(state.engine()), "the engine is on the table");
+    assert!(played.contains(table.engine().0), "the engine is on the table");
     for t in played {
         visit(t, Place::Table, "the table");
     }
     assert_eq!(count, rules.set_tiles(), "tiles not conserved");
     // Trains: the tiles laid on them are the table minus the engine.
-    let on_trains: usize = state.train_ids().map(|id| state.train(id).len as usize).sum();
+    let on_trains: usize = table.train_ids().map(|id| table.train(id).len as usize).sum();
     assert_eq!(on_trains + 1, played.len(), "train lengths and played tiles disagree");
     for s in 0..ledger.players {
-        assert_eq!(state.is_marked(Seat::from_index(s)), ledger.marked[s], "seat {s}'s marker");
+        assert_eq!(table.is_marked(Seat::from_index(s)), ledger.marked[s], "seat {s}'s marker");
     }
-    assert!(state.pending().len() <= 1, "wikipedia has at most one obligation");
+    assert!(table.pending().len() <= 1, "wikipedia has at most one obligation");
 }
 
 /// An upper bound on the turns of a round, known before it starts.
@@ -272,7 +274,7 @@ fn play_checked_round(rules: &Rules, seed: u64, bots: &mut [Bot]) {
     }
     let out = *state.outcome().expect("over");
     assert!(ledger.over, "no RoundEnd event");
-    let taken: u32 = (0..n).map(|s| u32::from(state.turns_taken(Seat::from_index(s)))).sum();
+    let taken: u32 = (0..n).map(|s| u32::from(state.view(state.current()).turns_taken(Seat::from_index(s)))).sum();
     assert_eq!(out.turns, taken, "outcome turns and turns taken per seat");
     assert!(out.turns <= bound, "{} turns exceed the bound {bound}", out.turns);
     assert!(

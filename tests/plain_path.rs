@@ -122,7 +122,7 @@ fn new_round(rules: &Rules, seed: u64) -> RoundState {
 
 /// Plays `state` to the end with `general` or not; returns everything observable.
 fn play(mut state: RoundState, specs: &[&str], seed: u64, general: bool) -> Played {
-    let n = state.players() as usize;
+    let n = state.view(state.current()).players() as usize;
     let mut bots: Vec<Logged> =
         (0..n).map(|s| Logged { bot: Bot::parse(specs[s % specs.len()]).unwrap(), log: Vec::new() }).collect();
     let mut rngs: Vec<GameRng> = (0..n).map(|s| rng_from_seed(mix(seed, s as u64))).collect();
@@ -191,7 +191,7 @@ fn plain_loop_plays_the_general_game() {
 /// Plays `state` to the end with the bots of `specs` themselves (not wrapped): a
 /// heaviest-first `greedy` is then picked for by the plain loop without a move list.
 fn play_bare(mut state: RoundState, specs: &[&str], seed: u64, general: bool) -> (Outcome, Vec<Event>, String) {
-    let n = state.players() as usize;
+    let n = state.view(state.current()).players() as usize;
     let mut bots: Vec<Bot> = (0..n).map(|s| Bot::parse(specs[s % specs.len()]).unwrap()).collect();
     let mut rngs: Vec<GameRng> = (0..n).map(|s| rng_from_seed(mix(seed, s as u64))).collect();
     let mut moves = MoveList::new();

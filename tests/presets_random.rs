@@ -36,7 +36,7 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
         let step = st.advance(&mut moves, &mut NoObserver);
         // Conservation: hands, boneyard and table partition the set (the engine is on the
         // table once placed; before that it is in a hand or the boneyard).
-        let mut seen = st.played().to_owned();
+        let mut seen = st.view(st.current()).played().to_owned();
         let mut count = seen.len();
         for s in 0..n {
             let h = st.hand(Seat::from_index(s));
@@ -53,9 +53,9 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
         // Void inference is sound: a seat known void in v holds no tile fitting an end v.
         for s in 0..n {
             let seat = Seat::from_index(s);
-            let voids = st.known_voids(seat);
+            let voids = st.view(seat).known_voids(seat);
             for t in st.hand(seat) {
-                if seat == st.current() && st.drawn_this_turn() == Some(t) {
+                if st.view(seat).drawn() == Some(t) {
                     continue; // just drawn and about to be played: the void held before the draw
                 }
                 for v in 0..=rules.set.get() {
@@ -69,11 +69,11 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
                 }
             }
             // Loosened records: at most l + 1 tiles of the hand fit level l.
-            for (l, &mask) in st.loose_voids(seat).iter().enumerate() {
+            for (l, &mask) in st.view(seat).loose_voids(seat).iter().enumerate() {
                 let fitting = st
                     .hand(seat)
                     .iter()
-                    .filter(|&t| !(seat == st.current() && st.drawn_this_turn() == Some(t)))
+                    .filter(|&t| st.view(seat).drawn() != Some(t))
                     .filter(|&t| {
                         (0..=rules.set.get()).any(|v| {
                             mask & (1 << v) != 0
@@ -100,7 +100,7 @@ fn play_checked(rules: &Rules, r: u8, seed: u64, used: u32) -> (Outcome, u32, Pi
             }
         }
     }
-    (*st.outcome().unwrap(), decisions, st.engine_number(), st.branches())
+    (*st.outcome().unwrap(), decisions, st.view(st.current()).engine().1, st.branches())
 }
 
 #[test]

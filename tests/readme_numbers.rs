@@ -9,7 +9,8 @@ fn read(rel: &str) -> String {
 #[test]
 fn set_up_times_are_those_of_results_setup_times_csv() {
     let readme = read("README.md");
-    let at = readme.find("(`scripts/setup-times.sh`, `results/setup/times.csv`)").expect("the set-up times' source");
+    let at =
+        readme.find("(`scripts/bench/setup-times.sh`, `results/setup/times.csv`)").expect("the set-up times' source");
     let quote = &readme[at..at + 400];
     let csv = read("results/setup/times.csv");
     let mut rows = 0;
@@ -578,7 +579,7 @@ fn every_committed_tally_is_the_current_format() {
 #[test]
 fn analysis_times_are_those_of_results_benchmarks_analyze_csv() {
     let readme = read("README.md").replace("\n", " ");
-    let at = readme.find("Speed (`scripts/bench-analyze.sh`").expect("the analysis speed");
+    let at = readme.find("Speed (`scripts/bench/bench-analyze.sh`").expect("the analysis speed");
     let quote = &readme[at..at + 700];
     let rows = records("results/benchmarks/analyze.csv");
     let count = |stop: &str| rows.iter().filter(|r| r["stop"] == stop).count();
@@ -759,7 +760,7 @@ fn the_guided_search_tuning_is_quoted_from_its_runs() {
 }
 
 /// STEPS.md quotes the search bots' rates before and after the engine work as
-/// scripts/bench-engine-steps.sh wrote them.
+/// scripts/bench/bench-engine-steps.sh wrote them.
 #[test]
 fn the_search_bots_rates_before_and_after_are_those_of_engine_steps() {
     let md = read("results/benchmarks/engine-steps.md");

@@ -1,6 +1,6 @@
 //! The engine's JSONL logs pass an independent referee.
 //!
-//! `scripts/referee.py` is a second implementation of the `wikipedia` and `harbour_cay` rules, written from
+//! `scripts/checks/referee.py` is a second implementation of the `wikipedia` and `harbour_cay` rules, written from
 //! RULES.md alone. It replays a log and checks that every event is legal and that every forced
 //! action (must-play, draws, follow-ups, marks, unmarks, passes, round ends, scores, winners) is
 //! exactly what the rules require. These tests run it on the golden log and on fresh logs from the
@@ -16,7 +16,7 @@ fn manifest_dir() -> &'static Path {
 
 /// Runs the referee on `log`; panics with a clear message if python3 cannot be started.
 fn referee(log: &Path) -> Output {
-    let script = manifest_dir().join("scripts").join("referee.py");
+    let script = manifest_dir().join("scripts").join("checks").join("referee.py");
     Command::new("python3").arg(&script).arg(log).output().unwrap_or_else(|err| {
         panic!("cannot run `python3 {}`: {err}. python3 must be on PATH for the referee tests", script.display())
     })

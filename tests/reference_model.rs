@@ -138,18 +138,20 @@ struct Snapshot {
 }
 
 fn engine_snapshot(s: &RoundState) -> Snapshot {
-    let n = s.players() as usize;
+    // What every seat sees alike: the table, the markers, the obligations.
+    let table = s.view(s.current());
+    let n = table.players() as usize;
     let seats = (0..n).map(Seat::from_index);
     let mut trains: Vec<(u8, usize, bool)> = seats
         .clone()
         .map(|q| {
-            let t = s.train(TrainId::personal(q));
+            let t = table.train(TrainId::personal(q));
             (t.end.get(), t.len as usize, t.open_double)
         })
         .collect();
-    let m = s.train(TrainId::mexican(0));
+    let m = table.train(TrainId::mexican(0));
     trains.push((m.end.get(), m.len as usize, m.open_double));
-    let mut played: Vec<Pair> = s.played().iter().map(pair).collect();
+    let mut played: Vec<Pair> = table.played().iter().map(pair).collect();
     played.sort();
     Snapshot {
         hands: seats
@@ -163,16 +165,16 @@ fn engine_snapshot(s: &RoundState) -> Snapshot {
         boneyard: s.boneyard().as_slice().iter().copied().map(pair).collect(),
         played,
         trains,
-        mexican_started: s.mexican_started(),
-        markers: seats.clone().map(|q| s.is_marked(q)).collect(),
-        pending: s.pending().iter().map(|o| (target_of(o.train), o.value.get(), o.placer.index())).collect(),
-        turns_taken: seats.clone().map(|q| u32::from(s.turns_taken(q))).collect(),
+        mexican_started: table.mexican_started(),
+        markers: seats.clone().map(|q| table.is_marked(q)).collect(),
+        pending: table.pending().iter().map(|o| (target_of(o.train), o.value.get(), o.placer.index())).collect(),
+        turns_taken: seats.clone().map(|q| u32::from(table.turns_taken(q))).collect(),
         played_own: seats.map(|q| s.played_own(q)).collect(),
         idle: u32::from(s.idle()),
         turns: s.turns(),
-        e: s.engine_number().get(),
+        e: table.engine().1.get(),
         engine: if s.placer().is_some() || s.engine_mode() == EngineMode::SetAside {
-            Some(pair(s.engine()))
+            Some(pair(table.engine().0))
         } else {
             None
         },

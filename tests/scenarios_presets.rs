@@ -183,8 +183,8 @@ fn audit(
                 Step::Over => break,
                 Step::Choice(seat, kind) => {
                     a.choices += 1;
-                    a.max_pending_seen = a.max_pending_seen.max(st.pending().len());
-                    a.pending_seen += u32::from(!st.pending().is_empty());
+                    a.max_pending_seen = a.max_pending_seen.max(st.view(A).pending().len());
+                    a.pending_seen += u32::from(!st.view(A).pending().is_empty());
                     match kind {
                         Decision::Build => a.build_choices += 1,
                         Decision::FollowUp => a.follow_up_choices += 1,
@@ -192,7 +192,7 @@ fn audit(
                         Decision::Normal => {}
                         Decision::Swan => panic!("no preset walks a swan drive"),
                     }
-                    if st.turns_taken(seat) == 0 && kind != Decision::Build {
+                    if st.view(seat).turns_taken(seat) == 0 && kind != Decision::Build {
                         a.first_turn_choices += 1;
                     }
                     check(&st, seat, kind, &list);
@@ -238,8 +238,8 @@ impl Observer for RoundStarts {
 
 impl MatchObserver for RoundStarts {
     fn round_start(&mut self, round: u8, state: &RoundState) {
-        let hands = (0..state.players() as usize).map(|s| *state.hand(Seat::from_index(s))).collect();
-        self.starts.push((round, state.first(), state.engine(), hands));
+        let hands = (0..state.view(A).players() as usize).map(|s| *state.hand(Seat::from_index(s))).collect();
+        self.starts.push((round, state.first(), state.view(A).engine().0, hands));
     }
 }
 
@@ -300,8 +300,8 @@ fn e01_celko_double_as_last_tile_goes_out() {
             Event::RoundEnd { reason: EndReason::Out(A), scores: out.scores },
         ]
     );
-    assert!(tb.st.unplayed(pip(3)) > 0, "the double would otherwise need a follow-up");
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().unplayed(pip(3)) > 0, "the double would otherwise need a follow-up");
+    assert!(tb.view().pending().is_empty());
     assert_eq!((out.draws, out.boneyard_left), (0, 28 - 6));
 }
 
@@ -351,13 +351,13 @@ fn e03_celko_last_of_suit_double_pends_forever() {
     let i = tb.pos(ev_play(B, "4-5", own(B), 5)) + 1;
     // A1: 5-5 (forced); unplayed(5) = 0; follow-up: nothing fits, so 3-6 starts the Mexican train.
     assert_eq!(&tb.since(i)[..2], &[ev_play(A, "5-5", own(A), 5), ev_play(A, "3-6", MEX, 3)]);
-    assert_eq!(tb.st.unplayed(pip(5)), 0);
+    assert_eq!(tb.view().unplayed(pip(5)), 0);
     let mut expect = drain_then_pass(B, 2, &pile, vec![false, false]);
     expect.push(Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores });
     assert_eq!(&tb.since(i)[2..], &expect[..]);
     assert_eq!(out.reason, EndReason::Blocked);
     assert_eq!(tb.scores(&out), tb.hand_scores());
-    assert!(tb.st.train(own(A)).open_double, "the double was never covered");
+    assert!(tb.view().train(own(A)).open_double, "the double was never covered");
     assert!(tb.st.hand(B).contains(t("1-3")));
     assert_eq!((out.draws, out.boneyard_left), (13, 0));
 }
@@ -388,7 +388,7 @@ fn e04_celko_empty_boneyard_passes_without_marker() {
             Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores }
         ]
     );
-    assert!(!tb.st.is_marked(A) && !tb.st.is_marked(B), "no marker on an empty boneyard (ED-12)");
+    assert!(!tb.view().is_marked(A) && !tb.view().is_marked(B), "no marker on an empty boneyard (ED-12)");
     assert_eq!(tb.scores(&out), tb.hand_scores());
     assert_eq!(tb.scores(&out), vec![28, 62]);
     assert_eq!(out.turns, 2 + 2, "two builds and two idle turns");
@@ -407,8 +407,8 @@ fn e05_celko_marker_on_unstarted_train_lifted_by_other() {
     let a2 = tb.pick(A, Decision::Normal, "2-6", own(B));
     assert_eq!(tb.log.0[2], Event::Pass { seat: B });
     assert_eq!(a2, moves(&[("4-5", own(A)), ("2-6", own(B))]));
-    assert_eq!(tb.st.train(own(B)).len, 1);
-    assert!(!tb.st.is_marked(B), "the play that started B's train took his marker off");
+    assert_eq!(tb.view().train(own(B)).len, 1);
+    assert!(!tb.view().is_marked(B), "the play that started B's train took his marker off");
     let n = tb.log.0.len();
     assert_eq!(
         &tb.log.0[n - 4..],
@@ -427,11 +427,11 @@ fn e06_celko_two_open_doubles_lifo() {
     tb.build(B, "5-6 5-5"); // B:5 open
     let a1 = tb.pick(A, Decision::Cover, "4-5", own(B));
     assert_eq!(a1, moves(&[("1-5", own(B)), ("4-5", own(B))]), "the top of the stack is B's double");
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     // B1: A's double is next: 2-3 (forced).
     tb.run();
     assert!(tb.played(B, "2-3", own(A)));
-    assert!(!tb.st.train(own(A)).open_double);
+    assert!(!tb.view().train(own(A)).open_double);
 }
 
 /// E6 celko1998 (ED-11): earlier doubles of a chain create no obligation; only the turn's
@@ -451,12 +451,12 @@ fn e06_celko_only_last_double_of_a_chain_obliges() {
     assert_eq!(a1, moves(&[("1-1", own(A)), ("1-4", own(A)), ("2-2", own(B)), ("2-4", own(B))]));
     let f1 = tb.pick(A, Decision::FollowUp, "2-2", own(B));
     assert_eq!(f1, moves(&[("1-4", own(A)), ("2-2", own(B)), ("2-4", own(B))]));
-    assert!(!tb.st.is_marked(B), "taking on freight");
+    assert!(!tb.view().is_marked(B), "taking on freight");
     let f2 = tb.pick(A, Decision::FollowUp, "2-4", own(B));
     assert_eq!(f2, moves(&[("1-4", own(A)), ("2-4", own(B))]), "the double on B's train stays reachable");
     tb.run();
-    assert!(tb.st.pending().is_empty(), "the last double was covered; 1-1 creates no obligation");
-    assert!(tb.st.train(own(A)).open_double);
+    assert!(tb.view().pending().is_empty(), "the last double was covered; 1-1 creates no obligation");
+    assert!(tb.view().train(own(A)).open_double);
 
     // (ii) 1-1 on A, 2-2 on C's marked train, then nothing fits: 4-6 must start the Mexican
     // train. The last double (2-2) pends, the first (1-1) does not.
@@ -481,8 +481,8 @@ fn e06_celko_only_last_double_of_a_chain_obliges() {
             ev_play(A, "4-6", MEX, 4)
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(C), 2, A)], "only the last double obliges");
-    assert!(tb.st.train(own(A)).open_double, "1-1 stays an ordinary uncovered end");
+    assert_eq!(tb.view().pending(), &[obligation(own(C), 2, A)], "only the last double obliges");
+    assert!(tb.view().train(own(A)).open_double, "1-1 stays an ordinary uncovered end");
     assert_eq!(sorted(b2), moves(&[("2-3", own(C)), ("2-4", own(C))]));
 }
 
@@ -513,9 +513,9 @@ fn e07_celko_engine_holder_builds_then_opens() {
         ]
     );
     assert_eq!((tb.st.placer(), tb.st.first(), tb.st.current()), (Some(B), B, B));
-    assert!(!tb.st.hand(B).contains(t("6-6")) && tb.st.played().contains(t("6-6")));
+    assert!(!tb.st.hand(B).contains(t("6-6")) && tb.view().played().contains(t("6-6")));
     assert_eq!(tb.st.turns(), 3, "three builds");
-    assert_eq!(tb.st.turns_taken(B), 1, "a build is the seat's opening turn (§5.0.2: turns of any kind)");
+    assert_eq!(tb.view().turns_taken(B), 1, "a build is the seat's opening turn (§5.0.2: turns of any kind)");
 
     // Nobody holds 6-6: B, C, A draw one tile each in turn; A draws it and places it.
     let deal = deal_hand(&["3-6 0-2", "5-6 1-2", "4-6 1-3"], "0-0 1-1 6-6");
@@ -538,7 +538,7 @@ fn e08_celko_obligation_excludes_own_train() {
     tb.build(A, "3-6"); // A:3 (3-4 kept)
     tb.build(B, "5-6 5-5"); // B:5 open: pending
     let a1 = tb.choice(A, Decision::Cover);
-    assert_eq!(tb.st.pending(), &[obligation(own(B), 5, B)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(B), 5, B)]);
     assert_eq!(sorted(a1), moves(&[("1-5", own(B)), ("4-5", own(B))]));
     let bad = mv("3-4", own(A));
     assert_eq!(tb.st.play(bad, &mut NoObserver), Err(PlayError::Illegal(bad)));
@@ -561,16 +561,16 @@ fn e09_celko_drawn_double_gets_a_follow_up_draw() {
         let mut expect = vec![ev_draw(A, "3-3"), ev_play(A, "3-3", own(A), 3), Event::Draw { seat: A, tile: second }];
         if covers {
             expect.push(ev_play(A, "3-4", own(A), 4));
-            assert!(tb.st.pending().is_empty() && !tb.st.is_marked(A));
+            assert!(tb.view().pending().is_empty() && !tb.view().is_marked(A));
             assert_eq!(sorted(b1), moves(&[("0-5", own(B)), ("1-5", own(B))]));
         } else {
             expect.push(Event::Mark { seat: A });
-            assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-            assert!(tb.st.is_marked(A));
+            assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+            assert!(tb.view().is_marked(A));
             assert_eq!(sorted(b1), moves(&[("1-3", own(A)), ("2-3", own(A))]));
         }
         assert_eq!(tb.since(i), &expect[..]);
-        assert_eq!(tb.st.draws(A), 2);
+        assert_eq!(tb.view().draws(A), 2);
     }
 }
 
@@ -635,8 +635,8 @@ fn e10_celko_double_on_foreign_train_draw_mark_pend() {
             Event::Mark { seat: A },
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(C), 5, A)]);
-    assert!(tb.st.is_marked(A) && !tb.st.is_marked(C));
+    assert_eq!(tb.view().pending(), &[obligation(own(C), 5, A)]);
+    assert!(tb.view().is_marked(A) && !tb.view().is_marked(C));
     assert_eq!(sorted(b2), moves(&[("1-5", own(C)), ("4-5", own(C))]));
 }
 
@@ -662,7 +662,7 @@ fn e11_celko_other_players_cover_lifts_marker() {
             Event::Unmark { seat: A },
         ]
     );
-    assert!(!tb.st.is_marked(A) && tb.st.pending().is_empty());
+    assert!(!tb.view().is_marked(A) && tb.view().pending().is_empty());
     assert_eq!(sorted(a2), moves(&[("0-2", own(A)), ("1-2", own(A))]));
 }
 
@@ -674,7 +674,7 @@ fn celko_e12(a_hand: &str, front: &str) -> Table {
     tb.build(A, "3-6");
     tb.build(B, "5-6 5-5");
     tb.pick(B, Decision::Cover, "4-5", own(B));
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     tb
 }
 
@@ -689,7 +689,7 @@ fn e12_celko_double_on_own_marked_train() {
     let i = tb.pos(ev_play(A, "3-3", own(A), 3));
     let b2 = tb.choice(B, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_play(A, "3-4", own(A), 4)]);
-    assert!(!tb.st.is_marked(A) && tb.st.pending().is_empty());
+    assert!(!tb.view().is_marked(A) && tb.view().pending().is_empty());
     assert_eq!(sorted(b2), moves(&[("1-4", own(B)), ("2-4", own(B))]));
 
     // (b) No follow-up: draw 1-2 misses → marked again, and 3-3 pends.
@@ -700,7 +700,7 @@ fn e12_celko_double_on_own_marked_train() {
         tb.since(i),
         &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_draw(A, "1-2"), Event::Mark { seat: A }]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(sorted(b2), moves(&[("2-3", own(A)), ("3-5", own(A))]));
 }
 
@@ -726,8 +726,8 @@ fn e13_celko_owner_playing_elsewhere_keeps_marker() {
             Event::Unmark { seat: B },
         ]
     );
-    assert!(tb.st.is_marked(A), "a play off his own train does not lift the owner's marker");
-    assert!(!tb.st.is_marked(B));
+    assert!(tb.view().is_marked(A), "a play off his own train does not lift the owner's marker");
+    assert!(!tb.view().is_marked(B));
     assert_eq!(sorted(b2), moves(&[("0-1", own(B)), ("1-2", own(B))]));
 }
 
@@ -816,9 +816,9 @@ fn celko_build_audit() -> Audit {
             |st, seat, kind, list| {
                 if kind == Decision::Build {
                     assert_eq!(st.marker_mask(), 0, "a marker during the build phase");
-                    assert_eq!(st.mexican_started(), 0);
-                    assert_eq!(st.turns_taken(seat), 0);
-                    builds_with_pending += u32::from(!st.pending().is_empty());
+                    assert_eq!(st.view(A).mexican_started(), 0);
+                    assert_eq!(st.view(seat).turns_taken(seat), 0);
+                    builds_with_pending += u32::from(!st.view(A).pending().is_empty());
                     for m in list {
                         assert!(m.is_stop() || m.train().unwrap() == own(seat), "build offers {list:?}");
                     }
@@ -862,7 +862,7 @@ fn e18_celko_build_ignores_pending_doubles() {
     let deal = deal_hand(&["6-6 3-6 3-3 0-0", "5-6 2-3 2-5 1-5"], "");
     let mut tb = Table::new(&rules, &deal, A);
     tb.build(A, "3-6 3-3");
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     // B: 5-6 (forced), then his own train only: 2-3 would cover A's double but is not offered.
     let b0 = tb.pick(B, Decision::Build, "2-5", own(B));
     assert_eq!(b0, sorted(vec![mv("1-5", own(B)), mv("2-5", own(B)), Move::STOP]));
@@ -892,7 +892,7 @@ fn e19_celko_required_draw_on_empty_boneyard_passes_unmarked() {
     // A1: 3-3, no follow-up, no draw possible → no marker. B1: obligated, no 3, no draw → pass.
     let c1 = tb.choice(C, Decision::Cover);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Pass { seat: B }]);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(tb.st.marker_mask(), 0);
     assert_eq!(tb.st.idle(), 1);
     assert_eq!(
@@ -926,7 +926,7 @@ fn e21_celko_hand_emptied_in_build_ends_round() {
         ]
     );
     assert_eq!(tb.scores(&out), vec![7, 0, 11]);
-    assert_eq!(tb.st.train(own(C)).len, 0, "C never built");
+    assert_eq!(tb.view().train(own(C)).len, 0, "C never built");
 
     let deal = deal_hand(&["6-6 3-6", "5-6 4-5", "2-6 1-2"], "");
     let mut tb = Table::new(&rules, &deal, A);
@@ -968,7 +968,7 @@ fn e25_celko_may_leave_double_uncovered() {
     let f = tb.pick(A, Decision::FollowUp, "1-5", own(B));
     assert_eq!(f, moves(&[("3-4", own(A)), ("1-5", own(B))]), "the cover is offered, so is another train");
     let b2 = tb.choice(B, Decision::Cover);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert!(tb.st.hand(A).contains(t("3-4")));
     assert_eq!(sorted(b2), moves(&[("1-3", own(A)), ("2-3", own(A))]));
 }
@@ -983,14 +983,14 @@ fn e26_celko_build_doubles_satisfied_lifo() {
     tb.build(A, "3-6 3-3");
     tb.build(B, "5-6 5-5");
     tb.build(C, "1-6 1-1");
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A), obligation(own(B), 5, B), obligation(own(C), 1, C)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A), obligation(own(B), 5, B), obligation(own(C), 1, C)]);
     let a1 = tb.pick(A, Decision::Cover, "1-4", own(C));
     assert_eq!(a1, moves(&[("0-1", own(C)), ("1-4", own(C))]));
     let b1 = tb.pick(B, Decision::Cover, "2-5", own(B));
     assert_eq!(b1, moves(&[("0-5", own(B)), ("2-5", own(B))]));
     let c1 = tb.pick(C, Decision::Cover, "3-4", own(A));
     assert_eq!(c1, moves(&[("2-3", own(A)), ("3-4", own(A))]));
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
 }
 
 /// E27 celko1998: during an obligation the drawn tile fits both the double and another train
@@ -1014,7 +1014,7 @@ fn e27_celko_drawn_tile_covers_the_double() {
             Event::Unmark { seat: A },
         ],
     );
-    assert_eq!(tb.st.train(own(B)).len, 1);
+    assert_eq!(tb.view().train(own(B)).len, 1);
 }
 
 /// E28 celko1998: a marker removed and replaced in one turn → net marked.
@@ -1026,8 +1026,8 @@ fn e28_celko_marker_lifted_and_replaced() {
     let remark = tb.log.0.iter().rposition(|e| *e == Event::Mark { seat: A }).expect("replaced");
     assert!(unmark < remark);
     assert_eq!(tb.log.0[unmark - 1], ev_play(A, "3-3", own(A), 3));
-    assert!(tb.st.is_marked(A), "net: marked");
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A), "net: marked");
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
 }
 
 /// E29 celko1998: every open end's value is exhausted while the boneyard is not empty → play
@@ -1042,7 +1042,7 @@ fn e29_celko_exhausted_ends_play_on_until_blocked() {
     let pile: Vec<Tile> = deal.boneyard.as_slice().to_vec();
     assert_eq!(pile.len(), 16);
     let out = tb.finish();
-    assert_eq!(tb.st.unplayed(pip(6)), 0);
+    assert_eq!(tb.view().unplayed(pip(6)), 0);
     let i = tb.pos(ev_play(B, "3-6", own(B), 6)) + 1;
     let mut expect = drain_then_pass(A, 2, &pile, vec![false, false]);
     expect.push(Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores });
@@ -1143,12 +1143,12 @@ fn e03_domino_last_of_suit_double_pends_forever() {
     let mut tb = Table::new(&rules, &deal, A);
     last_of_suit_script(&mut tb);
     let out = tb.finish();
-    assert_eq!(tb.st.unplayed(pip(5)), 0);
+    assert_eq!(tb.view().unplayed(pip(5)), 0);
     let i = tb.pos(ev_play(A, "0-2", MEX, 2)) + 1;
     let mut expect = drain_then_pass(B, 2, &pile, vec![false, false]);
     expect.push(Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores });
     assert_eq!(tb.since(i), &expect[..]);
-    assert!(tb.st.train(own(A)).open_double);
+    assert!(tb.view().train(own(A)).open_double);
     assert_eq!(tb.scores(&out), tb.hand_scores());
 }
 
@@ -1212,8 +1212,8 @@ fn e05_domino_marker_on_unstarted_train_stays_until_owner_plays() {
         moves(&[("5-6", own(B)), ("0-6", own(B)), ("5-6", own(A)), ("0-6", own(A)), ("5-6", MEX), ("0-6", MEX)])
     );
     let a2 = tb.choice(A, Decision::Normal);
-    assert!(tb.st.is_marked(A), "another player starting p's train does not lift p's marker");
-    assert_eq!(*tb.st.train(own(A)), Train { end: pip(0), len: 1, open_double: false });
+    assert!(tb.view().is_marked(A), "another player starting p's train does not lift p's marker");
+    assert_eq!(*tb.view().train(own(A)), Train { end: pip(0), len: 1, open_double: false });
     assert_eq!(sorted(a2), moves(&[("0-1", own(A)), ("0-2", own(A))]));
     let i = tb.mark();
     tb.play("0-2", own(A));
@@ -1235,7 +1235,7 @@ fn e06_domino_never_two_pending() {
     // The third tile must go on one of the two doubles: 3-4 on A's (forced).
     let b3 = tb.choice(B, Decision::Cover);
     assert!(tb.played(A, "3-4", own(A)));
-    assert_eq!(tb.st.pending(), &[obligation(MEX, 5, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(MEX, 5, A)]);
     assert_eq!(sorted(b3), moves(&[("0-5", MEX), ("2-5", MEX)]));
 
     // Without a third tile from hand for either double, the second double is not offered:
@@ -1256,7 +1256,7 @@ fn e06_domino_never_two_pending() {
             &audit_rules("dominorules", players, h),
             400,
             seed,
-            |st, _, _, _| assert!(st.pending().len() <= 1, "two obligations: {:?}", st.pending()),
+            |st, _, _, _| assert!(st.view(A).pending().len() <= 1, "two obligations: {:?}", st.view(A).pending()),
             |turn| {
                 let plays: Vec<Tile> = turn
                     .iter()
@@ -1313,7 +1313,7 @@ fn e08_domino_obligation_excludes_own_train() {
     // A2: 3-3 (forced); no follow-up anywhere → draws 0-5 → no place for it → marks.
     let b2 = tb.choice(B, Decision::Cover);
     assert_eq!(&tb.log.0[2..], &[ev_play(A, "3-3", own(A), 3), ev_draw(A, "0-5"), Event::Mark { seat: A }]);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(sorted(b2), moves(&[("2-3", own(A)), ("3-4", own(A))]));
     let bad = mv("1-5", own(B));
     assert_eq!(tb.st.play(bad, &mut NoObserver), Err(PlayError::Illegal(bad)));
@@ -1340,24 +1340,24 @@ fn e09_domino_drawn_double_second_draw() {
                 assert_eq!(sorted(tb.moves.to_vec()), moves(&[("3-4", own(A)), ("3-4", MEX)]));
                 tb.play("3-4", own(A));
                 expect.push(ev_play(A, "3-4", own(A), 4));
-                assert!(tb.st.pending().is_empty() && !tb.st.is_marked(A));
+                assert!(tb.view().pending().is_empty() && !tb.view().is_marked(A));
             }
             "2-4" => {
                 // Fits only the Mexican train: played there; the double stays uncovered and pends.
                 assert_eq!(step, Step::Choice(B, Decision::Cover));
                 expect.push(ev_play(A, "2-4", MEX, 2));
-                assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-                assert!(!tb.st.is_marked(A));
+                assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+                assert!(!tb.view().is_marked(A));
             }
             _ => {
                 // A drawn double can never be the follow-up (4-4 would fit M:4): marked, pending.
                 assert_eq!(step, Step::Choice(B, Decision::Cover));
                 expect.push(Event::Mark { seat: A });
-                assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+                assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
             }
         }
         assert_eq!(tb.since(i), &expect[..]);
-        assert_eq!(tb.st.draws(A), 2);
+        assert_eq!(tb.view().draws(A), 2);
     }
 }
 
@@ -1373,12 +1373,12 @@ fn e10_domino_double_on_foreign_train() {
     tb.steps(&[(A, "3-6", own(A)), (B, "5-6", own(B))]);
     // A2 2-3 (forced, A:2); B2: no play → draws 0-1 → marks.
     let a3 = tb.pick(A, Decision::Normal, "5-5", own(B));
-    assert!(tb.st.is_marked(B));
+    assert!(tb.view().is_marked(B));
     assert_eq!(a3, moves(&[("0-2", own(A)), ("5-5", own(B)), ("1-5", own(B))]));
     let f = tb.pick(A, Decision::FollowUp, "0-2", own(A));
     assert_eq!(f, moves(&[("0-2", own(A)), ("1-5", own(B))]));
-    assert_eq!(tb.st.pending(), &[obligation(own(B), 5, A)]);
-    assert!(tb.st.is_marked(B) && !tb.st.is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(B), 5, A)]);
+    assert!(tb.view().is_marked(B) && !tb.view().is_marked(A));
 
     // (b) No follow-up: draws 1-3 (no place) → marks; B is then obligated by A's double on his
     // train: he draws 4-5 and covers (which, being his own train, lifts his marker).
@@ -1410,12 +1410,12 @@ fn e11_domino_non_owner_play_keeps_marker() {
     tb.steps(&[(A, "3-6", own(A)), (B, "5-6", own(B))]);
     // A2: 3-3, draws 0-5, marks (E8). B2 covers A's double with 3-4 (A:4).
     tb.pick(B, Decision::Cover, "3-4", own(A));
-    assert!(tb.st.pending().is_empty() && tb.st.is_marked(A));
+    assert!(tb.view().pending().is_empty() && tb.view().is_marked(A));
     // A3: draws 1-1, no play. B3: 2-4 on A's marked train (A:2).
     let b3 = tb.pick(B, Decision::Normal, "2-4", own(A));
     assert_eq!(b3, moves(&[("1-5", own(B)), ("2-4", own(A))]));
     let a4 = tb.choice(A, Decision::Normal);
-    assert!(tb.st.is_marked(A), "neither the cover nor the plain play lifted A's marker");
+    assert!(tb.view().is_marked(A), "neither the cover nor the plain play lifted A's marker");
     assert!(!tb.log.0.iter().any(|e| matches!(e, Event::Unmark { .. })));
     assert_eq!(sorted(a4), moves(&[("0-2", own(A)), ("1-2", own(A))]));
 }
@@ -1427,7 +1427,7 @@ fn e12_table(rules: &Rules, deal: &Deal) -> Table {
     tb.steps(&[(A, "2-6", own(A)), (B, "5-6", own(B))]);
     let b2 = tb.pick(B, Decision::Normal, "2-3", own(A));
     assert!(b2.contains(&mv("2-3", own(A))) && b2.contains(&mv("3-5", own(B))));
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     assert!(tb.log.0.contains(&ev_draw(A, "0-1")));
     tb
 }
@@ -1444,7 +1444,7 @@ fn e12_domino_double_on_own_marked_train() {
     let i = tb.pos(ev_play(A, "3-3", own(A), 3));
     tb.choice(B, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_play(A, "3-4", own(A), 4)]);
-    assert!(!tb.st.is_marked(A) && tb.st.pending().is_empty());
+    assert!(!tb.view().is_marked(A) && tb.view().pending().is_empty());
 
     let mut tb = e12_table(&rules, &deal_aside(&["2-6 3-3 0-0", E12_B], "0-1 0-2"));
     let b3 = tb.choice(B, Decision::Cover);
@@ -1453,8 +1453,8 @@ fn e12_domino_double_on_own_marked_train() {
         tb.since(i),
         &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_draw(A, "0-2"), Event::Mark { seat: A }]
     );
-    assert!(tb.st.is_marked(A));
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(sorted(b3), moves(&[("1-3", own(A)), ("3-5", own(A))]));
 }
 
@@ -1478,7 +1478,7 @@ fn e13_domino_owner_playing_elsewhere_keeps_marker() {
             ev_play(A, "4-6", MEX, 4)
         ]
     );
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     assert_eq!(sorted(b3), moves(&[("1-3", own(B)), ("1-4", own(B)), ("1-4", MEX)]));
 }
 
@@ -1559,7 +1559,7 @@ fn e17_domino_first_turn_must_use_open_train() {
         0,
         &[ev_draw(A, "4-5"), Event::Mark { seat: A }, ev_play(B, "3-6", own(A), 3), ev_play(C, "2-3", own(A), 2)],
     );
-    assert_eq!(tb.st.draws(C), 0);
+    assert_eq!(tb.view().draws(C), 0);
 }
 
 /// E18 dominorules: on his first turn p faces an obligation on another player's train → he
@@ -1574,8 +1574,8 @@ fn e18_domino_first_turn_must_cover() {
     // C1: 3-3 on A's train (forced); no follow-up; draws 0-0 (a drawn double: never a
     // follow-up) → marks; pending. D1, in his first turn, must cover.
     let d1 = tb.choice(D, Decision::Cover);
-    assert_eq!(tb.st.turns_taken(D), 0);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, C)]);
+    assert_eq!(tb.view().turns_taken(D), 0);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, C)]);
     assert_eq!(sorted(d1), moves(&[("2-3", own(A)), ("3-4", own(A))]));
 }
 
@@ -1597,7 +1597,7 @@ fn e19_domino_required_draw_on_empty_boneyard_marks_and_pends() {
     tb.steps(&[(A, "3-6", own(A)), (B, "5-6", own(B)), (C, "4-6", own(C))]);
     let c2 = tb.choice(C, Decision::Cover);
     assert_eq!(&tb.log.0[3..], &[ev_play(A, "3-3", own(A), 3), Event::Mark { seat: A }, Event::Mark { seat: B }]);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(
         sorted(c2),
         moves(&[("0-3", own(A)), ("1-3", own(A)), ("2-3", own(A)), ("3-4", own(A)), ("3-5", own(A))])
@@ -1630,8 +1630,8 @@ fn e25_domino_may_leave_double_uncovered() {
     let f = tb.pick(A, Decision::FollowUp, "5-6", MEX);
     assert_eq!(f, moves(&[("3-4", own(A)), ("5-6", MEX)]));
     let b2 = tb.choice(B, Decision::Cover);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-    assert!(!tb.st.is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+    assert!(!tb.view().is_marked(A));
     assert_eq!(
         sorted(b2),
         moves(&[("1-3", own(A)), ("2-3", own(A))]),
@@ -1658,8 +1658,8 @@ fn e27_domino_drawn_tile_covers_the_double() {
             ev_play(B, "3-5", own(A), 5)
         ]
     );
-    assert!(tb.st.pending().is_empty());
-    assert_eq!(tb.st.train(own(B)).len, 1);
+    assert!(tb.view().pending().is_empty());
+    assert_eq!(tb.view().train(own(B)).len, 1);
     assert_eq!(sorted(a3), moves(&[("0-5", own(A)), ("1-5", own(A))]));
 }
 
@@ -1674,7 +1674,7 @@ fn e28_domino_marker_lifted_and_replaced() {
     let unmark = turn.iter().position(|e| *e == Event::Unmark { seat: A }).expect("lifted");
     let mark = turn.iter().position(|e| *e == Event::Mark { seat: A }).expect("replaced");
     assert!(unmark < mark);
-    assert!(tb.st.is_marked(A), "net: marked");
+    assert!(tb.view().is_marked(A), "net: marked");
 }
 
 const ALL_SIXES_E29: [&str; 2] = ["0-6 0-1 1-6 4-6 5-6 2-2 3-4", "2-6 2-3 3-6 4-5 1-1 0-5"];
@@ -1778,7 +1778,7 @@ fn e03_family_basic_last_of_suit_double_is_a_dead_end() {
     last_of_suit_script(&mut tb);
     tb.run();
     let i = tb.pos(ev_play(A, "0-2", MEX, 2)) + 1;
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
     // Boneyard: 0-0 0-3 0-4 1-2 ... B draws 0-0 (marks), A 0-3 (marks), B 0-4, A draws 1-2 and
     // plays it on the Mexican train (M:2): nobody is obligated by the dead 5-5.
     tb.expect_from(
@@ -1794,7 +1794,7 @@ fn e03_family_basic_last_of_suit_double_is_a_dead_end() {
             Event::Unmark { seat: A },
         ],
     );
-    assert!(tb.st.train(own(A)).open_double);
+    assert!(tb.view().train(own(A)).open_double);
 }
 
 /// E3 family_house (v1, and v2): as `dominorules`: the double pends forever; later players
@@ -1859,7 +1859,7 @@ fn e05_family_marker_on_unstarted_train() {
         let a2 = tb.pick(A, Decision::Normal, "3-4", MEX);
         assert!(tb.log.0.contains(&Event::Mark { seat: A }));
         assert_eq!(a2, moves(&[("0-1", own(A)), ("0-2", own(A)), ("3-4", MEX)]));
-        assert_eq!(tb.st.is_marked(A), v2, "v1: any placement by the owner; v2: only on his own train");
+        assert_eq!(tb.view().is_marked(A), v2, "v1: any placement by the owner; v2: only on his own train");
         if v2 {
             // B2 5-6 on his own train (forced); C2 draws 1-1 → marks; A3 plays on his own train.
             tb.pick(A, Decision::Normal, "0-2", own(A));
@@ -1884,7 +1884,7 @@ fn e06_family_two_open_doubles_fifo() {
         let i = tb.pos(ev_play(A, "3-3", own(A), 3));
         if rules.obligation == ObligationRule::None {
             let b3 = tb.choice(B, Decision::Normal);
-            assert!(tb.st.pending().is_empty());
+            assert!(tb.view().pending().is_empty());
             assert_eq!(sorted(b3), moves(&[("0-5", own(B)), ("2-3", own(A)), ("1-3", own(A)), ("0-5", MEX)]));
             continue;
         }
@@ -1894,11 +1894,11 @@ fn e06_family_two_open_doubles_fifo() {
             [ev_play(A, "3-3", own(A), 3), ev_play(A, "5-5", MEX, 5), ev_draw(A, "1-1"), Event::Mark { seat: A }]
         );
         assert_eq!(b3, moves(&[("1-3", own(A)), ("2-3", own(A))]), "FIFO: A's 3-3 first, although 0-5 covers 5-5");
-        assert_eq!(tb.st.pending(), &[obligation(MEX, 5, A)]);
+        assert_eq!(tb.view().pending(), &[obligation(MEX, 5, A)]);
         // A4: obligated by 5-5: draws 4-5 and covers.
         tb.run();
         assert!(tb.played(A, "4-5", MEX));
-        assert!(tb.st.pending().is_empty());
+        assert!(tb.view().pending().is_empty());
     }
 }
 
@@ -1939,7 +1939,7 @@ fn e08_family_obligation_excludes_own_train() {
             continue;
         }
         let b2 = tb.choice(B, Decision::Cover);
-        assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+        assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
         assert_eq!(sorted(b2), moves(&[("2-3", own(A)), ("3-4", own(A))]));
         let bad = mv("1-5", own(B));
         assert_eq!(tb.st.play(bad, &mut NoObserver), Err(PlayError::Illegal(bad)));
@@ -1973,7 +1973,7 @@ fn e09_family_drawn_double_chain_continues() {
         if rules.obligation == ObligationRule::None {
             assert_eq!(step, Step::Choice(B, Decision::Normal), "basic: B plays freely");
             assert_eq!(sorted(tb.moves.to_vec()), moves(&[("5-6", own(B)), ("1-2", MEX)]));
-            assert!(tb.st.pending().is_empty());
+            assert!(tb.view().pending().is_empty());
         } else {
             assert!(matches!(tb.log.0[i + 6], Event::Draw { seat: B, .. }), "v1: B is obligated by 3-3");
         }
@@ -1995,8 +1995,8 @@ fn e10_family_double_on_foreign_train() {
         assert_eq!(a3, moves(&[("0-2", own(A)), ("5-5", own(B)), ("1-5", own(B))]));
         let f = tb.pick(A, Decision::FollowUp, "0-2", own(A));
         assert_eq!(f, moves(&[("0-2", own(A)), ("1-5", own(B))]));
-        assert_eq!(tb.st.pending().len(), usize::from(pends));
-        assert!(tb.st.is_marked(B), "only B's own placements lift his marker");
+        assert_eq!(tb.view().pending().len(), usize::from(pends));
+        assert!(tb.view().is_marked(B), "only B's own placements lift his marker");
 
         // (b) No follow-up: draws 1-3 (no place) → marks. B holds 1-2, which fits A's train
         // (A:2), now marked: basic lets B play it there; v1 obliges B to cover 5-5 instead.
@@ -2024,12 +2024,12 @@ fn e11_family_non_owner_play_keeps_marker() {
         let mut tb = Table::new(&rules, &deal, A);
         tb.steps(&[(A, "3-6", own(A)), (B, "5-6", own(B))]);
         tb.pick(B, Decision::Cover, "3-4", own(A)); // A:4
-        assert!(tb.st.is_marked(A));
+        assert!(tb.view().is_marked(A));
         // A3: draws 1-1, no play. B3: 2-4 on A's marked train (A:2).
         let b3 = tb.pick(B, Decision::Normal, "2-4", own(A));
         assert_eq!(b3, moves(&[("1-5", own(B)), ("2-4", own(A))]));
         let a4 = tb.choice(A, Decision::Normal);
-        assert!(tb.st.is_marked(A));
+        assert!(tb.view().is_marked(A));
         assert!(!tb.log.0.iter().any(|e| matches!(e, Event::Unmark { .. })));
         assert_eq!(sorted(a4), moves(&[("0-2", own(A)), ("1-2", own(A))]));
     }
@@ -2039,7 +2039,7 @@ fn e11_family_non_owner_play_keeps_marker() {
     let mut tb = Table::new(&rules, &deal, A);
     tb.steps(&[(A, "3-6", own(A)), (B, "5-6", own(B))]);
     tb.pick(B, Decision::Normal, "3-4", own(A));
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
 }
 
 /// E12 family_house: the owner places a double on his own marked train → marker removed (any
@@ -2055,7 +2055,7 @@ fn e12_family_double_on_own_marked_train() {
             tb.since(i),
             &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_play(A, "3-4", own(A), 4)]
         );
-        assert!(!tb.st.is_marked(A) && tb.st.pending().is_empty());
+        assert!(!tb.view().is_marked(A) && tb.view().pending().is_empty());
 
         let mut tb = e12_table(&rules, &deal_hand(&["6-6 2-6 3-3 0-0", E12_B], "0-1 0-2"));
         tb.run();
@@ -2087,7 +2087,7 @@ fn e13_family_owner_playing_elsewhere() {
             expect.push(Event::Unmark { seat: A });
         }
         assert_eq!(&tb.log.0[3..], &expect[..]);
-        assert_eq!(tb.st.is_marked(A), !lifted);
+        assert_eq!(tb.view().is_marked(A), !lifted);
     }
 }
 
@@ -2166,7 +2166,7 @@ fn e17_family_first_turn_must_use_open_train() {
         1,
         &[ev_draw(A, "4-5"), Event::Mark { seat: A }, ev_play(B, "3-6", own(A), 3), ev_play(C, "2-3", own(A), 2)],
     );
-    assert_eq!(tb.st.draws(C), 0);
+    assert_eq!(tb.view().draws(C), 0);
 }
 
 /// E18 family_house (v1/v2): on his first turn p faces an obligation on another player's
@@ -2184,8 +2184,8 @@ fn e18_family_first_turn_must_cover() {
             continue;
         }
         let d1 = tb.choice(D, Decision::Cover);
-        assert_eq!(tb.st.turns_taken(D), 0);
-        assert_eq!(tb.st.pending(), &[obligation(own(A), 3, C)]);
+        assert_eq!(tb.view().turns_taken(D), 0);
+        assert_eq!(tb.view().pending(), &[obligation(own(A), 3, C)]);
         assert_eq!(sorted(d1), moves(&[("2-3", own(A)), ("3-4", own(A))]));
     }
 }
@@ -2211,13 +2211,13 @@ fn e19_family_required_draw_on_empty_boneyard_marks() {
             // A2: 3-3, no follow-up → marks; no obligation: B2 chooses freely.
             let b2 = tb.choice(B, Decision::Normal);
             assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Mark { seat: A }]);
-            assert!(tb.st.pending().is_empty());
+            assert!(tb.view().pending().is_empty());
             assert!(b2.contains(&mv("1-5", own(B))) && b2.contains(&mv("0-6", MEX)));
             continue;
         }
         let c2 = tb.choice(C, Decision::Cover);
         assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Mark { seat: A }, Event::Mark { seat: B }]);
-        assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+        assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
         assert_eq!(
             sorted(c2),
             moves(&[("0-3", own(A)), ("1-3", own(A)), ("2-3", own(A)), ("3-4", own(A)), ("3-5", own(A))])
@@ -2251,13 +2251,13 @@ fn e25_family_may_leave_double_uncovered() {
         let f = tb.pick(A, Decision::FollowUp, "5-6", MEX);
         assert_eq!(f, moves(&[("3-4", own(A)), ("5-6", MEX)]));
         if rules.obligation == ObligationRule::None {
-            assert!(tb.st.pending().is_empty());
+            assert!(tb.view().pending().is_empty());
             tb.run();
             assert!(tb.played(B, "2-3", own(B)), "basic: B plays freely");
             continue;
         }
         let b2 = tb.choice(B, Decision::Cover);
-        assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+        assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
         assert_eq!(sorted(b2), moves(&[("1-3", own(A)), ("2-3", own(A))]));
     }
 }
@@ -2281,8 +2281,8 @@ fn e27_family_drawn_tile_covers_the_double() {
                 ev_play(B, "3-5", own(A), 5),
             ],
         );
-        assert!(tb.st.pending().is_empty());
-        assert_eq!(tb.st.train(own(B)).len, 1);
+        assert!(tb.view().pending().is_empty());
+        assert_eq!(tb.view().train(own(B)).len, 1);
         assert_eq!(sorted(a3), moves(&[("0-5", own(A)), ("1-5", own(A))]));
     }
 }
@@ -2300,7 +2300,7 @@ fn e28_family_marker_lifted_and_replaced() {
             tb.since(i),
             &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_draw(A, "0-2"), Event::Mark { seat: A }]
         );
-        assert!(tb.st.is_marked(A), "net: marked");
+        assert!(tb.view().is_marked(A), "net: marked");
     }
 }
 
@@ -2356,10 +2356,10 @@ fn harbour_audit() -> Audit {
             400,
             seed,
             |st, seat, kind, list| {
-                assert!(st.pending().len() <= 1, "two obligations: {:?}", st.pending());
+                assert!(st.view(A).pending().len() <= 1, "two obligations: {:?}", st.view(A).pending());
                 if kind == Decision::FollowUp {
                     let train = list[0].train().unwrap();
-                    assert!(st.train(train).open_double);
+                    assert!(st.view(A).train(train).open_double);
                     for m in list {
                         assert!(
                             !m.tile().unwrap().is_double() && m.train().unwrap() == train,
@@ -2367,10 +2367,11 @@ fn harbour_audit() -> Audit {
                         );
                     }
                 }
-                if st.turns_taken(seat) == 0 {
+                if st.view(seat).turns_taken(seat) == 0 {
                     assert!(list.iter().all(|m| m.train().unwrap() == own(seat)), "first turn offers {list:?}");
                 }
-                if list.iter().any(|m| m.train().unwrap().is_mexican() && st.train(m.train().unwrap()).len == 0) {
+                if list.iter().any(|m| m.train().unwrap().is_mexican() && st.view(A).train(m.train().unwrap()).len == 0)
+                {
                     assert!(st.played_own(seat), "Mexican start before playing on one's own train");
                 }
             },
@@ -2460,7 +2461,7 @@ fn e03_harbour_last_of_suit_double_ends_round() {
     );
     assert_eq!(tb.scores(&out), vec![6, 2]);
     assert_eq!(out.boneyard_left, 14);
-    assert_eq!(tb.st.unplayed(pip(5)), 0);
+    assert_eq!(tb.view().unplayed(pip(5)), 0);
     assert_eq!(tb.run(), Step::Over);
 }
 
@@ -2542,11 +2543,11 @@ fn e04_harbour_blocked_not_stuck() {
     assert_eq!(tb.scores(&out), vec![18, 16, 20]);
     assert_eq!(tb.scores(&out), tb.hand_scores());
     for s in [A, B, C] {
-        assert_eq!(tb.st.train(own(s)).end, pip(5));
-        assert!(tb.st.is_marked(s));
+        assert_eq!(tb.view().train(own(s)).end, pip(5));
+        assert!(tb.view().is_marked(s));
     }
-    assert_eq!(tb.st.unplayed(pip(5)), 0);
-    assert!(tb.st.unplayed(pip(6)) > 0 && tb.st.mexican_started() == 0);
+    assert_eq!(tb.view().unplayed(pip(5)), 0);
+    assert!(tb.view().unplayed(pip(6)) > 0 && tb.view().mexican_started() == 0);
     assert!(!tb.st.played_own(A) && !tb.st.played_own(C));
     assert!(tb.st.hand(A).contains(t("0-6")) && tb.st.hand(C).contains(t("4-6")));
 }
@@ -2583,7 +2584,7 @@ fn e05_harbour_marker_on_unstarted_train() {
     // A2: draws 1-1, no play. B2 may start A's train.
     let b2 = tb.pick(B, Decision::Normal, "3-6", own(A));
     assert_eq!(b2, moves(&[("3-6", own(A)), ("3-6", MEX)]));
-    assert!(tb.st.is_marked(A), "another seat starting A's train leaves the marker");
+    assert!(tb.view().is_marked(A), "another seat starting A's train leaves the marker");
     tb.run();
     let i = tb.pos(ev_play(B, "3-6", own(A), 3));
     tb.expect_from(i + 1, &[ev_play(A, "3-4", own(A), 4), Event::Unmark { seat: A }]);
@@ -2633,7 +2634,7 @@ fn e08_harbour_obligation_excludes_own_train() {
             Event::Mark { seat: A }
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(sorted(b2), moves(&[("2-3", own(A)), ("3-4", own(A))]));
     let bad = mv("1-5", own(B));
     assert_eq!(tb.st.play(bad, &mut NoObserver), Err(PlayError::Illegal(bad)));
@@ -2652,15 +2653,15 @@ fn e09_harbour_drawn_double_second_draw() {
         let mut expect = vec![ev_draw(A, "3-3"), ev_play(A, "3-3", own(A), 3), Event::Draw { seat: A, tile: second }];
         if covers {
             expect.push(ev_play(A, "3-4", own(A), 4));
-            assert!(tb.st.pending().is_empty() && !tb.st.is_marked(A));
+            assert!(tb.view().pending().is_empty() && !tb.view().is_marked(A));
             assert_eq!(sorted(b2), moves(&[("1-5", own(B)), ("3-5", own(B))]));
         } else {
             expect.push(Event::Mark { seat: A });
-            assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+            assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
             assert_eq!(sorted(b2), moves(&[("2-3", own(A)), ("3-5", own(A))]));
         }
         assert_eq!(&tb.log.0[3..], &expect[..]);
-        assert_eq!(tb.st.draws(A), 2);
+        assert_eq!(tb.view().draws(A), 2);
     }
 }
 
@@ -2685,8 +2686,8 @@ fn e10_harbour_double_on_foreign_train() {
             Event::Mark { seat: A }
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(C), 5, A)]);
-    assert!(tb.st.is_marked(A) && tb.st.is_marked(C));
+    assert_eq!(tb.view().pending(), &[obligation(own(C), 5, A)]);
+    assert!(tb.view().is_marked(A) && tb.view().is_marked(C));
     assert_eq!(sorted(b3), moves(&[("1-5", own(C)), ("4-5", own(C))]));
 }
 
@@ -2701,7 +2702,7 @@ fn e11_harbour_non_owner_play_keeps_marker() {
     let b3 = tb.pick(B, Decision::Normal, "2-4", own(A));
     assert_eq!(b3, moves(&[("1-5", own(B)), ("2-4", own(A))]));
     let a4 = tb.choice(A, Decision::Normal);
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     assert!(!tb.log.0.iter().any(|e| matches!(e, Event::Unmark { .. })));
     assert_eq!(sorted(a4), moves(&[("0-2", own(A)), ("1-2", own(A))]));
 }
@@ -2725,7 +2726,7 @@ fn e12_harbour_double_on_own_marked_train() {
         tb.since(i),
         &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_draw(A, "0-2"), Event::Mark { seat: A }]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(sorted(b3), moves(&[("1-3", own(A)), ("3-5", own(A))]));
 }
 
@@ -2747,7 +2748,7 @@ fn e13_harbour_owner_playing_elsewhere_keeps_marker() {
             ev_play(A, "4-6", MEX, 4)
         ]
     );
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     assert_eq!(sorted(b3), moves(&[("1-3", own(B)), ("1-4", own(B)), ("1-4", MEX)]));
 }
 
@@ -2835,7 +2836,7 @@ fn e17_harbour_first_turn_may_not_use_open_trains() {
     let mut tb = Table::new(&rules, &deal, A);
     // A1: no 6 → draws 1-2 → marks: A's train is open (unstarted, shows 6).
     let b1 = tb.pick(B, Decision::Normal, "2-6", own(B));
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     assert_eq!(b1, moves(&[("2-6", own(B)), ("3-6", own(B))]), "A's open train is not offered");
     tb.run();
     // C1: no 6 → draws 4-6, which fits A's open train too: it goes on C's own train.
@@ -2876,7 +2877,7 @@ fn e18_harbour_first_turn_obligation_on_other_train() {
             Event::Mark { seat: B },
         ],
     );
-    assert_eq!(tb.st.engine_number(), pip(6));
+    assert_eq!(tb.view().engine().1, pip(6));
     assert!(tb.st.hand(B).contains(t("3-6")) && tb.st.hand(B).contains(t("2-6")));
 
     let rules = Rules { obligation_overrides_first_turn: true, ..harbour(2) };
@@ -2905,7 +2906,7 @@ fn e19_harbour_required_draw_on_empty_boneyard_marks_and_pends() {
     let c2 = tb.choice(C, Decision::Cover);
     let i = tb.pos(ev_play(C, "4-6", own(C), 4)) + 1;
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Mark { seat: A }, Event::Mark { seat: B }]);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(
         sorted(c2),
         moves(&[("0-3", own(A)), ("1-3", own(A)), ("2-3", own(A)), ("3-4", own(A)), ("3-5", own(A))])
@@ -2930,7 +2931,7 @@ fn e22_harbour_non_double_engine() {
         let mut tb = Table::new(&rules, &deal, A);
         let b1 = tb.pick(B, Decision::Normal, "2-6", own(B));
         assert_eq!(b1, moves(&[("2-6", own(B)), ("3-6", own(B))]), "1-5 matches w = 5, not e");
-        assert_eq!((tb.st.engine(), tb.st.engine_number(), tb.st.placer()), (t("5-6"), pip(6), Some(B)));
+        assert_eq!((tb.view().engine(), tb.st.placer()), ((t("5-6"), pip(6)), Some(B)));
         tb.run();
         // A1: no 6 → draws 6-6 → lays it as his train's first tile → must cover it there.
         let mut expect =
@@ -2958,7 +2959,7 @@ impl Observer for Deals {
 
 impl MatchObserver for Deals {
     fn round_start(&mut self, round: u8, state: &RoundState) {
-        let hands = (0..state.players() as usize).map(|s| *state.hand(Seat::from_index(s))).collect();
+        let hands = (0..state.view(A).players() as usize).map(|s| *state.hand(Seat::from_index(s))).collect();
         self.0.push((round, hands, state.boneyard().as_slice().to_vec()));
     }
 }
@@ -3018,7 +3019,7 @@ fn e25_harbour_cannot_leave_double_uncovered() {
         assert_eq!(tb.st.play(bad, &mut NoObserver), Err(PlayError::Illegal(bad)));
     }
     tb.play("3-4", own(A));
-    assert!(tb.st.pending().is_empty() && !tb.st.is_marked(A));
+    assert!(tb.view().pending().is_empty() && !tb.view().is_marked(A));
 }
 
 /// E27 harbour_cay: during an obligation the drawn tile fits both the double and another
@@ -3039,8 +3040,8 @@ fn e27_harbour_drawn_tile_covers_the_double() {
             ev_play(B, "3-5", own(A), 5),
         ],
     );
-    assert!(tb.st.pending().is_empty());
-    assert_eq!(tb.st.train(own(B)).len, 1);
+    assert!(tb.view().pending().is_empty());
+    assert_eq!(tb.view().train(own(B)).len, 1);
     assert_eq!(sorted(a3), moves(&[("0-5", own(A)), ("1-5", own(A))]));
 }
 
@@ -3055,7 +3056,7 @@ fn e28_harbour_marker_lifted_and_replaced() {
         tb.since(i),
         &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_draw(A, "0-2"), Event::Mark { seat: A }]
     );
-    assert!(tb.st.is_marked(A), "net: marked");
+    assert!(tb.view().is_marked(A), "net: marked");
 }
 
 /// E29 harbour_cay: every open end's value is exhausted while the boneyard is not empty → the
@@ -3077,7 +3078,7 @@ fn e29_harbour_exhausted_ends_stuck_at_once() {
     assert_eq!(out.boneyard_left, 14);
     assert_eq!(tb.scores(&out), vec![4 + 7, 2 + 5]);
     for id in [own(A), own(B), MEX] {
-        assert_eq!(tb.st.train(id).end, pip(6));
+        assert_eq!(tb.view().train(id).end, pip(6));
     }
 }
 

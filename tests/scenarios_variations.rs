@@ -98,7 +98,7 @@ fn partnerships_team_train_marking_and_unmarking() {
     // failed: no marker. B1's first turn offers B's and its partner D's train, both unmarked.
     let b1 = tb.choice(B, Decision::Normal);
     assert_eq!(tb.log.0, vec![ev_draw(A, "0-3")]);
-    assert!(!tb.st.is_marked(A));
+    assert!(!tb.view().is_marked(A));
     assert_eq!(b1, moves(&[("5-6", own(B)), ("5-6", own(D)), ("3-6", own(B)), ("3-6", own(D))]));
     tb.play("5-6", own(B)); // B:5
 
@@ -116,7 +116,7 @@ fn partnerships_team_train_marking_and_unmarking() {
     let b2 = tb.pick(B, Decision::Normal, "3-6", own(A)); // A:3, by B: the markers stay
     assert_eq!(tb.since(i), &[ev_draw(A, "0-5"), ev_play(B, "3-6", own(A), 3)]);
     assert_eq!(b2, moves(&[("1-5", own(B)), ("3-6", own(A)), ("3-6", own(C)), ("3-6", MEX)]));
-    assert!(tb.st.is_marked(A) && tb.st.is_marked(C));
+    assert!(tb.view().is_marked(A) && tb.view().is_marked(C));
 
     // C2: C's own train (C:6) has no fit; partner A's train (A:3) is C's own too.
     let i = tb.mark();
@@ -124,7 +124,7 @@ fn partnerships_team_train_marking_and_unmarking() {
     assert_eq!(c2, moves(&[("1-3", own(A)), ("2-3", own(A))]));
     // C's play on the team train lifts both markers.
     assert_eq!(tb.since(i), &[ev_play(C, "1-3", own(A), 1), Event::Unmark { seat: A }, Event::Unmark { seat: C }]);
-    assert!(!tb.st.is_marked(A) && !tb.st.is_marked(C));
+    assert!(!tb.view().is_marked(A) && !tb.view().is_marked(C));
     // D3: the team trains are private again: D is offered only its own and B's train.
     let d3 = tb.choice(D, Decision::Normal);
     assert_eq!(d3, moves(&[("4-5", own(D)), ("4-5", own(B))]));
@@ -190,12 +190,12 @@ fn fast_game_maximum_builds_then_unrestricted_turns() {
             ev_play(A, "4-6", MEX, 4),
         ]
     );
-    assert!(tb.st.pending().is_empty(), "a trailing double in a fast-game build obliges nobody");
-    assert_eq!(*tb.st.train(own(B)), Train { end: pip(0), len: 2, open_double: true });
-    assert_eq!(*tb.st.train(own(C)), Train { end: pip(6), len: 0, open_double: false });
+    assert!(tb.view().pending().is_empty(), "a trailing double in a fast-game build obliges nobody");
+    assert_eq!(*tb.view().train(own(B)), Train { end: pip(0), len: 2, open_double: true });
+    assert_eq!(*tb.view().train(own(C)), Train { end: pip(6), len: 0, open_double: false });
     assert_eq!(tb.st.marker_mask(), 0);
     assert_eq!(tb.st.boneyard().as_slice(), &bone[..], "no draws in the builds");
-    assert_eq!((tb.st.turns_taken(A), tb.st.turns_taken(B), tb.st.turns_taken(C)), (2, 1, 1));
+    assert_eq!((tb.view().turns_taken(A), tb.view().turns_taken(B), tb.view().turns_taken(C)), (2, 1, 1));
     // B's turn is a normal one (no obligation): its 2-3 fits nothing, so B draws.
     let i = tb.mark();
     tb.run();
@@ -261,7 +261,7 @@ fn delayed_first_turn_builds_draws_and_passes() {
             ev_draw(B, "5-6"),
         ]
     );
-    assert!(!tb.st.is_marked(B), "a failed draw in a delayed first turn places no marker");
+    assert!(!tb.view().is_marked(B), "a failed draw in a delayed first turn places no marker");
     // B's 0-4 and 4-5 fit the Mexican train (M:4): not offered while B's train is unstarted.
     tb.play_move(Move::STOP);
     let i = tb.mark();
@@ -269,12 +269,12 @@ fn delayed_first_turn_builds_draws_and_passes() {
     let b3 = tb.choice(B, Decision::Build);
     // B's build starts with its only 6 (forced).
     assert_eq!(tb.since(i), &[ev_draw(A, "1-5"), Event::Mark { seat: A }, ev_play(B, "5-6", own(B), 5)]);
-    assert!(!tb.st.is_marked(B), "B's voluntary pass placed no marker");
-    assert_eq!(tb.st.turns_taken(B), 2);
+    assert!(!tb.view().is_marked(B), "B's voluntary pass placed no marker");
+    assert_eq!(tb.view().turns_taken(B), 2);
     // 3-5 and 4-5 both continue to five tiles. Only B's own train is offered, not 0-4 or 4-5
     // on the Mexican train (M:4), which a started seat could play.
     assert_eq!(b3, moves(&[("3-5", own(B)), ("4-5", own(B))]));
-    assert_eq!(tb.st.train(own(B)).len, 1);
+    assert_eq!(tb.view().train(own(B)).len, 1);
     let j = tb.mark();
     tb.play("3-5", own(B));
     // 0-3, 0-4, 4-5 forced; then STOP is forced (B keeps 0-1) and A's normal turn comes: A
@@ -290,7 +290,7 @@ fn delayed_first_turn_builds_draws_and_passes() {
             ev_draw(A, "0-0"),
         ]
     );
-    assert_eq!(*tb.st.train(own(B)), Train { end: pip(5), len: 5, open_double: false });
+    assert_eq!(*tb.view().train(own(B)), Train { end: pip(5), len: 5, open_double: false });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ fn bullet_train_declared_whole_hand_then_others_build() {
     assert_eq!(out.reason, EndReason::Out(A));
     assert_eq!(tb.scores(&out), vec![0, 10, 5]);
     assert_eq!(tb.boneyard_len(), bone, "no draws after the declaration");
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
     assert_eq!(out.turns, 6, "three opening turns, then the bullet and two builds");
 }
 
@@ -371,11 +371,11 @@ fn cover_optional_doubler_may_stop() {
     let a3 = tb.choice(A, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(B, "5-5", own(B), 5)]);
     assert_eq!(a3, moves(&[("2-3", own(A)), ("3-4", own(A))]));
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
     assert_eq!(tb.st.marker_mask(), 0);
     assert_eq!(tb.boneyard_len(), 28 - 1 - 9, "nobody drew");
-    assert_eq!(*tb.st.train(own(A)), Train { end: pip(3), len: 2, open_double: true });
-    assert_eq!(*tb.st.train(own(B)), Train { end: pip(5), len: 2, open_double: true });
+    assert_eq!(*tb.view().train(own(A)), Train { end: pip(3), len: 2, open_double: true });
+    assert_eq!(*tb.view().train(own(B)), Train { end: pip(5), len: 2, open_double: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,7 +394,7 @@ fn any_train_position(option: &str) -> Table {
     // The follow-up: any eligible train, no double (1-1 fits nothing anyway).
     let follow = tb.pick(A, Decision::FollowUp, "0-6", MEX); // M:0
     assert_eq!(follow, moves(&[("2-3", own(A)), ("0-6", MEX)]));
-    assert!(!tb.st.is_marked(A), "the doubler made its follow-up");
+    assert!(!tb.view().is_marked(A), "the doubler made its follow-up");
     tb
 }
 
@@ -404,7 +404,7 @@ fn any_train_position(option: &str) -> Table {
 fn any_train_can_cover_anyone_obliges_nobody() {
     let mut tb = any_train_position("any_train_can_cover=anyone");
     let b2 = tb.choice(B, Decision::Normal);
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
     assert_eq!(b2, moves(&[("3-5", own(B)), ("0-2", MEX)]));
 }
 
@@ -414,10 +414,10 @@ fn any_train_can_cover_anyone_obliges_nobody() {
 fn any_train_can_cover_doubler_only_obliges_the_next_player() {
     let mut tb = any_train_position("any_train_can_cover=doubler_only");
     let b2 = tb.choice(B, Decision::Cover);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(b2, moves(&[("1-3", own(A)), ("3-5", own(A))]));
     tb.play("1-3", own(A));
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,7 +437,7 @@ fn multiple_doubles_cover_first_others_oblige_fifo() {
     tb.pick(B, Decision::Normal, "3-5", own(B)); // B:3
     // C2: 4-5 fits nothing → draws 1-4 → marks (C:0 public).
     let a3 = tb.pick(A, Decision::Normal, "1-1", own(A)); // D1 on A:1
-    assert!(tb.st.is_marked(C));
+    assert!(tb.view().is_marked(C));
     assert_eq!(a3, moves(&[("1-1", own(A)), ("1-3", own(A)), ("0-0", own(C)), ("2-2", MEX)]));
     // Follow-up: cover D1, or another double on another eligible end.
     let f1 = tb.pick(A, Decision::FollowUp, "0-0", own(C)); // D2 on C's public train
@@ -448,17 +448,17 @@ fn multiple_doubles_cover_first_others_oblige_fifo() {
     let i = tb.mark();
     let b3 = tb.choice(B, Decision::Cover);
     assert_eq!(tb.since(i), &[ev_play(A, "1-3", own(A), 3)]);
-    assert_eq!(tb.st.pending(), &[obligation(own(C), 0, A), obligation(MEX, 2, A)]);
-    assert!(!tb.st.is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(C), 0, A), obligation(MEX, 2, A)]);
+    assert!(!tb.view().is_marked(A));
     // B serves the first: 0-x on C's train; its 2-4 (which fits the second) is not offered.
     assert_eq!(b3, moves(&[("0-3", own(C)), ("0-4", own(C))]));
     tb.play("0-4", own(C)); // C:4
-    assert_eq!(tb.st.pending(), &[obligation(MEX, 2, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(MEX, 2, A)]);
     // C3 serves the second: no 2 → draws 2-5, which covers (forced).
     let i = tb.mark();
     tb.run();
     assert_eq!(tb.since(i)[..2], [ev_draw(C, "2-5"), ev_play(C, "2-5", MEX, 5)]);
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
 }
 
 /// A doubler who cannot cover D1 draws one tile; if it does not cover either, he marks and
@@ -484,13 +484,13 @@ fn multiple_doubles_uncovered_first_double_marks_and_pends_first() {
         tb.since(i),
         &[ev_play(A, "1-1", own(A), 1), ev_play(A, "2-2", MEX, 2), ev_draw(A, "0-4"), Event::Mark { seat: A }]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 1, A), obligation(MEX, 2, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 1, A), obligation(MEX, 2, A)]);
     assert_eq!(b3, moves(&[("1-3", own(A)), ("1-4", own(A))]));
     // Stopping instead: A draws 0-4 at once, marks, and only 1-1 obliges.
     stopped.play_move(Move::STOP);
     stopped.choice(B, Decision::Cover);
     assert_eq!(stopped.log.0, &[ev_draw(A, "0-4"), Event::Mark { seat: A }]);
-    assert_eq!(stopped.st.pending(), &[obligation(own(A), 1, A)]);
+    assert_eq!(stopped.view().pending(), &[obligation(own(A), 1, A)]);
 }
 
 /// `obligation=uncovered_double` with several doubles in one turn: only the first double left
@@ -516,11 +516,11 @@ fn multiple_doubles_uncovered_double_obliges_the_first_left_open() {
         tb.since(i),
         &[ev_play(A, "1-1", own(A), 1), ev_play(A, "2-2", MEX, 2), ev_draw(A, "0-4"), Event::Mark { seat: A }]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 1, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 1, A)]);
     assert_eq!(b3, moves(&[("1-3", own(A)), ("1-4", own(A))]));
     tb.play("1-4", own(A)); // A:4 ; D2 stays open but obliges nobody
-    assert!(tb.st.pending().is_empty());
-    assert!(tb.st.train(MEX).open_double);
+    assert!(tb.view().pending().is_empty());
+    assert!(tb.view().train(MEX).open_double);
 
     // (b)
     let deal = deal_aside(&["1-6 2-6 1-1 0-0 2-2 1-3 4-4", "5-6 3-5 0-3 0-4 2-4", "0-6 4-5"], "1-4 2-5");
@@ -534,7 +534,7 @@ fn multiple_doubles_uncovered_double_obliges_the_first_left_open() {
     tb.pick(A, Decision::FollowUp, "2-2", MEX); // D3, then 1-3 covers D1 (forced)
     let b3 = tb.choice(B, Decision::Cover);
     assert!(tb.played(A, "1-3", own(A)));
-    assert_eq!(tb.st.pending(), &[obligation(own(C), 0, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(C), 0, A)]);
     // B serves D2; its 2-4, which fits D3, is not offered.
     assert_eq!(b3, moves(&[("0-3", own(C)), ("0-4", own(C))]));
 }
@@ -558,8 +558,8 @@ fn double_public_marks_the_doubles_train() {
     // 2-3 covers (forced) on A's own train, in the same turn: the marker stays.
     let b2 = tb.choice(B, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Mark { seat: A }, ev_play(A, "2-3", own(A), 2)]);
-    assert!(tb.st.is_marked(A));
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().is_marked(A));
+    assert!(tb.view().pending().is_empty());
     // A's train is public: B may play on it.
     assert_eq!(b2, moves(&[("2-5", own(B)), ("2-5", own(A)), ("4-6", MEX)]));
     tb.play("4-6", MEX); // M:4
@@ -625,7 +625,7 @@ fn continuous_draw_doubler_draws_until_a_cover() {
                 ]
             );
         }
-        assert!(tb.st.pending().is_empty());
+        assert!(tb.view().pending().is_empty());
     }
 }
 
@@ -652,7 +652,7 @@ fn last_three_position(opts: &[&str]) -> Table {
         (A, "0-2", MEX),    // M:2
         (B, "1-3", own(B)), // B:3
     ]);
-    assert_eq!(tb.st.unplayed(pip(3)), 1, "only 3-3 is left");
+    assert_eq!(tb.view().unplayed(pip(3)), 1, "only 3-3 is left");
     tb
 }
 
@@ -684,8 +684,8 @@ fn continuous_draw_empty_boneyard_marks_and_passes_on() {
             Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores },
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-    assert!(tb.st.is_marked(A) && tb.st.is_marked(B));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A) && tb.view().is_marked(B));
     assert_eq!(tb.scores(&out), vec![tb.st.hand(A).pips() as u32, tb.st.hand(B).pips() as u32]);
 }
 
@@ -701,8 +701,8 @@ fn exception_last_of_suit_exempt_on_by_default() {
     let i = tb.mark();
     let b6 = tb.choice(B, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3)], "no follow-up draw, no marker");
-    assert_eq!(tb.st.unplayed(pip(3)), 0);
-    assert!(tb.st.pending().is_empty());
+    assert_eq!(tb.view().unplayed(pip(3)), 0);
+    assert!(tb.view().pending().is_empty());
     assert_eq!(b6, moves(&[("2-2", MEX), ("2-4", MEX), ("2-6", MEX)]));
 }
 
@@ -730,7 +730,7 @@ fn exception_last_of_suit_exempt_off_double_pends_forever() {
             Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores },
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     // A: 0-0 0-4 0-5 0-6 1-1 + 0-1 2-5 1-5; B: 1-6 2-2 2-4 2-6 4-4 5-5 + 1-4 4-5.
     assert_eq!(tb.scores(&out), vec![31, 57]);
 }
@@ -746,7 +746,7 @@ fn exception_reprivatise_exempt() {
         let mut tb = Table::new(&rules, &deal, A);
         // A1 3-6 (A:3), B1 5-6 (B:5) forced; A2: nothing fits → draws 1-2 → marks.
         let b2 = tb.pick(B, Decision::Normal, "3-4", own(A)); // A:4, by B
-        assert!(tb.st.is_marked(A));
+        assert!(tb.view().is_marked(A));
         assert_eq!(b2, moves(&[("2-5", own(B)), ("0-5", own(B)), ("3-4", own(A))]));
         let i = tb.mark();
         let a3 = tb.pick(A, Decision::Normal, "4-4", own(A));
@@ -754,7 +754,7 @@ fn exception_reprivatise_exempt() {
         let b3 = tb.choice(B, Decision::Normal);
         if exempt {
             assert_eq!(tb.since(i), &[ev_play(A, "4-4", own(A), 4), Event::Unmark { seat: A }]);
-            assert_eq!(*tb.st.train(own(A)), Train { end: pip(4), len: 3, open_double: true });
+            assert_eq!(*tb.view().train(own(A)), Train { end: pip(4), len: 3, open_double: true });
             assert_eq!(*tb.st.hand(A), set("0-4 1-2"), "the cover A holds was not required");
         } else {
             assert_eq!(
@@ -762,8 +762,8 @@ fn exception_reprivatise_exempt() {
                 &[ev_play(A, "4-4", own(A), 4), Event::Unmark { seat: A }, ev_play(A, "0-4", own(A), 0)]
             );
         }
-        assert!(tb.st.pending().is_empty());
-        assert!(!tb.st.is_marked(A));
+        assert!(tb.view().pending().is_empty());
+        assert!(!tb.view().is_marked(A));
         assert_eq!(b3, moves(&[("2-5", own(B)), ("0-5", own(B))]));
     }
 }
@@ -808,7 +808,7 @@ fn exception_must_cover_drawn_miss_marks_and_pends() {
     let b2 = tb.choice(B, Decision::Cover);
     assert_eq!(tb.log.0[2..], [ev_play(A, "3-3", own(A), 3), ev_draw(A, "0-2"), Event::Mark { seat: A }]);
     assert_eq!(*tb.st.hand(A), set("0-2"));
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(b2, moves(&[("1-3", own(A)), ("3-4", own(A))]));
 }
 
@@ -954,7 +954,7 @@ fn tap_skip_with_empty_boneyard_and_blocked_test() {
     let i = tb.mark();
     tb.steps(&[(B, "4-6", MEX), (A, "4-5", MEX)]); // M:4, M:5
     assert_eq!(tb.since(i)[0], Event::Mark { seat: A });
-    let turns_b = tb.st.turns_taken(B);
+    let turns_b = tb.view().turns_taken(B);
     let i = tb.mark();
     tb.step(B, "5-6", MEX); // M:6, B down to one tile (3-4), not announced
     let out = tb.finish();
@@ -971,7 +971,7 @@ fn tap_skip_with_empty_boneyard_and_blocked_test() {
             Event::RoundEnd { reason: EndReason::Blocked, scores: out.scores },
         ]
     );
-    assert_eq!(tb.st.turns_taken(B), turns_b + 4, "the 5-6 turn, the skipped turn and two more");
+    assert_eq!(tb.view().turns_taken(B), turns_b + 4, "the 5-6 turn, the skipped turn and two more");
     assert_eq!(tb.scores(&out)[1], 7);
 }
 
@@ -1021,8 +1021,8 @@ fn alt_doubler_exempt_on_foreign_train() {
         }
         assert_eq!(tb.log.0[5..7], [ev_draw(C, "2-4"), Event::Mark { seat: C }]);
         assert_eq!(tb.log.0[7..], a3[..]);
-        assert_eq!(tb.st.is_marked(A), !exempt);
-        assert_eq!(tb.st.pending(), &[obligation(own(C), 5, A)], "the double pends either way");
+        assert_eq!(tb.view().is_marked(A), !exempt);
+        assert_eq!(tb.view().pending(), &[obligation(own(C), 5, A)], "the double pends either way");
         assert_eq!(b3, moves(&[("0-5", own(C)), ("1-5", own(C))]));
     }
 }
@@ -1066,7 +1066,7 @@ fn alt_only_others_unmark_celko() {
         // A's first normal turn: nothing fits A:1 → draws 2-3 → marks.
         let b = tb.pick(B, Decision::Normal, "0-5", own(B)); // B:0
         assert_eq!(b, moves(&[("0-5", own(B)), ("1-4", own(A))]));
-        assert!(tb.st.is_marked(A));
+        assert!(tb.view().is_marked(A));
         // A: nothing fits → draws 1-3, which fits its own train (forced).
         let i = tb.mark();
         tb.run();
@@ -1111,17 +1111,17 @@ fn alt_obligation_overrides_first_turn_harbour_cay() {
         );
         if overrides {
             assert_eq!(step, Step::Choice(B, Decision::Cover));
-            assert_eq!(tb.st.pending(), &[obligation(own(A), 6, A)]);
+            assert_eq!(tb.view().pending(), &[obligation(own(A), 6, A)]);
             assert_eq!(sorted(tb.moves.to_vec()), moves(&[("2-6", own(A)), ("3-6", own(A))]));
             tb.play("2-6", own(A));
-            assert!(tb.st.pending().is_empty());
+            assert!(tb.view().pending().is_empty());
         } else {
             // B's first turn: the ban wins; B draws 4-6, keeps it although it covers, marks.
             // A2 (obligated to its own double) draws 0-0 and fails again; B's second turn may
             // cover, also with the kept 4-6.
             assert_eq!(tb.log.0[5..], [ev_draw(B, "4-6"), Event::Mark { seat: B }, ev_draw(A, "0-0")]);
             assert_eq!(step, Step::Choice(B, Decision::Cover));
-            assert_eq!(tb.st.pending(), &[obligation(own(A), 6, A)]);
+            assert_eq!(tb.view().pending(), &[obligation(own(A), 6, A)]);
             assert_eq!(sorted(tb.moves.to_vec()), moves(&[("2-6", own(A)), ("3-6", own(A)), ("4-6", own(A))]));
         }
     }
@@ -1177,8 +1177,8 @@ fn alt_two_mexican_trains() {
     assert_eq!(a2, moves(&[("2-6", MEX), ("0-6", MEX)]));
     let b2 = tb.pick(B, Decision::Normal, "4-6", mex2); // second Mexican train, 4
     assert_eq!(b2, moves(&[("2-5", own(B)), ("2-5", MEX), ("4-6", mex2)]));
-    assert_eq!(tb.st.mexican_started(), 2);
-    assert_eq!(*tb.st.train(mex2), Train { end: pip(4), len: 1, open_double: false });
+    assert_eq!(tb.view().mexican_started(), 2);
+    assert_eq!(*tb.view().train(mex2), Train { end: pip(4), len: 1, open_double: false });
     // A holds 0-6 but no third Mexican train may start.
     let a3 = tb.choice(A, Decision::Normal);
     assert_eq!(a3, moves(&[("2-4", MEX), ("2-4", mex2)]));
@@ -1198,10 +1198,10 @@ fn alt_marker_removal_any_play_on_train() {
         // A2: draws 2-6: its own train or the Mexican train; the latter keeps the marker.
         let a2 = tb.pick(A, Decision::Normal, "2-6", MEX); // M:2
         assert_eq!(a2, moves(&[("2-6", own(A)), ("2-6", MEX)]));
-        assert!(tb.st.is_marked(A));
+        assert!(tb.view().is_marked(A));
         let b2 = tb.pick(B, Decision::Normal, "1-6", own(A)); // A:1, by B
         assert_eq!(b2, moves(&[("2-5", own(B)), ("1-6", own(A)), ("2-5", MEX)]));
-        assert_eq!(tb.st.is_marked(A), !any);
+        assert_eq!(tb.view().is_marked(A), !any);
         assert_eq!(tb.log.0.last(), Some(&if any { Event::Unmark { seat: A } } else { ev_play(B, "1-6", own(A), 1) }));
     }
 }
@@ -1247,7 +1247,7 @@ fn delayed_first_turn_trailing_double_obliges_nobody() {
             ev_play(B, "2-5", own(B), 2),
         ]
     );
-    assert_eq!(tb.st.turns_taken(B), 1);
+    assert_eq!(tb.view().turns_taken(B), 1);
     assert!(!tb.log.0.iter().take(4).any(|e| matches!(e, Event::Mark { .. })));
     assert_eq!(tb.log.0[4], ev_draw(A, "0-0"), "A's second turn is normal, not a cover of B's 2-2");
 }
@@ -1302,10 +1302,10 @@ fn delayed_first_turn_optional_and_forced_pass_look_the_same() {
             Event::Draw { seat: B, tile: tb.st.hand(B).iter().find(|x| !tiles(hands[1]).contains(x)).unwrap() }
         );
         assert_eq!(tb.log.0.len(), 3, "A's build, B's draw, and nothing else: {:?}", tb.log.0);
-        assert!(!tb.st.is_marked(B));
+        assert!(!tb.view().is_marked(B));
     }
-    assert_eq!(chosen.st.known_voids(B), 0, "B kept a tile that may fit 6");
-    assert_eq!(forced.st.known_voids(B), chosen.st.known_voids(B), "the forced pass told the table more");
+    assert_eq!(chosen.view().known_voids(B), 0, "B kept a tile that may fit 6");
+    assert_eq!(forced.view().known_voids(B), chosen.view().known_voids(B), "the forced pass told the table more");
     assert_eq!(public_part(&forced.st.view(A)), public_part(&chosen.st.view(A)));
 }
 
@@ -1327,7 +1327,7 @@ fn blanks_wild_matching_and_orientation() {
     // A1 on the engine 6: 0-3 by its blank (new end 3); 1-6 by its 6, turned (new end 1).
     assert_eq!(tb.choice(A, Decision::Normal), sorted(vec![mv("0-3", own(A)), turned("1-6", own(A))]));
     tb.play_move(turned("1-6", own(A)));
-    assert_eq!(tb.st.train(own(A)).end, pip(1));
+    assert_eq!(tb.view().train(own(A)).end, pip(1));
     // B1: 0-6 joins 6 by either half: by its blank (new end 6) or, turned, by its 6 (new end 0).
     assert_eq!(tb.choice(B, Decision::Normal), sorted(vec![mv("0-6", own(B)), turned("0-6", own(B))]));
     let i = tb.mark();
@@ -1342,7 +1342,7 @@ fn blanks_wild_matching_and_orientation() {
         assert!(b2.contains(&m), "{m} missing from {b2:?}");
     }
     tb.play_move(turned("4-5", own(B)));
-    assert_eq!(tb.st.train(own(B)).end, pip(4));
+    assert_eq!(tb.view().train(own(B)).end, pip(4));
 }
 
 /// The double blank is a double whose open end is wild: any tile covers it.
@@ -1358,9 +1358,9 @@ fn blanks_wild_double_blank_is_covered_by_anything() {
     );
     tb.play_move(turned("0-6", own(A)));
     // B1: only 2-6 fits the engine (turned: new end 2), so it is forced.
-    assert!(tb.st.train(own(B)).len == 0);
+    assert!(tb.view().train(own(B)).len == 0);
     let a2 = tb.choice(A, Decision::Normal);
-    assert_eq!(tb.st.train(own(B)).end, pip(2));
+    assert_eq!(tb.view().train(own(B)).end, pip(2));
     assert!(a2.contains(&mv("0-0", own(A))) && a2.contains(&mv("1-1", own(A))), "{a2:?}");
     let i = tb.mark();
     tb.play("0-0", own(A));
@@ -1369,8 +1369,8 @@ fn blanks_wild_double_blank_is_covered_by_anything() {
     assert_eq!(f, sorted(vec![mv("1-1", own(A)), mv("3-5", own(A)), turned("3-5", own(A))]));
     tb.play("3-5", own(A));
     assert_eq!(tb.since(i)[..2], [ev_play(A, "0-0", own(A), 0), ev_play(A, "3-5", own(A), 5)]);
-    assert!(tb.st.pending().is_empty());
-    assert!(!tb.st.is_marked(A));
+    assert!(tb.view().pending().is_empty());
+    assert!(!tb.view().is_marked(A));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1397,17 +1397,17 @@ fn branching_four_way_opens_two_ends_of_the_train() {
     let i = tb.mark();
     tb.pick(A, Decision::FollowUp, "3-1", own(A));
     assert_eq!(tb.since(i), &[ev_play(A, "3-1", own(A), 1), ev_branch(own(A), 3, own(A))]);
-    assert!(tb.st.pending().is_empty(), "four_way owes nothing after the first cover");
+    assert!(tb.view().pending().is_empty(), "four_way owes nothing after the first cover");
     assert_eq!(tb.st.branches(), 2);
-    assert_eq!(tb.st.root_of(BR2), own(A));
-    assert!(tb.st.train_ids().any(|x| x == BR2));
+    assert_eq!(tb.view().root_of(BR2), own(A));
+    assert!(tb.view().train_ids().any(|x| x == BR2));
     // B2: A's train is private, so its branches are not B's.
     assert_eq!(tb.pick(B, Decision::Normal, "5-0", own(B)), moves(&[("4-5", own(B)), ("5-0", own(B))]));
     // A3: the main end (1) and both branch ends (3).
     let offered = tb.pick(A, Decision::Normal, "3-4", BR2);
     assert_eq!(offered, moves(&[("1-2", own(A)), ("3-4", BR1), ("3-4", BR2)]));
-    assert_eq!((tb.st.train(BR2).end, tb.st.train(BR2).len), (pip(4), 1));
-    assert_eq!((tb.st.train(BR1).end, tb.st.train(own(A)).end), (pip(3), pip(1)));
+    assert_eq!((tb.view().train(BR2).end, tb.view().train(BR2).len), (pip(4), 1));
+    assert_eq!((tb.view().train(BR1).end, tb.view().train(own(A)).end), (pip(3), pip(1)));
 }
 
 /// `four_way_triple_cover`: the next players cover the two branches in turn, one tile each.
@@ -1420,7 +1420,7 @@ fn branching_triple_cover_next_players_cover_the_branches() {
     tb.pick(A, Decision::Normal, "3-3", own(A));
     let i = tb.mark();
     tb.pick(A, Decision::FollowUp, "3-1", own(A));
-    assert_eq!(tb.st.pending(), &[obligation(BR1, 3, A)]);
+    assert_eq!(tb.view().pending(), &[obligation(BR1, 3, A)]);
     // B2 must cover the second side (forced: 3-2 is its only 3); A3 the third (3-4).
     let choice = tb.choice(B, Decision::Normal);
     assert_eq!(
@@ -1432,10 +1432,10 @@ fn branching_triple_cover_next_players_cover_the_branches() {
             ev_play(A, "3-4", BR2, 4),
         ]
     );
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
     // Normal play resumes: B may play on its own train, and A's private branch ends are not B's.
     assert_eq!(choice, moves(&[("4-5", own(B)), ("5-0", own(B))]));
-    assert!(!tb.st.is_marked(B) && !tb.st.is_marked(A));
+    assert!(!tb.view().is_marked(B) && !tb.view().is_marked(A));
 }
 
 /// A player who cannot cover a branch draws one tile; if it does not fit, his turn ends without a
@@ -1464,8 +1464,8 @@ fn branching_triple_cover_failed_stage_draws_one_and_does_not_mark() {
             ev_play(B, "2-3", BR2, 2),
         ]
     );
-    assert!(tb.st.pending().is_empty());
-    assert!(!tb.st.is_marked(B));
+    assert!(tb.view().pending().is_empty());
+    assert!(!tb.view().is_marked(B));
 }
 
 /// Branching with blanks wild is refused with a clear reason.

@@ -77,13 +77,13 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
             match st.advance(&mut moves, &mut log) {
                 Step::Over => break,
                 Step::Choice(seat, kind) => {
-                    let pending = st.pending();
+                    let pending = st.view(A).pending();
                     audit.max_pending_seen = audit.max_pending_seen.max(pending.len());
                     assert!(pending.len() <= 1, "round {r}: two obligations {pending:?}");
                     if !pending.is_empty() {
                         for s in 0..n {
                             assert!(
-                                st.turns_taken(Seat::from_index(s)) >= 1,
+                                st.view(A).turns_taken(Seat::from_index(s)) >= 1,
                                 "round {r}: obligation before seat {s} played"
                             );
                         }
@@ -93,7 +93,7 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
                     let recon = audit_events(rules, &deal, first, &log.0, open_turn, None, r);
                     let engine: Vec<(TrainId, Pip)> = pending.iter().map(|o| (o.train, o.value)).collect();
                     assert_eq!(engine, recon, "round {r}: engine pending vs events {:?}", log.0);
-                    if st.turns_taken(seat) == 0 {
+                    if st.view(seat).turns_taken(seat) == 0 {
                         audit.first_turn_choices += 1;
                         assert_eq!(kind, Decision::Normal);
                         assert!(
@@ -105,7 +105,7 @@ fn audit_random_rounds(rules: &Rules, rounds: u32, seed: u64) -> Audit {
                         Decision::FollowUp => {
                             audit.follow_up_choices += 1;
                             let train = moves[0].train().unwrap();
-                            let d = st.train(train);
+                            let d = st.view(A).train(train);
                             assert!(d.open_double, "round {r}: follow-up on a train without an open double");
                             for m in moves.iter() {
                                 assert!(
@@ -279,7 +279,7 @@ fn e01_double_as_last_tile_goes_out() {
     let out = tb.finish();
     assert_eq!(out.reason, EndReason::Out(A));
     assert_eq!(&out.scores[..2], &[0, 1 + 2 + 4]);
-    assert!(tb.st.unplayed(pip(3)) > 0, "the double would otherwise need a cover");
+    assert!(tb.view().unplayed(pip(3)) > 0, "the double would otherwise need a cover");
     assert_eq!(
         tb.log.0,
         vec![
@@ -289,8 +289,8 @@ fn e01_double_as_last_tile_goes_out() {
             Event::RoundEnd { reason: EndReason::Out(A), scores: out.scores },
         ]
     );
-    assert!(tb.st.pending().is_empty());
-    assert!(!tb.st.is_marked(A));
+    assert!(tb.view().pending().is_empty());
+    assert!(!tb.view().is_marked(A));
     assert_eq!((out.turns, out.draws, out.boneyard_left), (3, 0, 28 - 1 - 5));
 }
 
@@ -346,12 +346,12 @@ fn e03_last_of_suit_double_is_exempt() {
             ev_play(B, "1-1", own(B), 1),
         ]
     );
-    assert_eq!(tb.st.unplayed(pip(1)), 0);
-    assert!(tb.st.pending().is_empty(), "exempt double is not an obligation");
-    assert!(!tb.st.is_marked(B), "no marker for an exempt double");
+    assert_eq!(tb.view().unplayed(pip(1)), 0);
+    assert!(tb.view().pending().is_empty(), "exempt double is not an obligation");
+    assert!(!tb.view().is_marked(B), "no marker for an exempt double");
     assert_eq!(tb.st.hand(B).to_string(), "0-0", "B still holds tiles");
-    assert_eq!(*tb.st.train(own(B)), Train { end: pip(1), len: 3, open_double: true });
-    assert_eq!(tb.st.draws(B), 0);
+    assert_eq!(*tb.view().train(own(B)), Train { end: pip(1), len: 3, open_double: true });
+    assert_eq!(tb.view().draws(B), 0);
     // Normal play resumes: A's turn is a Normal choice on the Mexican train, not a cover.
     assert_eq!(sorted(offered), sorted(vec![mv("3-3", MEX), mv("3-4", MEX)]));
 }
@@ -391,7 +391,7 @@ fn e04_empty_boneyard_nobody_can_play_marks_then_blocks() {
     assert_eq!(out.scores[0], tb.st.hand(A).pips() as u32);
     assert_eq!(out.scores[1], tb.st.hand(B).pips() as u32);
     assert_eq!((out.turns, out.draws, out.boneyard_left), (13, 0, 0));
-    assert!(tb.st.is_marked(A) && tb.st.is_marked(B));
+    assert!(tb.view().is_marked(A) && tb.view().is_marked(B));
 }
 
 /// Scripted opening shared by E4 and E29: A 0-6 0-1 1-6 (A:6), B 2-6 2-3 3-6 (B:6), Mexican
@@ -422,20 +422,20 @@ fn e05_marker_on_unstarted_train_stays_until_owner_plays() {
     assert_eq!(sorted(b1), sorted(vec![mv("0-6", own(B)), mv("5-6", own(B))]));
     // A2: draws 1-1, cannot play (already marked). B2 may start A's train.
     let b2 = tb.choice(B, Decision::Normal);
-    assert!(tb.st.is_marked(A));
-    assert_eq!(tb.st.train(own(A)).len, 0, "marker at the spot of an unstarted train");
+    assert!(tb.view().is_marked(A));
+    assert_eq!(tb.view().train(own(A)).len, 0, "marker at the spot of an unstarted train");
     assert_eq!(sorted(b2), sorted(vec![mv("1-5", own(B)), mv("4-5", own(B)), mv("0-6", own(A)), mv("0-6", MEX)]));
     tb.play("0-6", own(A)); // A:0, started by B
     let a3 = tb.choice(A, Decision::Normal);
-    assert!(tb.st.is_marked(A), "another player starting p's train does not lift p's marker");
-    assert_eq!(*tb.st.train(own(A)), Train { end: pip(0), len: 1, open_double: false });
+    assert!(tb.view().is_marked(A), "another player starting p's train does not lift p's marker");
+    assert_eq!(*tb.view().train(own(A)), Train { end: pip(0), len: 1, open_double: false });
     assert!(!tb.log.0.contains(&Event::Unmark { seat: A }));
     assert_eq!(sorted(a3), sorted(vec![mv("0-1", own(A)), mv("0-2", own(A))]));
     let i = tb.mark();
     tb.play("0-2", own(A));
     assert_eq!(tb.since(i), &[ev_play(A, "0-2", own(A), 2), Event::Unmark { seat: A }]);
     tb.choice(B, Decision::Normal);
-    assert!(!tb.st.is_marked(A));
+    assert!(!tb.view().is_marked(A));
 }
 
 /// E6: two open doubles cannot arise in the preset: over many random rounds pending never
@@ -474,10 +474,10 @@ impl Observer for RoundStarts {
 
 impl MatchObserver for RoundStarts {
     fn round_start(&mut self, round: u8, state: &RoundState) {
-        let e = state.engine();
+        let e = state.view(A).engine().0;
         // The engine is set aside: in no hand, not in the boneyard; the rest is all there.
         let mut all = TileSet::EMPTY.with(e);
-        for s in 0..state.players() as usize {
+        for s in 0..state.view(A).players() as usize {
             let h = state.hand(Seat::from_index(s));
             assert!(!h.contains(e));
             all = all.union(h);
@@ -485,7 +485,7 @@ impl MatchObserver for RoundStarts {
         for &x in state.boneyard().as_slice() {
             assert!(all.insert(x));
         }
-        assert_eq!(all, TileSet::full(state.rules().set));
+        assert_eq!(all, TileSet::full(state.view(A).rules().set));
         self.rounds.push((round, state.first(), e));
         self.first_actor.push(None);
     }
@@ -531,8 +531,8 @@ fn e08_position() -> Table {
 fn e08_obligation_excludes_own_train() {
     let mut tb = e08_position();
     let offered = tb.choice(B, Decision::Cover);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-    assert!(tb.st.is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A));
     assert_eq!(
         tb.log.0,
         vec![
@@ -563,8 +563,8 @@ fn e09_drawn_double_gets_a_second_draw() {
         tb.since(i),
         &[ev_draw(A, "3-3"), ev_play(A, "3-3", own(A), 3), ev_draw(A, "3-4"), ev_play(A, "3-4", own(A), 4)]
     );
-    assert!(tb.st.pending().is_empty() && !tb.st.is_marked(A));
-    assert_eq!(tb.st.draws(A), 2);
+    assert!(tb.view().pending().is_empty() && !tb.view().is_marked(A));
+    assert_eq!(tb.view().draws(A), 2);
     assert_eq!(sorted(b2), sorted(vec![mv("3-5", own(B)), mv("1-5", own(B))]));
 
     // (b) The second draw does not cover: mark and pend.
@@ -575,8 +575,8 @@ fn e09_drawn_double_gets_a_second_draw() {
         tb.since(i),
         &[ev_draw(A, "3-3"), ev_play(A, "3-3", own(A), 3), ev_draw(A, "0-1"), Event::Mark { seat: A }]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-    assert!(tb.st.is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A));
     assert_eq!(sorted(b2), sorted(vec![mv("2-3", own(A)), mv("3-5", own(A))]));
 }
 
@@ -601,10 +601,10 @@ fn e10_double_on_foreign_train_doubler_marks_own() {
             Event::Mark { seat: A },
         ]
     );
-    assert_eq!(tb.st.pending(), &[obligation(own(C), 5, A)]);
-    assert!(tb.st.is_marked(A), "doubler marks his own train although the double is on C's");
-    assert!(tb.st.is_marked(C));
-    assert!(!tb.st.is_marked(B));
+    assert_eq!(tb.view().pending(), &[obligation(own(C), 5, A)]);
+    assert!(tb.view().is_marked(A), "doubler marks his own train although the double is on C's");
+    assert!(tb.view().is_marked(C));
+    assert!(!tb.view().is_marked(B));
     assert_eq!(sorted(b3), sorted(vec![mv("1-5", own(C)), mv("4-5", own(C))]));
 }
 
@@ -614,13 +614,13 @@ fn e10_double_on_foreign_train_doubler_marks_own() {
 fn e11_non_owner_play_keeps_marker() {
     let mut tb = e08_position();
     tb.pick(B, Decision::Cover, "3-4", own(A)); // covers A's double: A:4
-    assert!(tb.st.pending().is_empty());
+    assert!(tb.view().pending().is_empty());
     // A3: no 4 → draws 1-1 → already marked. B3 plays 2-4 on A's marked train (A:2).
     tb.pick(B, Decision::Normal, "2-4", own(A));
     let a4 = tb.choice(A, Decision::Normal);
-    assert!(tb.st.is_marked(A), "neither the cover nor the plain play lifted A's marker");
+    assert!(tb.view().is_marked(A), "neither the cover nor the plain play lifted A's marker");
     assert!(!tb.log.0.iter().any(|e| matches!(e, Event::Unmark { .. })));
-    assert_eq!(tb.st.train(own(A)).len, 4);
+    assert_eq!(tb.view().train(own(A)).len, 4);
     assert_eq!(sorted(a4), sorted(vec![mv("0-2", own(A)), mv("1-2", own(A))]));
     // The owner's own play lifts it.
     let i = tb.mark();
@@ -636,7 +636,7 @@ fn e12_table(rules: &Rules, a_hand: &str, front: &str) -> Table {
     // A1 2-6 (A:2), B1 5-6 (B:5), A2: no play → draws 0-1 → marks.
     let b2 = tb.pick(B, Decision::Normal, "2-3", own(A)); // A:3
     assert_eq!(sorted(b2), sorted(vec![mv("3-5", own(B)), mv("4-5", own(B)), mv("2-3", own(A))]));
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     tb
 }
 
@@ -652,7 +652,7 @@ fn e12_double_on_own_marked_train() {
     let i = tb.mark() - 2;
     let b3 = tb.choice(B, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_play(A, "3-4", own(A), 4)]);
-    assert!(!tb.st.is_marked(A) && tb.st.pending().is_empty());
+    assert!(!tb.view().is_marked(A) && tb.view().pending().is_empty());
     assert_eq!(sorted(b3), sorted(vec![mv("3-5", own(B)), mv("4-5", own(B))]));
 
     // (b) Cannot cover (follow-up draw 0-2 misses): re-mark and pend.
@@ -663,8 +663,8 @@ fn e12_double_on_own_marked_train() {
         tb.since(i),
         &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }, ev_draw(A, "0-2"), Event::Mark { seat: A }]
     );
-    assert!(tb.st.is_marked(A));
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
     assert_eq!(sorted(b3), sorted(vec![mv("1-3", own(A)), mv("3-5", own(A))]));
 
     // (c) Option reprivatise_exempt: the double that lifted A's marker needs no cover.
@@ -675,9 +675,9 @@ fn e12_double_on_own_marked_train() {
     let i = tb.mark() - 2;
     let b3 = tb.choice(B, Decision::Normal);
     assert_eq!(tb.since(i), &[ev_play(A, "3-3", own(A), 3), Event::Unmark { seat: A }]);
-    assert!(!tb.st.is_marked(A) && tb.st.pending().is_empty());
+    assert!(!tb.view().is_marked(A) && tb.view().pending().is_empty());
     assert!(tb.st.hand(A).contains(t("3-4")), "A kept his cover");
-    assert!(tb.st.train(own(A)).open_double);
+    assert!(tb.view().train(own(A)).open_double);
     assert_eq!(sorted(b3), sorted(vec![mv("3-5", own(B)), mv("4-5", own(B))]));
 }
 
@@ -703,7 +703,7 @@ fn e13_owner_playing_elsewhere_keeps_marker() {
             ev_play(A, "4-6", MEX, 4),
         ]
     );
-    assert!(tb.st.is_marked(A), "a play off his own train does not lift the owner's marker");
+    assert!(tb.view().is_marked(A), "a play off his own train does not lift the owner's marker");
     assert_eq!(sorted(b3), sorted(vec![mv("1-3", own(B)), mv("1-4", own(B)), mv("1-4", MEX)]));
 }
 
@@ -773,7 +773,7 @@ fn e16_mexican_start_only_from_second_turn() {
     // B1 5-6 forced; A2: nothing for A:2, so 4-6 must start the Mexican train (forced).
     let b2 = tb.choice(B, Decision::Normal);
     assert_eq!(&tb.log.0[1..], &[ev_play(B, "5-6", own(B), 5), ev_play(A, "4-6", MEX, 4)]);
-    assert_eq!(tb.st.mexican_started(), 1);
+    assert_eq!(tb.view().mexican_started(), 1);
     assert_eq!(sorted(b2), sorted(vec![mv("1-5", own(B)), mv("4-5", own(B)), mv("4-5", MEX)]));
 
     // First turn without a 6: the drawn 3-6 goes on his own train, not the Mexican.
@@ -802,7 +802,7 @@ fn e17_first_turn_may_not_use_open_trains() {
     let mut tb = Table::new(&rules, &deal, A);
     // A1: no 6 → draws 1-2 → marks: A's train is open (unstarted, shows 6).
     let b1 = tb.pick(B, Decision::Normal, "2-6", own(B));
-    assert!(tb.st.is_marked(A));
+    assert!(tb.view().is_marked(A));
     assert_eq!(sorted(b1), sorted(vec![mv("2-6", own(B)), mv("3-6", own(B))]), "A's open train is not offered");
     tb.run();
     // C1: no 6 → draws 4-6, which fits A's open train too: it goes on C's own train.
@@ -859,8 +859,8 @@ fn e19_required_draw_on_empty_boneyard_marks_and_pends() {
     // B2: obligated, no 3, no draw possible → mark.
     let c2 = tb.choice(C, Decision::Cover);
     assert_eq!(&tb.log.0[3..], &[ev_play(A, "3-3", own(A), 3), Event::Mark { seat: A }, Event::Mark { seat: B }]);
-    assert_eq!(tb.st.pending(), &[obligation(own(A), 3, A)]);
-    assert!(tb.st.is_marked(A) && tb.st.is_marked(B));
+    assert_eq!(tb.view().pending(), &[obligation(own(A), 3, A)]);
+    assert!(tb.view().is_marked(A) && tb.view().is_marked(B));
     assert_eq!(tb.st.idle(), 0, "a marker change is not an idle turn");
     assert_eq!(sorted(c2), sorted(["0-3", "1-3", "2-3", "3-4", "3-5"].iter().map(|x| mv(x, own(A))).collect()));
 }
@@ -933,12 +933,12 @@ fn e25_cannot_leave_double_uncovered_when_able() {
         assert_eq!(tb.st.play(bad, &mut NoObserver), Err(PlayError::Illegal(bad)));
     }
     assert_eq!(tb.st.hand(A), before.hand(A));
-    assert_eq!(tb.st.train(own(A)), before.train(own(A)));
+    assert_eq!(tb.view().train(own(A)), before.view(A).train(own(A)));
     assert_eq!(tb.choice(A, Decision::FollowUp), follow);
     let i = tb.mark();
     tb.play("3-4", own(A));
     assert_eq!(tb.since(i)[0], ev_play(A, "3-4", own(A), 4));
-    assert!(tb.st.pending().is_empty() && !tb.st.is_marked(A));
+    assert!(tb.view().pending().is_empty() && !tb.view().is_marked(A));
 }
 
 /// E27: during an obligation the drawn tile fits both the double and another train → it goes
@@ -952,9 +952,9 @@ fn e27_drawn_tile_fitting_two_trains_covers_the_double() {
     // B2: no 3 → draws 3-5, which fits the double (3) and B's own train (5): it covers.
     let a3 = tb.choice(A, Decision::Normal);
     assert_eq!(&tb.log.0[5..], &[ev_draw(B, "3-5"), ev_play(B, "3-5", own(A), 5)]);
-    assert!(tb.st.pending().is_empty());
-    assert_eq!(tb.st.train(own(B)).len, 1);
-    assert!(!tb.st.is_marked(B));
+    assert!(tb.view().pending().is_empty());
+    assert_eq!(tb.view().train(own(B)).len, 1);
+    assert!(!tb.view().is_marked(B));
     assert_eq!(sorted(a3), sorted(vec![mv("0-5", own(A)), mv("1-5", own(A))]));
 }
 
@@ -970,7 +970,7 @@ fn e28_marker_lifted_and_replaced_in_one_turn() {
     let unmark = turn.iter().position(|e| *e == Event::Unmark { seat: A }).expect("lifted");
     let mark = turn.iter().position(|e| *e == Event::Mark { seat: A }).expect("replaced");
     assert!(unmark < mark);
-    assert!(tb.st.is_marked(A), "net: marked");
+    assert!(tb.view().is_marked(A), "net: marked");
     assert_eq!(tb.st.idle(), 0);
 }
 
@@ -988,9 +988,9 @@ fn e29_exhausted_ends_play_on_until_boneyard_empty() {
     let out = tb.finish();
     // Ends: A:6, B:6, M:6 with every 6 on the table, 14 tiles still in the boneyard.
     for id in [own(A), own(B), MEX] {
-        assert_eq!(tb.st.train(id).end, pip(6));
+        assert_eq!(tb.view().train(id).end, pip(6));
     }
-    assert_eq!(tb.st.unplayed(pip(6)), 0);
+    assert_eq!(tb.view().unplayed(pip(6)), 0);
     let mut expect = Vec::new();
     for (k, &x) in pile.iter().enumerate() {
         let s = if k % 2 == 0 { B } else { A };

@@ -1,5 +1,5 @@
 //! `mtrain view`: the page it writes and the input it refuses. What the page shows is tested in a
-//! browser by tests/browser/test_viewer.py (scripts/browser-test.sh).
+//! browser by tests/browser/test_viewer.py (scripts/checks/browser-test.sh).
 
 mod common;
 use common::{bin, mtrain, temp};

@@ -20,7 +20,7 @@
 //! (**indistinguishable**), or when the worlds or the time run out (**budget**). The chance that
 //! the truly best move is ever dropped is then at most `(1 - confidence) / 2`, whatever the
 //! number of looks, so two analyses of one position name different separated moves at most
-//! `1 - confidence` of the time (`scripts/study-analyze-stability.sh` measures it). The `loss`
+//! `1 - confidence` of the time (`scripts/studies/study-analyze-stability.sh` measures it). The `loss`
 //! intervals printed are these same intervals.
 //!
 //! Only the [`View`] is read: hidden tiles cannot change the answer (a test swaps them and gets

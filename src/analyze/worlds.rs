@@ -10,7 +10,7 @@
 //! model ([`Hands::Plans`]). It also reports the length of each other seat's plan (the longest trail from its
 //! own train's end, as `planner` and `weighted` keep it) in both, the structure `weighted`'s
 //! tuned weights leave in a hand (they spend plan tiles last). results/analyze/worlds.md,
-//! `scripts/study-analyze-worlds.sh`.
+//! `scripts/studies/study-analyze-worlds.sh`.
 
 use super::Hands;
 use crate::game::play_round;

@@ -79,7 +79,7 @@ pub(crate) struct TournamentArgs {
     #[arg(long, value_name = "S", value_parser = values::timeout, allow_hyphen_values = true)]
     checkpoint: Option<f64>,
     /// Also write the full-information JSONL log of every game (the format of `mtrain play
-    /// --log`, refereeable by scripts/referee.py) into DIR, one file per chunk of 16 deals
+    /// --log`, refereeable by scripts/checks/referee.py) into DIR, one file per chunk of 16 deals
     /// (games-NNNNNN.jsonl), the games in order
     #[arg(long, value_name = "DIR")]
     log_games: Option<PathBuf>,

@@ -45,7 +45,7 @@ pub enum RunFolder {
     Balance,
     /// `mtrain tune --out`: `tune.json`.
     Tune,
-    /// The ladder study (`scripts/study-ladder.sh`): `ladder.csv`, its tables and `runs/`.
+    /// The ladder study (`scripts/studies/study-ladder.sh`): `ladder.csv`, its tables and `runs/`.
     Ladder,
 }
 

@@ -85,7 +85,8 @@ pub const ALL_TRAIN_SLOTS: usize = TRAIN_SLOTS + MAX_BRANCHES;
 const _: () = assert!(ALL_TRAIN_SLOTS <= 0x40);
 
 /// A train: a seat's personal train, Mexican train `i`, or branch `k` (under branching doubles,
-/// `branching_doubles`, docs/rules.md §9, an extra open end of the train it grew from; see [`RoundState::root_of`]).
+/// `branching_doubles`, docs/rules.md §9, an extra open end of the train it grew from; see
+/// [`View::root_of`](crate::View::root_of)).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct TrainId(u8);
 
@@ -108,7 +109,8 @@ impl TrainId {
         TrainId((TRAIN_SLOTS + k) as u8)
     }
 
-    /// The owner, for a personal train (a branch's owner is its root's: [`RoundState::root_of`]).
+    /// The owner, for a personal train (a branch's owner is its root's:
+    /// [`View::root_of`](crate::View::root_of)).
     #[inline]
     pub const fn owner(self) -> Option<Seat> {
         if (self.0 as usize) < MAX_PLAYERS { Some(Seat(self.0)) } else { None }

@@ -102,7 +102,7 @@ pub(crate) struct PositionParts {
     pub voids: [u32; MAX_PLAYERS],
 }
 
-/// Levels of loosened void records kept per seat ([`RoundState::loose_voids`]).
+/// Levels of loosened void records kept per seat ([`View::loose_voids`](crate::View::loose_voids)).
 pub const LOOSE_LEVELS: usize = 2;
 
 /// The table: what lies in the middle for every seat to see. Invariants: `played` holds exactly
@@ -250,7 +250,8 @@ pub(super) struct Voids {
     /// Bit `v` of seat `s`: every other seat can tell that `s` holds no tile that fits an open end `v`.
     pub(super) known: [u32; MAX_PLAYERS],
     /// Older void records loosened by the tiles a seat has since taken in unseen
-    /// ([`RoundState::loose_voids`]): level `l` holds at most `l + 1` fitting tiles.
+    /// ([`View::loose_voids`](crate::View::loose_voids)): level `l` holds at most `l + 1`
+    /// fitting tiles.
     pub(super) loose: [[u32; LOOSE_LEVELS]; MAX_PLAYERS],
     /// Whether `known` and `loose` are kept up to date (see [`RoundState::set_void_tracking`]).
     pub(super) track: bool,
@@ -518,22 +519,22 @@ impl RoundState {
     // ---- full-information accessors ----
 
     /// The rules in force.
-    pub fn rules(&self) -> &Rules {
+    pub(crate) fn rules(&self) -> &Rules {
         &self.rules
     }
 
     /// Number of seats.
-    pub fn players(&self) -> u8 {
+    pub(crate) fn players(&self) -> u8 {
         self.players
     }
 
     /// The engine tile.
-    pub fn engine(&self) -> Tile {
+    pub(crate) fn engine(&self) -> Tile {
         self.table.engine
     }
 
     /// The engine number e: every train starts with a tile showing it.
-    pub fn engine_number(&self) -> Pip {
+    pub(crate) fn engine_number(&self) -> Pip {
         self.table.e
     }
 
@@ -548,13 +549,13 @@ impl RoundState {
     }
 
     /// One train.
-    pub fn train(&self, id: TrainId) -> &Train {
+    pub(crate) fn train(&self, id: TrainId) -> &Train {
         &self.table.trains[id.index()]
     }
 
     /// The train ids in play: personal trains of every seat, every Mexican slot allowed, then
     /// the branches opened so far (branching doubles).
-    pub fn train_ids(&self) -> impl Iterator<Item = TrainId> + '_ {
+    pub(crate) fn train_ids(&self) -> impl Iterator<Item = TrainId> + '_ {
         let mex = (self.rules.max_mexican_trains as usize).min(MAX_MEXICAN_TRAINS);
         (0..self.players as usize)
             .map(|s| TrainId::personal(Seat::from_index(s)))
@@ -566,7 +567,7 @@ impl RoundState {
     /// the train itself. Whoever may play on the root may play on its branches, and a play on a
     /// branch counts as a play on the root (its owner, its marker).
     #[inline]
-    pub fn root_of(&self, t: TrainId) -> TrainId {
+    pub(crate) fn root_of(&self, t: TrainId) -> TrainId {
         match t.branch_index() {
             Some(k) => self.table.branch_root[k],
             None => t,
@@ -579,12 +580,12 @@ impl RoundState {
     }
 
     /// Number of Mexican trains started.
-    pub fn mexican_started(&self) -> usize {
+    pub(crate) fn mexican_started(&self) -> usize {
         self.table.mexican_started as usize
     }
 
     /// Whether `seat`'s marker is on its train.
-    pub fn is_marked(&self, seat: Seat) -> bool {
+    pub(crate) fn is_marked(&self, seat: Seat) -> bool {
         self.table.markers & seat.bit() != 0
     }
 
@@ -594,17 +595,17 @@ impl RoundState {
     }
 
     /// Pending obligations, in placement order.
-    pub fn pending(&self) -> &[Obligation] {
+    pub(crate) fn pending(&self) -> &[Obligation] {
         &self.table.pending[..self.table.pending_len as usize]
     }
 
     /// Tiles on the table, the engine included.
-    pub fn played(&self) -> &TileSet {
+    pub(crate) fn played(&self) -> &TileSet {
         &self.table.played
     }
 
     /// Tiles showing `v` not on the table (in some hand or the boneyard): public information.
-    pub fn unplayed(&self, v: Pip) -> u32 {
+    pub(crate) fn unplayed(&self, v: Pip) -> u32 {
         self.rules.set.get() as u32 + 1 - self.table.played.suit_len(v)
     }
 
@@ -622,19 +623,8 @@ impl RoundState {
     }
 
     /// Open-end values `seat` is publicly known to hold no fitting tile for (bit `v` = value
-    /// `v`; the known voids of docs/rules.md §2).
-    ///
-    /// A seat that finds no legal placement is void in every value it could have played on
-    /// (the ends of the trains open to it, the engine number when it may start a Mexican train,
-    /// or only the double's value when it must cover one). The knowledge survives its later
-    /// placements (they only remove tiles) and a drawn tile that it plays at once; a drawn tile
-    /// it keeps narrows the set to the values that tile was just seen not to fit; any other
-    /// draw (engine search, penalty) clears it.
-    ///
-    /// Only what the table sees counts. Where keeping a playable tile is allowed (the delayed
-    /// first turn's pass after a draw), a pass after a draw says nothing, whether it was chosen
-    /// or forced, since the two look the same.
-    pub fn known_voids(&self, seat: Seat) -> u32 {
+    /// `v`): what the table has seen, described at [`crate::View::known_voids`].
+    pub(crate) fn known_voids(&self, seat: Seat) -> u32 {
         self.voids.of(seat)
     }
 
@@ -645,15 +635,9 @@ impl RoundState {
         self.voids.set_tracking(on);
     }
 
-    /// The void records of `seat` that tiles taken in since have loosened: entry `l` is a set
-    /// of open-end values (bit `v` = value `v`) that at most `l + 1` tiles of the hand fit.
-    ///
-    /// A void record (see [`RoundState::known_voids`]) is exact for the hand it was seen in.
-    /// When the seat then takes a tile in that the table does not see (a draw it keeps, a
-    /// penalty draw), the hand may hold one tile more that fits: the record moves one level
-    /// up instead of being forgotten. Records older than [`LOOSE_LEVELS`] tiles are dropped.
-    /// The `expert` bot's sampler deals hidden hands that respect these counts.
-    pub fn loose_voids(&self, seat: Seat) -> [u32; LOOSE_LEVELS] {
+    /// The void records of `seat` loosened by tiles it took in unseen since, described at
+    /// [`crate::View::loose_voids`].
+    pub(crate) fn loose_voids(&self, seat: Seat) -> [u32; LOOSE_LEVELS] {
         self.voids.loose_of(seat)
     }
 
@@ -665,7 +649,7 @@ impl RoundState {
     }
 
     /// Turns `seat` has completed this round.
-    pub fn turns_taken(&self, seat: Seat) -> u16 {
+    pub(crate) fn turns_taken(&self, seat: Seat) -> u16 {
         self.stats.turns_taken[seat.index()]
     }
 
@@ -680,7 +664,7 @@ impl RoundState {
     }
 
     /// Tiles `seat` has drawn this round.
-    pub fn draws(&self, seat: Seat) -> u16 {
+    pub(crate) fn draws(&self, seat: Seat) -> u16 {
         self.stats.draws[seat.index()]
     }
 
@@ -770,7 +754,7 @@ impl RoundState {
     }
 
     /// The tile this seat drew this turn and must play if it can, if any.
-    pub fn drawn_this_turn(&self) -> Option<Tile> {
+    pub(crate) fn drawn_this_turn(&self) -> Option<Tile> {
         match self.phase {
             Phase::Normal(d) | Phase::Cover(d) | Phase::FollowUp { drawn: d, .. } => d,
             _ => None,

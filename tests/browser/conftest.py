@@ -1,6 +1,6 @@
 """Fixtures for the browser tests of mtrain's HTML pages (`mtrain view`, `mtrain report`).
 
-Run them with `scripts/browser-test.sh` (it installs what they need and builds the binary).
+Run them with `scripts/checks/browser-test.sh` (it installs what they need and builds the binary).
 
 The contract other test files rely on:
 
@@ -40,7 +40,7 @@ def _browser():
 
     exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
-        pytest.fail("no chromium on PATH: run scripts/browser-test.sh, which installs it")
+        pytest.fail("no chromium on PATH: run scripts/checks/browser-test.sh, which installs it")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=exe, headless=True, args=["--no-sandbox"])
         yield browser

@@ -5,7 +5,7 @@ recommendation, the header's seed and commit; the plots render, every link reach
 nothing overflows a phone's width, and no page logs an error (the `open_page` fixture asserts
 that at teardown).
 
-Run with `scripts/browser-test.sh` (or `target/pyenv/bin/python -m pytest tests/browser`).
+Run with `scripts/checks/browser-test.sh` (or `target/pyenv/bin/python -m pytest tests/browser`).
 """
 
 import csv

@@ -172,6 +172,12 @@ impl Table {
         Table { st: RoundState::new(rules, deal, first), log: Log::default(), moves: MoveList::new() }
     }
 
+    /// The table as a player sees it (seat A's view): the trains, markers, obligations, played
+    /// tiles and what the table knows of each seat, the same from every seat.
+    pub fn view(&self) -> View<'_> {
+        self.st.view(A)
+    }
+
     /// Runs forced actions until a real choice or the end of the round.
     pub fn run(&mut self) -> Step {
         self.st.advance(&mut self.moves, &mut self.log)
@@ -258,7 +264,7 @@ impl Table {
     }
 
     pub fn scores(&self, out: &Outcome) -> Vec<u32> {
-        out.scores[..self.st.players() as usize].to_vec()
+        out.scores[..self.st.view(Seat::default()).players() as usize].to_vec()
     }
 
     pub fn boneyard_len(&self) -> usize {
@@ -306,8 +312,14 @@ impl Table {
 
     /// Each seat's score recomputed from its hand under the round's rules.
     pub fn hand_scores(&self) -> Vec<u32> {
-        (0..self.st.players() as usize)
-            .map(|s| self.st.hand(Seat::from_index(s)).iter().map(|x| self.st.rules().tile_score(x)).sum())
+        (0..self.st.view(Seat::default()).players() as usize)
+            .map(|s| {
+                self.st
+                    .hand(Seat::from_index(s))
+                    .iter()
+                    .map(|x| self.st.view(Seat::default()).rules().tile_score(x))
+                    .sum()
+            })
             .collect()
     }
 }

@@ -1,9 +1,9 @@
 //! The report of the ladder study's folder (`results/ladder/`): the league of every bot
 //! (`league.csv`, `league-gap.csv`, `league-skill.csv` and their plots, when
-//! `scripts/study-league.sh` wrote them); then the former `expert`'s ladder
-//! (`scripts/study-ladder.sh`): the study from its runs' manifests, the ladder (`ladder.csv`),
+//! `scripts/studies/study-league.sh` wrote them); then the former `expert`'s ladder
+//! (`scripts/studies/study-ladder.sh`): the study from its runs' manifests, the ladder (`ladder.csv`),
 //! the share of the ceiling gap (`gap.csv`), the skill curve (`skill.csv`, `skill_curve.svg`),
-//! the rollout depths (`depth.csv`, when `scripts/study-depth.sh` wrote it); every run under
+//! the rollout depths (`depth.csv`, when `scripts/studies/study-depth.sh` wrote it); every run under
 //! `runs/`, and the files.
 
 use super::read::{Csv, Manifest, json};
@@ -133,13 +133,13 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
     let mut body = Body {
         lede: match &league {
             Some(l) => format!(
-                "every bot in one field ({} ratings), made by <code>scripts/study-league.sh</code>; the former expert's ladder ({} steps), made by <code>scripts/study-ladder.sh</code>; {} runs",
+                "every bot in one field ({} ratings), made by <code>scripts/studies/study-league.sh</code>; the former expert's ladder ({} steps), made by <code>scripts/studies/study-ladder.sh</code>; {} runs",
                 l.len(),
                 ladder.len(),
                 runs.len()
             ),
             None => format!(
-                "{} steps of the ladder, {} runs; made by <code>scripts/study-ladder.sh</code>",
+                "{} steps of the ladder, {} runs; made by <code>scripts/studies/study-ladder.sh</code>",
                 ladder.len(),
                 runs.len()
             ),
