@@ -240,7 +240,9 @@ impl Folder {
         std::fs::create_dir_all(dir).map_err(cannot)?;
         probe(dir).map_err(cannot)?;
         let stored = read_state(&dir.join(kind.state_file)).ok();
-        let held = Kind::of_folder(dir);
+        // The kinds mtrain knows ([`KINDS`]), and this kind by its own state file (a kind a
+        // program adds need not be listed).
+        let held = Kind::of_folder(dir).or_else(|| is_regular(&dir.join(kind.state_file)).then_some(kind));
         // A run (or a merge) stopped before its first state file was written leaves its
         // manifest (written first) and maybe some reports: a start of this kind that never
         // finished, whose files the new run replaces like its own.
