@@ -14,7 +14,7 @@
 //! repeats the `round` event with the same round number and the new hands and boneyard.
 
 use super::Lines;
-use super::json::{EventJson, Pairs, Tiles};
+use crate::external::wire::{EventJson, Pairs, Tiles};
 use crate::game::{MatchObserver, MatchResult};
 use crate::round::{Event, Observer, RoundState, Seat};
 use crate::rules::{EngineMode, Rules};

@@ -2,7 +2,6 @@
 
 pub mod balance;
 pub mod html;
-pub(crate) mod json;
 pub mod jsonl;
 pub mod manifest;
 pub mod plot;
