@@ -90,6 +90,7 @@ pub mod error;
 pub mod external;
 pub mod game;
 pub mod job;
+pub mod log;
 pub mod report;
 pub mod rng;
 pub mod round;

@@ -7,7 +7,7 @@ use super::{
 use crate::analyze::Settings;
 use crate::external::{ExternalBots, StderrTo};
 use crate::game::{MatchObserver, MatchResult, play_match};
-use crate::report::jsonl::JsonLog;
+use crate::log::JsonLog;
 use crate::report::transcript::Transcript;
 use crate::round::{Event, Observer, RoundState};
 use crate::rules::Rules;

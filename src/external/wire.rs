@@ -1,6 +1,6 @@
 //! The wire vocabulary of the bot protocol (`docs/bot-protocol.md`): tiles, trains and events as
 //! JSON, written with serde. The game log (`mtrain play --log`, `tournament --log-games`,
-//! [`crate::report::jsonl`]) writes its events in the same words (docs/log-format.md).
+//! [`crate::log`]) writes its events in the same words (docs/log-format.md).
 
 use crate::round::{EndReason, Event, Seat, TrainId};
 use crate::tile::{Pip, Tile};

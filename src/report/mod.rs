@@ -2,13 +2,15 @@
 
 pub mod balance;
 pub mod html;
-pub mod jsonl;
 pub mod manifest;
 pub mod plot;
 pub mod rows;
 pub mod tournament;
 pub mod transcript;
 pub mod tune;
+
+/// The line writer of the transcript and the game log, from [`crate::log`].
+pub use crate::log::Lines;
 
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
@@ -81,42 +83,6 @@ where
 /// A CSV writer in mtrain's dialect (see [`csv_table`]).
 pub fn csv_writer<W: Write>(out: W) -> csv::Writer<W> {
     csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out)
-}
-
-/// A line-oriented writer that keeps the first I/O error instead of failing every event:
-/// observers cannot return errors, so the caller checks [`Lines::error`] at the end.
-pub struct Lines<W: Write> {
-    out: W,
-    /// The first I/O error, if any.
-    pub error: Option<std::io::Error>,
-}
-
-impl<W: Write> Lines<W> {
-    /// Wraps a writer.
-    pub fn new(out: W) -> Lines<W> {
-        Lines { out, error: None }
-    }
-
-    /// Writes `s` and a newline, unless an earlier write failed.
-    pub fn line(&mut self, s: &str) {
-        if self.error.is_none()
-            && let Err(e) = writeln!(self.out, "{s}")
-        {
-            self.error = Some(e);
-        }
-    }
-
-    /// Flushes, keeping the first error.
-    pub fn flush(&mut self) {
-        if let Err(e) = self.out.flush() {
-            self.error.get_or_insert(e);
-        }
-    }
-
-    /// Gives back the writer.
-    pub fn into_inner(self) -> W {
-        self.out
-    }
 }
 
 /// The `--rule` changes as the console headers, manifests and plot titles show them:

@@ -14,7 +14,7 @@
 use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
 use crate::game::{MatchResult, MatchSeeds, play_match_reusing};
-use crate::report::jsonl::JsonLog;
+use crate::log::JsonLog;
 use crate::report::rows::PerGame;
 use crate::rng::seeds;
 use crate::round::MoveList;
