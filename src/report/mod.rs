@@ -4,31 +4,19 @@ pub mod balance;
 pub mod html;
 pub mod manifest;
 pub mod plot;
-pub mod rows;
 pub mod tournament;
 pub mod transcript;
 pub mod tune;
 
+/// How results show one bot of a field, from [`crate::strategies`] (its console form, the
+/// [`fmt::Display`] below, is the report's).
+pub use crate::strategies::BotLabel;
+
 /// The line writer of the transcript and the game log, from [`crate::log`].
 pub use crate::log::Lines;
 
-use crate::strategies::Registry;
-use crate::strategy::StrategySpec;
 use std::fmt;
 use std::io::Write;
-
-/// How results show one bot of a field: its name (the spec as given in `--bots`, or the short
-/// name given with `--name`), the full spec it stands for, and whether it sees the hidden tiles
-/// (a ceiling of play such as `oracle`, never a silent player).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BotLabel {
-    /// The name every table shows.
-    pub name: String,
-    /// The spec in full (the named spec of a `--name`).
-    pub spec: String,
-    /// Whether the bot reads every hand ([`crate::Needs::hidden`]).
-    pub sees_hidden: bool,
-}
 
 /// The console's mark after the name of a bot that sees hidden tiles.
 pub const SEES_HIDDEN_MARK: &str = " [sees hidden]";
@@ -36,23 +24,6 @@ pub const SEES_HIDDEN_MARK: &str = " [sees hidden]";
 /// The console's note under a table with a marked bot.
 pub const SEES_HIDDEN_NOTE: &str =
     "[sees hidden]: this bot sees every hand (and the boneyard), which no player can: a ceiling of play, not a player";
-
-impl BotLabel {
-    /// The label of `spec`, a bot of `registry`.
-    pub fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
-        BotLabel {
-            name: spec.to_string(),
-            spec: registry.full_spec(spec),
-            sees_hidden: registry.build(spec).is_ok_and(|b| crate::Strategy::needs(&b).hidden),
-        }
-    }
-
-    /// Labels of the built-in bots of `specs`.
-    pub fn builtin(specs: &[StrategySpec]) -> Vec<BotLabel> {
-        let registry = Registry::builtin();
-        specs.iter().map(|s| BotLabel::of(&registry, s)).collect()
-    }
-}
 
 impl fmt::Display for BotLabel {
     /// The name, then [`SEES_HIDDEN_MARK`] for a bot that sees hidden tiles: as the console shows
