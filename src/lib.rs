@@ -9,8 +9,9 @@
 //!
 //! ```text
 //! Rules + seed ─▶ deal ─▶ round ─▶ game (a match) ─▶ job (tournament, balance, tune) ─▶ report
-//!                          ▲
-//!                 View ─▶ Strategy (a bot) chooses a Move
+//!                          ▲                    │
+//!                 View ─▶ Strategy (a bot)      └─▶ log (the JSONL game log) ─▶ analyze
+//!                         chooses a Move
 //! ```
 //!
 //! 1. **The table.** [`rules`] holds every rule as plain data ([`Rules`], five presets and the
@@ -20,25 +21,37 @@
 //!    state, move generation, the turn procedure of each preset, and the events a round emits.
 //!    A bot sees a round only through a [`view::View`] (what one seat may know).
 //! 3. **The players.** [`strategy`] defines the [`Strategy`] trait and bot specs
-//!    (`name:key=value`); [`strategies`] holds the built-in bots and the [`strategies::Registry`]
-//!    that names them (Rust bots are added there); [`external`] plays any program that speaks
-//!    the JSON-lines bot protocol.
+//!    (`name:key=value`); [`strategies`] holds the built-in bots, the [`strategies::Registry`]
+//!    that names them (Rust bots are added there) and the [`strategies::BotLabel`] results show
+//!    a bot by; [`external`] plays any program that speaks the JSON-lines bot protocol, whose
+//!    wire vocabulary (tiles, trains, events as JSON) is `external::wire`.
 //! 4. **A match.** [`game`] plays rounds from the highest double down and scores them
 //!    ([`play_match`]), or steps through one decision at a time ([`MatchState`]); [`rng`]
 //!    derives every seed by name ([`rng::seeds`]), so a match is a function of its seed.
+//!    [`log`] is the JSONL game log's schema, defined once: the writer ([`log::JsonLog`]), the
+//!    `match` line read back ([`log::MatchLine`]) and the events ([`log::EVENTS`]), in the bot
+//!    protocol's words; `mtrain play --log` and `tournament --log-games` write it, [`analyze`]
+//!    replays it (docs/log-format.md, checked against it by `tests/log_docs.rs`).
 //! 5. **A job.** [`tournament`] schedules many matches as numbered chunks of deals (a pure plan),
 //!    runs them on threads, and folds them into exact integer sums ([`tournament::Tally`]) that
 //!    merge across threads, shards and resumes; its session keeps the run's state on disk
-//!    (`tally.json`, checkpoints, per-game files). [`balance`] sweeps hand sizes as one
-//!    tournament per cell and judges each against its limits; [`tune`] moves a bot's parameters
+//!    (`tally.json`, checkpoints, and the per-game records of [`tournament::rows`]).
+//!    [`balance`] sweeps hand sizes as one tournament per cell and judges each against its
+//!    limits (metrics, verdicts and the recommendation, as data); [`tune`] moves a bot's parameters
 //!    by SPSA over rounds of games. [`job`] is the folder all three keep their state in:
 //!    checkpoints, resumption, shards and merges rebuild a run from the configuration its state
 //!    stores. [`stats`] turns sums into estimates with intervals.
-//! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
-//!    transcript and JSONL log of a match, manifests, SVG plots, and the per-game rows a
-//!    tournament hands its sink ([`report::rows`]): the runners compute, the reports format.
+//! 6. **Reports.** [`report`] writes what people read: CSV tables (a tournament's, a sweep's),
+//!    the console summary, the transcript of a match, manifests, SVG plots and HTML pages: the
+//!    runners compute, the reports format.
 //! 7. **The command line.** [`cli`] parses `mtrain` arguments into the pieces above, runs them,
 //!    and prints; it holds no game logic.
+//!
+//! The modules stand on floors, and a module uses only its own floor and those below (lowest
+//! first): `error`, `rng`, `stats`, `tile`; `tile_set`, `rules`; `deal`; `round`, `view`,
+//! `strategy`; `game`; `strategies`, `external`, `log`; `analyze`, `job`; `tournament`,
+//! `balance`, `tune`; `report`; `runs` (the kinds of run, to come); `cli`. `tests/module_graph.rs` holds the floors and lists
+//! the few imports allowed to run back up, each with its reason.
 //!
 //! # Modules
 //!
@@ -50,17 +63,18 @@
 //! | [`round`] | the engine: round state, moves, turns, events |
 //! | [`view`] | a seat's legal knowledge of a round |
 //! | [`analyze`] | position analysis and game review: every move's win probability and points, with intervals |
-//! | [`strategy`], [`strategies`] | the bot trait and specs; the built-in bots and their registry |
-//! | [`external`] | bots in other programs, over the JSON-lines protocol |
+//! | [`strategy`], [`strategies`] | the bot trait and specs; the built-in bots, their registry, bot labels |
+//! | [`external`] | bots in other programs, over the JSON-lines protocol, and its wire vocabulary |
+//! | [`log`] | the JSONL game log: its writer and schema, defined once |
 //! | [`game`] | a match of rounds, scores and the winner |
 //! | [`rng`] | the PRNG and every seed derivation |
 //! | [`error`] | the error types callers act on |
 //! | [`stats`] | integer accumulators and their intervals |
-//! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, durable runs |
+//! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, per-game records, durable runs |
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
 //! | [`job`] | the durable folder of every kind of run: new, resumed, checkpointed |
-//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots |
+//! | [`report`] | CSV, console, transcript, manifests, plots, HTML pages |
 //! | [`cli`] | the `mtrain` command line |
 //!
 //! # Examples

@@ -3,7 +3,7 @@
 //! program to replay and referee the match. This module is the log's schema, defined once: the
 //! writer ([`JsonLog`]), the `match` line that readers parse back ([`MatchLine`]), and the events
 //! a log may hold ([`EVENTS`]). The events of a round are written in the bot protocol's words
-//! ([`crate::external::wire`]); the replay ([`crate::analyze`]), the tournament runner and the
+//! (`external::wire`); the replay ([`crate::analyze`]), the tournament runner and the
 //! command line all write and read the log through here, and `tests/log_docs.rs` checks
 //! `docs/log-format.md` against what the types write.
 //!
