@@ -335,6 +335,11 @@ pub struct Metric {
     pub read: fn(&Cell) -> Option<Value>,
 }
 
+/// The edge of the `k`-th seat of the turn order (from 0): its round win rate minus `1/N`.
+pub fn position_advantage(c: &Cell, k: usize) -> Option<Value> {
+    position_win(c, k).map(|e| shifted(e, 1.0 / c.players as f64))
+}
+
 fn position_win(c: &Cell, k: usize) -> Option<Estimate> {
     c.tally.position_win(k).proportion(WIN_UNIT as f64)
 }
@@ -666,107 +671,9 @@ pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>, l
     }
 }
 
-/// `balance.csv`: a row per cell and metric, then a row per cell and position
-/// (`positionK_advantage`).
-pub fn balance_csv(cells: &[Cell]) -> String {
-    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
-    let row = |c: &Cell, name: &str, v: Option<Value>| {
-        let (value, lo, hi) = match v {
-            Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
-            Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
-            None => (String::new(), String::new(), String::new()),
-        };
-        vec![c.players.to_string(), c.hand.to_string(), name.to_string(), value, lo, hi]
-    };
-    let mut rows = Vec::new();
-    for c in cells {
-        for m in METRICS {
-            rows.push(row(c, m.name, (m.read)(c)));
-        }
-        for k in 0..c.players as usize {
-            let v = position_win(c, k).map(|e| shifted(e, 1.0 / c.players as f64));
-            rows.push(row(c, &format!("position{}_advantage", k + 1), v));
-        }
-    }
-    crate::report::csv_table("players,hand,metric,value,lo,hi".split(','), rows)
-}
-
-/// `decisions.csv`: a row per cell and criterion: the games the cell played, the figure with its
-/// interval, the limit, the margin and the verdict.
-pub fn decisions_csv(cells: &[Cell], l: &Limits) -> String {
-    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
-    let mut rows = Vec::new();
-    for c in cells {
-        for (criterion, metric, v, limit, verdict) in verdicts(c, l) {
-            let (value, lo, hi) = match v {
-                Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
-                Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
-                None => (String::new(), String::new(), String::new()),
-            };
-            rows.push(vec![
-                c.players.to_string(),
-                c.hand.to_string(),
-                c.tally.games.to_string(),
-                criterion.to_string(),
-                metric.to_string(),
-                value,
-                lo,
-                hi,
-                f(limit),
-                f(l.margin),
-                verdict.name().to_string(),
-            ]);
-        }
-    }
-    crate::report::csv_table("players,hand,games,criterion,metric,value,lo,hi,limit,margin,verdict".split(','), rows)
-}
-
 /// The published hand size of every preset for `set` and `players` (`None`: not in its table).
 pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
     PRESETS.iter().map(|p| (p.name, Rules::preset(p.name).ok().and_then(|r| r.deal_table.hand(set, players)))).collect()
-}
-
-/// `recommendation.csv`: per player count, the recommended hand, the set it was picked from, the
-/// figures of the pick with their intervals, and each preset's published hand size beside it.
-pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> String {
-    let set = base.set.get();
-    // The header comes first (no comment line), so that every CSV reader loads it as is; the
-    // objective is a column, and manifest.json says it in words.
-    let mut header: Vec<String> =
-        "objective,players,recommended_hand,reference_hand,fallback,candidates,games,first_player,defects,on_limit,undecided"
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    for m in DECIDING {
-        header.extend([m.to_string(), format!("{m}_lo"), format!("{m}_hi")]);
-    }
-    header.extend(PRESETS.iter().map(|p| p.name.to_string()));
-    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
-    let hand = |h: Option<u8>| h.map_or(String::new(), |h| h.to_string());
-    let rows = recommendations(base, cells, objective, l).into_iter().map(|(players, pick)| {
-        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
-        let mut row = vec![
-            objective.name().to_string(),
-            players.to_string(),
-            hand(pick.hand),
-            hand(base.deal_table.hand(set, players)),
-            pick.fallback.to_string(),
-            pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
-            cell.map(|c| c.tally.games.to_string()).unwrap_or_default(),
-            l.first_player.name().to_string(),
-            cell.map(|c| defect_metrics(c, l).join(";")).unwrap_or_default(),
-            cell.map(|c| with_verdict(c, l, Verdict::OnLimit).join(";")).unwrap_or_default(),
-            cell.map(|c| with_verdict(c, l, Verdict::Undecided).join(";")).unwrap_or_default(),
-        ];
-        for m in DECIDING {
-            let v = cell.and_then(|c| read(c, m));
-            let (lo, hi) = v.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
-            row.extend([v.map_or(String::new(), |v| f(v.value)), lo, hi]);
-        }
-        row.extend(published(set, players).into_iter().map(|(_, h)| hand(h)));
-        row
-    });
-    crate::report::csv_table(header, rows)
 }
 
 /// The figures the objectives decide on, in recommendation.csv and the console.
@@ -785,63 +692,6 @@ pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective, l: &L
             (p, recommend(&group, objective, base.deal_table.hand(base.set.get(), p), l))
         })
         .collect()
-}
-
-/// The plot of one metric: a line per player count against the hand size.
-///
-/// # Errors
-/// A message if the metric has no data in any cell.
-pub fn plot(
-    cells: &[Cell],
-    m: &Metric,
-    set: u8,
-    preset: &str,
-    bots: &str,
-    l: &Limits,
-) -> Result<String, crate::error::PlotError> {
-    use crate::report::plot::{Chart, Series, line_chart_svg};
-    let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
-    counts.dedup();
-    let series: Vec<Series> = counts
-        .iter()
-        .map(|&p| Series {
-            label: format!("{p} players"),
-            points: cells
-                .iter()
-                .filter(|c| c.players == p)
-                .filter_map(|c| (m.read)(c).map(|v| (c.hand as f64, v.value, v.interval)))
-                .collect(),
-        })
-        .filter(|s| !s.points.is_empty())
-        .collect();
-    // The lines are the limits the decision uses (the criterion's own figure), else the
-    // no-effect value; the note under the legend says which (split into lines at "; ").
-    let fp = l.first_player.metric();
-    let (references, note) = match m.name {
-        "blocked_rate" => (vec![l.max_blocked], format!("line: the {:.1}%; limit", 100.0 * l.max_blocked)),
-        name if name == fp => {
-            (vec![l.max_first_edge], format!("line: the +{:.1}-point; limit", 100.0 * l.max_first_edge))
-        }
-        "skill" => (vec![l.min_skill], format!("line: the {:.2} floor", l.min_skill)),
-        "skill_ceiling" => (vec![l.max_skill], format!("line: the {:.2} ceiling", l.max_skill)),
-        _ => match m.reference {
-            Some(r) if m.share => (vec![r], format!("line at {:.0}%", 100.0 * r)),
-            Some(r) => (vec![r], format!("line at {r}")),
-            None => (Vec::new(), String::new()),
-        },
-    };
-    let title = format!("{} (double-{set}, {preset}, {bots})", m.label);
-    let y_label = m.axis;
-    let chart = Chart {
-        title: &title,
-        x_label: "tiles dealt per player",
-        y_label,
-        percent: m.share,
-        references: &references,
-        note: &note,
-        series: &series,
-    };
-    line_chart_svg(&chart, (960, 600))
 }
 
 #[cfg(test)]

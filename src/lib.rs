@@ -9,8 +9,9 @@
 //!
 //! ```text
 //! Rules + seed ─▶ deal ─▶ round ─▶ game (a match) ─▶ runs (tournament, balance, tune) ─▶ report ─▶ job
-//!                          ▲
-//!                 View ─▶ Strategy (a bot) chooses a Move
+//!                          ▲                    │
+//!                 View ─▶ Strategy (a bot)      └─▶ log (the JSONL game log) ─▶ analyze
+//!                         chooses a Move
 //! ```
 //!
 //! 1. **The table.** [`rules`] holds every rule as plain data ([`Rules`], five presets and the
@@ -20,39 +21,45 @@
 //!    state, move generation, the turn procedure of each preset, and the events a round emits.
 //!    A bot sees a round only through a [`view::View`] (what one seat may know).
 //! 3. **The players.** [`strategy`] defines the [`Strategy`] trait and bot specs
-//!    (`name:key=value`); [`strategies`] holds the built-in bots and the [`strategies::Registry`]
-//!    that names them (Rust bots are added there); [`external`] plays any program that speaks
-//!    the JSON-lines bot protocol.
+//!    (`name:key=value`); [`strategies`] holds the built-in bots, the [`strategies::Registry`]
+//!    that names them (Rust bots are added there) and the [`strategies::BotLabel`] results show
+//!    a bot by; [`external`] plays any program that speaks the JSON-lines bot protocol, whose
+//!    wire vocabulary (tiles, trains, events as JSON) is `external::wire`.
 //! 4. **A match.** [`game`] plays rounds from the highest double down and scores them
 //!    ([`play_match`]), or steps through one decision at a time ([`MatchState`]); [`rng`]
 //!    derives every seed by name ([`rng::seeds`]), so a match is a function of its seed.
+//!    [`log`] is the JSONL game log's schema, defined once: the writer ([`log::JsonLog`]), the
+//!    `match` line read back ([`log::MatchLine`]) and the events ([`log::EVENTS`]), in the bot
+//!    protocol's words; `mtrain play --log` and `tournament --log-games` write it, [`analyze`]
+//!    replays it (docs/log-format.md, checked against it by `tests/log_docs.rs`).
 //! 5. **The runs.** [`tournament`] schedules many matches as numbered chunks of deals (a pure
 //!    plan), runs them on threads, and folds them into exact integer sums ([`tournament::Tally`])
-//!    that merge across threads, shards and resumes. [`balance`] sweeps hand sizes as one
-//!    tournament per cell and judges each against its limits; [`tune`] moves a bot's parameters
-//!    by SPSA over rounds of games. They compute and never format: they emit records and sums,
-//!    and tell a [`store::Progress`] observer how far they are. [`store`] is the durable folder
-//!    they keep their state in: files written atomically, self-checked state files, what a new
-//!    run may replace. [`stats`] turns sums into estimates with intervals.
-//! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
-//!    transcript and JSONL log of a match, manifests, SVG plots, the HTML pages, and the
-//!    per-game rows a tournament hands its sink ([`report::rows`]).
+//!    that merge across threads, shards and resumes, with the per-game records of
+//!    [`tournament::rows`]. [`balance`] sweeps hand sizes as one tournament per cell and judges
+//!    each against its limits (metrics, verdicts and the recommendation, as data); [`tune`] moves
+//!    a bot's parameters by SPSA over rounds of games. They compute and never format: they emit
+//!    records and sums, and tell a [`store::Progress`] observer how far they are. [`store`] is
+//!    the durable folder they keep their state in: files written atomically, self-checked state
+//!    files, what a new run may replace. [`stats`] turns sums into estimates with intervals.
+//! 6. **Reports.** [`report`] writes what people read: CSV tables (a tournament's, a sweep's),
+//!    the console summary, the transcript of a match, manifests, SVG plots and HTML pages: the
+//!    runners compute, the reports format.
 //! 7. **One kind of run.** [`job`] is where a run becomes durable: the [`job::Job`] trait (a
 //!    kind's configuration as data, its state, how it plays, which files it writes, how its
 //!    shards merge), implemented once per kind ([`job::tournament`], [`job::balance`],
 //!    [`job::tune`]), and the one driver that runs any of them ([`job::prepare`], [`job::merge`]):
 //!    the folder, resume, checkpoints, the stop flags a signal sets, progress, shards and merges.
-//! 8. **The front doors.** The `mtrain` command line (the binary; its `cli` module is hidden
-//!    from this documentation) and the Python package parse arguments into a job's
+//! 8. **The front doors.** The `mtrain` command line (the binary; only the entry points of its
+//!    [`cli`] module are public) and the Python package parse arguments into a job's
 //!    configuration, hand it to the driver, and print or return its report; they hold no game
 //!    logic and no run logic.
 //!
-//! The modules stand on floors, each using only those below it: the table (`error`, `rng`,
-//! `stats`, `tile`; `tile_set`, `rules`), a round (`deal`; `round`, `view`, `strategy`), a
-//! match (`game`), the players (`strategies`, `external`), the analyst and the durable folder
-//! (`analyze`, `store`), the runs (`tournament`, `balance`, `tune`), `report`, `job`, and the
-//! command line. `tests/module_graph.rs` holds the floors.
-
+//! The modules stand on floors, and a module uses only its own floor and those below (lowest
+//! first): `error`, `rng`, `stats`, `tile`; `tile_set`, `rules`; `deal`; `round`, `view`,
+//! `strategy`; `game`; `strategies`, `external`, `log`; `analyze`, `store`; `tournament`,
+//! `balance`, `tune`; `report`; `job`; `cli`. `tests/module_graph.rs` holds the floors and lists
+//! the few imports allowed to run back up, each with its reason.
+//!
 //! # Modules
 //!
 //! | module | role |
@@ -63,17 +70,18 @@
 //! | [`round`] | the engine: round state, moves, turns, events |
 //! | [`view`] | a seat's legal knowledge of a round |
 //! | [`analyze`] | position analysis and game review: every move's win probability and points, with intervals |
-//! | [`strategy`], [`strategies`] | the bot trait and specs; the built-in bots and their registry |
-//! | [`external`] | bots in other programs, over the JSON-lines protocol |
+//! | [`strategy`], [`strategies`] | the bot trait and specs; the built-in bots, their registry, bot labels |
+//! | [`external`] | bots in other programs, over the JSON-lines protocol, and its wire vocabulary |
+//! | [`log`] | the JSONL game log: its writer and schema, defined once |
 //! | [`game`] | a match of rounds, scores and the winner |
 //! | [`rng`] | the PRNG and every seed derivation |
 //! | [`error`] | the error types callers act on |
 //! | [`stats`] | integer accumulators and their intervals |
-//! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, durable runs |
+//! | [`tournament`] | schedules, the parallel runner, tallies, ratings, SPRT, per-game records, durable runs |
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
 //! | [`store`] | the durable folder of every kind of run: atomic files, self-checked state, progress |
-//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots, HTML pages |
+//! | [`report`] | CSV, console, transcript, manifests, plots, HTML pages |
 //! | [`job`] | the `Job` trait, the kinds of run, and the one driver: new, resumed, merged |
 //! | [`cli`] | the `mtrain` command line's entry points (feature `cli`, on by default) |
 //!
@@ -107,6 +115,7 @@ pub mod error;
 pub mod external;
 pub mod game;
 pub mod job;
+pub mod log;
 pub mod report;
 pub mod rng;
 pub mod round;

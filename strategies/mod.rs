@@ -645,6 +645,37 @@ impl Field {
     }
 }
 
+/// How results show one bot of a field: its name (the spec as given in `--bots`, or the short
+/// name given with `--name`), the full spec it stands for, and whether it sees the hidden tiles
+/// (a ceiling of play such as `oracle`, never a silent player). Data: the reports show it
+/// (`crate::report` writes its console form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotLabel {
+    /// The name every table shows.
+    pub name: String,
+    /// The spec in full (the named spec of a `--name`).
+    pub spec: String,
+    /// Whether the bot reads every hand ([`crate::Needs::hidden`]).
+    pub sees_hidden: bool,
+}
+
+impl BotLabel {
+    /// The label of `spec`, a bot of `registry`.
+    pub fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
+        BotLabel {
+            name: spec.to_string(),
+            spec: registry.full_spec(spec),
+            sees_hidden: registry.build(spec).is_ok_and(|b| Strategy::needs(&b).hidden),
+        }
+    }
+
+    /// Labels of the built-in bots of `specs`.
+    pub fn builtin(specs: &[StrategySpec]) -> Vec<BotLabel> {
+        let registry = Registry::builtin();
+        specs.iter().map(|s| BotLabel::of(&registry, s)).collect()
+    }
+}
+
 #[cfg(test)]
 mod field_tests {
     use super::*;

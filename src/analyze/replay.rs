@@ -8,7 +8,7 @@
 
 use crate::error::InvalidInput;
 use crate::game::{MatchSeeds, MatchState};
-use crate::report::jsonl::JsonLog;
+use crate::log::{EVENTS, JsonLog, MatchLine};
 use crate::round::Seat;
 use crate::rules::{Rules, TableSpec};
 use std::path::Path;
@@ -31,38 +31,6 @@ pub struct LoggedGame {
     /// The file's name, for messages.
     file: String,
 }
-
-/// The `match` line's fields the replay needs.
-#[derive(serde::Deserialize)]
-struct MatchLine {
-    game: Option<u64>,
-    rules: String,
-    set: u8,
-    players: u8,
-    hand: u8,
-    rounds: u8,
-    seed: u64,
-    bots: Vec<String>,
-    #[serde(default)]
-    options: serde_json::Map<String, serde_json::Value>,
-}
-
-/// The events a log may hold (docs/log-format.md).
-const EVENTS: [&str; 13] = [
-    "match",
-    "round",
-    "engine",
-    "play",
-    "draw",
-    "mark",
-    "unmark",
-    "pass",
-    "skip",
-    "penalty",
-    "branch",
-    "round_end",
-    "match_end",
-];
 
 /// Reads every match of the log file at `path`.
 ///
@@ -99,11 +67,7 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<LoggedGame>, InvalidInput
             let m: MatchLine = serde_json::from_str(line).map_err(|e| {
                 at(format!("a match line the replay cannot read ({})", crate::error::json_problem(line, &e)))
             })?;
-            let rules = m
-                .options
-                .iter()
-                .map(|(k, v)| format!("{k}={}", v.as_str().map_or_else(|| v.to_string(), str::to_string)))
-                .collect();
+            let rules = m.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let table = TableSpec {
                 preset: m.rules,
                 set: m.set,

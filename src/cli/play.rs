@@ -7,7 +7,7 @@ use super::{
 use crate::analyze::Settings;
 use crate::external::{ExternalBots, StderrTo};
 use crate::game::{MatchObserver, MatchResult, play_match};
-use crate::report::jsonl::JsonLog;
+use crate::log::JsonLog;
 use crate::report::transcript::Transcript;
 use crate::round::{Event, Observer, RoundState};
 use crate::rules::Rules;
@@ -141,7 +141,8 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
     let mut log_file = args.log.as_deref().map(AtomicFile::create).transpose()?;
 
     // The transcript marks a bot that sees hidden tiles; the log keeps the plain names.
-    let mut shown: Vec<String> = specs.iter().map(|s| crate::report::BotLabel::of(&registry, s).to_string()).collect();
+    let mut shown: Vec<String> =
+        specs.iter().map(|s| crate::strategies::BotLabel::of(&registry, s).to_string()).collect();
     if let Some(h) = args.human {
         let seat = crate::round::Seat::from_index(h as usize);
         names[h as usize] = "human".into();

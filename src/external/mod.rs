@@ -29,6 +29,7 @@
 //! group of a bot that fails: no process of a bot outlives mtrain.
 
 pub(crate) mod protocol;
+pub(crate) mod wire;
 
 pub use protocol::PROTOCOL_VERSION;
 

@@ -2,7 +2,7 @@
 //! per line. Everything a message says comes from one seat's [`View`] and the public events, and
 //! an event hides the tiles another seat drew.
 
-use crate::report::json::{EventJson, Pairs, TileText, Tiles, TrainRef};
+use super::wire::{EventJson, Pairs, TileText, Tiles, TrainRef};
 use crate::round::{Event, Move, MoveList, Seat, SeenEvent, TrainId};
 use crate::rules::{PARAMS, Rules};
 use crate::strategy::MatchStart;

@@ -3,8 +3,11 @@
 //! writes.
 
 use super::changes_text;
+use super::csv_table;
 use super::manifest::{Invocation, RulesRecord};
-use crate::balance::{self as bal, Cell, Objective, Sweep, Value, Verdict};
+use super::plot::{Chart, Series, line_chart_svg};
+use crate::balance::{self as bal, Cell, Limits, Metric, Objective, Sweep, Value, Verdict};
+use crate::rules::{PRESETS, Rules};
 
 /// The field in words, and what skill expression compares.
 pub fn population(p: &Sweep) -> String {
@@ -157,9 +160,9 @@ fn span_list(hands: &[u8]) -> String {
 /// A plot that cannot be drawn.
 pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String, String)>, crate::error::PlotError> {
     let mut files: Vec<(String, String)> = vec![
-        ("balance.csv".into(), bal::balance_csv(cells)),
-        ("recommendation.csv".into(), bal::recommendation_csv(&p.base, cells, p.objective, &p.limits)),
-        ("decisions.csv".into(), bal::decisions_csv(cells, &p.limits)),
+        ("balance.csv".into(), balance_csv(cells)),
+        ("recommendation.csv".into(), recommendation_csv(&p.base, cells, p.objective, &p.limits)),
+        ("decisions.csv".into(), decisions_csv(cells, &p.limits)),
     ];
     let rules_name = format!("{}{}", p.base.preset, changes_text(&p.changes));
     for m in &p.metrics {
@@ -168,10 +171,163 @@ pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String
         if cells.iter().all(|c| (m.read)(c).is_none()) {
             continue;
         }
-        let svg = bal::plot(cells, m, p.base.set.get(), &rules_name, bots, &p.limits)?;
+        let svg = plot(cells, m, p.base.set.get(), &rules_name, bots, &p.limits)?;
         files.push((format!("{}.svg", m.name), svg));
     }
     Ok(files)
+}
+
+/// `balance.csv`: a row per cell and metric, then a row per cell and position
+/// (`positionK_advantage`).
+pub fn balance_csv(cells: &[Cell]) -> String {
+    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
+    let row = |c: &Cell, name: &str, v: Option<Value>| {
+        let (value, lo, hi) = match v {
+            Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
+            Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
+            None => (String::new(), String::new(), String::new()),
+        };
+        vec![c.players.to_string(), c.hand.to_string(), name.to_string(), value, lo, hi]
+    };
+    let mut rows = Vec::new();
+    for c in cells {
+        for m in bal::METRICS {
+            rows.push(row(c, m.name, (m.read)(c)));
+        }
+        for k in 0..c.players as usize {
+            rows.push(row(c, &format!("position{}_advantage", k + 1), bal::position_advantage(c, k)));
+        }
+    }
+    csv_table("players,hand,metric,value,lo,hi".split(','), rows)
+}
+
+/// `decisions.csv`: a row per cell and criterion: the games the cell played, the figure with its
+/// interval, the limit, the margin and the verdict.
+pub fn decisions_csv(cells: &[Cell], l: &Limits) -> String {
+    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
+    let mut rows = Vec::new();
+    for c in cells {
+        for (criterion, metric, v, limit, verdict) in bal::verdicts(c, l) {
+            let (value, lo, hi) = match v {
+                Some(Value { value, interval: Some((lo, hi)) }) => (f(value), f(lo), f(hi)),
+                Some(Value { value, interval: None }) => (f(value), String::new(), String::new()),
+                None => (String::new(), String::new(), String::new()),
+            };
+            rows.push(vec![
+                c.players.to_string(),
+                c.hand.to_string(),
+                c.tally.games.to_string(),
+                criterion.to_string(),
+                metric.to_string(),
+                value,
+                lo,
+                hi,
+                f(limit),
+                f(l.margin),
+                verdict.name().to_string(),
+            ]);
+        }
+    }
+    csv_table("players,hand,games,criterion,metric,value,lo,hi,limit,margin,verdict".split(','), rows)
+}
+
+/// `recommendation.csv`: per player count, the recommended hand, the set it was picked from, the
+/// figures of the pick with their intervals, and each preset's published hand size beside it.
+pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> String {
+    let set = base.set.get();
+    // The header comes first (no comment line), so that every CSV reader loads it as is; the
+    // objective is a column, and manifest.json says it in words.
+    let mut header: Vec<String> =
+        "objective,players,recommended_hand,reference_hand,fallback,candidates,games,first_player,defects,on_limit,undecided"
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    for m in bal::DECIDING {
+        header.extend([m.to_string(), format!("{m}_lo"), format!("{m}_hi")]);
+    }
+    header.extend(PRESETS.iter().map(|p| p.name.to_string()));
+    let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
+    let hand = |h: Option<u8>| h.map_or(String::new(), |h| h.to_string());
+    let rows = bal::recommendations(base, cells, objective, l).into_iter().map(|(players, pick)| {
+        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
+        let mut row = vec![
+            objective.name().to_string(),
+            players.to_string(),
+            hand(pick.hand),
+            hand(base.deal_table.hand(set, players)),
+            pick.fallback.to_string(),
+            pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
+            cell.map(|c| c.tally.games.to_string()).unwrap_or_default(),
+            l.first_player.name().to_string(),
+            cell.map(|c| bal::defect_metrics(c, l).join(";")).unwrap_or_default(),
+            cell.map(|c| bal::with_verdict(c, l, Verdict::OnLimit).join(";")).unwrap_or_default(),
+            cell.map(|c| bal::with_verdict(c, l, Verdict::Undecided).join(";")).unwrap_or_default(),
+        ];
+        for m in bal::DECIDING {
+            let v = cell.and_then(|c| bal::read(c, m));
+            let (lo, hi) = v.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
+            row.extend([v.map_or(String::new(), |v| f(v.value)), lo, hi]);
+        }
+        row.extend(bal::published(set, players).into_iter().map(|(_, h)| hand(h)));
+        row
+    });
+    csv_table(header, rows)
+}
+
+/// The plot of one metric: a line per player count against the hand size.
+///
+/// # Errors
+/// A message if the metric has no data in any cell.
+pub fn plot(
+    cells: &[Cell],
+    m: &Metric,
+    set: u8,
+    preset: &str,
+    bots: &str,
+    l: &Limits,
+) -> Result<String, crate::error::PlotError> {
+    let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
+    counts.dedup();
+    let series: Vec<Series> = counts
+        .iter()
+        .map(|&p| Series {
+            label: format!("{p} players"),
+            points: cells
+                .iter()
+                .filter(|c| c.players == p)
+                .filter_map(|c| (m.read)(c).map(|v| (c.hand as f64, v.value, v.interval)))
+                .collect(),
+        })
+        .filter(|s| !s.points.is_empty())
+        .collect();
+    // The lines are the limits the decision uses (the criterion's own figure), else the
+    // no-effect value; the note under the legend says which (split into lines at "; ").
+    let fp = l.first_player.metric();
+    let (references, note) = match m.name {
+        "blocked_rate" => (vec![l.max_blocked], format!("line: the {:.1}%; limit", 100.0 * l.max_blocked)),
+        name if name == fp => {
+            (vec![l.max_first_edge], format!("line: the +{:.1}-point; limit", 100.0 * l.max_first_edge))
+        }
+        "skill" => (vec![l.min_skill], format!("line: the {:.2} floor", l.min_skill)),
+        "skill_ceiling" => (vec![l.max_skill], format!("line: the {:.2} ceiling", l.max_skill)),
+        _ => match m.reference {
+            Some(r) if m.share => (vec![r], format!("line at {:.0}%", 100.0 * r)),
+            Some(r) => (vec![r], format!("line at {r}")),
+            None => (Vec::new(), String::new()),
+        },
+    };
+    let title = format!("{} (double-{set}, {preset}, {bots})", m.label);
+    let y_label = m.axis;
+    let chart = Chart {
+        title: &title,
+        x_label: "tiles dealt per player",
+        y_label,
+        percent: m.share,
+        references: &references,
+        note: &note,
+        series: &series,
+    };
+    line_chart_svg(&chart, (960, 600))
 }
 
 /// The `manifest.json` of a sweep (or a shard or merge of one) for the invocation `inv`: the

@@ -2,32 +2,21 @@
 
 pub mod balance;
 pub mod html;
-pub(crate) mod json;
-pub mod jsonl;
 pub mod manifest;
 pub mod plot;
-pub mod rows;
 pub mod tournament;
 pub mod transcript;
 pub mod tune;
 
-use crate::strategies::Registry;
-use crate::strategy::StrategySpec;
+/// How results show one bot of a field, from [`crate::strategies`] (its console form, the
+/// [`fmt::Display`] below, is the report's).
+pub use crate::strategies::BotLabel;
+
+/// The line writer of the transcript and the game log, from [`crate::log`].
+pub use crate::log::Lines;
+
 use std::fmt;
 use std::io::Write;
-
-/// How results show one bot of a field: its name (the spec as given in `--bots`, or the short
-/// name given with `--name`), the full spec it stands for, and whether it sees the hidden tiles
-/// (a ceiling of play such as `oracle`, never a silent player).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BotLabel {
-    /// The name every table shows.
-    pub name: String,
-    /// The spec in full (the named spec of a `--name`).
-    pub spec: String,
-    /// Whether the bot reads every hand ([`crate::Needs::hidden`]).
-    pub sees_hidden: bool,
-}
 
 /// The console's mark after the name of a bot that sees hidden tiles.
 pub const SEES_HIDDEN_MARK: &str = " [sees hidden]";
@@ -35,23 +24,6 @@ pub const SEES_HIDDEN_MARK: &str = " [sees hidden]";
 /// The console's note under a table with a marked bot.
 pub const SEES_HIDDEN_NOTE: &str =
     "[sees hidden]: this bot sees every hand (and the boneyard), which no player can: a ceiling of play, not a player";
-
-impl BotLabel {
-    /// The label of `spec`, a bot of `registry`.
-    pub fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
-        BotLabel {
-            name: spec.to_string(),
-            spec: registry.full_spec(spec),
-            sees_hidden: registry.build(spec).is_ok_and(|b| crate::Strategy::needs(&b).hidden),
-        }
-    }
-
-    /// Labels of the built-in bots of `specs`.
-    pub fn builtin(specs: &[StrategySpec]) -> Vec<BotLabel> {
-        let registry = Registry::builtin();
-        specs.iter().map(|s| BotLabel::of(&registry, s)).collect()
-    }
-}
 
 impl fmt::Display for BotLabel {
     /// The name, then [`SEES_HIDDEN_MARK`] for a bot that sees hidden tiles: as the console shows
@@ -82,42 +54,6 @@ where
 /// A CSV writer in mtrain's dialect (see [`csv_table`]).
 pub fn csv_writer<W: Write>(out: W) -> csv::Writer<W> {
     csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out)
-}
-
-/// A line-oriented writer that keeps the first I/O error instead of failing every event:
-/// observers cannot return errors, so the caller checks [`Lines::error`] at the end.
-pub struct Lines<W: Write> {
-    out: W,
-    /// The first I/O error, if any.
-    pub error: Option<std::io::Error>,
-}
-
-impl<W: Write> Lines<W> {
-    /// Wraps a writer.
-    pub fn new(out: W) -> Lines<W> {
-        Lines { out, error: None }
-    }
-
-    /// Writes `s` and a newline, unless an earlier write failed.
-    pub fn line(&mut self, s: &str) {
-        if self.error.is_none()
-            && let Err(e) = writeln!(self.out, "{s}")
-        {
-            self.error = Some(e);
-        }
-    }
-
-    /// Flushes, keeping the first error.
-    pub fn flush(&mut self) {
-        if let Err(e) = self.out.flush() {
-            self.error.get_or_insert(e);
-        }
-    }
-
-    /// Gives back the writer.
-    pub fn into_inner(self) -> W {
-        self.out
-    }
 }
 
 /// The `--rule` changes as the console headers, manifests and plot titles show them:

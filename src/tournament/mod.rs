@@ -14,11 +14,11 @@ mod store;
 mod tally;
 
 pub mod record;
+pub mod rows;
 pub mod session;
-/// The per-game files' columns, from [`crate::report::rows`].
-pub use crate::report::rows::{GAMES_COLUMNS, games_header, rounds_header};
 pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks, Record};
+pub use rows::{GAMES_COLUMNS, GameRow, PerGame, ROUNDS_COLUMNS, RoundRow, games_header, rounds_header};
 pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub use session::{Identity, Outputs, Session, SessionError};

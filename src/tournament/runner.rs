@@ -12,10 +12,9 @@
 //! is a few hundred instructions against the millions of playing it.
 
 use super::sprt::{Sprt, SprtState};
-use super::{CHUNK_DEALS, DealAcc, Layout, Schedule, Tally};
+use super::{CHUNK_DEALS, DealAcc, Layout, PerGame, Schedule, Tally};
 use crate::game::{MatchResult, MatchSeeds, play_match_reusing};
-use crate::report::jsonl::JsonLog;
-use crate::report::rows::PerGame;
+use crate::log::JsonLog;
 use crate::rng::seeds;
 use crate::round::MoveList;
 use crate::round::NoObserver;

@@ -6,8 +6,8 @@
 
 use super::{Schedule, Seating, Sprt, Tournament};
 use crate::error::{InvalidInput, StoreError};
-use crate::report::BotLabel;
 use crate::rules::TableSpec;
+use crate::strategies::BotLabel;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
 

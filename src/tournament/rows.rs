@@ -1,13 +1,16 @@
-//! The per-game files of a tournament, `games.csv` and `rounds.csv`: a row struct per line
-//! ([`GameRow`], [`RoundRow`]), serialised by the csv crate through serde in mtrain's dialect
-//! (docs/csv.md lists the columns). A [`PerGame`] sink collects one chunk's rows as its games
-//! end; the tournament runner hands it each finished match and formats nothing itself. The sink
-//! lives on the worker thread that plays the chunk, so the files cost the run no serial time.
+//! The per-game records of a tournament, the lines of `games.csv` and `rounds.csv`: a record
+//! per line ([`GameRow`], [`RoundRow`]) and its column layout ([`GAMES_COLUMNS`],
+//! [`ROUNDS_COLUMNS`]; docs/csv.md lists the columns), stored by serde through the csv crate in
+//! mtrain's dialect (`\n` line ends, a field quoted only when it must be), as the run's state is
+//! stored by serde in `tally.json`. A [`PerGame`] sink collects one chunk's records as its games
+//! end; the runner hands it each finished match. The sink lives on the worker thread that plays
+//! the chunk, so the files cost the run no serial time. These are data files a run keeps (a
+//! resume appends to them, a merge joins them), not reports: the reports of a tournament are
+//! written by `crate::report::tournament`.
 
-use super::csv_table;
+use super::{GameSpec, Tournament};
 use crate::game::MatchResult;
 use crate::round::{EndReason, Seat};
-use crate::tournament::{GameSpec, Tournament};
 use serde::Serialize;
 
 /// The columns of `games.csv` (docs/csv.md). `deal_seed_hex` repeats `deal_seed` in hex (`0x`
@@ -31,16 +34,28 @@ pub const GAMES_COLUMNS: [&str; 11] = [
 pub const ROUNDS_COLUMNS: [&str; 9] =
     ["game", "round", "engine", "first", "reason", "out_seat", "turns", "draws", "boneyard_left"];
 
+/// A CSV line of `fields`, in mtrain's dialect.
+fn csv_line<I: IntoIterator<Item = F>, F: AsRef<[u8]>>(fields: I) -> String {
+    let mut w = writer(true);
+    w.write_record(fields).expect("writing to memory");
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("UTF-8 fields")
+}
+
+/// A CSV writer in mtrain's dialect (docs/csv.md), with or without a header from the records.
+fn writer(has_headers: bool) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new().has_headers(has_headers).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new())
+}
+
 /// The header line of `games.csv`.
 pub fn games_header() -> String {
-    csv_table(GAMES_COLUMNS, std::iter::empty())
+    csv_line(GAMES_COLUMNS)
 }
 
 /// The header line of `rounds.csv` at a table of `players`: a score column per seat.
 pub fn rounds_header(players: usize) -> String {
     let mut cols: Vec<String> = ROUNDS_COLUMNS.map(str::to_string).to_vec();
     cols.extend((0..players).map(|s| format!("score{s}")));
-    csv_table(cols, std::iter::empty())
+    csv_line(cols)
 }
 
 /// One seat of one game: a line of `games.csv`, in the order of [`GAMES_COLUMNS`].
@@ -105,10 +120,7 @@ pub struct PerGame {
 impl Default for PerGame {
     fn default() -> PerGame {
         // The header is the file's, written once when it is created: rows only here.
-        let rows = || {
-            csv::WriterBuilder::new().has_headers(false).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new())
-        };
-        PerGame { games: rows(), rounds: rows() }
+        PerGame { games: writer(false), rounds: writer(false) }
     }
 }
 

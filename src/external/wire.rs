@@ -1,5 +1,6 @@
-//! The JSON vocabulary shared by the game log (`mtrain play --log`, `tournament --log-games`) and
-//! the bot protocol: tiles, trains and events, written with serde (docs/log-format.md).
+//! The wire vocabulary of the bot protocol (`docs/bot-protocol.md`): tiles, trains and events as
+//! JSON, written with serde. The game log (`mtrain play --log`, `tournament --log-games`,
+//! [`crate::log`]) writes its events in the same words (docs/log-format.md).
 
 use crate::round::{EndReason, Event, Seat, TrainId};
 use crate::tile::{Pip, Tile};

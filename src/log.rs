@@ -1,9 +1,16 @@
-//! The JSONL game log of `mtrain play --log` (`docs/log-format.md`): one JSON object per line, full
-//! information, enough for an independent program to replay and referee the match.
+//! The JSONL game log (`mtrain play --log`, `mtrain tournament --log-games`,
+//! `docs/log-format.md`): one JSON object per line, full information, enough for an independent
+//! program to replay and referee the match. This module is the log's schema, defined once: the
+//! writer ([`JsonLog`]), the `match` line that readers parse back ([`MatchLine`]), and the events
+//! a log may hold ([`EVENTS`]). The events of a round are written in the bot protocol's words
+//! (`external::wire`); the replay ([`crate::analyze`]), the tournament runner and the
+//! command line all write and read the log through here, and `tests/log_docs.rs` checks
+//! `docs/log-format.md` against what the types write.
 //!
-//! Events: `match`, `round` (hands, and the boneyard in draw order), `play`, `draw`, `mark`,
-//! `unmark`, `pass`, `round_end`, `match_end`. In `play` events the tile is written as laid:
-//! the half joined to the train first, so `"tile":"12-5"` with `"end":5`.
+//! Events: `match`, `round` (hands, and the boneyard in draw order), `engine`, `play`, `draw`,
+//! `mark`, `unmark`, `pass`, `skip`, `penalty`, `branch`, `round_end`, `match_end`. In `play`
+//! events the tile is written as laid: the half joined to the train first, so `"tile":"12-5"`
+//! with `"end":5`.
 //!
 //! No field is ever `null`. The `round` event's `engine` is always the round's engine number:
 //! the double set aside, the number the engine search looks for, or, where the search picks
@@ -13,14 +20,30 @@
 //! event carries `"redeal":true` and no `first` (no turn is played on it), and the next line
 //! repeats the `round` event with the same round number and the new hands and boneyard.
 
-use super::Lines;
-use super::json::{EventJson, Pairs, Tiles};
+use crate::external::wire::{EventJson, Pairs, Tiles};
 use crate::game::{MatchObserver, MatchResult};
 use crate::round::{Event, Observer, RoundState, Seat};
 use crate::rules::{EngineMode, Rules};
 use crate::tile::Tile;
-use serde::Serialize;
+use serde::{Deserialize, Serialize, Serializer};
 use std::io::Write;
+
+/// The events a log may hold, as their `event` field names them (docs/log-format.md).
+pub const EVENTS: [&str; 13] = [
+    "match",
+    "round",
+    "engine",
+    "play",
+    "draw",
+    "mark",
+    "unmark",
+    "pass",
+    "skip",
+    "penalty",
+    "branch",
+    "round_end",
+    "match_end",
+];
 
 /// Writes the log to `out`. The first write error is kept in `error`.
 pub struct JsonLog<W: Write> {
@@ -38,19 +61,53 @@ fn json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("log lines serialize")
 }
 
-#[derive(Serialize)]
-struct MatchLine<'a> {
-    event: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    game: Option<u64>,
-    rules: &'static str,
-    set: u8,
-    players: u8,
-    hand: u8,
-    rounds: u8,
-    seed: u64,
-    bots: &'a [String],
-    options: Pairs<'a>,
+/// The `match` line: the table, the seed and the bots of a match, as written and as read back
+/// (without its `"event":"match"`, which [`MatchLine::to_line`] writes first).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchLine {
+    /// The game's number in its tournament (`tournament --log-games`), else absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<u64>,
+    /// The preset's name.
+    pub rules: String,
+    /// M of the double-M set.
+    pub set: u8,
+    /// Seats.
+    pub players: u8,
+    /// Tiles dealt to each seat.
+    pub hand: u8,
+    /// Rounds in the match.
+    pub rounds: u8,
+    /// The match seed.
+    pub seed: u64,
+    /// One bot spec per seat.
+    pub bots: Vec<String>,
+    /// Every `--rule` override as given, key and value, in order (a value that is not a string
+    /// is read as its JSON text).
+    #[serde(default, serialize_with = "pairs", deserialize_with = "options")]
+    pub options: Vec<(String, String)>,
+}
+
+impl MatchLine {
+    /// The line as the log writes it, `"event":"match"` first.
+    pub fn to_line(&self) -> String {
+        #[derive(Serialize)]
+        struct Tagged<'a> {
+            event: &'static str,
+            #[serde(flatten)]
+            line: &'a MatchLine,
+        }
+        json(&Tagged { event: "match", line: self })
+    }
+}
+
+fn pairs<S: Serializer>(v: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    Pairs(v).serialize(s)
+}
+
+fn options<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    let m = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    Ok(m.into_iter().map(|(k, v)| (k, v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect())
 }
 
 #[derive(Serialize)]
@@ -117,18 +174,18 @@ impl<W: Write> Observer for JsonLog<W> {
 
 impl<W: Write> MatchObserver for JsonLog<W> {
     fn match_start(&mut self, rules: &Rules, seed: u64) {
-        let s = json(&MatchLine {
-            event: "match",
+        let s = MatchLine {
             game: self.game,
-            rules: rules.preset.name(),
+            rules: rules.preset.name().to_string(),
             set: rules.set.get(),
             players: rules.players,
             hand: rules.hand().unwrap_or(0),
             rounds: rules.round_count(),
             seed,
-            bots: &self.bots,
-            options: Pairs(&self.options),
-        });
+            bots: self.bots.clone(),
+            options: self.options.clone(),
+        }
+        .to_line();
         self.line(&s);
     }
 
@@ -165,5 +222,41 @@ impl<W: Write> MatchObserver for JsonLog<W> {
         });
         self.line(&s);
         self.out.flush();
+    }
+}
+
+/// A line-oriented writer that keeps the first I/O error instead of failing every event:
+/// observers cannot return errors, so the caller checks [`Lines::error`] at the end.
+pub struct Lines<W: Write> {
+    out: W,
+    /// The first I/O error, if any.
+    pub error: Option<std::io::Error>,
+}
+
+impl<W: Write> Lines<W> {
+    /// Wraps a writer.
+    pub fn new(out: W) -> Lines<W> {
+        Lines { out, error: None }
+    }
+
+    /// Writes `s` and a newline, unless an earlier write failed.
+    pub fn line(&mut self, s: &str) {
+        if self.error.is_none()
+            && let Err(e) = writeln!(self.out, "{s}")
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Flushes, keeping the first error.
+    pub fn flush(&mut self) {
+        if let Err(e) = self.out.flush() {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// Gives back the writer.
+    pub fn into_inner(self) -> W {
+        self.out
     }
 }
