@@ -35,7 +35,8 @@
 //!    checkpoints, resumption, shards and merges rebuild a run from the configuration its state
 //!    stores. [`stats`] turns sums into estimates with intervals.
 //! 6. **Reports.** [`report`] writes what people read: CSV tables, the console summary, the
-//!    transcript and JSONL log of a match, manifests, SVG plots, and the per-game rows a
+//!    transcript and JSONL log of a match, manifests, SVG plots, the two HTML pages (the run
+//!    report and the game viewer, [`report::html`], in one shell), and the per-game rows a
 //!    tournament hands its sink ([`report::rows`]): the runners compute, the reports format.
 //! 7. **The command line.** [`cli`] parses `mtrain` arguments into the pieces above, runs them,
 //!    and prints; it holds no game logic.
@@ -60,7 +61,7 @@
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
 //! | [`job`] | the durable folder of every kind of run: new, resumed, checkpointed |
-//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots |
+//! | [`report`] | CSV, console, transcript, JSONL, manifests, plots, the HTML run report and game viewer |
 //! | [`cli`] | the `mtrain` command line |
 //!
 //! # Examples
