@@ -42,8 +42,9 @@
 //!    the durable folder they keep their state in: files written atomically, self-checked state
 //!    files, what a new run may replace. [`stats`] turns sums into estimates with intervals.
 //! 6. **Reports.** [`report`] writes what people read: CSV tables (a tournament's, a sweep's),
-//!    the console summary, the transcript of a match, manifests, SVG plots and HTML pages: the
-//!    runners compute, the reports format.
+//!    the console summary, the transcript of a match, manifests, SVG plots, and the two HTML
+//!    pages (the run report and the game viewer, [`report::html`], in one shell): the runners
+//!    compute, the reports format.
 //! 7. **One kind of run.** [`job`] is where a run becomes durable: the [`job::Job`] trait (a
 //!    kind's configuration as data, its state, how it plays, which files it writes, how its
 //!    shards merge), implemented once per kind ([`job::tournament`], [`job::balance`],
@@ -81,7 +82,7 @@
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
 //! | [`store`] | the durable folder of every kind of run: atomic files, self-checked state, progress |
-//! | [`report`] | CSV, console, transcript, manifests, plots, HTML pages |
+//! | [`report`] | CSV, console, transcript, manifests, plots, the HTML run report and game viewer |
 //! | [`job`] | the `Job` trait, the kinds of run, and the one driver: new, resumed, merged |
 //! | [`cli`] | the `mtrain` command line's entry points (feature `cli`, on by default) |
 //!

@@ -186,10 +186,13 @@ fn a_match_line_reads_back_as_written() {
 
 #[test]
 fn the_referee_reads_only_documented_fields() {
-    let referee = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/referee.py")).unwrap();
+    let referee = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/checks/referee.py")).unwrap();
     let listed: BTreeSet<String> = documented().into_values().flatten().collect();
     for part in referee.split("need(ev, line, \"").skip(1) {
         let field = part.split('"').next().unwrap();
-        assert!(listed.contains(field), "scripts/referee.py needs '{field}', which docs/log-format.md does not list");
+        assert!(
+            listed.contains(field),
+            "scripts/checks/referee.py needs '{field}', which docs/log-format.md does not list"
+        );
     }
 }

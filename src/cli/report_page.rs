@@ -7,9 +7,9 @@
 //! folder that is not a run folder, each with one line and exit code 2.
 
 use super::{CliError, check_out_file, write_atomic};
+use crate::report::html::page::written_with;
 use crate::report::html::{MARKER, render};
 use clap::Args;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 /// Options of `mtrain report`.
@@ -47,15 +47,14 @@ fn refuse_foreign(out: &Path) -> Result<(), CliError> {
     if !meta.is_file() {
         return Ok(());
     }
-    let mut head = Vec::with_capacity(MARKER.len());
-    std::fs::File::open(out).and_then(|f| f.take(MARKER.len() as u64).read_to_end(&mut head)).map_err(|e| {
+    let ours = written_with(out, MARKER).map_err(|e| {
         CliError::usage(format!(
             "cannot read '{}' to check it before replacing it: {}",
             out.display(),
             crate::store::io_text(&e)
         ))
     })?;
-    if head != MARKER.as_bytes() {
+    if !ours {
         return Err(CliError::usage(format!(
             "'{}' exists and is not a page mtrain report wrote (its first line is not {MARKER}): give another --out or move the file away",
             out.display()

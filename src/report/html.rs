@@ -12,13 +12,20 @@
 //! The page begins with the line [`MARKER`], by which `mtrain report` knows a page it wrote
 //! and may replace; it holds nothing that changes between two runs of the command on the same
 //! folder (no clock), so the same folder gives the same bytes.
+//!
+//! The game viewer of `mtrain view` ([`view`]) is built here too: both pages share one shell
+//! ([`page`]: the marker line, the head, the policy, the house stylesheet, escaping).
 
 mod balance;
 mod ladder;
+pub mod page;
 mod read;
 mod svg;
 mod tournament;
 mod tune;
+pub mod view;
+
+pub(crate) use page::esc;
 
 use read::Est;
 use std::fmt::Write as _;
@@ -27,7 +34,8 @@ use std::path::{Component, Path, PathBuf};
 /// The first line of every page `mtrain report` writes.
 pub const MARKER: &str = crate::store::REPORT_MARKER;
 
-/// The stylesheet, inlined into every page.
+/// The report's own stylesheet, inlined into every page after the shared one
+/// ([`page::BASE_CSS`]).
 const CSS: &str = include_str!("html/page.css");
 
 /// Why a folder cannot be reported, in one line (bad input: another folder, a damaged file).
@@ -146,25 +154,19 @@ impl Ctx {
     }
 }
 
-/// A body made into the page: the marker, the head with the stylesheet and the policy, and a
-/// footer naming the writer.
+/// A body made into the page: the shared shell ([`page::open`]: the marker, the head with the
+/// stylesheet and the policy), the report's header and contents bar, and a footer naming the
+/// writer.
 fn shell(body: &Body, kind: RunFolder, dir: &Path) -> String {
     let folder = dir
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| dir.display().to_string());
-    let mut s = String::with_capacity(body.html.len() + CSS.len() + 2048);
-    s.push_str(MARKER);
-    s.push('\n');
-    s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    s.push_str(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",
-    );
-    let _ = writeln!(s, "<meta name=\"generator\" content=\"mtrain {}\">", env!("CARGO_PKG_VERSION"));
-    let _ = writeln!(s, "<title>mtrain {} report: {}</title>", kind.name(), esc(&folder));
-    let _ = writeln!(s, "<style>\n{CSS}</style>\n</head>\n<body class=\"{}\">", kind.name());
+    let title = format!("mtrain {} report: {folder}", kind.name());
+    let head = page::Head { marker: MARKER, title: &title, css: CSS, script: false, body_class: Some(kind.name()) };
+    let mut s = page::open(&head);
+    s.reserve(body.html.len() + 2048);
     let _ = writeln!(
         s,
         "<header class=\"top\"><p class=\"kind\">mtrain {} report</p><h1>{}</h1><p class=\"lede\">{}</p></header>",
@@ -187,7 +189,7 @@ fn shell(body: &Body, kind: RunFolder, dir: &Path) -> String {
         "<footer>Written by <code>mtrain report</code> (mtrain {}) from the files of this folder: every figure is as the files state it; intervals are 95%.</footer>",
         env!("CARGO_PKG_VERSION")
     );
-    s.push_str("</body>\n</html>\n");
+    s.push_str(page::CLOSE);
     s
 }
 
@@ -206,22 +208,6 @@ impl Body {
         let _ = writeln!(self.html, "<section id=\"{id}\">\n<h2>{}</h2>\n{inner}</section>", esc(title));
         self.toc.push((id, title.to_string()));
     }
-}
-
-/// `s` escaped for HTML text and attribute values.
-pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// One path segment percent-encoded for a URL (unreserved characters kept).
@@ -480,8 +466,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn strings_from_files_are_escaped() {
-        assert_eq!(esc("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+    fn url_segments_are_percent_encoded() {
         assert_eq!(url_segment("a b#?%é.csv"), "a%20b%23%3F%25%C3%A9.csv");
     }
 
