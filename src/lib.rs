@@ -35,7 +35,7 @@
 //! 5. **The runs.** [`tournament`] schedules many matches as numbered chunks of deals (a pure
 //!    plan), runs them on threads, and folds them into exact integer sums ([`tournament::Tally`])
 //!    that merge across threads, shards and resumes, with the per-game records of
-//!    [`tournament::rows`]. [`balance`] sweeps hand sizes as one tournament per cell and judges
+//!    `tournament::rows`. [`balance`] sweeps hand sizes as one tournament per cell and judges
 //!    each against its limits (metrics, verdicts and the recommendation, as data); [`tune`] moves
 //!    a bot's parameters by SPSA over rounds of games. They compute and never format: they emit
 //!    records and sums, and tell a [`store::Progress`] observer how far they are. [`store`] is
@@ -43,7 +43,7 @@
 //!    files, what a new run may replace. [`stats`] turns sums into estimates with intervals.
 //! 6. **Reports.** [`report`] writes what people read: CSV tables (a tournament's, a sweep's),
 //!    the console summary, the transcript of a match, manifests, SVG plots, and the two HTML
-//!    pages (the run report and the game viewer, [`report::html`], in one shell): the runners
+//!    pages (the run report and the game viewer, `report::html`, in one shell): the runners
 //!    compute, the reports format.
 //! 7. **One kind of run.** [`job`] is where a run becomes durable: the [`job::Job`] trait (a
 //!    kind's configuration as data, its state, how it plays, which files it writes, how its

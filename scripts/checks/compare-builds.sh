@@ -21,6 +21,8 @@ COMMANDS=(
   "shard1|tournament --bots greedy,random --games 3000 --seed 5 --quiet --shard 1/2 --out OUT"
   "shard2|tournament --bots greedy,random --games 3000 --seed 5 --quiet --shard 2/2 --out OUT"
   "balance|balance --players 3-4 --hands 8-10 --games 200 --bots planner,greedy --quiet --out OUT"
+  "bshard1|balance --players 3 --hands 8-9 --games 200 --max-games 200 --bots planner,greedy --quiet --shard 1/2 --out OUT"
+  "bshard2|balance --players 3 --hands 8-9 --games 200 --max-games 200 --bots planner,greedy --quiet --shard 2/2 --out OUT"
   "tune|tune --bot weighted --param pips=0:3 --iterations 6 --games 32 --confirm-games 400 --quiet --out OUT"
   "play|play --bots greedy,planner --players 2 --seed 4 --log OUT/match.jsonl"
 )
@@ -35,6 +37,9 @@ run_all() {
     "$mt" ${args//OUT/$dir/$name} > "$dir/$name.stdout" 2> /dev/null || echo "exit $?" >> "$dir/$name.stdout"
   done
   "$mt" merge "$dir/shard1" "$dir/shard2" --out "$dir/merged" > "$dir/merged.stdout" 2> /dev/null
+  "$mt" merge "$dir/bshard1" "$dir/bshard2" --out "$dir/bmerged" > "$dir/bmerged.stdout" 2> /dev/null
+  # A merge that lacks a shard: what it writes and says, and its exit code.
+  "$mt" merge "$dir/shard1" --out "$dir/partial" > "$dir/partial.stdout" 2> /dev/null || echo "exit $?" >> "$dir/partial.stdout"
 }
 
 run_all "$OLD" "$WORK/old"

@@ -1,12 +1,12 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
-pub mod balance;
-pub mod html;
+pub(crate) mod balance;
+pub(crate) mod html;
 pub mod manifest;
-pub mod plot;
-pub mod tournament;
-pub mod transcript;
-pub mod tune;
+pub(crate) mod plot;
+pub(crate) mod tournament;
+pub(crate) mod transcript;
+pub(crate) mod tune;
 
 /// How results show one bot of a field, from [`crate::strategies`] (its console form, the
 /// [`fmt::Display`] below, is the report's).

@@ -273,11 +273,6 @@ impl<'a> Session<'a> {
         save(&result)?;
         Ok(result)
     }
-
-    /// The folder, if any.
-    pub fn dir(&self) -> Option<&Path> {
-        self.out.dir.as_deref()
-    }
 }
 
 #[cfg(test)]
