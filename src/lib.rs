@@ -86,6 +86,26 @@
 //! | [`job`] | the `Job` trait, the kinds of run, and the one driver: new, resumed, merged |
 //! | [`cli`] | the `mtrain` command line's entry points (feature `cli`, on by default) |
 //!
+//! # What a program uses
+//!
+//! The types a bot, a program or a front door of one's own needs, by what it does; the rest of
+//! the public modules is there to be read, and may change between versions.
+//!
+//! - **A bot:** implement [`Strategy`] (its [`Needs`], then `choose` over a [`View`] and the
+//!   legal [`Move`]s), wrap it with [`Bot::custom`], and name it in a registry with
+//!   [`strategies::Registry::add_entry`]; `examples/custom_bot.rs` plugs it into the command
+//!   line with [`cli::run_with`]. A bot in another language speaks the JSON-lines protocol
+//!   instead ([`external`], docs/bot-protocol.md).
+//! - **A match or a round:** [`Rules`] (a preset, [`Rules::validate`]), [`play_match`], or
+//!   [`MatchState`] to step one decision at a time; [`RoundState`] for a single round.
+//! - **A run:** a kind's configuration ([`tournament::TournamentConfig`],
+//!   [`balance::SweepConfig`], [`job::tune::TuneConfig`]) in a [`job::Start`], played by
+//!   [`job::prepare`] and [`job::Prepared::play`] with [`job::Options`] (threads, the stop
+//!   flags, a [`store::Progress`] observer); shards join with [`job::merge`]. A new kind of run
+//!   implements [`job::Job`] (`tests/job_driver.rs` writes one outside the crate).
+//! - **An answer about a position:** [`analyze::analyze`] on a [`View`], or
+//!   [`analyze::review::review`] over a logged game ([`log`]).
+//!
 //! # Examples
 //!
 //! Play a seeded match between four built-in bots under the `wikipedia` rules:
