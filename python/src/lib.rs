@@ -142,7 +142,7 @@ fn tournament<'py>(
         TournamentSpec { table, bots, gauntlet, anchor, games, seed, rotate, vary_order, sprt: None, shard: None };
     spec.table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
     let config = TournamentConfig::new(&spec, Default::default());
-    let start = Start::New { config, shard: None, outputs: Default::default(), out: None, force: false };
+    let start = Start::unsaved(config, None);
     run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))
 }
 
@@ -329,7 +329,7 @@ fn balance<'py>(
         metrics,
     };
     let config = SweepConfig { spec, bots: Default::default() };
-    let start = Start::New { config, shard: None, outputs: (), out: None, force: false };
+    let start = Start::unsaved(config, None);
     run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))
 }
 
@@ -390,7 +390,7 @@ fn tune<'py>(
         confirm_games,
     };
     let config = TuneConfig { spec, bots: Default::default() };
-    let start = Start::New { config, shard: None, outputs: (), out: None, force: false };
+    let start = Start::unsaved(config, None);
     let failure = Arc::new(Mutex::new(None));
     let report = |j: &TuneRun, st: &mexican_train::tune::TuneState| {
         j.bots_of(st, &Registry::builtin()).map_or_else(
@@ -424,29 +424,17 @@ fn run<'py>(
         "tournament" => {
             let spec: TournamentSpec = serde_json::from_str(spec).map_err(bad)?;
             let config = TournamentConfig::new(&spec, Default::default());
-            let start = Start::New { config, shard: spec.shard, outputs: Default::default(), out: None, force: false };
+            let start = Start::unsaved(config, spec.shard);
             run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))
         }
         "balance" => {
             let spec: SweepSpec = serde_json::from_str(spec).map_err(bad)?;
-            let start = Start::New {
-                config: SweepConfig { spec, bots: Default::default() },
-                shard: None,
-                outputs: (),
-                out: None,
-                force: false,
-            };
+            let start = Start::unsaved(SweepConfig { spec, bots: Default::default() }, None);
             run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))
         }
         "tune" => {
             let spec: TuningSpec = serde_json::from_str(spec).map_err(bad)?;
-            let start = Start::New {
-                config: TuneConfig { spec, bots: Default::default() },
-                shard: None,
-                outputs: (),
-                out: None,
-                force: false,
-            };
+            let start = Start::unsaved(TuneConfig { spec, bots: Default::default() }, None);
             run_job::<TuneRun>(py, start, &registry, threads, progress, &failure, |_, _| String::new())
         }
         other => Err(PyValueError::new_err(format!(

@@ -104,7 +104,7 @@ pub(crate) fn run(a: &TuneArgs, raw: &[String], registry: &Registry) -> Result<i
             a.table.table()?;
             let config = TuneConfig { spec: spec(a), bots: a.bot_args.setup() };
             if a.out.is_none() {
-                let unsaved = Start::New { config, shard: None, outputs: (), out: None, force: false };
+                let unsaved = Start::unsaved(config, None);
                 crate::job::prepare::<TuneRun>(unsaved, registry, crate::job::Options::new(1), d.invocation())?;
                 return Err(CliError::usage("give an output folder with --out DIR (or --resume DIR)"));
             }

@@ -306,6 +306,14 @@ pub enum Start<J: Job> {
     Resume { dir: PathBuf, ext: Vec<ExternalSpec> },
 }
 
+impl<J: Job> Start<J> {
+    /// A new run of `config` with no folder (nothing is written: a front door that keeps the
+    /// results in memory), playing `shard`, with the default outputs.
+    pub fn unsaved(config: J::Config, shard: Option<(u64, u64)>) -> Start<J> {
+        Start::New { config, shard, outputs: J::Outputs::default(), out: None, force: false }
+    }
+}
+
 /// What a job sees of its run while it plays.
 pub struct Run<'a> {
     /// The options.
