@@ -76,11 +76,6 @@ impl TournamentRun {
     pub fn console(&self, st: &RunState) -> String {
         rep::console(&self.job.labels, &st.tally, self.job.anchor, self.job.gauntlet)
     }
-
-    /// The report files of a state (`summary.csv` and the rest).
-    pub fn report_files(&self, st: &RunState) -> Vec<(&'static str, String)> {
-        rep::files(&self.job.labels, &st.tally, self.job.anchor)
-    }
 }
 
 impl Job for TournamentRun {
@@ -224,7 +219,10 @@ impl Job for TournamentRun {
     }
 
     fn result_files(&self, st: &RunState) -> Result<Vec<(String, String)>, JobError> {
-        Ok(self.report_files(st).into_iter().map(|(n, t)| (n.to_string(), t)).collect())
+        Ok(rep::files(&self.job.labels, &st.tally, self.job.anchor)
+            .into_iter()
+            .map(|(n, t)| (n.to_string(), t))
+            .collect())
     }
 
     fn played(st: &RunState) -> u64 {

@@ -31,9 +31,6 @@ pub struct TuneRun {
     start: Vec<f64>,
     /// The confirmation, once it has decided (or `None`: not played, or nothing to confirm).
     pub confirmed: Option<Confirmation>,
-    /// Whether the run is over (the iterations played and the confirmation decided or not
-    /// needed).
-    pub finished: bool,
     tuned: Option<(StrategySpec, StrategySpec)>,
 }
 
@@ -65,7 +62,7 @@ impl Job for TuneRun {
 
     fn open(config: &TuneConfig, _shard: Option<(u64, u64)>, (): (), registry: &Registry) -> Result<TuneRun, JobError> {
         let (tuning, start) = Tuning::new(&config.spec, registry).map_err(|e| JobError::Invalid(e.to_string()))?;
-        Ok(TuneRun { tuning, start, confirmed: None, finished: false, tuned: None })
+        Ok(TuneRun { tuning, start, confirmed: None, tuned: None })
     }
 
     fn new_state(&self, config: &TuneConfig) -> TuneState {
@@ -151,12 +148,10 @@ impl Job for TuneRun {
                     saved: format!("the {total} iterations played (the confirmation stopped; a resume runs it again)"),
                 });
             };
-            report.push_str(&rep::confirmation(&self.tuning, &tuned, &startspec, &c).0);
+            let (line, csv) = rep::confirmation(&self.tuning, &tuned, &startspec, &c);
+            run.write("confirm.csv", &csv)?;
+            report.push_str(&line);
             self.confirmed = Some(c);
-        }
-        self.finished = true;
-        if let Some(c) = &self.confirmed {
-            run.write("confirm.csv", &rep::confirmation(&self.tuning, &tuned, &startspec, c).1)?;
         }
         Ok(Ending::Complete { report, played: None })
     }
