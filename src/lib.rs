@@ -131,6 +131,7 @@ pub mod balance;
 /// registry of one's own bots (see `examples/custom_bot.rs`); everything else in it is private.
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod compare;
 pub mod deal;
 pub mod error;
 pub mod external;

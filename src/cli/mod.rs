@@ -23,6 +23,7 @@ macro_rules! outln {
 mod analyze;
 pub(crate) mod balance;
 mod bench;
+pub(crate) mod compare;
 pub(crate) mod durable;
 mod human;
 mod limits;
@@ -67,6 +68,9 @@ pub(crate) enum Command {
     /// Sweep hand sizes per player count: fairness and playability with intervals, a
     /// recommended hand size per player count, and plots.
     Balance(balance::BalanceArgs),
+    /// Compare two or more rule sets on the same deals: what a house rule changes, with
+    /// intervals and verdicts at a margin, and a summary in plain words.
+    Compare(compare::CompareArgs),
     /// List the built-in bots with their idea, parameters and defaults.
     Strategies(strategies::StrategiesArgs),
     /// Draw an SVG chart (lines or dots, with interval bars) from a CSV that mtrain wrote.
@@ -451,6 +455,7 @@ where
         Command::Merge(a) => merge::run(&a, &raw, registry),
         Command::Rules(a) => rules::run(&a).map(|()| 0),
         Command::Balance(a) => balance::run(&a, &raw, registry),
+        Command::Compare(a) => compare::run(&a, &raw, registry),
         Command::Strategies(a) => strategies::run(&a, registry).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
         Command::Bench(a) => bench::run(&a, &raw, registry).map(|()| 0),

@@ -25,6 +25,7 @@
 //! one front-door file; [`KINDS`] lists the kinds by name.
 
 pub mod balance;
+pub mod compare;
 pub mod tournament;
 pub mod tune;
 
@@ -620,6 +621,7 @@ pub fn merge_any(
     same_build(dirs)?;
     let merged = match first.name {
         "balance" => merge::<balance::BalanceRun>(dirs, out, base, invocation)?,
+        "compare" => merge::<compare::CompareRun>(dirs, out, base, invocation)?,
         _ => merge::<tournament::TournamentRun>(dirs, out, base, invocation)?,
     };
     Ok((first, merged))

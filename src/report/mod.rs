@@ -1,6 +1,7 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
 pub(crate) mod balance;
+pub(crate) mod compare;
 pub(crate) mod html;
 pub mod manifest;
 pub(crate) mod plot;

@@ -88,8 +88,18 @@ pub const TUNE: Kind = Kind {
     merged_mark: None,
 };
 
+/// A comparison of rule sets (`mtrain compare`, `mtrain merge` of its shards).
+pub const COMPARE: Kind = Kind {
+    name: "compare",
+    described: "a comparison of rule sets",
+    state_file: "compare.json",
+    files: &["compare.csv", "rulesets.csv", "summary.txt", "manifest.json"],
+    plots: false,
+    merged_mark: Some("rulesets"),
+};
+
 /// Every kind, for naming what a folder holds.
-pub const KINDS: [Kind; 3] = [TOURNAMENT, BALANCE, TUNE];
+pub const KINDS: [Kind; 4] = [TOURNAMENT, BALANCE, TUNE, COMPARE];
 
 /// The folder of external bots' stderr logs, which every kind may write.
 pub const BOT_LOGS: &str = "bot-logs";
@@ -125,8 +135,10 @@ impl Kind {
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
     /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
     pub fn of_folder(dir: &Path) -> Option<Kind> {
-        if is_regular(&dir.join(TUNE.state_file)) {
-            return Some(TUNE);
+        for kind in [TUNE, COMPARE] {
+            if is_regular(&dir.join(kind.state_file)) {
+                return Some(kind);
+            }
         }
         let text = read_state(&dir.join("tally.json")).ok()?;
         let v: serde_json::Value = serde_json::from_str(&text).ok()?;

@@ -19,6 +19,7 @@ pub(crate) mod session;
 pub use ratings::{PRIOR_DRAWS, Rating, Ratings, ratings, score_to_elo};
 pub use record::{FileMark, PerGameMarks};
 pub(crate) use rows::{PerGame, games_header, rounds_header};
+pub(crate) use runner::DealTotals;
 pub use runner::{ChunkOutput, ChunkSet, RunOptions, RunResult, Tournament};
 pub use schedule::{GameSpec, Schedule, ScheduleError, Seating};
 pub(crate) use session::{Identity, Outputs, Session, SessionError};

@@ -165,6 +165,9 @@ impl RunOptions {
     }
 }
 
+/// A chunk's tally and, per deal in order, `(x, m)` per cluster ([`Tournament::play_chunk_deals`]).
+pub(crate) type DealTotals = (Tally, Vec<Vec<(u64, u64)>>);
+
 /// What a run produced.
 #[derive(Clone, Debug)]
 pub struct RunResult {
@@ -227,7 +230,17 @@ impl Tournament {
 
     /// Plays chunk `c`. No heap allocation per game, except the per-game rows when asked.
     pub fn play_chunk(&self, c: u64, per_game: bool) -> ChunkOutput {
-        self.play_chunk_until(c, per_game, None, &AtomicBool::new(false), &mut Worker::new(self))
+        self.play_chunk_until(c, per_game, None, &AtomicBool::new(false), &mut Worker::new(self), None)
+    }
+
+    /// Plays chunk `c` unless `abandon` is set (then `None`), keeping every deal's totals as
+    /// well: the chunk's tally and, per deal in order, `(x, m)` per cluster in
+    /// [`Tally::clusters`] order. A paired comparison plays the same chunk under two rule sets
+    /// and multiplies the two deals' totals.
+    pub(crate) fn play_chunk_deals(&self, c: u64, abandon: &AtomicBool) -> Option<DealTotals> {
+        let mut deals = Vec::new();
+        let out = self.play_chunk_until(c, false, None, abandon, &mut Worker::new(self), Some(&mut deals));
+        (!out.failed).then_some((out.tally, deals))
     }
 
     /// Plays chunk `c` unless `abandon` is set: it is checked after every game, and the chunk
@@ -240,6 +253,7 @@ impl Tournament {
         log: Option<&[(String, String)]>,
         abandon: &AtomicBool,
         w: &mut Worker,
+        mut deals: Option<&mut Vec<Vec<(u64, u64)>>>,
     ) -> ChunkOutput {
         let layout = self.layout();
         let n = self.rules.players as usize;
@@ -297,6 +311,9 @@ impl Tournament {
                     rows.add(self, &g, r);
                 }
             }
+            if let Some(deals) = deals.as_deref_mut() {
+                deals.push(w.acc.cells().to_vec());
+            }
             tally.fold(&mut w.acc);
         }
         let (games_csv, rounds_csv) = rows.map(PerGame::into_bytes).unwrap_or_default();
@@ -349,6 +366,7 @@ impl Tournament {
                                     opts.log_games.as_deref(),
                                     cut,
                                     &mut worker,
+                                    None,
                                 );
                                 if out.bot_failed {
                                     // A bot failed: stop scheduling, and cut short the chunks
@@ -522,9 +540,9 @@ mod tests {
         let mut bots = [Bot::parse("greedy").unwrap(), Bot::parse("planner").unwrap()];
         let first = crate::game::play_match(&t.rules, 1, &mut bots, &mut NoObserver);
         w.acc.add_game(&t.schedule.game(0), &first);
-        let cut = t.play_chunk_until(0, false, None, &AtomicBool::new(true), &mut w);
+        let cut = t.play_chunk_until(0, false, None, &AtomicBool::new(true), &mut w, None);
         assert!(cut.failed && !cut.bot_failed && cut.tally.games == 0);
-        let next = t.play_chunk_until(1, true, None, &AtomicBool::new(false), &mut w);
+        let next = t.play_chunk_until(1, true, None, &AtomicBool::new(false), &mut w, None);
         let fresh = t.play_chunk(1, true);
         assert_eq!(next.tally, fresh.tally);
         assert_eq!(next.games_csv, fresh.games_csv);

@@ -243,6 +243,13 @@ impl Tally {
         acc.rounds = 0;
     }
 
+    /// Where `c`, one of this tally's clusters (as an accessor such as [`Tally::round_turns`]
+    /// returns it), sits in [`Tally::clusters`]: the index of its per-deal totals in a
+    /// [`DealAcc`]. `None` for a cluster of another tally.
+    pub(crate) fn index_of(&self, c: &Cluster) -> Option<usize> {
+        self.clusters.iter().position(|k| std::ptr::eq(k, c))
+    }
+
     /// Adds a tally of disjoint deals.
     ///
     /// # Panics
@@ -364,6 +371,13 @@ impl DealAcc {
     /// An empty accumulator.
     pub fn new(layout: Layout) -> DealAcc {
         DealAcc { layout, cells: vec![(0, 0); layout.len()], games: 0, rounds: 0, met: Vec::new() }
+    }
+
+    /// The deal in progress so far: `(x, m)` per cluster, in [`Tally::clusters`] order (what
+    /// [`Tally::fold`] is about to add; a paired comparison keeps it to multiply with the same
+    /// deal under other rules).
+    pub(crate) fn cells(&self) -> &[(u64, u64)] {
+        &self.cells
     }
 
     /// Drops what the deal in progress added (a chunk cut short mid-deal).
