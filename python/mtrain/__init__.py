@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _mtrain
@@ -92,7 +93,9 @@ class Table(list):
 
 class _Result:
     """What a run returns: its tables (each a :class:`Table`, by file name without ``.csv``), the
-    header and report the command line prints, the games played, and whether it stopped early."""
+    header and report the command line prints, the games played, whether it stopped early, and
+    ``spec``, the run's spec as data (what a run folder's state file stores under
+    ``config.spec``), which :func:`run` plays again."""
 
     def __init__(self, raw: Dict[str, object]) -> None:
         files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
@@ -104,6 +107,8 @@ class _Result:
         self.report: str = raw["console"]  # type: ignore[assignment]
         self.games: int = raw["games"]  # type: ignore[assignment]
         self.stopped: bool = raw["stopped"]  # type: ignore[assignment]
+        #: The spec played, as data: ``mtrain.run(kind, result.spec)`` plays the run again.
+        self.spec: Dict[str, object] = json.loads(raw["spec"])  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"<mtrain.{type(self).__name__}: {self.games} games, tables {', '.join(self.tables)}>"
@@ -158,7 +163,9 @@ def tournament(
     ``--rule tap=draw_two``). ``threads`` is 1 to 4 per core (at least 16 are allowed; default:
     every core). The same arguments give the same numbers as the command line, at any thread
     count. A bad argument raises a ``ValueError`` (a ``TypeError`` for a value of the wrong type)
-    naming it and its valid range.
+    naming it and its valid range. The arguments become the run's spec, the data
+    :func:`run` takes: the result's ``spec``, so ``mtrain.run("tournament", r.spec)`` plays the
+    same run again.
 
     Ctrl-C stops the run as the command line's does: the first prints one line and lets the
     games in flight finish for at most 2 seconds, a second (or the end of those seconds) cuts
@@ -166,9 +173,19 @@ def tournament(
     given, is called as ``progress(done, total)`` (games) while the run plays, from the calling
     thread; an exception it raises stops the run as Ctrl-C does and is raised.
     """
-    kw = dict(locals())
-    field, python_bots = _field(kw.pop("bots"))
-    return TournamentResult(_mtrain.tournament(field, python_bots=python_bots, **kw))
+    return TournamentResult(_run_keywords("tournament", dict(locals())))
+
+
+def _run_keywords(kind: str, kw: Dict[str, object]) -> Dict[str, object]:
+    """A keyword function's run: its arguments ``kw`` (its ``locals()``) handed to Rust as they
+    are, where one table per kind checks each keyword and puts it into the kind's spec (the
+    Python bots in ``bots`` go apart, ``threads`` and ``progress`` are no part of the spec)."""
+    if "bots" in kw:
+        kw["bots"], python_bots = _field(kw["bots"])
+    else:
+        python_bots = []
+    threads, progress = kw.pop("threads"), kw.pop("progress")
+    return _mtrain.run_keywords(kind, kw, python_bots=python_bots, threads=threads, progress=progress)
 
 
 def _field(bots) -> Tuple[Optional[str], List[Tuple[str, object]]]:
@@ -247,9 +264,8 @@ def balance(
     Ctrl-C and ``progress`` work as in :func:`tournament`.
     """
     kw = dict(locals())
-    field, python_bots = _field(kw.pop("bots"))
     kw["metrics"] = None if metrics is None else list(metrics)
-    return BalanceResult(_mtrain.balance(field, python_bots=python_bots, **kw))
+    return BalanceResult(_run_keywords("balance", kw))
 
 
 class TuneResult(_Result):
@@ -312,7 +328,7 @@ def tune(
     kw = dict(locals())
     kw["params"] = list(params)
     kw["confirm_sprt"] = tuple(confirm_sprt)
-    return TuneResult(_mtrain.tune(**kw))
+    return TuneResult(_run_keywords("tune", kw))
 
 
 _RESULTS = {"tournament": TournamentResult, "balance": BalanceResult, "tune": TuneResult}
@@ -333,8 +349,6 @@ def run(
     :class:`TuneResult`). An unknown kind or a spec that does not parse raises ``ValueError``
     naming the problem; the run's own checks then raise as the keyword functions do.
     """
-    import json
-
     text = spec if isinstance(spec, str) else json.dumps(spec)
     if kind not in _RESULTS:
         raise ValueError(f"unknown kind of run {kind!r} (valid: {', '.join(_RESULTS)})")

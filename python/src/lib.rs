@@ -4,12 +4,13 @@
 //! it into records and data frames). Nothing here plays or counts on its own.
 
 mod args;
+mod keywords;
 mod pybot;
 
 use args::Int;
 
 use mexican_train::Bot;
-use mexican_train::balance::{DEFAULT_POPULATION, FirstPlayer, Limits, Objective, SweepConfig, SweepSpec};
+use mexican_train::balance::{SweepConfig, SweepSpec};
 use mexican_train::external::decide_message;
 use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, MatchState, ObservationLayout};
 use mexican_train::job::balance::BalanceRun;
@@ -23,8 +24,8 @@ use mexican_train::rules::{MAX_PLAYERS, Rules};
 use mexican_train::store::Progress;
 use mexican_train::strategies::{Origin, Registry};
 use mexican_train::strategy::{SpecError, StrategySpec};
-use mexican_train::tournament::{Sprt, TournamentConfig, TournamentSpec};
-use mexican_train::tune::{Gains, TuningSpec};
+use mexican_train::tournament::{TournamentConfig, TournamentSpec};
+use mexican_train::tune::TuningSpec;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -100,50 +101,6 @@ fn say_stopping(py: Python<'_>) {
         let _ = stderr.call_method1("write", (line,));
         let _ = stderr.call_method0("flush");
     }
-}
-
-/// A tournament, played as `mtrain tournament` plays it; the report as a dict: `header` and
-/// `console` (the text the command line prints), `files` (file name to CSV text, as `--out`
-/// writes them), `games` played, `stopped` (whether a signal or a failing bot cut it short).
-/// Every number is checked against its range, `threads` as the command line checks
-/// `--threads`; `options` are a dict `{rule: value}` or a list of `"rule=value"` strings.
-#[pyfunction]
-#[pyo3(signature = (
-    bots = None, *, players = Int::of(4), games = Int::of(10_000), seed = Int::of(1), rules = "wikipedia",
-    set = Int::of(12), hand = None, rounds = None, options = None, threads = None, gauntlet = None,
-    anchor = None, rotate = true, vary_order = true, python_bots = Vec::new(), progress = None
-))]
-#[allow(clippy::too_many_arguments)]
-fn tournament<'py>(
-    py: Python<'py>,
-    bots: Option<String>,
-    players: Int,
-    games: Int,
-    seed: Int,
-    rules: &str,
-    set: Int,
-    hand: Option<Int>,
-    rounds: Option<Int>,
-    options: Option<Bound<'py, PyAny>>,
-    threads: Option<Int>,
-    gauntlet: Option<String>,
-    anchor: Option<String>,
-    rotate: bool,
-    vary_order: bool,
-    python_bots: Vec<(String, Py<PyAny>)>,
-    progress: Option<Py<PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
-    let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
-    let threads = args::threads(threads.as_ref())?;
-    let failure = Arc::new(Mutex::new(None));
-    let registry = with_python_bots(python_bots, &failure)?;
-    let spec =
-        TournamentSpec { table, bots, gauntlet, anchor, games, seed, rotate, vary_order, sprt: None, shard: None };
-    spec.table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let config = TournamentConfig::new(&spec, Default::default());
-    let start = Start::unsaved(config, None);
-    run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))
 }
 
 /// What a [`Progress`] observer a Python callback watches has heard: units played and planned,
@@ -248,165 +205,39 @@ fn with_python_bots(bots: Vec<(String, Py<PyAny>)>, failure: &Arc<Mutex<Option<S
     Ok(registry)
 }
 
-/// A balance sweep, played as `mtrain balance` plays it; the report as a dict: `header` and
-/// `console`, `files` (file name to text: the CSV files and one SVG plot per metric, as `--out`
-/// writes them), `games` played, `stopped`. `players` and `hands` are an integer or an inclusive
-/// range `(lo, hi)`, `lo <= hi`; the limits are shares from 0 to 1; the rest as [`tournament`].
+/// A run of any kind from its keywords, as `mtrain.tournament`, `mtrain.balance` and
+/// `mtrain.tune` call it: `kwargs` maps the keywords of the kind's table (see `keywords.rs`;
+/// one left out is `None`) to their values, each checked there and put into the kind's spec,
+/// which is played as [`run`] plays one; `python_bots` are the Python bots `(name, object)` the
+/// field names. `threads` is checked as the command line checks `--threads`. The report as
+/// [`run`]'s.
 #[pyfunction]
-#[pyo3(signature = (
-    bots = None, *, players = None, hands = None, games = Int::of(4000), max_games = None, seed = Int::of(1),
-    rules = "wikipedia", set = Int::of(12), rounds = None, options = None, objective = "balanced",
-    metrics = None, threads = None, max_blocked = None, max_first_edge = None, first_player = None,
-    min_skill = None, max_skill = None, margin = None, python_bots = Vec::new(), progress = None
-))]
-#[allow(clippy::too_many_arguments)]
-fn balance<'py>(
+#[pyo3(signature = (kind, kwargs, *, python_bots = Vec::new(), threads = None, progress = None))]
+fn run_keywords<'py>(
     py: Python<'py>,
-    bots: Option<String>,
-    players: Option<Bound<'py, PyAny>>,
-    hands: Option<Bound<'py, PyAny>>,
-    games: Int,
-    max_games: Option<Int>,
-    seed: Int,
-    rules: &str,
-    set: Int,
-    rounds: Option<Int>,
-    options: Option<Bound<'py, PyAny>>,
-    objective: &str,
-    metrics: Option<Vec<String>>,
-    threads: Option<Int>,
-    max_blocked: Option<Bound<'py, PyAny>>,
-    max_first_edge: Option<Bound<'py, PyAny>>,
-    first_player: Option<&str>,
-    min_skill: Option<Bound<'py, PyAny>>,
-    max_skill: Option<Bound<'py, PyAny>>,
-    margin: Option<Bound<'py, PyAny>>,
+    kind: &str,
+    kwargs: Bound<'py, PyDict>,
     python_bots: Vec<(String, Py<PyAny>)>,
+    threads: Option<Int>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
-    let set: u8 = set_arg(&set)?;
-    let players = match players.as_ref().filter(|p| !p.is_none()) {
-        Some(p) => args::span(p, "players", 2, MAX_PLAYERS as u8)?,
-        None => (2, 8),
-    };
-    let hands = match hands.as_ref().filter(|h| !h.is_none()) {
-        Some(h) => Some(args::span(h, "hands", 1, u8::MAX)?),
-        None => None,
-    };
-    let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
-    let max_games = max_games.as_ref().map(|g| games_arg("max_games", g)).transpose()?;
-    let rounds = rounds.as_ref().map(|r| rounds_arg(r, set)).transpose()?;
-    let options = args::rule_options(options.as_ref())?;
+    let spec = keywords::spec(keywords::kind(kind)?, &kwargs)?;
     let threads = args::threads(threads.as_ref())?;
-    let share = |v: &Option<Bound<'py, PyAny>>, name: &str, default: f64| {
-        args::number(v.as_ref(), name, 0.0, 1.0).map(|v| v.unwrap_or(default))
-    };
-    let d = Limits::default();
-    let limits = Limits {
-        max_blocked: share(&max_blocked, "max_blocked", d.max_blocked)?,
-        max_first_edge: share(&max_first_edge, "max_first_edge", d.max_first_edge)?,
-        first_player: first_player.map_or(Ok(d.first_player), FirstPlayer::parse).map_err(|e| bad(&e))?,
-        min_skill: share(&min_skill, "min_skill", d.min_skill)?,
-        max_skill: share(&max_skill, "max_skill", d.max_skill)?,
-        margin: share(&margin, "margin", d.margin)?,
-    };
-    let failure = Arc::new(Mutex::new(None));
-    let registry = with_python_bots(python_bots, &failure)?;
-    let spec = SweepSpec {
-        preset: rules.to_string(),
-        set,
-        rounds,
-        rules: options,
-        players,
-        hands,
-        bots: bots.unwrap_or_else(|| DEFAULT_POPULATION.to_string()),
-        games,
-        max_games,
-        seed,
-        objective: Objective::parse(objective).map_err(|e| bad(&e))?,
-        limits,
-        metrics,
-    };
-    let config = SweepConfig { spec, bots: Default::default() };
-    let start = Start::unsaved(config, None);
-    run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))
+    play(py, kind, Given::Value(spec), python_bots, threads, progress)
 }
 
-/// A tuning run, played as `mtrain tune` plays it (SPSA over the numeric parameters `params`
-/// of `bot`, each `"key=lo:hi"`, then the confirmation on fresh deals); the report as
-/// [`tournament`]'s, with `files` `trajectory.csv`, `trajectory.svg`, `tuned.txt` and
-/// `confirm.csv` as `--out` writes them and `played` the iterations. `confirm_sprt` is the
-/// confirmation's Elo bounds `(elo0, elo1)`.
+/// The keywords of a kind of run, in its table's order.
 #[pyfunction]
-#[pyo3(signature = (
-    bot = None, *, params = Vec::new(), iterations = Int::of(200), games = Int::of(64), perturbation = 0.1,
-    rate = 2.0, seed = Int::of(1), confirm_sprt = (0.0, 10.0), confirm_games = Int::of(20_000),
-    players = Int::of(4), rules = "wikipedia", set = Int::of(12), hand = None, rounds = None, options = None,
-    threads = None, progress = None
-))]
-#[allow(clippy::too_many_arguments)]
-fn tune<'py>(
-    py: Python<'py>,
-    bot: Option<String>,
-    params: Vec<String>,
-    iterations: Int,
-    games: Int,
-    perturbation: f64,
-    rate: f64,
-    seed: Int,
-    confirm_sprt: (f64, f64),
-    confirm_games: Int,
-    players: Int,
-    rules: &str,
-    set: Int,
-    hand: Option<Int>,
-    rounds: Option<Int>,
-    options: Option<Bound<'py, PyAny>>,
-    threads: Option<Int>,
-    progress: Option<Py<PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
-    table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let iterations = iterations.within("iterations", 1, 1_000_000)?;
-    let (games, seed) = (games_arg("games", &games)?, seed_arg(&seed)?);
-    let confirm_games = games_arg("confirm_games", &confirm_games)?;
-    for (name, v, lo, hi) in [("perturbation", perturbation, 0.0, 0.5), ("rate", rate, 0.0, 100.0)] {
-        if !(v > lo && v <= hi) {
-            return Err(PyValueError::new_err(format!("{name} must be a number above {lo} and at most {hi}; got {v}")));
-        }
-    }
-    let confirm = Sprt::parse(&format!("{},{}", confirm_sprt.0, confirm_sprt.1))
-        .map_err(|e| PyValueError::new_err(format!("confirm_sprt: {e}")))?;
-    let threads = args::threads(threads.as_ref())?;
-    let spec = TuningSpec {
-        table,
-        bot,
-        params,
-        gains: Gains { iterations, c: perturbation, r: rate },
-        games,
-        seed,
-        confirm,
-        confirm_games,
-    };
-    let config = TuneConfig { spec, bots: Default::default() };
-    let start = Start::unsaved(config, None);
-    let failure = Arc::new(Mutex::new(None));
-    let report = |j: &TuneRun, st: &mexican_train::tune::TuneState| {
-        j.bots_of(st, &Registry::builtin()).map_or_else(
-            |_| String::new(),
-            |(tuned, start)| {
-                format!("after {} of {iterations} iterations:\nstart: {start}\ntuned: {tuned}\n", st.rows.len())
-            },
-        )
-    };
-    run_job::<TuneRun>(py, start, &Registry::builtin(), threads, progress, &failure, report)
+fn kind_keywords(kind: &str) -> PyResult<Vec<&'static str>> {
+    Ok(keywords::kind(kind)?.rows.iter().map(|r| r.keyword).collect())
 }
 
 /// Any kind of run from its configuration as data: `kind` (`tournament`, `balance`, `tune`)
 /// and `spec`, the JSON text of the spec exactly as a run's state file stores it under
-/// `config.spec` (so a stored run is rerun from its folder); played in memory as [`tournament`]
-/// plays.
+/// `config.spec` (so a stored run is rerun from its folder). Played in memory by the library's
+/// job driver ([`run_job`]); the report as a dict: `header` and `console` (the text the command
+/// line prints), `files` (file name to text, as `--out` writes them), `games` (or `played`
+/// iterations), `stopped`, and `spec` (the spec played, as JSON text).
 #[pyfunction]
 #[pyo3(signature = (kind, spec, *, threads = None, progress = None))]
 fn run<'py>(
@@ -417,36 +248,76 @@ fn run<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = args::threads(threads.as_ref())?;
-    let failure = Arc::new(Mutex::new(None));
-    let registry = Registry::builtin();
-    let bad = |e: serde_json::Error| PyValueError::new_err(format!("not a {kind} spec: {e}"));
-    match kind {
-        "tournament" => {
-            let spec: TournamentSpec = serde_json::from_str(spec).map_err(bad)?;
-            let config = TournamentConfig::new(&spec, Default::default());
-            let start = Start::unsaved(config, spec.shard);
-            run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))
+    play(py, kind, Given::Text(spec), Vec::new(), threads, progress)
+}
+
+/// A spec as given: JSON text ([`run`]) or a value built from keywords ([`run_keywords`]).
+enum Given<'a> {
+    Text(&'a str),
+    Value(serde_json::Value),
+}
+
+impl Given<'_> {
+    /// The spec of a run of `kind`; one that does not parse raises `ValueError`.
+    fn read<T: serde::de::DeserializeOwned>(self, kind: &str) -> PyResult<T> {
+        let bad = |e: serde_json::Error| PyValueError::new_err(format!("not a {kind} spec: {e}"));
+        match self {
+            Given::Text(text) => serde_json::from_str(text).map_err(bad),
+            Given::Value(value) => serde_json::from_value(value).map_err(bad),
         }
-        "balance" => {
-            let spec: SweepSpec = serde_json::from_str(spec).map_err(bad)?;
-            let start = Start::unsaved(SweepConfig { spec, bots: Default::default() }, None);
-            run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))
-        }
-        "tune" => {
-            let spec: TuningSpec = serde_json::from_str(spec).map_err(bad)?;
-            let start = Start::unsaved(TuneConfig { spec, bots: Default::default() }, None);
-            run_job::<TuneRun>(py, start, &registry, threads, progress, &failure, |_, _| String::new())
-        }
-        other => Err(PyValueError::new_err(format!(
-            "unknown kind of run '{other}' (valid: {})",
-            mexican_train::store::KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
-        ))),
     }
 }
 
-/// A number of games (`games`, `max_games`): 1 or more.
-fn games_arg(name: &str, g: &Int) -> PyResult<u64> {
-    g.within(name, 1, u64::MAX.into())
+/// Plays the run of `kind` the spec `given` describes, with the built-in bots and
+/// `python_bots`; the report as [`run`]'s.
+fn play<'py>(
+    py: Python<'py>,
+    kind: &str,
+    given: Given<'_>,
+    python_bots: Vec<(String, Py<PyAny>)>,
+    threads: usize,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let failure = Arc::new(Mutex::new(None));
+    let registry = with_python_bots(python_bots, &failure)?;
+    let (out, spec) = match kind {
+        "tournament" => {
+            let spec: TournamentSpec = given.read(kind)?;
+            let json = serde_json::to_string(&spec).expect("serialisable");
+            let start = Start::unsaved(TournamentConfig::new(&spec, Default::default()), spec.shard);
+            (run_job::<TournamentRun>(py, start, &registry, threads, progress, &failure, |j, st| j.console(st))?, json)
+        }
+        "balance" => {
+            let spec: SweepSpec = given.read(kind)?;
+            let json = serde_json::to_string(&spec).expect("serialisable");
+            let start = Start::unsaved(SweepConfig { spec, bots: Default::default() }, None);
+            (run_job::<BalanceRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))?, json)
+        }
+        "tune" => {
+            let spec: TuningSpec = given.read(kind)?;
+            let json = serde_json::to_string(&spec).expect("serialisable");
+            let iterations = spec.gains.iterations;
+            // A stopped run's report: the tuned and the starting bot so far.
+            let report = |j: &TuneRun, st: &mexican_train::tune::TuneState| {
+                j.bots_of(st, &registry).map_or_else(
+                    |_| String::new(),
+                    |(tuned, start)| {
+                        format!("after {} of {iterations} iterations:\nstart: {start}\ntuned: {tuned}\n", st.rows.len())
+                    },
+                )
+            };
+            let start = Start::unsaved(TuneConfig { spec, bots: Default::default() }, None);
+            (run_job::<TuneRun>(py, start, &registry, threads, progress, &failure, report)?, json)
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown kind of run '{other}' (valid: {})",
+                mexican_train::store::KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    };
+    out.set_item("spec", spec)?;
+    Ok(out)
 }
 
 /// A seed: any 64-bit unsigned integer.
@@ -1062,10 +933,9 @@ fn strategies<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
 #[pymodule]
 fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_function(wrap_pyfunction!(tournament, m)?)?;
-    m.add_function(wrap_pyfunction!(balance, m)?)?;
-    m.add_function(wrap_pyfunction!(tune, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(run_keywords, m)?)?;
+    m.add_function(wrap_pyfunction!(kind_keywords, m)?)?;
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_class::<Game>()?;
