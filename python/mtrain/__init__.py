@@ -33,6 +33,7 @@ Progress = Callable[[int, int], None]
 
 __all__ = [
     "BalanceResult",
+    "CompareResult",
     "VecEnv",
     "vec_env",
     "Game",
@@ -41,6 +42,7 @@ __all__ = [
     "TournamentResult",
     "TuneResult",
     "balance",
+    "compare",
     "run",
     "strategies",
     "tournament",
@@ -331,7 +333,63 @@ def tune(
     return TuneResult(_run_keywords("tune", kw))
 
 
-_RESULTS = {"tournament": TournamentResult, "balance": BalanceResult, "tune": TuneResult}
+class CompareResult(_Result):
+    """What a comparison of rule sets returns: its tables and the summary in plain words.
+
+    Tables (each a :class:`Table`): ``compare`` (a row per cell, compared rule set and figure:
+    both figures, the difference, its 95% and adjusted intervals, the margin and the verdict
+    ``changes``, ``no_change`` or ``undecided``) and ``rulesets`` (every rule set's figures with
+    their own intervals); ``summary`` the plain-words summary (``summary.txt``). A comparison
+    stopped early (Ctrl-C) has no tables: ``stopped`` is true.
+    """
+
+    def __init__(self, raw: Dict[str, object]) -> None:
+        super().__init__(raw)
+        files: Dict[str, str] = raw["files"]  # type: ignore[assignment]
+        self.summary: Optional[str] = files.get("summary.txt")
+
+    compare = property(lambda self: self.tables["compare"], doc="Every difference (compare.csv).")
+    rulesets = property(lambda self: self.tables["rulesets"], doc="Every rule set's figures (rulesets.csv).")
+
+    def __str__(self) -> str:
+        return self.header + self.report
+
+
+def compare(
+    rulesets: Sequence[str],
+    bots: Optional[Union[str, Sequence[str]]] = None,
+    *,
+    players: Union[int, Tuple[int, int]] = 4,
+    hands: Optional[Union[int, Tuple[int, int]]] = None,
+    games: int = 2000,
+    seed: int = 1,
+    set: int = 12,
+    rounds: Optional[int] = None,
+    margin: float = 0.01,
+    relative_margin: float = 0.05,
+    seconds_per_turn: float = 20.0,
+    threads: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> CompareResult:
+    """Compares rule sets on the same deals as ``mtrain compare`` does and returns its tables.
+
+    ``rulesets`` are two or more rule sets, the first the baseline: each a preset name or
+    ``"PRESET:key=value,key=value"`` (``["wikipedia", "wikipedia:tap=draw_two"]``). Every rule set
+    plays the same deals at each player count and hand size (``players`` and ``hands`` as in
+    :func:`balance`; ``hands=None``: from 5 tiles to the most every rule set deals, at most 24),
+    ``games`` games per cell and rule set, with the population ``bots`` (``None``:
+    ``weighted,planner,greedy``). Each figure's difference from the baseline gets its 95%
+    interval and an interval adjusted for every difference reported (Bonferroni), judged at
+    ``margin`` on shares and ``relative_margin`` of the baseline's figure on counts; minutes at
+    ``seconds_per_turn``. The tables equal the files of ``mtrain compare --out`` with the same
+    arguments. ``threads``, Ctrl-C and ``progress`` are as in :func:`tournament`.
+    """
+    kw = dict(locals())
+    kw["rulesets"] = [rulesets] if isinstance(rulesets, str) else list(rulesets)
+    return CompareResult(_run_keywords("compare", kw))
+
+
+_RESULTS = {"tournament": TournamentResult, "balance": BalanceResult, "tune": TuneResult, "compare": CompareResult}
 
 
 def run(

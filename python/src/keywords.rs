@@ -1,4 +1,5 @@
-//! The keyword functions (`mtrain.tournament`, `mtrain.balance`, `mtrain.tune`) build their
+//! The keyword functions (`mtrain.tournament`, `mtrain.balance`, `mtrain.tune`,
+//! `mtrain.compare`) build their
 //! run's spec here: the library's own serde spec (`TournamentSpec`, `SweepSpec`, `TuningSpec`,
 //! exactly what a run's state file stores under `config.spec`), filled from the keywords by
 //! one table per kind. Each row of a table says the keyword, what it must be and where its
@@ -9,6 +10,7 @@
 
 use crate::args::{self, Int};
 use mexican_train::balance::{DEFAULT_POPULATION, FirstPlayer, Limits, Objective};
+use mexican_train::compare::RuleSet;
 use mexican_train::rules::MAX_PLAYERS;
 use mexican_train::tournament::Sprt;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -48,6 +50,9 @@ enum Want {
     Pair(Parser),
     /// Rule changes, a dict or a list ([`args::rule_options`]; `None` is none).
     Options,
+    /// Rule sets: a list of `PRESET` or `PRESET:key=value,...` strings, each read by
+    /// [`RuleSet::parse`].
+    RuleSets,
 }
 
 /// One keyword of a kind of run.
@@ -154,8 +159,23 @@ static TUNE: &[Row] = &[
     key("options", "table.rules", Options),
 ];
 
+/// `mtrain.compare`: a `CompareSpec`.
+static COMPARE: &[Row] = &[
+    key("rulesets", "rulesets", RuleSets),
+    maybe("bots", "bots", Text),
+    maybe("players", "players", Span(2, MAX_PLAYERS as u8)),
+    maybe("hands", "hands", Span(1, u8::MAX)),
+    key("games", "games", Integer(1, U64)),
+    key("seed", "seed", Integer(0, U64)),
+    key("set", "set", OneOf(SETS)),
+    maybe("rounds", "rounds", Rounds("set")),
+    key("margin", "margin", Above(0.0, 1.0)),
+    key("relative_margin", "relative_margin", Above(0.0, 1.0)),
+    key("seconds_per_turn", "seconds_per_turn", Above(0.0, 3600.0)),
+];
+
 /// Every kind the keyword functions play.
-static KINDS: [Kind; 3] = [
+static KINDS: [Kind; 4] = [
     Kind { name: "tournament", rows: TOURNAMENT, base: || json!({"sprt": null, "shard": null}) },
     Kind {
         name: "balance",
@@ -163,6 +183,7 @@ static KINDS: [Kind; 3] = [
         base: || json!({"players": [2, 8], "bots": DEFAULT_POPULATION, "limits": Limits::default()}),
     },
     Kind { name: "tune", rows: TUNE, base: || json!({}) },
+    Kind { name: "compare", rows: COMPARE, base: || json!({"players": [4, 4], "bots": DEFAULT_POPULATION}) },
 ];
 
 /// The kind named `name`.
@@ -235,6 +256,15 @@ impl Row {
                 parse(&format!("{a},{b}")).map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?
             }
             Options => json!(args::rule_options(Some(obj))?),
+            RuleSets => {
+                let texts = obj.extract::<Vec<String>>().map_err(|e| argument(py, name, e))?;
+                let sets = texts
+                    .iter()
+                    .map(|t| RuleSet::parse(t))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+                json!(sets)
+            }
         })
     }
 }

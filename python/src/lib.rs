@@ -11,9 +11,11 @@ use args::Int;
 
 use mexican_train::Bot;
 use mexican_train::balance::{SweepConfig, SweepSpec};
+use mexican_train::compare::{CompareConfig, CompareSpec};
 use mexican_train::external::decide_message;
 use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, MatchState, ObservationLayout};
 use mexican_train::job::balance::BalanceRun;
+use mexican_train::job::compare::CompareRun;
 use mexican_train::job::tournament::TournamentRun;
 use mexican_train::job::tune::{TuneConfig, TuneRun};
 use mexican_train::job::{self, Ending, Job, JobError, Start};
@@ -308,6 +310,12 @@ fn play<'py>(
             };
             let start = Start::unsaved(TuneConfig { spec, bots: Default::default() }, None);
             (run_job::<TuneRun>(py, start, &registry, threads, progress, &failure, report)?, json)
+        }
+        "compare" => {
+            let spec: CompareSpec = given.read(kind)?;
+            let json = serde_json::to_string(&spec).expect("serialisable");
+            let start = Start::unsaved(CompareConfig { spec, bots: Default::default() }, None);
+            (run_job::<CompareRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))?, json)
         }
         other => {
             return Err(PyValueError::new_err(format!(

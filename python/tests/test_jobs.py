@@ -46,7 +46,7 @@ def test_a_stored_run_plays_again_from_its_spec(tmp_path):
 
 
 def test_run_refuses_an_unknown_kind_and_a_spec_that_does_not_parse():
-    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune\)"):
+    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune, compare\)"):
         mtrain.run("league", {})
     with pytest.raises(ValueError, match="not a tournament spec"):
         mtrain.run("tournament", {"games": "many"})
@@ -103,11 +103,11 @@ def test_an_unknown_keyword_is_refused_naming_it_and_the_valid_ones():
         mtrain._mtrain.run_keywords("tournament", {"gams": 3})
     with pytest.raises(TypeError, match=r"'threads'.*\(valid: .*margin\)"):
         mtrain._mtrain.run_keywords("balance", {"threads": 3})
-    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune\)"):
+    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune, compare\)"):
         mtrain._mtrain.run_keywords("league", {})
 
 
-@pytest.mark.parametrize("kind", ["tournament", "balance", "tune"])
+@pytest.mark.parametrize("kind", ["tournament", "balance", "tune", "compare"])
 def test_each_keyword_function_takes_the_keywords_of_its_table(kind):
     """A keyword is spelled in its function's signature and in one row of its kind's table in
     Rust: the two list the same keywords, in the same order."""
@@ -129,3 +129,26 @@ def test_tune_refuses_a_bad_gain_and_bad_elo_bounds():
         mtrain.tune("weighted", confirm_sprt=("a", "b"), **kw)
     with pytest.raises(ValueError, match=r"^iterations must be an integer from 1 to 1000000; got 0$"):
         mtrain.tune("weighted", **{**kw, "iterations": 0})
+
+
+def test_compare_is_the_command_lines_and_runs_again_from_its_spec(tmp_path):
+    """mtrain.compare gives the files of mtrain compare --out with the same arguments, and its
+    spec plays the same comparison again through mtrain.run."""
+    args = dict(hands=(9, 10), games=32, rounds=2, bots="greedy,random")
+    r = mtrain.compare(["wikipedia", "wikipedia:tap=draw_two"], **args)
+    assert r.compare[0]["ruleset"] == "wikipedia:tap=draw_two"
+    assert "against wikipedia at 4 players" in r.summary
+    out = tmp_path / "cmp"
+    subprocess.run(
+        [CLI, "compare", "--ruleset", "wikipedia", "--ruleset", "wikipedia:tap=draw_two",
+         "--hands", "9-10", "--games", "32", "--rounds", "2", "--bots", "greedy,random", "--quiet", "--out", str(out)],
+        check=True,
+    )
+    assert r.compare.csv == (out / "compare.csv").read_text()
+    assert r.rulesets.csv == (out / "rulesets.csv").read_text()
+    again = mtrain.run("compare", r.spec)
+    assert again.compare.csv == r.compare.csv
+    with pytest.raises(ValueError, match="rulesets: unknown preset 'wikipedai'"):
+        mtrain.compare(["wikipedia", "wikipedai"], **args)
+    with pytest.raises(ValueError, match="at least two rule sets"):
+        mtrain.compare(["wikipedia"], **args)

@@ -20,7 +20,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "csv.md")
 # Rows shown after the header, where one is not enough to show the file's shape.
-ROWS = {"ratings.csv": 3, "round_stats.csv": 4, "balance.csv": 3}
+ROWS = {"ratings.csv": 3, "round_stats.csv": 4, "balance.csv": 3, "compare.csv": 3, "rulesets.csv": 2}
 WIDTH = 180
 
 
