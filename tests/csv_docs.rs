@@ -55,7 +55,7 @@ fn csv_md_samples_are_what_the_named_commands_write() {
         assert!(run.status.success(), "{args:?}: {}", String::from_utf8_lossy(&run.stderr));
         folders.push((sub, work.join(out)));
     }
-    assert_eq!(folders.len(), 3, "tournament, balance and tune");
+    assert_eq!(folders.len(), 4, "tournament, balance, tune and compare");
     let (mut section, mut heading, mut checked) = (None::<PathBuf>, None::<String>, 0);
     let mut lines = doc.lines();
     while let Some(line) = lines.next() {
@@ -93,8 +93,9 @@ fn csv_md_samples_are_what_the_named_commands_write() {
             checked += 1;
         }
     }
-    // summary, seats, pairs, ratings, round_stats, games, rounds, balance, recommendation, trajectory
-    assert!(checked >= 20, "only {checked} sample lines checked");
+    // summary, seats, pairs, ratings, round_stats, games, rounds, balance, recommendation,
+    // trajectory, compare, rulesets
+    assert!(checked >= 27, "only {checked} sample lines checked");
     std::fs::remove_dir_all(&work).unwrap();
 }
 

@@ -1182,3 +1182,15 @@ fn the_decision_cost_table_is_that_of_its_csv_and_keeps_to_the_budgets() {
         assert!(rows.iter().any(|r| r["preset"] == preset && num(r, "max_hand") >= 40.0), "{preset}");
     }
 }
+
+#[test]
+fn the_compare_time_is_that_of_results_compare_time_csv() {
+    let csv = read("results/compare/time.csv");
+    let row: Vec<&str> = csv.lines().nth(1).expect("a row").split(',').collect();
+    assert_eq!(row[4], "2", "measured on 2 cores, as the README says");
+    let median: f64 = row[1].parse().unwrap();
+    assert!(median < 60.0, "the target: under a minute");
+    let readme = read("README.md").replace('\n', " ");
+    let quote = format!("answer in {median:.1} s on 2 cores (median of 3, `scripts/bench/compare-time.sh`");
+    assert!(readme.contains(&quote), "README lacks: {quote}");
+}
