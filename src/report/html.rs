@@ -17,6 +17,7 @@
 //! ([`page`]: the marker line, the head, the policy, the house stylesheet, escaping).
 
 mod balance;
+mod compare;
 mod ladder;
 pub mod page;
 mod read;
@@ -53,6 +54,8 @@ pub enum RunFolder {
     Balance,
     /// `mtrain tune --out`: `tune.json`.
     Tune,
+    /// `mtrain compare --out`: `compare.json`.
+    Compare,
     /// The ladder study (`scripts/studies/study-ladder.sh`): `ladder.csv`, its tables and `runs/`.
     Ladder,
 }
@@ -64,6 +67,7 @@ impl RunFolder {
             RunFolder::Tournament => "tournament",
             RunFolder::Balance => "balance",
             RunFolder::Tune => "tune",
+            RunFolder::Compare => "compare",
             RunFolder::Ladder => "ladder",
         }
     }
@@ -77,14 +81,15 @@ impl RunFolder {
         let shown = dir.display();
         if !dir.is_dir() {
             return Err(ReportError(if dir.exists() {
-                format!("'{shown}' is not a folder: give a tournament, balance, tune or ladder folder")
+                format!("'{shown}' is not a folder: give a tournament, balance, tune, compare or ladder folder")
             } else {
-                format!("'{shown}' does not exist: give a tournament, balance, tune or ladder folder")
+                format!("'{shown}' does not exist: give a tournament, balance, tune, compare or ladder folder")
             }));
         }
         // The kind of run, as every command that resumes or merges a folder reads it.
         match crate::store::Kind::of_folder(dir) {
             Some(k) if k == crate::store::TUNE => return Ok(RunFolder::Tune),
+            Some(k) if k == crate::store::COMPARE => return Ok(RunFolder::Compare),
             Some(k) if k == crate::store::BALANCE => return Ok(RunFolder::Balance),
             Some(k) if k == crate::store::TOURNAMENT => return Ok(RunFolder::Tournament),
             _ => {}
@@ -117,7 +122,7 @@ impl RunFolder {
             format!("it holds {}", crate::store::shown(&entries))
         };
         Err(ReportError(format!(
-            "'{shown}' is not an mtrain run folder: {holds}; expected the --out folder of mtrain tournament or balance (tally.json), of mtrain tune (tune.json), or the ladder study's folder (ladder.csv)"
+            "'{shown}' is not an mtrain run folder: {holds}; expected the --out folder of mtrain tournament or balance (tally.json), of mtrain tune (tune.json), of mtrain compare (compare.json), or the ladder study's folder (ladder.csv)"
         )))
     }
 }
@@ -134,6 +139,7 @@ pub fn render(dir: &Path, page_dir: &Path) -> Result<(String, RunFolder), Report
         RunFolder::Tournament => tournament::page(&ctx)?,
         RunFolder::Balance => balance::page(&ctx)?,
         RunFolder::Tune => tune::page(&ctx)?,
+        RunFolder::Compare => compare::page(&ctx)?,
         RunFolder::Ladder => ladder::page(&ctx)?,
     };
     Ok((shell(&body, kind, dir), kind))
@@ -430,9 +436,22 @@ fn changed_html<'a>(changes: impl IntoIterator<Item = (&'a String, &'a String)>)
     if list.is_empty() { "none (the preset as published)".to_string() } else { list.join(", ") }
 }
 
-/// A command line as a shell would take it.
+/// A command line as a shell would take it, without this machine's paths: the program as
+/// `mtrain`, and an absolute path (an argument, or the value of `--key=PATH`) as its last part,
+/// so that a page mailed elsewhere shows the command as one would type it in the folder's place.
 fn command_html(words: &[String]) -> String {
-    let joined = shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "));
+    let last = |p: &str| Path::new(p).file_name().map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned());
+    let shown: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| match w.split_once('=') {
+            _ if i == 0 => "mtrain".to_string(),
+            Some((k, v)) if k.starts_with("--") && v.starts_with('/') => format!("{k}={}", last(v)),
+            _ if w.starts_with('/') => last(w),
+            _ => w.clone(),
+        })
+        .collect();
+    let joined = shlex::try_join(shown.iter().map(String::as_str)).unwrap_or_else(|_| shown.join(" "));
     format!("<code class=\"cmd\">{}</code>", esc(&joined))
 }
 
