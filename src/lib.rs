@@ -50,10 +50,10 @@
 //!    shards merge), implemented once per kind ([`job::tournament`], [`job::balance`],
 //!    [`job::tune`]), and the one driver that runs any of them ([`job::prepare`], [`job::merge`]):
 //!    the folder, resume, checkpoints, the stop flags a signal sets, progress, shards and merges.
-//! 8. **The front doors.** The `mtrain` command line (the binary; only the entry points of its
-//!    [`cli`] module are public) and the Python package parse arguments into a job's
-//!    configuration, hand it to the driver, and print or return its report; they hold no game
-//!    logic and no run logic.
+//! 8. **The front doors.** The `mtrain` command line (the binary, and the private module `cli`
+//!    whose two entry points are public: [`run_command_line`] and [`run_command_line_with`]) and
+//!    the Python package parse arguments into a job's configuration, hand it to the driver, and
+//!    print or return its report; they hold no game logic and no run logic.
 //!
 //! The modules stand on floors, and a module uses only its own floor and those below (lowest
 //! first): `error`, `rng`, `stats`, `tile`; `tile_set`, `rules`; `deal`; `round`, `view`,
@@ -84,7 +84,7 @@
 //! | [`store`] | the durable folder of every kind of run: atomic files, self-checked state, progress |
 //! | [`report`] | CSV, console, transcript, manifests, plots, the HTML run report and game viewer |
 //! | [`job`] | the `Job` trait, the kinds of run, and the one driver: new, resumed, merged |
-//! | [`cli`] | the `mtrain` command line's entry points (feature `cli`, on by default) |
+//! | `cli` (private) | the `mtrain` command line; its entry points are [`run_command_line`] and [`run_command_line_with`] (feature `cli`, on by default) |
 //!
 //! # What a program uses
 //!
@@ -94,7 +94,7 @@
 //! - **A bot:** implement [`Strategy`] (its [`Needs`], then `choose` over a [`View`] and the
 //!   legal [`Move`]s), wrap it with [`Bot::custom`], and name it in a registry with
 //!   [`strategies::Registry::add_entry`]; `examples/custom_bot.rs` plugs it into the command
-//!   line with [`cli::run_with`]. A bot in another language speaks the JSON-lines protocol
+//!   line with [`run_command_line_with`]. A bot in another language speaks the JSON-lines protocol
 //!   instead ([`external`], docs/bot-protocol.md).
 //! - **A match or a round:** [`Rules`] (a preset, [`Rules::validate`]), [`play_match`], or
 //!   [`MatchState`] to step one decision at a time; [`RoundState`] for a single round.
@@ -127,10 +127,9 @@
 
 pub mod analyze;
 pub mod balance;
-/// The `mtrain` command line: [`cli::run`] is the binary, [`cli::run_with`] the same with a
-/// registry of one's own bots (see `examples/custom_bot.rs`); everything else in it is private.
+// The `mtrain` command line, private: its two entry points are re-exported below.
 #[cfg(feature = "cli")]
-pub mod cli;
+mod cli;
 pub mod deal;
 pub mod error;
 pub mod external;
@@ -168,3 +167,7 @@ pub use strategy::{Needs, SpecError, Strategy, StrategySpec};
 pub use tile::{Pip, Tile};
 pub use tile_set::TileSet;
 pub use view::View;
+// The `mtrain` command line's entry points (feature `cli`): the binary, and the same with a
+// registry of one's own bots.
+#[cfg(feature = "cli")]
+pub use cli::{run as run_command_line, run_with as run_command_line_with};

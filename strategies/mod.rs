@@ -294,8 +294,8 @@ pub struct Entry {
 
 /// The bots a command line knows, by name: the built-ins, plus whatever a user adds. Every
 /// subcommand takes its bots from here, so a bot added to a registry handed to
-/// [`crate::cli::run_with`] plays in `play`, `tournament`, `balance` and `bench` exactly as a
-/// built-in does.
+/// [`crate::run_command_line_with`] plays in `play`, `tournament`, `balance` and `bench` exactly
+/// as a built-in does.
 ///
 /// # Examples
 ///
@@ -322,7 +322,7 @@ pub struct Entry {
 /// let field = registry.field("nth:n=1,greedy").unwrap();
 /// assert_eq!(field.bots[0].to_string(), "nth:n=1");
 /// assert!(registry.field("nth:n=x").unwrap_err().to_string().contains("invalid value 'x'"));
-/// // `mexican_train::cli::run_with(registry, std::env::args_os())` runs mtrain with it.
+/// // `mexican_train::run_command_line_with(&registry, std::env::args_os())` runs mtrain with it.
 /// ```
 #[derive(Clone)]
 pub struct Registry {
