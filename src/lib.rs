@@ -153,9 +153,7 @@ pub mod view;
 pub mod strategies;
 
 pub use deal::{Boneyard, Deal, deal_round};
-pub use game::{
-    MatchObserver, MatchResult, MatchSeeds, MatchState, RoundRecord, play_match, play_match_seeded, play_round,
-};
+pub use game::{MatchObserver, MatchResult, MatchSeeds, MatchState, RoundRecord, play_match, play_round};
 pub use rng::{GameRng, mix, rng_from_seed};
 pub use round::{
     Decision, EndReason, Event, Move, MoveKind, MoveList, NoObserver, Obligation, Observer, Outcome, Placement,

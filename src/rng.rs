@@ -41,7 +41,7 @@ pub mod stream {
     /// Bots: `BOT + seat`.
     pub const BOT: u64 = 2 << 32;
     /// The seating order of a deal at a table too large to go through every order.
-    pub const SEATING: u64 = 3 << 32;
+    pub(crate) const SEATING: u64 = 3 << 32;
 }
 
 /// Every seed a run derives, by name, in one place: a result depends on a seed only through
@@ -53,13 +53,13 @@ pub mod seeds {
     use super::{mix, stream};
 
     /// Stream of the SPSA perturbation signs of iteration `k` (`SIGNS + k`).
-    pub const SIGNS: u64 = 7 << 32;
+    pub(crate) const SIGNS: u64 = 7 << 32;
     /// Stream of a tuning run's confirmation.
-    pub const CONFIRM: u64 = 8 << 32;
+    pub(crate) const CONFIRM: u64 = 8 << 32;
     /// Stream of a resampled round's hidden tiles.
-    pub const RESAMPLE_WORLD: u64 = 9 << 32;
+    pub(crate) const RESAMPLE_WORLD: u64 = 9 << 32;
     /// Stream of a resampled match's later deals.
-    pub const RESAMPLE_DEALS: u64 = 10 << 32;
+    pub(crate) const RESAMPLE_DEALS: u64 = 10 << 32;
 
     /// Deal `deal` of a tournament whose master seed is `run`: every rotation of the deal
     /// shares it.
@@ -68,7 +68,7 @@ pub mod seeds {
     }
 
     /// The shuffles and match-level choices (a random first player) of a match or deal seed.
-    pub const fn shuffles(match_seed: u64) -> u64 {
+    pub(crate) const fn shuffles(match_seed: u64) -> u64 {
         mix(match_seed, stream::DEAL)
     }
 
@@ -104,32 +104,32 @@ pub mod seeds {
 
     /// The master seed of the balance cell of `players` and `hand`: adding cells to a sweep
     /// never changes the others.
-    pub const fn balance_cell(run: u64, players: u8, hand: u8) -> u64 {
+    pub(crate) const fn balance_cell(run: u64, players: u8, hand: u8) -> u64 {
         mix(run, players as u64 * 256 + hand as u64)
     }
 
     /// The master seed of the games of SPSA iteration `k`.
-    pub const fn tune_iteration(run: u64, k: u64) -> u64 {
+    pub(crate) const fn tune_iteration(run: u64, k: u64) -> u64 {
         mix(run, k)
     }
 
     /// The seed of iteration `k`'s perturbation signs.
-    pub const fn tune_signs(run: u64, k: u64) -> u64 {
+    pub(crate) const fn tune_signs(run: u64, k: u64) -> u64 {
         mix(run, SIGNS + k)
     }
 
     /// The master seed of a tuning run's confirmation games (deals no iteration plays).
-    pub const fn tune_confirm(run: u64) -> u64 {
+    pub(crate) const fn tune_confirm(run: u64) -> u64 {
         mix(run, CONFIRM)
     }
 
     /// The hidden tiles of a round resampled from one seat's knowledge with `seed`.
-    pub const fn resample_world(seed: u64) -> u64 {
+    pub(crate) const fn resample_world(seed: u64) -> u64 {
         mix(seed, RESAMPLE_WORLD)
     }
 
     /// The later deals of a match resampled with `seed`.
-    pub const fn resample_deals(seed: u64) -> u64 {
+    pub(crate) const fn resample_deals(seed: u64) -> u64 {
         mix(seed, RESAMPLE_DEALS)
     }
 }

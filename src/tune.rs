@@ -23,8 +23,6 @@ use crate::rng::{rng_from_seed, seeds};
 use crate::strategy::StrategySpec;
 use rand::RngCore;
 
-pub use crate::rng::seeds::{CONFIRM, SIGNS};
-
 mod run;
 
 pub use run::{Confirmation, Row, TUNE_FORMAT, TuneError, TuneState, Tuning, TuningSpec};
@@ -109,13 +107,13 @@ impl Gains {
 }
 
 /// Iteration `k`'s signs, one per parameter.
-pub fn signs(seed: u64, k: u64, d: usize) -> Vec<f64> {
+pub(crate) fn signs(seed: u64, k: u64, d: usize) -> Vec<f64> {
     let mut rng = rng_from_seed(seeds::tune_signs(seed, k));
     (0..d).map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 }).collect()
 }
 
 /// The two points an iteration plays, in unit coordinates: `u ± c_k Δ`, clamped.
-pub fn perturbed(u: &[f64], delta: &[f64], c_k: f64) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn perturbed(u: &[f64], delta: &[f64], c_k: f64) -> (Vec<f64>, Vec<f64>) {
     let plus = u.iter().zip(delta).map(|(x, d)| (x + c_k * d).clamp(0.0, 1.0)).collect();
     let minus = u.iter().zip(delta).map(|(x, d)| (x - c_k * d).clamp(0.0, 1.0)).collect();
     (plus, minus)
@@ -130,7 +128,7 @@ pub fn step(u: &mut [f64], delta: &[f64], gains: &Gains, k: u64, score: f64) {
 }
 
 /// `base` with each tuned parameter set to its value at `u` (other parameters kept).
-pub fn spec_at(base: &StrategySpec, params: &[TuneParam], u: &[f64]) -> StrategySpec {
+pub(crate) fn spec_at(base: &StrategySpec, params: &[TuneParam], u: &[f64]) -> StrategySpec {
     let mut spec = base.clone();
     for (p, &x) in params.iter().zip(u) {
         let text = p.text(p.value(x));

@@ -47,11 +47,6 @@ impl Greedy {
         };
         Ok(Greedy { random_ties })
     }
-
-    /// Whether ties between equal pip counts are broken at random.
-    pub fn random_ties(&self) -> bool {
-        self.random_ties
-    }
 }
 
 impl Strategy for Greedy {

@@ -20,11 +20,12 @@ pub use cutthroat::Cutthroat;
 pub use expert::Expert;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
-pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS, rollouts_on_this_thread};
+pub use montecarlo::{MonteCarlo, rollouts_on_this_thread};
 pub use oracle::Oracle;
 pub use planner::Planner;
 pub use random::Random;
-pub use weighted::{CELKO_WEIGHTS, FEATURES, Features, HAND_WEIGHTS, WeightSet, Weighted, hand_spec, set_weight};
+pub(crate) use weighted::set_weight;
+pub use weighted::{CELKO_WEIGHTS, FEATURES, Features, HAND_WEIGHTS, Weighted, hand_spec};
 
 use crate::rng::GameRng;
 use crate::round::{MoveList, SeenEvent};
@@ -199,7 +200,7 @@ builtin_bots! {
 }
 
 /// Comma-separated names of the built-in bots.
-pub fn bot_names() -> String {
+pub(crate) fn bot_names() -> String {
     BOTS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
@@ -223,7 +224,7 @@ impl Bot {
     ///
     /// # Errors
     /// Unknown name, unknown parameter or bad value, each naming the valid choices.
-    pub fn from_spec(spec: &StrategySpec) -> Result<Bot, SpecError> {
+    pub(crate) fn from_spec(spec: &StrategySpec) -> Result<Bot, SpecError> {
         let info = BOTS
             .iter()
             .find(|b| b.name == spec.name)
@@ -450,7 +451,7 @@ impl Registry {
     /// assert_eq!(field.bots[0].to_string(), "patient");
     /// assert_eq!(registry.full_spec(&field.bots[0]), "hoarder:release=1,late=5");
     /// ```
-    pub fn alias(&mut self, name: &str, spec: &str) -> Result<(), crate::error::InvalidInput> {
+    pub(crate) fn alias(&mut self, name: &str, spec: &str) -> Result<(), crate::error::InvalidInput> {
         self.check_name(name).map_err(|e| crate::error::InvalidInput(e.to_string()))?;
         let field = self.field(spec).map_err(|e| e.to_string())?;
         if field.entries.len() != 1 {
@@ -471,7 +472,7 @@ impl Registry {
     }
 
     /// The spec a bot stands for: the named spec of a [`Registry::alias`], else the spec itself.
-    pub fn full_spec(&self, spec: &StrategySpec) -> String {
+    pub(crate) fn full_spec(&self, spec: &StrategySpec) -> String {
         match self.get(&spec.name).map(|e| &e.origin) {
             Some(Origin::Alias(full)) => full.clone(),
             _ => spec.to_string(),

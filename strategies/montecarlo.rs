@@ -71,11 +71,11 @@ pub(super) const INFO: BotInfo = BotInfo {
 };
 
 /// Largest accepted `samples`.
-pub const MAX_SAMPLES: u32 = 100_000;
+pub(crate) const MAX_SAMPLES: u32 = 100_000;
 
 /// Bots accepted as `rollout`: the built-ins without search. `weighted` plays its tuned set for
 /// the match's preset (the rollout bot is told of the match when the searcher is).
-pub const ROLLOUT_BOTS: &[&str] = &["greedy", "random", "weighted", "planner"];
+pub(crate) const ROLLOUT_BOTS: &[&str] = &["greedy", "random", "weighted", "planner"];
 
 /// Seed stream ids under a decision's seed: world `i` uses `mix(seed, 2i)`, its rollouts
 /// `mix(seed, 2i + 1)`.

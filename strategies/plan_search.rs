@@ -516,7 +516,7 @@ pub fn longest_plan(hand: &TileSet, start: Pip) -> Trail {
 
 /// [`longest_plan`] with at most `budget` expanded nodes (each of the two tries): the best trail
 /// found within it.
-pub fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Trail {
+pub(crate) fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Trail {
     plan_search(hand, start, budget.max(1)).0
 }
 

@@ -115,7 +115,7 @@ pub fn hand_spec() -> String {
 
 /// Which set of weights a `weighted` bot starts from (`set=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WeightSet {
+pub(crate) enum WeightSet {
     /// The set tuned for the match's preset where one plays measurably better: `celko1998`'s
     /// under `celko1998`, the `wikipedia` set under every other preset.
     Auto,
@@ -155,7 +155,7 @@ impl WeightSet {
 /// `preset`: its set's (`set=auto` resolves by the preset). `None` for a key that is no weight.
 /// `mtrain tune` starts a weight the spec leaves out here, so that it starts from the bot that
 /// plays.
-pub fn set_weight(spec: &StrategySpec, key: &str, preset: crate::rules::Preset) -> Option<f64> {
+pub(crate) fn set_weight(spec: &StrategySpec, key: &str, preset: crate::rules::Preset) -> Option<f64> {
     let set = spec.get("set").and_then(WeightSet::parse).unwrap_or(WeightSet::Auto);
     let i = FEATURES.iter().position(|(k, _, _)| *k == key)?;
     Some(set.weights(Some(preset))[i])

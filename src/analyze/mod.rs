@@ -101,21 +101,21 @@ pub struct Settings {
 
 /// The default most worlds of one analysis: enough to separate the best move or call the
 /// moves left indistinguishable in nearly every position (results/benchmarks/analyze.csv).
-pub const DEFAULT_MAX_WORLDS: u32 = 100_000;
+pub(crate) const DEFAULT_MAX_WORLDS: u32 = 100_000;
 
 /// The default most worlds of each decision's analysis in a game review, where hundreds of
 /// decisions share the time.
-pub const DEFAULT_REVIEW_WORLDS: u32 = 20_000;
+pub(crate) const DEFAULT_REVIEW_WORLDS: u32 = 20_000;
 
 /// The default fewest worlds before the first look: enough for the variance of a paired
 /// difference to be estimated (results/analyze/stability.csv).
-pub const DEFAULT_MIN_WORLDS: u32 = 128;
+pub(crate) const DEFAULT_MIN_WORLDS: u32 = 128;
 
 /// Each look comes after this many times the worlds of the one before (rounded up).
-pub const LOOK_GROWTH: f64 = 1.5;
+pub(crate) const LOOK_GROWTH: f64 = 1.5;
 
 /// The default rollout model: the tuned policy `expert`'s rollouts play.
-pub const DEFAULT_MODEL: &str = "weighted";
+pub(crate) const DEFAULT_MODEL: &str = "weighted";
 
 /// The worlds after which an analysis looks, fixed before it starts: `min` (at most `max`), then
 /// [`LOOK_GROWTH`] times more each time, the last at `max`.
@@ -182,12 +182,12 @@ impl Hands {
 /// weighs e times as much), ½ at two players, where the one other hand is bigger (15 tiles) and
 /// its plans vary more from deal to deal. Chosen so that the plans of the dealt hands match
 /// those real `weighted` hands keep at 2, 4 and 6 players (results/analyze/worlds.csv).
-pub fn plan_weight(players: u8) -> f64 {
+pub(crate) fn plan_weight(players: u8) -> f64 {
     if players == 2 { 0.5 } else { 1.0 }
 }
 
 /// Uniform deals a world of [`Hands::Plans`] is picked from.
-pub const PLAN_POOL: usize = 16;
+pub(crate) const PLAN_POOL: usize = 16;
 
 impl Hands {
     /// The dealing that suits rollout model `model` (a bot spec): [`Hands::Plans`] for the

@@ -38,7 +38,7 @@ pub struct LoggedGame {
 /// The file cannot be read, a line is not a JSON object with a known `event`, the file does not
 /// start with a `match` line, or a `match` line lacks a field or names rules that do not build;
 /// the message names the file and line.
-pub fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
+pub(crate) fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| InvalidInput(format!("cannot read the log '{file}': {}", crate::store::io_text(&e))))?;

@@ -92,20 +92,20 @@ pub struct ReviewSettings {
 }
 
 /// The default mistake threshold, in points: the loss that must hold at the stated confidence.
-pub const DEFAULT_THRESHOLD: f64 = 1.0;
+pub(crate) const DEFAULT_THRESHOLD: f64 = 1.0;
 
 /// A blunder holds this many times the mistake threshold.
-pub const BLUNDER_FACTOR: f64 = 4.0;
+pub(crate) const BLUNDER_FACTOR: f64 = 4.0;
 
 /// The default worlds of the deeper check.
-pub const DEFAULT_CHECK_WORLDS: u32 = 32;
+pub(crate) const DEFAULT_CHECK_WORLDS: u32 = 32;
 
 /// The bots whose mistakes the deeper check must confirm: searches that play better than the
 /// analysis's rollout model.
-pub const CHECKED_BOTS: [&str; 2] = ["expert", "montecarlo"];
+pub(crate) const CHECKED_BOTS: [&str; 2] = ["expert", "montecarlo"];
 
 /// The protocol's name of a kind of decision.
-pub fn kind_name(k: Option<Kind>) -> &'static str {
+pub(crate) fn kind_name(k: Option<Kind>) -> &'static str {
     match k {
         Some(Kind::Cover) => "cover",
         Some(Kind::FollowUp) => "follow_up",
@@ -116,13 +116,13 @@ pub fn kind_name(k: Option<Kind>) -> &'static str {
 }
 
 /// The analysis seed of one decision.
-pub fn decision_seed(seed: u64, d: &Decision) -> u64 {
+pub(crate) fn decision_seed(seed: u64, d: &Decision) -> u64 {
     mix(mix(mix(seed, d.game.unwrap_or(0)), u64::from(d.round)), u64::from(d.decision))
 }
 
 /// Analyses one decision; the played move is played in every world, so its loss is measured
 /// on all of them.
-pub fn analyze_decision(d: &Decision, settings: &Settings, seed: u64) -> Analysis {
+pub(crate) fn analyze_decision(d: &Decision, settings: &Settings, seed: u64) -> Analysis {
     let view = d.state.view(d.seat).expect("a decision is in a round");
     let settings = Settings { keep: Some(d.played), ..settings.clone() };
     analyze(&view, d.state.legal(), &settings, decision_seed(seed, d))

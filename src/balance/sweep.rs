@@ -14,10 +14,10 @@ use crate::tournament::{
 
 /// The smallest hand an automatic sweep covers: fewer tiles make rounds of a few turns that no
 /// source deals (the smallest published hand is 6 tiles).
-pub const AUTO_MIN_HAND: u8 = 5;
+pub(crate) const AUTO_MIN_HAND: u8 = 5;
 /// The largest hand an automatic sweep covers: half again the largest any source deals (16), so
 /// two and three players do not spend most of the sweep on hands no table would deal.
-pub const AUTO_MAX_HAND: u8 = 24;
+pub(crate) const AUTO_MAX_HAND: u8 = 24;
 
 /// Why a sweep cannot be set up or its state cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -211,7 +211,7 @@ impl Sweep {
     ///
     /// # Errors
     /// A bot the registry cannot build.
-    pub fn cell_tournament(&self, i: usize, registry: &Registry) -> Result<Tournament, SweepError> {
+    pub(crate) fn cell_tournament(&self, i: usize, registry: &Registry) -> Result<Tournament, SweepError> {
         let (players, hand) = self.cells[i];
         let rules = Rules { players, hand_size: Some(hand), ..self.base.clone() };
         let seed = crate::rng::seeds::balance_cell(self.seed, players, hand);
@@ -223,7 +223,7 @@ impl Sweep {
     }
 
     /// Chunks of each cell's tournament of `games` games.
-    pub fn chunks_of(&self, games: u64) -> Vec<u64> {
+    pub(crate) fn chunks_of(&self, games: u64) -> Vec<u64> {
         self.cells
             .iter()
             .map(|&(players, _)| {
@@ -318,7 +318,7 @@ impl Sweep {
     ///
     /// # Errors
     /// A bot the registry cannot build.
-    pub fn planned_games(&self, st: &SweepState, registry: &Registry) -> Result<u64, SweepError> {
+    pub(crate) fn planned_games(&self, st: &SweepState, registry: &Registry) -> Result<u64, SweepError> {
         st.cells
             .iter()
             .enumerate()
@@ -365,7 +365,7 @@ impl Sweep {
     }
 
     /// The cells of a state, for the report.
-    pub fn cells_of(st: &SweepState) -> Vec<Cell> {
+    pub(crate) fn cells_of(st: &SweepState) -> Vec<Cell> {
         st.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect()
     }
 }
@@ -376,7 +376,7 @@ fn games_in(t: &Tournament, set: &ChunkSet) -> u64 {
 }
 
 /// Whether a run's result leaves every planned chunk of `st` played.
-pub fn all_planned_played(st: &SweepState) -> bool {
+pub(crate) fn all_planned_played(st: &SweepState) -> bool {
     st.cells.iter().all(|c| c.done == c.chunks_planned)
 }
 
@@ -387,6 +387,6 @@ pub fn complete(st: &SweepState) -> bool {
 }
 
 /// The games `st` has played.
-pub fn games_played(st: &SweepState) -> u64 {
+pub(crate) fn games_played(st: &SweepState) -> u64 {
     st.cells.iter().map(|c| c.tally.games).sum()
 }

@@ -63,7 +63,7 @@ pub(crate) struct History {
 
 /// Every move keeps at least this share of the model's probability, spread evenly: a player the
 /// model does not describe (a person, another bot) makes no world impossible.
-pub const FLOOR: f64 = 0.05;
+pub(crate) const FLOOR: f64 = 0.05;
 
 impl History {
     /// Records that `played` is about to be played by `seat` in `state`.

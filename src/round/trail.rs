@@ -47,7 +47,7 @@ fn component(hand: &TileSet, v: Pip) -> (u32, usize) {
 }
 
 /// Whether the whole hand can be laid as one train starting at open end `v`.
-pub fn whole_hand_trail(hand: &TileSet, v: Pip) -> bool {
+pub(crate) fn whole_hand_trail(hand: &TileSet, v: Pip) -> bool {
     if hand.is_empty() {
         return false;
     }

@@ -28,7 +28,8 @@ use std::path::{Path, PathBuf};
 mod atomic;
 mod progress;
 
-pub use atomic::{AtomicFile, WriteError, write_atomic, write_in_folder};
+pub use atomic::WriteError;
+pub(crate) use atomic::{AtomicFile, write_atomic, write_in_folder};
 pub use progress::{Progress, Silent};
 
 /// What a kind of run is to its folder.
@@ -50,7 +51,7 @@ pub struct Kind {
 }
 
 /// A tournament (`mtrain tournament`, `mtrain merge` of its shards).
-pub const TOURNAMENT: Kind = Kind {
+pub(crate) const TOURNAMENT: Kind = Kind {
     name: "tournament",
     described: "a tournament",
     state_file: "tally.json",
@@ -69,7 +70,7 @@ pub const TOURNAMENT: Kind = Kind {
 };
 
 /// A balance sweep (`mtrain balance`, `mtrain merge` of its shards).
-pub const BALANCE: Kind = Kind {
+pub(crate) const BALANCE: Kind = Kind {
     name: "balance",
     described: "a balance sweep",
     state_file: "tally.json",
@@ -92,11 +93,11 @@ pub const TUNE: Kind = Kind {
 pub const KINDS: [Kind; 3] = [TOURNAMENT, BALANCE, TUNE];
 
 /// The folder of external bots' stderr logs, which every kind may write.
-pub const BOT_LOGS: &str = "bot-logs";
+pub(crate) const BOT_LOGS: &str = "bot-logs";
 
 /// The file every run (and every merge) writes first: a folder holding it and no state yet is
 /// a start that was stopped before its first checkpoint.
-pub const MANIFEST: &str = "manifest.json";
+pub(crate) const MANIFEST: &str = "manifest.json";
 
 impl Kind {
     /// Whether `name` is one of this kind's files (its state, reports, plots, bot logs).
@@ -124,7 +125,7 @@ impl Kind {
 
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
     /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
-    pub fn of_folder(dir: &Path) -> Option<Kind> {
+    pub(crate) fn of_folder(dir: &Path) -> Option<Kind> {
         if is_regular(&dir.join(TUNE.state_file)) {
             return Some(TUNE);
         }
@@ -140,7 +141,7 @@ impl Kind {
 /// A state file that carries a CRC-32 of its own content (its `check` field), so that a file
 /// edited by hand, truncated or damaged is refused rather than trusted. Every kind's state is
 /// one.
-pub trait SelfChecked: serde::Serialize + Clone {
+pub(crate) trait SelfChecked: serde::Serialize + Clone {
     /// The `check` field.
     fn check_field(&mut self) -> &mut u32;
 
@@ -167,7 +168,7 @@ pub trait SelfChecked: serde::Serialize + Clone {
 
 /// The first line of every page `mtrain report` writes (`report.html`): by it a run's folder
 /// knows the page as mtrain's own, to replace with the run's other files.
-pub const REPORT_MARKER: &str = "<!-- mtrain report -->";
+pub(crate) const REPORT_MARKER: &str = "<!-- mtrain report -->";
 
 /// Whether `name` in `dir` is a page `mtrain report` wrote there (`report.html` starting with
 /// its marker line): a report of the run, mtrain's to replace with the run's other files.
@@ -216,7 +217,11 @@ impl Folder {
     ///
     /// # Errors
     /// As [`Folder::create`].
-    pub fn create_merged(dir: &Path, kind: Kind, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
+    pub(crate) fn create_merged(
+        dir: &Path,
+        kind: Kind,
+        same_run: impl Fn(&str) -> bool,
+    ) -> Result<Folder, FolderError> {
         let advice = "give a new or empty folder (a merge replaces only the files of this same run, or of a start of it that was stopped)";
         Folder::readied(dir, kind, false, advice, same_run)
     }
@@ -365,7 +370,7 @@ impl Folder {
     }
 
     /// Removes the temporary files an interrupted write of this kind's files left.
-    pub fn remove_temporaries(&self) {
+    pub(crate) fn remove_temporaries(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();

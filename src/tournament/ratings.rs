@@ -24,7 +24,7 @@ use crate::stats::Z95;
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Virtual comparisons ending level added to every pair that met.
-pub const PRIOR_DRAWS: f64 = 1.0;
+pub(crate) const PRIOR_DRAWS: f64 = 1.0;
 
 /// One bot's rating.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -276,7 +276,7 @@ fn invert(m: &[f64], k: usize) -> Option<Vec<f64>> {
 }
 
 /// Elo difference for a head-to-head score `s` (infinite at 0 and 1).
-pub fn score_to_elo(s: f64) -> f64 {
+pub(crate) fn score_to_elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 

@@ -22,7 +22,7 @@ pub struct FileMark {
     /// Bytes, header included.
     pub bytes: u64,
     /// CRC-32 of those bytes.
-    pub crc32: u32,
+    pub(crate) crc32: u32,
 }
 
 /// The marks of both per-game files.

@@ -90,7 +90,7 @@ pub struct TournamentJob {
     /// The `--rule` changes as applied.
     pub changes: Vec<(String, String)>,
     /// How results show each bot of the field.
-    pub labels: Vec<BotLabel>,
+    pub(crate) labels: Vec<BotLabel>,
 }
 
 /// The field index of the bot `name` names (canonical form, so `montecarlo:samples=32` is

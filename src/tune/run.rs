@@ -69,7 +69,7 @@ impl TuneState {
     /// # Errors
     /// A phrase naming the problem: not JSON of this shape, another format, points that do not
     /// match `params` parameters.
-    pub fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, crate::error::InvalidInput> {
+    pub(crate) fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, crate::error::InvalidInput> {
         // The format first: a file of another version may not have this one's fields.
         let format = serde_json::from_str::<serde_json::Value>(text)
             .ok()
@@ -102,7 +102,7 @@ impl TuneState {
     ///
     /// # Errors
     /// A damaged state, in one line.
-    pub fn check_points(&self, d: usize) -> Result<(), crate::error::InvalidInput> {
+    pub(crate) fn check_points(&self, d: usize) -> Result<(), crate::error::InvalidInput> {
         if self.start.len() != d || self.rows.iter().any(|r| r.u.len() != d) {
             return Err("tune.json is damaged: its points do not match its parameters".into());
         }
@@ -294,7 +294,7 @@ impl Tuning {
     ///
     /// # Errors
     /// A point the bot refuses.
-    pub fn bot_at(&self, u: &[f64], registry: &Registry) -> Result<StrategySpec, TuneError> {
+    pub(crate) fn bot_at(&self, u: &[f64], registry: &Registry) -> Result<StrategySpec, TuneError> {
         registry.canonical(&spec_at(&self.base, &self.params, u)).map_err(|e| TuneError::Invalid(e.to_string()))
     }
 
@@ -304,7 +304,7 @@ impl Tuning {
     ///
     /// # Errors
     /// A bot or a schedule that cannot be built.
-    pub fn play_pair(
+    pub(crate) fn play_pair(
         &self,
         a: &StrategySpec,
         b: &StrategySpec,
@@ -336,7 +336,7 @@ impl Tuning {
     ///
     /// # Errors
     /// The first error `save` returns, or a point the bot refuses.
-    pub fn iterate<E: From<TuneError>>(
+    pub(crate) fn iterate<E: From<TuneError>>(
         &self,
         st: &mut TuneState,
         registry: &Registry,
