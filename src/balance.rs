@@ -76,6 +76,7 @@ pub(crate) const MARGIN: f64 = 0.01;
 /// Which first player the first-player criterion judges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub enum FirstPlayer {
     /// The seat that leads round 1, over a whole match (the lead rotates, so most of a round's
     /// edge cancels): how the game is played, and the default.
@@ -137,6 +138,7 @@ pub struct Limits {
 /// careful player (`planner`) and a beginner (`greedy`). Skill is `weighted` against `greedy`
 /// (can the best player show it?), luck `planner` against `greedy` (does an ordinary gap between
 /// two players still leave the weaker one a chance?).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub const DEFAULT_POPULATION: &str = "weighted,planner,greedy";
 
 impl Default for Limits {
@@ -285,6 +287,7 @@ impl Objective {
 
 /// One measured cell: a player count and hand size, and its statistics.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Cell {
     /// Seats.
     pub players: u8,
@@ -296,6 +299,7 @@ pub struct Cell {
 
 /// A metric of a cell, with its interval when it has one.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Value {
     /// Point estimate.
     pub value: f64,
@@ -319,6 +323,7 @@ impl From<Estimate> for Value {
 
 /// A metric: name, axis label, whether it is a share, and how to read it from a cell.
 #[derive(Debug)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Metric {
     /// CSV and CLI name.
     pub name: &'static str,
@@ -364,6 +369,7 @@ pub(crate) fn turn_order_advantage(c: &Cell) -> Option<Value> {
 }
 
 /// The head-to-head score of the field's first bot against its last (`None` with one bot).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn skill(c: &Cell) -> Option<Value> {
     let bots = c.tally.layout.bots;
     (bots >= 2).then(|| c.tally.pair_score(0, bots - 1).proportion(1.0).map(Value::from)).flatten()
@@ -377,6 +383,7 @@ pub fn skill(c: &Cell) -> Option<Value> {
 /// does not lie above 0.5 (at 6 to 8 players `planner` loses to `greedy` at most hand sizes), a
 /// low score is that bot's weakness, not luck, and the figure is `None`: not measurable there
 /// (the console and reports say so).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn skill_ceiling(c: &Cell) -> Option<Value> {
     let v = luck_pair(c)?;
     match v.interval {
@@ -400,6 +407,7 @@ pub(crate) fn luck_not_measurable(c: &Cell) -> bool {
 
 /// The round-to-round spread of round length: the root of half the mean squared difference in
 /// turns between consecutive rounds of a match, with the root of its interval.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn turns_sd(c: &Cell) -> Option<Value> {
     let e = c.tally.round_turns_diff2().mean(1.0)?;
     let root = |v: f64| v.max(0.0).sqrt();
@@ -544,6 +552,7 @@ pub(crate) fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, crate::erro
 }
 
 /// Reads a metric by name.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn read(c: &Cell, name: &str) -> Option<Value> {
     (METRICS.iter().find(|m| m.name == name).expect("a listed metric").read)(c)
 }
@@ -577,6 +586,7 @@ pub(crate) fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Op
 }
 
 /// Whether more games would decide a criterion of the cell: some verdict is undecided.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn undecided(c: &Cell, l: &Limits) -> bool {
     verdicts(c, l).iter().any(|v| v.4 == Verdict::Undecided)
 }
@@ -671,6 +681,7 @@ pub(crate) fn recommend(cells: &[&Cell], objective: Objective, published: Option
 }
 
 /// The published hand size of every preset for `set` and `players` (`None`: not in its table).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
     PRESETS.iter().map(|p| (p.name, Rules::preset(p.name).ok().and_then(|r| r.deal_table.hand(set, players)))).collect()
 }

@@ -1065,6 +1065,7 @@ fn previous_out(prev: &Outcome, prev_first: Seat, n: usize) -> Seat {
 }
 
 /// The winners' seat mask: lowest total; ties per the tie-break rule (P-38).
+#[doc(hidden)] // for the integration tests
 pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> u16 {
     let best = totals[..n].iter().copied().min().unwrap_or(0);
     let mut mask: u16 = (0..n).filter(|&s| totals[s] == best).fold(0, |m, s| m | 1 << s);
@@ -1082,6 +1083,7 @@ pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_
 /// Each seat's finishing place (0 = first): the seats strictly ahead of it, ordering by the
 /// lower total and then by the tie-break rule, so that place 0 is exactly [`winners`]. This is
 /// the one order every statistic uses (win share, ranks, head-to-head, the SPRT).
+#[doc(hidden)] // for the integration tests
 pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> [u8; MAX_PLAYERS] {
     // Smaller key = further ahead: the lower total, then more zero rounds, then the lower
     // lowest non-zero round, packed into one integer (same order as the tuple).

@@ -136,10 +136,12 @@ pub mod external;
 pub mod game;
 pub mod job;
 pub mod log;
+#[doc(hidden)] // what the runs write; the integration tests and the Python crate read manifests
 pub mod report;
 pub mod rng;
 pub mod round;
 pub mod rules;
+#[doc(hidden)] // the sums and intervals behind the runs' estimates, for the integration tests
 pub mod stats;
 pub mod store;
 pub mod strategy;

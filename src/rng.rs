@@ -14,6 +14,7 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64 finaliser: a bijective scrambling of 64 bits.
 #[inline]
+#[doc(hidden)] // the engine's helpers, for the integration tests
 pub const fn splitmix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -35,6 +36,7 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
 
 /// Stream ids for [`mix`]: deals and the match-level choices use their own streams, bots use
 /// their seat number, so adding a bot never changes a deal.
+#[doc(hidden)] // the stream names seeds derive from, pinned by the integration tests
 pub mod stream {
     /// The deal stream of a match (shuffles, random first player).
     pub const DEAL: u64 = 1 << 32;
@@ -49,6 +51,7 @@ pub mod stream {
 /// a deal's seed gives its shuffles, its seating order and each seat's bot stream; a balance
 /// sweep gives each cell a master seed; a tuning run gives each iteration its deals and signs,
 /// and its confirmation a master seed of its own.
+#[doc(hidden)] // every seed derivation, pinned by the integration tests
 pub mod seeds {
     use super::{mix, stream};
 
@@ -139,6 +142,7 @@ pub mod seeds {
 /// # Panics
 /// Panics if `n == 0`.
 #[inline]
+#[doc(hidden)] // the engine's helpers, for the integration tests
 pub fn below(rng: &mut GameRng, n: u64) -> u64 {
     assert!(n > 0, "below(0)");
     let mut m = (rng.next_u64() as u128) * (n as u128);
@@ -152,6 +156,7 @@ pub fn below(rng: &mut GameRng, n: u64) -> u64 {
 }
 
 /// Fisher–Yates shuffle: for `i` from the last index down to 1, swap `i` with `below(i + 1)`.
+#[doc(hidden)] // the engine's helpers, for the integration tests
 pub fn shuffle<T>(rng: &mut GameRng, items: &mut [T]) {
     for i in (1..items.len()).rev() {
         let j = below(rng, i as u64 + 1) as usize;

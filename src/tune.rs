@@ -29,6 +29,7 @@ pub use run::{Confirmation, Row, TUNE_FORMAT, TuneError, TuneState, Tuning, Tuni
 
 /// One tuned parameter and its range.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct TuneParam {
     /// The bot's parameter key.
     pub key: String,
@@ -120,6 +121,7 @@ pub(crate) fn perturbed(u: &[f64], delta: &[f64], c_k: f64) -> (Vec<f64>, Vec<f6
 }
 
 /// The step after the plus point scored `score` against the minus point.
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub fn step(u: &mut [f64], delta: &[f64], gains: &Gains, k: u64, score: f64) {
     let (a, c) = (gains.a_k(k), gains.c_k(k));
     for (x, d) in u.iter_mut().zip(delta) {

@@ -27,6 +27,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Highest pip count first.
 #[derive(Clone, Debug, Default)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Greedy {
     random_ties: bool,
 }

@@ -10,6 +10,7 @@ mod greedy;
 mod hoarder;
 mod montecarlo;
 mod oracle;
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub mod plan;
 mod plan_search;
 mod planner;
@@ -43,6 +44,7 @@ static ABANDON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::n
 /// Tells the search bots (`montecarlo`, `expert`, `oracle`) of this process that the games in
 /// flight are being cut short and will be discarded (`true`), or that a new run starts
 /// (`false`). Only a runner that discards the games in flight may set it.
+#[doc(hidden)] // for the integration tests and benches
 pub fn abandon_searches(on: bool) {
     ABANDON.store(on, std::sync::atomic::Ordering::SeqCst);
 }
@@ -600,6 +602,7 @@ impl Registry {
 
 /// Whether every built-in bot of `specs` plays the same move from the same view; unknown specs
 /// count as not. See [`Registry::deterministic`].
+#[doc(hidden)] // for the integration tests
 pub fn deterministic(specs: &[StrategySpec]) -> bool {
     Registry::builtin().deterministic(specs)
 }

@@ -94,6 +94,7 @@ thread_local! {
 
 /// How many rollouts the search bots have played on the calling thread so far: `mtrain bench`
 /// reads it before and after a run to report rollouts per second.
+#[doc(hidden)] // for the integration tests
 pub fn rollouts_on_this_thread() -> u64 {
     ROLLOUTS.with(std::cell::Cell::get)
 }
@@ -278,6 +279,7 @@ pub(super) const SCORE_PARAM: ParamInfo = ParamInfo {
 };
 
 /// Flat determinized Monte Carlo search.
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct MonteCarlo {
     samples: u32,
     worlds: Worlds,

@@ -54,6 +54,7 @@ use crate::view::View;
 /// are the weights SPSA tuning found under `wikipedia` at four players (the tuning study in
 /// results/tuning: one set serves four presets of five, not `celko1998`; [`HAND_WEIGHTS`] are
 /// the earlier hand-set ones).
+#[doc(hidden)] // a built-in bot's features, for the integration tests
 pub const FEATURES: [(&str, &str, &str); 13] = [
     ("pips", "0.462543", "the tile's pips over the heaviest tile's"),
     ("urgent", "1.687504", "the tile's pips (as `pips`) when another seat holds at most two tiles"),
@@ -72,6 +73,7 @@ pub const FEATURES: [(&str, &str, &str); 13] = [
 
 /// The hand-set weights `weighted` had before tuning, in the order of [`FEATURES`]: reachable as
 /// the spec [`hand_spec`] returns. The tuning study starts from them.
+#[doc(hidden)] // a built-in bot's weights, for the integration tests
 pub const HAND_WEIGHTS: [(&str, &str); 13] = [
     ("pips", "1"),
     ("urgent", "2"),
@@ -91,6 +93,7 @@ pub const HAND_WEIGHTS: [(&str, &str); 13] = [
 /// The weights SPSA tuning found under `celko1998` at four players (results/tuning, the
 /// `tune-celko1998` run), in the order of [`FEATURES`]: `set=celko1998`, and `set=auto` under
 /// that preset.
+#[doc(hidden)] // a built-in bot's weights, for the integration tests
 pub const CELKO_WEIGHTS: [(&str, &str); 13] = [
     ("pips", "1.592327"),
     ("urgent", "1.080217"),
@@ -108,6 +111,7 @@ pub const CELKO_WEIGHTS: [(&str, &str); 13] = [
 ];
 
 /// The spec of `weighted` with the hand-set weights ([`HAND_WEIGHTS`]): `weighted:pips=1,urgent=2,...`.
+#[doc(hidden)] // a built-in bot's weights, for the integration tests
 pub fn hand_spec() -> String {
     let params: Vec<String> = HAND_WEIGHTS.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!("weighted:{}", params.join(","))
@@ -188,6 +192,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Linear move scoring.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Weighted {
     weights: [f64; FEATURES.len()],
     set: WeightSet,
@@ -239,6 +244,7 @@ impl Weighted {
 
 /// What [`Weighted`] sees of one move.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // a built-in bot's features, for the integration tests
 pub enum Features {
     /// Declaring a bullet train: always played.
     Bullet,

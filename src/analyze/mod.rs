@@ -26,10 +26,13 @@
 //! Only the [`View`] is read: hidden tiles cannot change the answer (a test swaps them and gets
 //! the same analysis, byte for byte). With no time cap the same seed gives the same analysis.
 
+#[doc(hidden)] // the reasons shown beside a move, for the integration tests
 pub mod explain;
+#[doc(hidden)] // the position file `mtrain analyze` reads, for the integration tests
 pub mod position;
 pub mod replay;
 pub mod review;
+#[doc(hidden)] // the sampled worlds' forecasts, for the integration tests
 pub mod worlds;
 
 use crate::game::play_round;
@@ -119,6 +122,7 @@ pub(crate) const DEFAULT_MODEL: &str = "weighted";
 
 /// The worlds after which an analysis looks, fixed before it starts: `min` (at most `max`), then
 /// [`LOOK_GROWTH`] times more each time, the last at `max`.
+#[doc(hidden)] // for the integration tests
 pub fn looks(min: u32, max: u32) -> Vec<u32> {
     let mut at = vec![min.clamp(1, max.max(1))];
     while let Some(&last) = at.last()

@@ -90,6 +90,7 @@ impl SweepConfig {
 
 /// A checked sweep.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Sweep {
     /// The rules every cell shares (players and hand set per cell).
     pub base: Rules,
@@ -382,6 +383,7 @@ pub(crate) fn all_planned_played(st: &SweepState) -> bool {
 
 /// Whether `st` holds the whole sweep: every cell played out, and (a shard's or a merge's
 /// state) every chunk of every cell.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn complete(st: &SweepState) -> bool {
     all_planned_played(st) && (st.shard.is_none() || st.cells.iter().all(|c| c.done.len() == c.chunks_total))
 }

@@ -70,6 +70,7 @@ pub(crate) fn whole_hand_trail(hand: &TileSet, v: Pip) -> bool {
 
 /// The number of tiles in a longest trail of `hand` starting at open end `start` (within the
 /// search budget, see the module docs).
+#[doc(hidden)] // for the integration tests
 pub fn longest_trail(hand: &TileSet, start: Pip) -> usize {
     let mut h = *hand;
     let mut best = 0;

@@ -80,6 +80,7 @@ pub(crate) const BALANCE: Kind = Kind {
 };
 
 /// A tuning run (`mtrain tune`).
+#[doc(hidden)] // for the integration tests
 pub const TUNE: Kind = Kind {
     name: "tune",
     described: "a tuning run",
@@ -90,6 +91,7 @@ pub const TUNE: Kind = Kind {
 };
 
 /// Every kind, for naming what a folder holds.
+#[doc(hidden)] // for the integration tests
 pub const KINDS: [Kind; 3] = [TOURNAMENT, BALANCE, TUNE];
 
 /// The folder of external bots' stderr logs, which every kind may write.
@@ -474,6 +476,7 @@ pub(crate) fn is_regular(path: &Path) -> bool {
 }
 
 /// The entries a refusal shows: the first five, then `...`.
+#[doc(hidden)] // for the integration tests
 pub fn shown(entries: &[String]) -> String {
     let mut s = entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     if entries.len() > 5 {

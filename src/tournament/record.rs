@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// How much of a per-game file a checkpoint vouches for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct FileMark {
     /// Bytes, header included.
     pub bytes: u64,
@@ -27,6 +28,7 @@ pub struct FileMark {
 
 /// The marks of both per-game files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct PerGameMarks {
     /// `games.csv`.
     pub games: FileMark,

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 /// A tournament: rules, the field and the schedule.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Tournament {
     /// Rules of every game.
     pub rules: Rules,
@@ -43,6 +44,7 @@ pub struct Tournament {
 
 /// What one chunk produced.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct ChunkOutput {
     /// Chunk index.
     pub chunk: u64,
@@ -66,6 +68,7 @@ pub struct ChunkOutput {
 
 /// A set of chunk indices as sorted, disjoint, non-adjacent half-open ranges.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct ChunkSet(pub Vec<(u64, u64)>);
 
 impl ChunkSet {
@@ -129,6 +132,7 @@ impl ChunkSet {
 }
 
 /// How to run.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct RunOptions {
     /// Worker threads.
     pub threads: usize,
@@ -167,6 +171,7 @@ impl RunOptions {
 
 /// What a run produced.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct RunResult {
     /// Statistics of every completed chunk (plus the starting tally).
     pub tally: Tally,

@@ -30,6 +30,7 @@ use crate::rules::MAX_PLAYERS;
 
 /// Who plays one game and from which seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct GameSpec {
     /// Game index.
     pub game: u64,
@@ -55,6 +56,7 @@ impl GameSpec {
 
 /// Why a schedule cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub enum ScheduleError {
     /// No bot given.
     #[error("the field is empty: give at least one bot")]
@@ -115,6 +117,7 @@ pub const MAX_ENUMERATED_SEATS: u8 = 8;
 
 /// A tournament's schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Schedule {
     /// Seats.
     pub players: u8,

@@ -76,6 +76,7 @@ impl TournamentConfig {
 }
 
 /// A checked tournament run.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct TournamentJob {
     /// The tournament.
     pub tournament: Tournament,

@@ -29,6 +29,7 @@ pub struct Sprt {
 
 /// Where the test stands.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct SprtState {
     /// The log-likelihood ratio.
     pub(crate) llr: f64,
@@ -42,6 +43,7 @@ pub struct SprtState {
 
 /// Which hypothesis the test accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub enum Hypothesis {
     /// `elo0`.
     H0,

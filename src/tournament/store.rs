@@ -13,10 +13,12 @@ use serde::{Deserialize, Serialize};
 
 /// Format version of a tournament's `tally.json` (5: the run stored as data, its configuration
 /// and shard, instead of a fingerprint and a command line to parse again).
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub const STORE_FORMAT: u32 = 5;
 
 /// Format version of a balance sweep's `tally.json` (5: the sweep stored as data, its
 /// configuration and shard, instead of a fingerprint and a command line).
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub const SWEEP_FORMAT: u32 = 5;
 
 impl SelfChecked for RunState {
@@ -163,6 +165,7 @@ impl RunState {
 
 /// One cell of a sweep: the tournament of one player count and hand size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct CellState {
     /// Seats.
     pub players: u8,
@@ -356,6 +359,7 @@ impl SweepState {
 }
 
 /// The `kind` of a `tally.json` (`None` for a tournament's, which has none), if it parses.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub fn kind_of(s: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(s).ok()?;
     v.get("kind").and_then(|k| k.as_str()).map(str::to_string)

@@ -42,6 +42,7 @@ const ROUND_OUT_SEAT: usize = 10;
 
 /// Index arithmetic for a field of `bots` bots on `players` seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Layout {
     /// Bots in the field.
     pub bots: usize,
@@ -97,6 +98,7 @@ impl Layout {
 
 /// Exact, mergeable statistics of a set of deals.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Tally {
     /// The layout of `clusters`.
     pub layout: Layout,
@@ -177,6 +179,7 @@ mod u128_vec_text {
 
 /// Per-deal totals `(x, m)` being gathered for each cluster.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct DealAcc {
     layout: Layout,
     cells: Vec<(u64, u64)>,

@@ -14,6 +14,7 @@ use std::sync::atomic::Ordering;
 
 /// Format version of `tune.json` (2: the run stored as data, its spec and its bots; 3: its
 /// `kind` and a self-`check`, as every state file).
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub const TUNE_FORMAT: u32 = 3;
 
 /// Why a tuning run cannot be set up or go on.
@@ -26,6 +27,7 @@ pub enum TuneError {
 
 /// One finished iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct Row {
     /// The iteration's index, from 0.
     pub iteration: u64,
@@ -139,6 +141,7 @@ pub struct TuningSpec {
 
 /// A checked tuning run.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct Tuning {
     /// The table.
     pub rules: Rules,
@@ -174,6 +177,7 @@ fn with_params(spec: &StrategySpec, over: &StrategySpec) -> StrategySpec {
 
 /// The result of the confirmation games.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct Confirmation {
     /// The tuned bot's games against the start.
     pub tally: Tally,
