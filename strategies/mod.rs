@@ -633,17 +633,9 @@ pub struct Field {
 }
 
 impl Field {
-    /// Parses and checks a list of built-in bots; [`Registry::field`] for any registry.
-    ///
-    /// # Errors
-    /// Malformed text, an unknown bot or parameter, or a bad value.
-    pub fn parse(list: &str) -> Result<Field, SpecError> {
-        Registry::builtin().field(list)
-    }
-
     /// The bot of each of `players` seats when the list is no longer than the table: the
     /// entries, repeated to fill it.
-    pub fn lineup(&self, players: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn lineup(&self, players: usize) -> impl Iterator<Item = usize> + '_ {
         debug_assert!(self.entries.len() <= players);
         (0..players).map(move |s| self.entries[s % self.entries.len()] as usize)
     }
@@ -665,18 +657,12 @@ pub struct BotLabel {
 
 impl BotLabel {
     /// The label of `spec`, a bot of `registry`.
-    pub fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
+    pub(crate) fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
         BotLabel {
             name: spec.to_string(),
             spec: registry.full_spec(spec),
             sees_hidden: registry.build(spec).is_ok_and(|b| Strategy::needs(&b).hidden),
         }
-    }
-
-    /// Labels of the built-in bots of `specs`.
-    pub fn builtin(specs: &[StrategySpec]) -> Vec<BotLabel> {
-        let registry = Registry::builtin();
-        specs.iter().map(|s| BotLabel::of(&registry, s)).collect()
     }
 }
 
@@ -686,17 +672,19 @@ mod field_tests {
 
     #[test]
     fn one_bot_one_name_and_lists_fill_the_table() {
-        let f = Field::parse("greedy,greedy:ties=first,planner,greedy:ties=random").unwrap();
+        let f = Registry::builtin().field("greedy,greedy:ties=first,planner,greedy:ties=random").unwrap();
         let names: Vec<String> = f.bots.iter().map(ToString::to_string).collect();
         assert_eq!(names, ["greedy", "planner", "greedy:ties=random"]);
         assert_eq!(f.entries, [0, 0, 1, 2]);
         assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 0, 1, 2]);
-        let f = Field::parse("greedy,random").unwrap();
+        let f = Registry::builtin().field("greedy,random").unwrap();
         assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 1, 0, 1]);
         assert_eq!(f.lineup(3).collect::<Vec<_>>(), [0, 1, 0]);
         let c = Registry::builtin().canonical(&"montecarlo:rollout=greedy,samples=16".parse().unwrap()).unwrap();
         assert_eq!(c.to_string(), "montecarlo:samples=16");
-        assert!(Field::parse("greedy:ties=first,ties=random").unwrap_err().to_string().contains("given twice"));
-        assert!(Field::parse("alien").unwrap_err().to_string().contains("unknown bot 'alien'"));
+        assert!(
+            Registry::builtin().field("greedy:ties=first,ties=random").unwrap_err().to_string().contains("given twice")
+        );
+        assert!(Registry::builtin().field("alien").unwrap_err().to_string().contains("unknown bot 'alien'"));
     }
 }

@@ -174,7 +174,7 @@ pub enum Hands {
 
 impl Hands {
     /// How the hidden hands are dealt, in words, for the model line.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Hands::Uniform => "hidden hands dealt uniformly",
             Hands::Plans => "hidden hands dealt as the tuned policy keeps them",
@@ -264,7 +264,7 @@ pub enum Stop {
 
 impl Stop {
     /// A sentence for the console.
-    pub fn describe(self, confidence: f64, tolerance: f64, by: Metric) -> String {
+    pub(crate) fn describe(self, confidence: f64, tolerance: f64, by: Metric) -> String {
         let c = confidence * 100.0;
         let unit = match by {
             Metric::Points => format!("{tolerance} points"),

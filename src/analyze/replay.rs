@@ -140,7 +140,7 @@ impl LoggedGame {
     ///
     /// # Errors
     /// A line of the log that the match of its seed does not produce, named with its number.
-    pub fn replay(&self, mut visit: impl FnMut(Decision) -> bool) -> Result<(), InvalidInput> {
+    pub(crate) fn replay(&self, mut visit: impl FnMut(Decision) -> bool) -> Result<(), InvalidInput> {
         let rules = self.rules();
         let names = vec![String::new(); rules.players as usize];
         let mut first = JsonLog::new(Vec::new(), names.clone());

@@ -213,7 +213,7 @@ fn deeper_check(d: &Decision, a: &Analysis, seats: &[(Option<Bot>, bool)], setti
 const CHECK_STREAM: u64 = 0xC4EC;
 
 /// The review row of decision `d` analysed as `a`.
-pub fn row(d: &Decision, a: &Analysis, threshold: f64) -> ReviewRow {
+pub(crate) fn row(d: &Decision, a: &Analysis, threshold: f64) -> ReviewRow {
     let best = a.best();
     let played = a.of(d.played).expect("the played move is legal");
     let view = d.state.view(d.seat).expect("a decision is in a round");
@@ -267,7 +267,7 @@ pub struct SummaryRow {
 }
 
 /// The summary of `rows`, per game and seat, in that order.
-pub fn summary(games: &[&LoggedGame], rows: &[ReviewRow]) -> Vec<SummaryRow> {
+pub(crate) fn summary(games: &[&LoggedGame], rows: &[ReviewRow]) -> Vec<SummaryRow> {
     let mut out: Vec<SummaryRow> = Vec::new();
     for g in games {
         for (s, bot) in g.bots.iter().enumerate() {

@@ -74,7 +74,7 @@ pub struct SweepConfig {
 
 impl SweepConfig {
     /// As stored in a state.
-    pub fn to_value(&self) -> serde_json::Value {
+    pub(crate) fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("serialisable")
     }
 
@@ -82,7 +82,7 @@ impl SweepConfig {
     ///
     /// # Errors
     /// [`SweepError::State`] when the stored value does not describe a sweep.
-    pub fn of(st: &SweepState) -> Result<SweepConfig, SweepError> {
+    pub(crate) fn of(st: &SweepState) -> Result<SweepConfig, SweepError> {
         serde_json::from_value(st.config.clone())
             .map_err(|e| SweepError::State(format!("its tally.json does not describe a sweep ({e})")))
     }

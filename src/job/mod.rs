@@ -357,7 +357,7 @@ impl Run<'_> {
 
     /// The tournament runner's options: the threads, the flags, the checkpoint interval (with a
     /// folder) and the progress observer.
-    pub fn runner_options(&self) -> RunOptions {
+    pub(crate) fn runner_options(&self) -> RunOptions {
         RunOptions {
             stop: self.options.stop.clone(),
             cut: self.options.cut.clone(),

@@ -76,7 +76,7 @@ impl DealTable {
         DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 10), row(12, 9, 10, 8)]);
 
     /// Tiles per player for (set, players), if the table has a row.
-    pub fn hand(&self, set: u8, players: u8) -> Option<u8> {
+    pub(crate) fn hand(&self, set: u8, players: u8) -> Option<u8> {
         self.0.iter().find(|r| r.set == set && (r.players_lo..=r.players_hi).contains(&players)).map(|r| r.hand)
     }
 

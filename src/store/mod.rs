@@ -103,7 +103,7 @@ pub(crate) const MANIFEST: &str = "manifest.json";
 
 impl Kind {
     /// Whether `name` is one of this kind's files (its state, reports, plots, bot logs).
-    pub fn owns(&self, name: &str) -> bool {
+    pub(crate) fn owns(&self, name: &str) -> bool {
         name == self.state_file
             || name == BOT_LOGS
             || self.files.contains(&name)
@@ -207,7 +207,12 @@ impl Folder {
     /// # Errors
     /// What the folder holds (another kind's run, another run of this kind, other files), or
     /// that it cannot be created or written.
-    pub fn create(dir: &Path, kind: Kind, force: bool, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
+    pub(crate) fn create(
+        dir: &Path,
+        kind: Kind,
+        force: bool,
+        same_run: impl Fn(&str) -> bool,
+    ) -> Result<Folder, FolderError> {
         let advice =
             "give a new or empty folder, --resume the run it holds, or --force to replace mtrain's files in it";
         Folder::readied(dir, kind, force, advice, same_run)
@@ -314,7 +319,7 @@ impl Folder {
     ///
     /// # Errors
     /// `dir` holds no state file, or another kind's, or cannot be written.
-    pub fn open(dir: &Path, kind: Kind) -> Result<(Folder, String), FolderError> {
+    pub(crate) fn open(dir: &Path, kind: Kind) -> Result<(Folder, String), FolderError> {
         let bad = |why: String| FolderError(format!("cannot resume from '{}': {why}", dir.display()));
         if let Some(held) = Kind::of_folder(dir).filter(|&k| k != kind) {
             return Err(bad(format!(
@@ -344,7 +349,7 @@ impl Folder {
     ///
     /// # Errors
     /// The first failing write.
-    pub fn save<E>(
+    pub(crate) fn save<E>(
         &self,
         files: &[(&str, String)],
         state: &str,

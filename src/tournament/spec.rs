@@ -56,7 +56,7 @@ impl TournamentConfig {
     }
 
     /// As stored in a state.
-    pub fn to_value(&self) -> serde_json::Value {
+    pub(crate) fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("serialisable")
     }
 
@@ -64,14 +64,9 @@ impl TournamentConfig {
     ///
     /// # Errors
     /// [`StoreError::Mismatch`] when the stored value does not describe a tournament.
-    pub fn of(st: &super::RunState) -> Result<TournamentConfig, StoreError> {
+    pub(crate) fn of(st: &super::RunState) -> Result<TournamentConfig, StoreError> {
         serde_json::from_value(st.config.clone())
             .map_err(|e| StoreError::Mismatch(format!("its tally.json does not describe a tournament ({e})")))
-    }
-
-    /// The spec of the stored run, with the shard `st` plays.
-    pub fn spec_of(&self, st: &super::RunState) -> TournamentSpec {
-        TournamentSpec { shard: st.shard, ..self.spec.clone() }
     }
 }
 

@@ -302,7 +302,7 @@ impl SweepState {
     ///
     /// # Errors
     /// The first error `cells` or `save` returns.
-    pub fn play<E>(
+    pub(crate) fn play<E>(
         &mut self,
         opts: &super::RunOptions,
         mut cells: impl FnMut(usize) -> Result<Tournament, E>,
