@@ -26,7 +26,7 @@
 //! to set) and an indifference margin. A figure is *beyond* its limit (a defect) when its 95%
 //! interval lies wholly past the limit and the margin, *within* when it lies wholly on the good
 //! side of the limit, and *on the limit* (no defect, and reported as such) when it reaches past
-//! the limit but not past the margin ([`Verdict::of`]). Only the margin's far edge decides a
+//! the limit but not past the margin (`Verdict::of`). Only the margin's far edge decides a
 //! defect, so an interval that contains it is *undecided*, and a sweep plays the cell further
 //! (sequential sampling, up to a cap): a cell near the edge gets the games it needs instead of
 //! being decided by the noise of a fixed sample; at the cap it is no defect, and marked.

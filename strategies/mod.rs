@@ -238,7 +238,7 @@ impl Bot {
     /// Parses and builds a built-in bot in one step.
     ///
     /// # Errors
-    /// As parsing a [`StrategySpec`] and [`Bot::from_spec`].
+    /// As parsing a [`StrategySpec`] and `Bot::from_spec`.
     pub fn parse(s: &str) -> Result<Bot, SpecError> {
         Bot::from_spec(&s.parse()?)
     }

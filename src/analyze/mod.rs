@@ -160,10 +160,10 @@ impl Default for Settings {
 pub enum Hands {
     /// Every deal that meets the table's records equally likely.
     Uniform,
-    /// As the tuned policy leaves them: of [`PLAN_POOL`] uniform deals, one is picked with
+    /// As the tuned policy leaves them: of `PLAN_POOL` uniform deals, one is picked with
     /// weight `e^(b L)` for each other seat, L the length of the longest trail its hand holds
     /// from its own train's end (the plan `planner` and `weighted` keep) and b
-    /// [`plan_weight`]. `weighted`'s tuned weights
+    /// `plan_weight`. `weighted`'s tuned weights
     /// play the plan's tiles last, so a real hand of that model holds a longer plan than a
     /// uniform deal of the same size (4.9 tiles against 3.0 at 4 players); rolled out from
     /// uniform deals its opponents get stuck more often than real ones and the mover's win

@@ -45,10 +45,10 @@ pub(crate) fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
     parse_log(&text, &file)
 }
 
-/// [`read_log`] on the text of a log; `file` names it in messages.
+/// `read_log` on the text of a log; `file` names it in messages.
 ///
 /// # Errors
-/// As [`read_log`].
+/// As `read_log`.
 pub fn parse_log(text: &str, file: &str) -> Result<Vec<LoggedGame>, InvalidInput> {
     let mut games: Vec<LoggedGame> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -215,7 +215,7 @@ impl LoggedGame {
     /// Every decision, in order.
     ///
     /// # Errors
-    /// As [`LoggedGame::replay`].
+    /// As `LoggedGame::replay`.
     pub fn decisions(&self) -> Result<Vec<Decision>, InvalidInput> {
         let mut all = Vec::new();
         self.replay(|d| {

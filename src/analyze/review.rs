@@ -80,7 +80,7 @@ pub struct ReviewSettings {
     /// Only this seat's decisions (all seats when `None`).
     pub seat: Option<Seat>,
     /// The loss that must hold (the lower end of its interval, in points) for a mistake; a
-    /// blunder holds [`BLUNDER_FACTOR`] times as much.
+    /// blunder holds `BLUNDER_FACTOR` times as much.
     pub threshold: f64,
     /// Worlds of the deeper check of a search bot's mistake or blunder; 0 for none.
     pub check_worlds: u32,

@@ -44,8 +44,8 @@ pub struct SweepSpec {
     pub rules: Vec<String>,
     /// Player counts, `lo..=hi`.
     pub players: (u8, u8),
-    /// Hand sizes, `lo..=hi`; `None`: from [`AUTO_MIN_HAND`] to what the set can deal (at most
-    /// [`AUTO_MAX_HAND`]) at each player count.
+    /// Hand sizes, `lo..=hi`; `None`: from `AUTO_MIN_HAND` to what the set can deal (at most
+    /// `AUTO_MAX_HAND`) at each player count.
     pub hands: Option<(u8, u8)>,
     /// The population, as a `--bots` list.
     pub bots: String,

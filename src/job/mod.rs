@@ -7,7 +7,7 @@
 //! how the states of its shards add up. The driver does the rest, once for every kind:
 //!
 //! - **a new run** ([`Start::New`]): the bots registered, the job checked before anything is
-//!   written, the folder readied ([`Folder::create`]: new, empty, or this same run; `force`
+//!   written, the folder readied (`Folder::create`: new, empty, or this same run; `force`
 //!   replaces only mtrain's files), the state started;
 //! - **a resume** ([`Start::Resume`]): the stored state read and checked, the job rebuilt from
 //!   the configuration it stores (a corrected external bot command may replace one), the state

@@ -26,7 +26,7 @@ pub(crate) const SEES_HIDDEN_NOTE: &str =
     "[sees hidden]: this bot sees every hand (and the boneyard), which no player can: a ceiling of play, not a player";
 
 impl fmt::Display for BotLabel {
-    /// The name, then [`SEES_HIDDEN_MARK`] for a bot that sees hidden tiles: as the console shows
+    /// The name, then `SEES_HIDDEN_MARK` for a bot that sees hidden tiles: as the console shows
     /// it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)?;

@@ -424,7 +424,7 @@ impl TableSpec {
     /// The validated rules of the table, and the changes as applied.
     ///
     /// # Errors
-    /// As [`TableSpec::preset_rules`], or a table the rules do not allow (its seats, hand or
+    /// As `TableSpec::preset_rules`, or a table the rules do not allow (its seats, hand or
     /// rounds), naming every problem.
     pub fn build(&self) -> Result<(Rules, Vec<(String, String)>), TableError> {
         let (mut rules, changes) = self.preset_rules().map_err(TableError::Input)?;

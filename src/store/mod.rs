@@ -7,14 +7,14 @@
 //! describes itself by a [`Kind`] (its name, its state file, the files it writes); a [`Folder`]
 //! does the rest, written once for every kind:
 //!
-//! - **A new run** ([`Folder::create`]) writes into a folder that is new, empty, or holds this
+//! - **A new run** (`Folder::create`) writes into a folder that is new, empty, or holds this
 //!   same run (its stored configuration equal), which then starts afresh. Any other content is
 //!   refused, naming it, unless `force`: mtrain's own files are then removed and others left
 //!   alone. A file is never replaced that mtrain did not write.
-//! - **A stored run** ([`Folder::open`]) is found by its state file, which must be of this kind
+//! - **A stored run** (`Folder::open`) is found by its state file, which must be of this kind
 //!   (a folder of another kind is named as such); temporary files that a killed write left are
 //!   removed.
-//! - **A checkpoint** ([`Folder::save`]) writes the reports, then the state.
+//! - **A checkpoint** (`Folder::save`) writes the reports, then the state.
 //!
 //! What a run *is* lives in its state as data (a spec and the bots it adds, serde), never as a
 //! command line: a resume or a merge rebuilds the run from it, and two folders hold the same run

@@ -1,7 +1,7 @@
 //! Tournaments: a pure schedule of games, a parallel runner, exact mergeable statistics.
 //!
 //! The scheduling unit is the deal (every rotation of a deal is one game); deals are grouped
-//! into fixed-size chunks of [`CHUNK_DEALS`], the unit of parallel work, progress, sharding and
+//! into fixed-size chunks of `CHUNK_DEALS`, the unit of parallel work, progress, sharding and
 //! resumption. Results depend only on (rules, field, master seed, deal index), so any thread
 //! count, shard split or interruption gives the same totals.
 

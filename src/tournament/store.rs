@@ -49,7 +49,7 @@ fn format_of(s: &str) -> Option<u32> {
 pub struct RunState {
     /// [`STORE_FORMAT`].
     pub format: u32,
-    /// [`TOURNAMENT_KIND`].
+    /// `TOURNAMENT_KIND`.
     pub kind: String,
     /// What the run is, as data (a [`super::TournamentConfig`]: the tournament's spec without
     /// its shard, and the bots it adds): compared on resume and merge, and what a resumed or
@@ -194,7 +194,7 @@ pub(crate) const BALANCE_KIND: &str = "balance";
 pub struct SweepState {
     /// [`SWEEP_FORMAT`].
     pub format: u32,
-    /// [`BALANCE_KIND`].
+    /// `BALANCE_KIND`.
     pub kind: String,
     /// What the sweep is, as data (the sweep's spec and the bots it adds): compared on resume
     /// and merge, and what a resumed or merged sweep is rebuilt from.
