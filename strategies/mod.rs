@@ -453,7 +453,7 @@ impl Registry {
     /// assert_eq!(field.bots[0].to_string(), "patient");
     /// assert_eq!(registry.full_spec(&field.bots[0]), "hoarder:release=1,late=5");
     /// ```
-    pub(crate) fn alias(&mut self, name: &str, spec: &str) -> Result<(), crate::error::InvalidInput> {
+    pub fn alias(&mut self, name: &str, spec: &str) -> Result<(), crate::error::InvalidInput> {
         self.check_name(name).map_err(|e| crate::error::InvalidInput(e.to_string()))?;
         let field = self.field(spec).map_err(|e| e.to_string())?;
         if field.entries.len() != 1 {
@@ -474,7 +474,7 @@ impl Registry {
     }
 
     /// The spec a bot stands for: the named spec of a [`Registry::alias`], else the spec itself.
-    pub(crate) fn full_spec(&self, spec: &StrategySpec) -> String {
+    pub fn full_spec(&self, spec: &StrategySpec) -> String {
         match self.get(&spec.name).map(|e| &e.origin) {
             Some(Origin::Alias(full)) => full.clone(),
             _ => spec.to_string(),
