@@ -41,5 +41,5 @@ fn main() {
         let late = spec.get("late").unwrap_or("0");
         late.parse().map(|late| Lightest { late }).map_err(|_| spec.bad_value("late", "a whole number"))
     });
-    std::process::exit(mexican_train::cli::run_with(&registry, std::env::args_os()));
+    std::process::exit(mexican_train::run_command_line_with(&registry, std::env::args_os()));
 }

@@ -26,7 +26,7 @@
 //! to set) and an indifference margin. A figure is *beyond* its limit (a defect) when its 95%
 //! interval lies wholly past the limit and the margin, *within* when it lies wholly on the good
 //! side of the limit, and *on the limit* (no defect, and reported as such) when it reaches past
-//! the limit but not past the margin ([`Verdict::of`]). Only the margin's far edge decides a
+//! the limit but not past the margin (`Verdict::of`). Only the margin's far edge decides a
 //! defect, so an interval that contains it is *undecided*, and a sweep plays the cell further
 //! (sequential sampling, up to a cap): a cell near the edge gets the games it needs instead of
 //! being decided by the noise of a fixed sample; at the cap it is no defect, and marked.
@@ -38,9 +38,8 @@
 
 mod sweep;
 
-pub use sweep::{
-    AUTO_MAX_HAND, AUTO_MIN_HAND, Sweep, SweepConfig, SweepError, SweepSpec, all_planned_played, complete, games_played,
-};
+pub(crate) use sweep::{AUTO_MAX_HAND, AUTO_MIN_HAND, all_planned_played, games_played};
+pub use sweep::{Sweep, SweepConfig, SweepError, SweepSpec, complete};
 
 use crate::rules::{PRESETS, Rules};
 use crate::stats::{Estimate, Z95};
@@ -50,16 +49,16 @@ use crate::tournament::{Tally, WIN_UNIT};
 /// normal, scored ending under every source's rules; counting more than one round in twenty
 /// as a defect is this project's convention for an ending players find unsatisfying, not a
 /// finding.
-pub const MAX_BLOCKED: f64 = 0.05;
+pub(crate) const MAX_BLOCKED: f64 = 0.05;
 /// The default first-player limit: 3 percentage points over the fair share `1/N`, at any table
 /// size. Three points is about one extra win in 33 matches (or rounds): the smallest edge a
 /// regular group would notice over an evening's play.
-pub const MAX_FIRST_EDGE: f64 = 0.03;
+pub(crate) const MAX_FIRST_EDGE: f64 = 0.03;
 
 /// The default skill floor: the field's first bot finishing ahead of its last in fewer than 55%
 /// of comparisons, a 5-point edge that a player would take many matches to feel, means the hand
 /// size leaves little room for the better player.
-pub const MIN_SKILL: f64 = 0.55;
+pub(crate) const MIN_SKILL: f64 = 0.55;
 
 /// The default skill ceiling: the field's last bot (a beginner) finishing ahead of its second (a
 /// careful player) in fewer than one comparison in twenty means luck no longer gives the weaker
@@ -67,16 +66,17 @@ pub const MIN_SKILL: f64 = 0.55;
 /// second bot, not the strongest: over a 13-round match the strongest bot beats a beginner
 /// almost always at most tables (tuned `weighted` against `greedy`: 0.97 at 4 players and 15
 /// tiles), which says more about the bot than about the hand size.
-pub const MAX_SKILL: f64 = 0.95;
+pub(crate) const MAX_SKILL: f64 = 0.95;
 
 /// The default indifference margin: 1 percentage point on every criterion. A figure whose 95%
 /// interval lies within one point of its limit is "on the limit": no defect, and reported as
 /// such, rather than decided by the noise of the sample.
-pub const MARGIN: f64 = 0.01;
+pub(crate) const MARGIN: f64 = 0.01;
 
 /// Which first player the first-player criterion judges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub enum FirstPlayer {
     /// The seat that leads round 1, over a whole match (the lead rotates, so most of a round's
     /// edge cancels): how the game is played, and the default.
@@ -138,6 +138,7 @@ pub struct Limits {
 /// careful player (`planner`) and a beginner (`greedy`). Skill is `weighted` against `greedy`
 /// (can the best player show it?), luck `planner` against `greedy` (does an ordinary gap between
 /// two players still leave the weaker one a chance?).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub const DEFAULT_POPULATION: &str = "weighted,planner,greedy";
 
 impl Default for Limits {
@@ -156,7 +157,7 @@ impl Default for Limits {
 /// How a figure stands against its limit. A defect needs the figure shown beyond the limit by
 /// more than the margin: the margin is a zone of indifference, and only its far edge decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Its 95% interval lies wholly on the good side of the limit.
     Within,
     /// Its interval reaches past the limit, but not past the margin: no defect, and said so.
@@ -204,7 +205,7 @@ impl Verdict {
 }
 
 /// The criteria, in order: blocked rounds, the first player, the skill floor, the skill ceiling.
-pub const CRITERIA: [&str; 4] = ["blocked", "first_player", "skill", "skill_ceiling"];
+pub(crate) const CRITERIA: [&str; 4] = ["blocked", "first_player", "skill", "skill_ceiling"];
 
 /// How a hand size is chosen for a player count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -224,7 +225,7 @@ pub enum Objective {
 
 impl Objective {
     /// Every objective with its name.
-    pub const ALL: [(&'static str, Objective); 5] = [
+    pub(crate) const ALL: [(&'static str, Objective); 5] = [
         ("balanced", Objective::Balanced),
         ("no_defect", Objective::NoDefect),
         ("most_skill", Objective::MostSkill),
@@ -286,6 +287,7 @@ impl Objective {
 
 /// One measured cell: a player count and hand size, and its statistics.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Cell {
     /// Seats.
     pub players: u8,
@@ -297,6 +299,7 @@ pub struct Cell {
 
 /// A metric of a cell, with its interval when it has one.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Value {
     /// Point estimate.
     pub value: f64,
@@ -320,13 +323,14 @@ impl From<Estimate> for Value {
 
 /// A metric: name, axis label, whether it is a share, and how to read it from a cell.
 #[derive(Debug)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Metric {
     /// CSV and CLI name.
     pub name: &'static str,
     /// Plot title.
     pub label: &'static str,
     /// Y-axis label.
-    pub axis: &'static str,
+    pub(crate) axis: &'static str,
     /// A share in [0, 1] (plotted as a percentage).
     pub share: bool,
     /// Reference line for the plot.
@@ -336,7 +340,7 @@ pub struct Metric {
 }
 
 /// The edge of the `k`-th seat of the turn order (from 0): its round win rate minus `1/N`.
-pub fn position_advantage(c: &Cell, k: usize) -> Option<Value> {
+pub(crate) fn position_advantage(c: &Cell, k: usize) -> Option<Value> {
     position_win(c, k).map(|e| shifted(e, 1.0 / c.players as f64))
 }
 
@@ -351,7 +355,7 @@ fn shifted(e: Estimate, by: f64) -> Value {
 /// Turn-order advantage as one number: the root mean square over positions of (round win rate
 /// minus `1/N`), with each position's sampling variance subtracted from its square first, so that
 /// noise alone does not look like an advantage (0 when none is detectable). Descriptive.
-pub fn turn_order_advantage(c: &Cell) -> Option<Value> {
+pub(crate) fn turn_order_advantage(c: &Cell) -> Option<Value> {
     let n = c.players as usize;
     let mut sum = 0.0;
     for k in 0..n {
@@ -365,6 +369,7 @@ pub fn turn_order_advantage(c: &Cell) -> Option<Value> {
 }
 
 /// The head-to-head score of the field's first bot against its last (`None` with one bot).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn skill(c: &Cell) -> Option<Value> {
     let bots = c.tally.layout.bots;
     (bots >= 2).then(|| c.tally.pair_score(0, bots - 1).proportion(1.0).map(Value::from)).flatten()
@@ -378,6 +383,7 @@ pub fn skill(c: &Cell) -> Option<Value> {
 /// does not lie above 0.5 (at 6 to 8 players `planner` loses to `greedy` at most hand sizes), a
 /// low score is that bot's weakness, not luck, and the figure is `None`: not measurable there
 /// (the console and reports say so).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn skill_ceiling(c: &Cell) -> Option<Value> {
     let v = luck_pair(c)?;
     match v.interval {
@@ -395,12 +401,13 @@ fn luck_pair(c: &Cell) -> Option<Value> {
 
 /// Whether a cell has the pair the luck figure compares but that pair's better bot does not
 /// beat the last at this table: the luck figure is not measurable there.
-pub fn luck_not_measurable(c: &Cell) -> bool {
+pub(crate) fn luck_not_measurable(c: &Cell) -> bool {
     c.tally.layout.bots >= 2 && skill_ceiling(c).is_none()
 }
 
 /// The round-to-round spread of round length: the root of half the mean squared difference in
 /// turns between consecutive rounds of a match, with the root of its interval.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn turns_sd(c: &Cell) -> Option<Value> {
     let e = c.tally.round_turns_diff2().mean(1.0)?;
     let root = |v: f64| v.max(0.0).sqrt();
@@ -409,7 +416,7 @@ pub fn turns_sd(c: &Cell) -> Option<Value> {
 
 /// Every metric `mtrain balance` measures, in CSV order (the per-position advantages follow them
 /// in `balance.csv`).
-pub const METRICS: &[Metric] = &[
+pub(crate) const METRICS: &[Metric] = &[
     Metric {
         name: "blocked_rate",
         axis: "share of rounds",
@@ -530,7 +537,7 @@ pub const METRICS: &[Metric] = &[
 ///
 /// # Errors
 /// A message naming the unknown metric and the valid ones.
-pub fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, crate::error::InvalidInput> {
+pub(crate) fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, crate::error::InvalidInput> {
     s.split(',')
         .map(|name| {
             let name = name.trim();
@@ -545,13 +552,14 @@ pub fn parse_metrics(s: &str) -> Result<Vec<&'static Metric>, crate::error::Inva
 }
 
 /// Reads a metric by name.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn read(c: &Cell, name: &str) -> Option<Value> {
     (METRICS.iter().find(|m| m.name == name).expect("a listed metric").read)(c)
 }
 
 /// Every criterion's figure and verdict in a cell: `(criterion, metric, figure, limit,
 /// verdict)`, in [`CRITERIA`] order.
-pub fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Value>, f64, Verdict); 4] {
+pub(crate) fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Value>, f64, Verdict); 4] {
     let blocked = read(c, "blocked_rate");
     let first = read(c, l.first_player.metric());
     let skill = read(c, "skill");
@@ -578,29 +586,30 @@ pub fn verdicts(c: &Cell, l: &Limits) -> [(&'static str, &'static str, Option<Va
 }
 
 /// Whether more games would decide a criterion of the cell: some verdict is undecided.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn undecided(c: &Cell, l: &Limits) -> bool {
     verdicts(c, l).iter().any(|v| v.4 == Verdict::Undecided)
 }
 
 /// The criteria of a cell with the verdict `which`.
-pub fn with_verdict(c: &Cell, l: &Limits, which: Verdict) -> Vec<&'static str> {
+pub(crate) fn with_verdict(c: &Cell, l: &Limits, which: Verdict) -> Vec<&'static str> {
     verdicts(c, l).iter().filter(|v| v.4 == which).map(|v| v.0).collect()
 }
 
 /// The criteria shown beyond their limit in a cell, by name (`blocked`, `first_player`,
 /// `skill`, `skill_ceiling`), as `recommendation.csv` lists them.
-pub fn defect_metrics(c: &Cell, l: &Limits) -> Vec<&'static str> {
+pub(crate) fn defect_metrics(c: &Cell, l: &Limits) -> Vec<&'static str> {
     with_verdict(c, l, Verdict::Beyond)
 }
 
 /// The defects a table suffers whoever plays, by criterion: blocked rounds and the first
 /// player's edge.
-pub fn rule_defects(c: &Cell, l: &Limits) -> Vec<&'static str> {
+pub(crate) fn rule_defects(c: &Cell, l: &Limits) -> Vec<&'static str> {
     defect_metrics(c, l).into_iter().filter(|&n| !n.starts_with("skill")).collect()
 }
 
 /// Whether skill is shown below the floor or luck above the ceiling.
-pub fn skill_defect(c: &Cell, l: &Limits) -> bool {
+pub(crate) fn skill_defect(c: &Cell, l: &Limits) -> bool {
     let v = verdicts(c, l);
     v[2].4 == Verdict::Beyond || v[3].4 == Verdict::Beyond
 }
@@ -608,7 +617,7 @@ pub fn skill_defect(c: &Cell, l: &Limits) -> bool {
 /// The cells whose `metric` is not distinguishable at 95% from the best (the largest when
 /// `higher`, else the smallest): the difference from the best within 1.96 standard errors of
 /// the two (independent) cells. Cells without the figure are left out.
-pub fn best_set<'a>(cells: &[&'a Cell], metric: &str, higher: bool) -> Vec<&'a Cell> {
+pub(crate) fn best_set<'a>(cells: &[&'a Cell], metric: &str, higher: bool) -> Vec<&'a Cell> {
     let sign = if higher { 1.0 } else { -1.0 };
     let vals: Vec<(&Cell, Value)> = cells.iter().filter_map(|c| read(c, metric).map(|v| (*c, v))).collect();
     let Some(&(_, best)) = vals.iter().max_by(|a, b| (sign * a.1.value).total_cmp(&(sign * b.1.value))) else {
@@ -626,19 +635,19 @@ pub fn best_set<'a>(cells: &[&'a Cell], metric: &str, higher: bool) -> Vec<&'a C
 
 /// A recommendation for one player count.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Pick {
+pub(crate) struct Pick {
     /// The recommended hand.
     pub hand: Option<u8>,
     /// The candidates the pick was made from.
     pub set: Vec<u8>,
     /// Whether every size shows a defect: the candidates are those with the fewest rule defects
     /// (blocked rounds, first-player edge), the skill floor applied only where some pass it.
-    pub fallback: bool,
+    pub(crate) fallback: bool,
 }
 
 /// The hand size `objective` picks among `cells` (all of one player count, in hand order);
 /// `published` is the preset's hand for that count, if it has one.
-pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>, l: &Limits) -> Pick {
+pub(crate) fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>, l: &Limits) -> Pick {
     // Rule defects first: the fewest (normally none). Then the skill floor, but only where some
     // of those sizes pass it: a player count at which skill is shown not to matter at every hand
     // size is a property of the table that no hand size fixes, so it does not move the pick.
@@ -672,17 +681,18 @@ pub fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>, l
 }
 
 /// The published hand size of every preset for `set` and `players` (`None`: not in its table).
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
     PRESETS.iter().map(|p| (p.name, Rules::preset(p.name).ok().and_then(|r| r.deal_table.hand(set, players)))).collect()
 }
 
 /// The figures the objectives decide on, in recommendation.csv and the console.
-pub const DECIDING: [&str; 6] =
+pub(crate) const DECIDING: [&str; 6] =
     ["blocked_rate", "first_player_advantage", "match_first_player_advantage", "skill", "skill_ceiling", "turns"];
 
 /// The recommendation per player count, in player order.
 /// `base` is the preset swept (its deal table gives the published hand each pick starts from).
-pub fn recommendations(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> Vec<(u8, Pick)> {
+pub(crate) fn recommendations(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> Vec<(u8, Pick)> {
     let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
     counts.dedup();
     counts

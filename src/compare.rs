@@ -160,8 +160,8 @@ pub struct CompareSpec {
     pub rounds: Option<u8>,
     /// Player counts, `lo..=hi`.
     pub players: (u8, u8),
-    /// Hand sizes, `lo..=hi`; `None`: from [`AUTO_MIN_HAND`] to what every rule set can deal
-    /// (at most [`AUTO_MAX_HAND`]) at each player count.
+    /// Hand sizes, `lo..=hi`; `None`: from 5 tiles (`AUTO_MIN_HAND`) to what every rule set can deal
+    /// (at most `AUTO_MAX_HAND`, 24) at each player count.
     pub hands: Option<(u8, u8)>,
     /// The population, as a `--bots` list.
     pub bots: String,

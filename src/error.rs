@@ -93,7 +93,7 @@ message_error!(InvalidInput, PlotError, RecordError);
 /// (`field `players`: expected a whole number from 0 to 255, not 300`), a missing field, or
 /// that the text is not JSON at all; never the parser's line and column. `text` is what was
 /// parsed (the field is found before the place the parser stopped).
-pub fn json_problem(text: &str, e: &serde_json::Error) -> String {
+pub(crate) fn json_problem(text: &str, e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     match e.classify() {
         Category::Syntax | Category::Eof => "it is not valid JSON (cut short, damaged or edited)".to_string(),
@@ -211,7 +211,7 @@ fn found_words(found: &str) -> String {
 
 /// What is wrong with a CSV file, without the library's record numbers and byte offsets: the
 /// line and what is wrong there.
-pub fn csv_problem(e: &csv::Error) -> String {
+pub(crate) fn csv_problem(e: &csv::Error) -> String {
     let line = |p: Option<&csv::Position>| p.map_or(String::new(), |p| format!("line {}: ", p.line()));
     match e.kind() {
         csv::ErrorKind::UnequalLengths { pos, expected_len, len } => format!(

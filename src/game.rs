@@ -415,7 +415,7 @@ pub fn play_match<S: Strategy, O: MatchObserver>(rules: &Rules, seed: u64, bots:
 ///
 /// # Panics
 /// Panics if `bots.len()` differs from `rules.players`.
-pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
+pub(crate) fn play_match_seeded<S: Strategy, O: MatchObserver>(
     rules: &Rules,
     seeds: &MatchSeeds,
     bots: &mut [S],
@@ -433,7 +433,7 @@ pub fn play_match_seeded<S: Strategy, O: MatchObserver>(
 ///
 /// # Panics
 /// Panics if `bots.len()` differs from `rules.players`.
-pub fn play_match_into<S: Strategy, O: MatchObserver>(
+pub(crate) fn play_match_into<S: Strategy, O: MatchObserver>(
     rules: &Rules,
     seeds: &MatchSeeds,
     bots: &mut [S],
@@ -502,7 +502,7 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
 /// [`MatchState`] both play a match through it, so a match stepped one decision at a time is
 /// the match the runner plays.
 #[derive(Clone, Debug)]
-pub struct MatchFlow {
+pub(crate) struct MatchFlow {
     deal_rng: GameRng,
     /// The seat that leads round 1.
     f1: u8,
@@ -524,7 +524,7 @@ impl MatchFlow {
     /// The setup of the next round (its engine, how the engine is found, who leads and who
     /// plays first, the doubles used), which it then counts as begun; `None` once every round
     /// is played.
-    pub fn next_setup(&mut self, rules: &Rules) -> Option<RoundSetup> {
+    pub(crate) fn next_setup(&mut self, rules: &Rules) -> Option<RoundSetup> {
         let r = self.next;
         if r > rules.round_count() {
             return None;
@@ -554,7 +554,7 @@ impl MatchFlow {
     /// Tells `obs` of the round `state` just dealt, and deals it again while the rules ask for
     /// it (Great Harbour Cay: nobody holds a tile showing the engine's number). The observer
     /// sees every deal, the redealt ones included (a log repeats the round).
-    pub fn redeal_while_needed<O: MatchObserver>(
+    pub(crate) fn redeal_while_needed<O: MatchObserver>(
         &mut self,
         rules: &Rules,
         setup: &RoundSetup,
@@ -570,7 +570,7 @@ impl MatchFlow {
 
     /// The next round, dealt (and redealt while the rules ask for it), told to `obs`; `None`
     /// once every round is played.
-    pub fn next_round<O: MatchObserver>(&mut self, rules: &Rules, obs: &mut O) -> Option<RoundState> {
+    pub(crate) fn next_round<O: MatchObserver>(&mut self, rules: &Rules, obs: &mut O) -> Option<RoundState> {
         let setup = self.next_setup(rules)?;
         let mut state = RoundState::with_setup(rules, &self.deal(rules, &setup), setup);
         self.redeal_while_needed(rules, &setup, &mut state, obs);
@@ -578,7 +578,7 @@ impl MatchFlow {
     }
 
     /// Records the round `state` just ended as `outcome` in `result`.
-    pub fn end_round(&mut self, state: &RoundState, outcome: Outcome, result: &mut MatchResult) {
+    pub(crate) fn end_round(&mut self, state: &RoundState, outcome: Outcome, result: &mut MatchResult) {
         let r = self.round();
         let n = result.players as usize;
         let e = state.engine_number();
@@ -1065,6 +1065,7 @@ fn previous_out(prev: &Outcome, prev_first: Seat, n: usize) -> Seat {
 }
 
 /// The winners' seat mask: lowest total; ties per the tie-break rule (P-38).
+#[doc(hidden)] // for the integration tests
 pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> u16 {
     let best = totals[..n].iter().copied().min().unwrap_or(0);
     let mut mask: u16 = (0..n).filter(|&s| totals[s] == best).fold(0, |m, s| m | 1 << s);
@@ -1082,6 +1083,7 @@ pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_
 /// Each seat's finishing place (0 = first): the seats strictly ahead of it, ordering by the
 /// lower total and then by the tie-break rule, so that place 0 is exactly [`winners`]. This is
 /// the one order every statistic uses (win share, ranks, head-to-head, the SPRT).
+#[doc(hidden)] // for the integration tests
 pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> [u8; MAX_PLAYERS] {
     // Smaller key = further ahead: the lower total, then more zero rounds, then the lower
     // lowest non-zero round, packed into one integer (same order as the tuple).

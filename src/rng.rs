@@ -14,6 +14,7 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64 finaliser: a bijective scrambling of 64 bits.
 #[inline]
+#[doc(hidden)] // the engine's helpers, for the integration tests
 pub const fn splitmix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -35,13 +36,14 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
 
 /// Stream ids for [`mix`]: deals and the match-level choices use their own streams, bots use
 /// their seat number, so adding a bot never changes a deal.
+#[doc(hidden)] // the stream names seeds derive from, pinned by the integration tests
 pub mod stream {
     /// The deal stream of a match (shuffles, random first player).
     pub const DEAL: u64 = 1 << 32;
     /// Bots: `BOT + seat`.
     pub const BOT: u64 = 2 << 32;
     /// The seating order of a deal at a table too large to go through every order.
-    pub const SEATING: u64 = 3 << 32;
+    pub(crate) const SEATING: u64 = 3 << 32;
 }
 
 /// Every seed a run derives, by name, in one place: a result depends on a seed only through
@@ -49,17 +51,18 @@ pub mod stream {
 /// a deal's seed gives its shuffles, its seating order and each seat's bot stream; a balance
 /// sweep gives each cell a master seed; a tuning run gives each iteration its deals and signs,
 /// and its confirmation a master seed of its own.
+#[doc(hidden)] // every seed derivation, pinned by the integration tests
 pub mod seeds {
     use super::{mix, stream};
 
     /// Stream of the SPSA perturbation signs of iteration `k` (`SIGNS + k`).
-    pub const SIGNS: u64 = 7 << 32;
+    pub(crate) const SIGNS: u64 = 7 << 32;
     /// Stream of a tuning run's confirmation.
-    pub const CONFIRM: u64 = 8 << 32;
+    pub(crate) const CONFIRM: u64 = 8 << 32;
     /// Stream of a resampled round's hidden tiles.
-    pub const RESAMPLE_WORLD: u64 = 9 << 32;
+    pub(crate) const RESAMPLE_WORLD: u64 = 9 << 32;
     /// Stream of a resampled match's later deals.
-    pub const RESAMPLE_DEALS: u64 = 10 << 32;
+    pub(crate) const RESAMPLE_DEALS: u64 = 10 << 32;
 
     /// Deal `deal` of a tournament whose master seed is `run`: every rotation of the deal
     /// shares it.
@@ -68,7 +71,7 @@ pub mod seeds {
     }
 
     /// The shuffles and match-level choices (a random first player) of a match or deal seed.
-    pub const fn shuffles(match_seed: u64) -> u64 {
+    pub(crate) const fn shuffles(match_seed: u64) -> u64 {
         mix(match_seed, stream::DEAL)
     }
 
@@ -104,32 +107,32 @@ pub mod seeds {
 
     /// The master seed of the balance cell of `players` and `hand`: adding cells to a sweep
     /// never changes the others.
-    pub const fn balance_cell(run: u64, players: u8, hand: u8) -> u64 {
+    pub(crate) const fn balance_cell(run: u64, players: u8, hand: u8) -> u64 {
         mix(run, players as u64 * 256 + hand as u64)
     }
 
     /// The master seed of the games of SPSA iteration `k`.
-    pub const fn tune_iteration(run: u64, k: u64) -> u64 {
+    pub(crate) const fn tune_iteration(run: u64, k: u64) -> u64 {
         mix(run, k)
     }
 
     /// The seed of iteration `k`'s perturbation signs.
-    pub const fn tune_signs(run: u64, k: u64) -> u64 {
+    pub(crate) const fn tune_signs(run: u64, k: u64) -> u64 {
         mix(run, SIGNS + k)
     }
 
     /// The master seed of a tuning run's confirmation games (deals no iteration plays).
-    pub const fn tune_confirm(run: u64) -> u64 {
+    pub(crate) const fn tune_confirm(run: u64) -> u64 {
         mix(run, CONFIRM)
     }
 
     /// The hidden tiles of a round resampled from one seat's knowledge with `seed`.
-    pub const fn resample_world(seed: u64) -> u64 {
+    pub(crate) const fn resample_world(seed: u64) -> u64 {
         mix(seed, RESAMPLE_WORLD)
     }
 
     /// The later deals of a match resampled with `seed`.
-    pub const fn resample_deals(seed: u64) -> u64 {
+    pub(crate) const fn resample_deals(seed: u64) -> u64 {
         mix(seed, RESAMPLE_DEALS)
     }
 }
@@ -139,6 +142,7 @@ pub mod seeds {
 /// # Panics
 /// Panics if `n == 0`.
 #[inline]
+#[doc(hidden)] // the engine's helpers, for the integration tests
 pub fn below(rng: &mut GameRng, n: u64) -> u64 {
     assert!(n > 0, "below(0)");
     let mut m = (rng.next_u64() as u128) * (n as u128);
@@ -152,6 +156,7 @@ pub fn below(rng: &mut GameRng, n: u64) -> u64 {
 }
 
 /// Fisher–Yates shuffle: for `i` from the last index down to 1, swap `i` with `below(i + 1)`.
+#[doc(hidden)] // the engine's helpers, for the integration tests
 pub fn shuffle<T>(rng: &mut GameRng, items: &mut [T]) {
     for i in (1..items.len()).rev() {
         let j = below(rng, i as u64 + 1) as usize;

@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 /// z for a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Sums over deals of one figure: exact, mergeable.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,7 +30,7 @@ pub struct Cluster {
     pub sum: u64,
     /// `Σ x_d²`, as a decimal string in files (it can exceed 2^64).
     #[serde(with = "u128_text")]
-    pub sum_sq: u128,
+    pub(crate) sum_sq: u128,
 }
 
 mod u128_text {
@@ -59,8 +59,8 @@ pub struct Estimate {
 
 impl Cluster {
     /// Adds one deal's total `x` over `m` units (nothing if `m == 0`).
-    #[inline]
-    pub fn add_deal(&mut self, x: u64, m: u64) {
+    #[cfg(test)]
+    pub(crate) fn add_deal(&mut self, x: u64, m: u64) {
         if m == 0 {
             return;
         }
@@ -92,7 +92,7 @@ impl Cluster {
 
     /// The squared standard error of the mean per unit divided by `scale` (between-deal
     /// variance); `None` with fewer than two deals.
-    pub fn mean_variance(&self, scale: f64) -> Option<f64> {
+    pub(crate) fn mean_variance(&self, scale: f64) -> Option<f64> {
         self.se2().map(|v| v / (scale * scale))
     }
 
@@ -134,17 +134,17 @@ impl Cluster {
 }
 
 /// Up to this many (effective) events, a rate's bound on that side is the Poisson one.
-pub const RARE_EVENTS: f64 = 3.0;
+pub(crate) const RARE_EVENTS: f64 = 3.0;
 
 /// The lower 2.5% bound on a Poisson mean after `events` events (`events > 0`, not
 /// necessarily whole: effective counts under clustering): the 0.025 quantile of Gamma(events, 1).
-pub fn poisson_lower(events: f64) -> f64 {
+pub(crate) fn poisson_lower(events: f64) -> f64 {
     use statrs::distribution::{ContinuousCDF, Gamma};
     Gamma::new(events, 1.0).map_or(0.0, |g| g.inverse_cdf(0.025))
 }
 
 /// Wilson score interval for a proportion `p` observed over `n` trials.
-pub fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
+pub(crate) fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
     if n <= 0.0 {
         return (0.0, 1.0);
     }

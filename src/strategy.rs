@@ -355,7 +355,7 @@ mod tests {
 ///
 /// # Errors
 /// [`SpecError::Syntax`] for malformed text.
-pub fn parse_bot_list(s: &str) -> Result<Vec<StrategySpec>, SpecError> {
+pub(crate) fn parse_bot_list(s: &str) -> Result<Vec<StrategySpec>, SpecError> {
     let mut out: Vec<String> = Vec::new();
     for piece in s.split(',') {
         match out.last_mut() {

@@ -23,14 +23,13 @@ use crate::rng::{rng_from_seed, seeds};
 use crate::strategy::StrategySpec;
 use rand::RngCore;
 
-pub use crate::rng::seeds::{CONFIRM, SIGNS};
-
 mod run;
 
 pub use run::{Confirmation, Row, TUNE_FORMAT, TuneError, TuneState, Tuning, TuningSpec};
 
 /// One tuned parameter and its range.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct TuneParam {
     /// The bot's parameter key.
     pub key: String,
@@ -109,19 +108,20 @@ impl Gains {
 }
 
 /// Iteration `k`'s signs, one per parameter.
-pub fn signs(seed: u64, k: u64, d: usize) -> Vec<f64> {
+pub(crate) fn signs(seed: u64, k: u64, d: usize) -> Vec<f64> {
     let mut rng = rng_from_seed(seeds::tune_signs(seed, k));
     (0..d).map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 }).collect()
 }
 
 /// The two points an iteration plays, in unit coordinates: `u ± c_k Δ`, clamped.
-pub fn perturbed(u: &[f64], delta: &[f64], c_k: f64) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn perturbed(u: &[f64], delta: &[f64], c_k: f64) -> (Vec<f64>, Vec<f64>) {
     let plus = u.iter().zip(delta).map(|(x, d)| (x + c_k * d).clamp(0.0, 1.0)).collect();
     let minus = u.iter().zip(delta).map(|(x, d)| (x - c_k * d).clamp(0.0, 1.0)).collect();
     (plus, minus)
 }
 
 /// The step after the plus point scored `score` against the minus point.
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub fn step(u: &mut [f64], delta: &[f64], gains: &Gains, k: u64, score: f64) {
     let (a, c) = (gains.a_k(k), gains.c_k(k));
     for (x, d) in u.iter_mut().zip(delta) {
@@ -130,7 +130,7 @@ pub fn step(u: &mut [f64], delta: &[f64], gains: &Gains, k: u64, score: f64) {
 }
 
 /// `base` with each tuned parameter set to its value at `u` (other parameters kept).
-pub fn spec_at(base: &StrategySpec, params: &[TuneParam], u: &[f64]) -> StrategySpec {
+pub(crate) fn spec_at(base: &StrategySpec, params: &[TuneParam], u: &[f64]) -> StrategySpec {
     let mut spec = base.clone();
     for (p, &x) in params.iter().zip(u) {
         let text = p.text(p.value(x));

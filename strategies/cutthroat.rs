@@ -29,6 +29,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Aggressive planner.
 #[derive(Clone, Debug, Default)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Cutthroat {
     pub(super) cache: PlanCache,
 }

@@ -179,6 +179,7 @@ pub const MAX_DEPTH: u32 = 1_000;
 pub const MAX_PRIOR: f64 = 100.0;
 
 /// Determinized search with inference from draws and successive halving.
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Expert {
     samples: u32,
     time_cap: Option<Duration>,

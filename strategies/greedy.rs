@@ -27,6 +27,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Highest pip count first.
 #[derive(Clone, Debug, Default)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Greedy {
     random_ties: bool,
 }
@@ -46,11 +47,6 @@ impl Greedy {
             }
         };
         Ok(Greedy { random_ties })
-    }
-
-    /// Whether ties between equal pip counts are broken at random.
-    pub fn random_ties(&self) -> bool {
-        self.random_ties
     }
 }
 

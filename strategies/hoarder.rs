@@ -38,6 +38,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Double-hoarding planner.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Hoarder {
     pub(super) cache: PlanCache,
     release: u32,

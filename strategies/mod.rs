@@ -10,6 +10,7 @@ mod greedy;
 mod hoarder;
 mod montecarlo;
 mod oracle;
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub mod plan;
 mod plan_search;
 mod planner;
@@ -20,11 +21,12 @@ pub use cutthroat::Cutthroat;
 pub use expert::Expert;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
-pub use montecarlo::{MAX_SAMPLES, MonteCarlo, ROLLOUT_BOTS, rollouts_on_this_thread};
+pub use montecarlo::{MonteCarlo, rollouts_on_this_thread};
 pub use oracle::Oracle;
 pub use planner::Planner;
 pub use random::Random;
-pub use weighted::{CELKO_WEIGHTS, FEATURES, Features, HAND_WEIGHTS, WeightSet, Weighted, hand_spec, set_weight};
+pub(crate) use weighted::set_weight;
+pub use weighted::{CELKO_WEIGHTS, FEATURES, Features, HAND_WEIGHTS, Weighted, hand_spec};
 
 use crate::rng::GameRng;
 use crate::round::{MoveList, SeenEvent};
@@ -42,6 +44,7 @@ static ABANDON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::n
 /// Tells the search bots (`montecarlo`, `expert`, `oracle`) of this process that the games in
 /// flight are being cut short and will be discarded (`true`), or that a new run starts
 /// (`false`). Only a runner that discards the games in flight may set it.
+#[doc(hidden)] // for the integration tests and benches
 pub fn abandon_searches(on: bool) {
     ABANDON.store(on, std::sync::atomic::Ordering::SeqCst);
 }
@@ -199,7 +202,7 @@ builtin_bots! {
 }
 
 /// Comma-separated names of the built-in bots.
-pub fn bot_names() -> String {
+pub(crate) fn bot_names() -> String {
     BOTS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
@@ -223,7 +226,7 @@ impl Bot {
     ///
     /// # Errors
     /// Unknown name, unknown parameter or bad value, each naming the valid choices.
-    pub fn from_spec(spec: &StrategySpec) -> Result<Bot, SpecError> {
+    pub(crate) fn from_spec(spec: &StrategySpec) -> Result<Bot, SpecError> {
         let info = BOTS
             .iter()
             .find(|b| b.name == spec.name)
@@ -235,7 +238,7 @@ impl Bot {
     /// Parses and builds a built-in bot in one step.
     ///
     /// # Errors
-    /// As parsing a [`StrategySpec`] and [`Bot::from_spec`].
+    /// As parsing a [`StrategySpec`] and `Bot::from_spec`.
     pub fn parse(s: &str) -> Result<Bot, SpecError> {
         Bot::from_spec(&s.parse()?)
     }
@@ -294,8 +297,8 @@ pub struct Entry {
 
 /// The bots a command line knows, by name: the built-ins, plus whatever a user adds. Every
 /// subcommand takes its bots from here, so a bot added to a registry handed to
-/// [`crate::cli::run_with`] plays in `play`, `tournament`, `balance` and `bench` exactly as a
-/// built-in does.
+/// [`crate::run_command_line_with`] plays in `play`, `tournament`, `balance` and `bench` exactly
+/// as a built-in does.
 ///
 /// # Examples
 ///
@@ -322,7 +325,7 @@ pub struct Entry {
 /// let field = registry.field("nth:n=1,greedy").unwrap();
 /// assert_eq!(field.bots[0].to_string(), "nth:n=1");
 /// assert!(registry.field("nth:n=x").unwrap_err().to_string().contains("invalid value 'x'"));
-/// // `mexican_train::cli::run_with(registry, std::env::args_os())` runs mtrain with it.
+/// // `mexican_train::run_command_line_with(&registry, std::env::args_os())` runs mtrain with it.
 /// ```
 #[derive(Clone)]
 pub struct Registry {
@@ -599,6 +602,7 @@ impl Registry {
 
 /// Whether every built-in bot of `specs` plays the same move from the same view; unknown specs
 /// count as not. See [`Registry::deterministic`].
+#[doc(hidden)] // for the integration tests
 pub fn deterministic(specs: &[StrategySpec]) -> bool {
     Registry::builtin().deterministic(specs)
 }
@@ -629,17 +633,9 @@ pub struct Field {
 }
 
 impl Field {
-    /// Parses and checks a list of built-in bots; [`Registry::field`] for any registry.
-    ///
-    /// # Errors
-    /// Malformed text, an unknown bot or parameter, or a bad value.
-    pub fn parse(list: &str) -> Result<Field, SpecError> {
-        Registry::builtin().field(list)
-    }
-
     /// The bot of each of `players` seats when the list is no longer than the table: the
     /// entries, repeated to fill it.
-    pub fn lineup(&self, players: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn lineup(&self, players: usize) -> impl Iterator<Item = usize> + '_ {
         debug_assert!(self.entries.len() <= players);
         (0..players).map(move |s| self.entries[s % self.entries.len()] as usize)
     }
@@ -661,18 +657,12 @@ pub struct BotLabel {
 
 impl BotLabel {
     /// The label of `spec`, a bot of `registry`.
-    pub fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
+    pub(crate) fn of(registry: &Registry, spec: &StrategySpec) -> BotLabel {
         BotLabel {
             name: spec.to_string(),
             spec: registry.full_spec(spec),
             sees_hidden: registry.build(spec).is_ok_and(|b| Strategy::needs(&b).hidden),
         }
-    }
-
-    /// Labels of the built-in bots of `specs`.
-    pub fn builtin(specs: &[StrategySpec]) -> Vec<BotLabel> {
-        let registry = Registry::builtin();
-        specs.iter().map(|s| BotLabel::of(&registry, s)).collect()
     }
 }
 
@@ -682,17 +672,19 @@ mod field_tests {
 
     #[test]
     fn one_bot_one_name_and_lists_fill_the_table() {
-        let f = Field::parse("greedy,greedy:ties=first,planner,greedy:ties=random").unwrap();
+        let f = Registry::builtin().field("greedy,greedy:ties=first,planner,greedy:ties=random").unwrap();
         let names: Vec<String> = f.bots.iter().map(ToString::to_string).collect();
         assert_eq!(names, ["greedy", "planner", "greedy:ties=random"]);
         assert_eq!(f.entries, [0, 0, 1, 2]);
         assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 0, 1, 2]);
-        let f = Field::parse("greedy,random").unwrap();
+        let f = Registry::builtin().field("greedy,random").unwrap();
         assert_eq!(f.lineup(4).collect::<Vec<_>>(), [0, 1, 0, 1]);
         assert_eq!(f.lineup(3).collect::<Vec<_>>(), [0, 1, 0]);
         let c = Registry::builtin().canonical(&"montecarlo:rollout=greedy,samples=16".parse().unwrap()).unwrap();
         assert_eq!(c.to_string(), "montecarlo:samples=16");
-        assert!(Field::parse("greedy:ties=first,ties=random").unwrap_err().to_string().contains("given twice"));
-        assert!(Field::parse("alien").unwrap_err().to_string().contains("unknown bot 'alien'"));
+        assert!(
+            Registry::builtin().field("greedy:ties=first,ties=random").unwrap_err().to_string().contains("given twice")
+        );
+        assert!(Registry::builtin().field("alien").unwrap_err().to_string().contains("unknown bot 'alien'"));
     }
 }

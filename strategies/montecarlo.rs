@@ -71,11 +71,11 @@ pub(super) const INFO: BotInfo = BotInfo {
 };
 
 /// Largest accepted `samples`.
-pub const MAX_SAMPLES: u32 = 100_000;
+pub(crate) const MAX_SAMPLES: u32 = 100_000;
 
 /// Bots accepted as `rollout`: the built-ins without search. `weighted` plays its tuned set for
 /// the match's preset (the rollout bot is told of the match when the searcher is).
-pub const ROLLOUT_BOTS: &[&str] = &["greedy", "random", "weighted", "planner"];
+pub(crate) const ROLLOUT_BOTS: &[&str] = &["greedy", "random", "weighted", "planner"];
 
 /// Seed stream ids under a decision's seed: world `i` uses `mix(seed, 2i)`, its rollouts
 /// `mix(seed, 2i + 1)`.
@@ -94,6 +94,7 @@ thread_local! {
 
 /// How many rollouts the search bots have played on the calling thread so far: `mtrain bench`
 /// reads it before and after a run to report rollouts per second.
+#[doc(hidden)] // for the integration tests
 pub fn rollouts_on_this_thread() -> u64 {
     ROLLOUTS.with(std::cell::Cell::get)
 }
@@ -278,6 +279,7 @@ pub(super) const SCORE_PARAM: ParamInfo = ParamInfo {
 };
 
 /// Flat determinized Monte Carlo search.
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct MonteCarlo {
     samples: u32,
     worlds: Worlds,

@@ -83,6 +83,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Search on the true round: a measure of the ceiling.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Oracle {
     search: Search,
     /// `seats=own`: how each other seat plays, learnt from its decisions.

@@ -20,9 +20,10 @@ use crate::tile::{PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 use crate::view::View;
 
+pub use super::plan_search::Trail;
+pub(crate) use super::plan_search::longest_plan_within;
 pub use super::plan_search::{
-    DECISION_PLAN_BUDGET, PLAN_BUDGET, ROLLOUT_PLAN_BUDGET, Trail, longest_plan, longest_plan_within,
-    plan_nodes_on_this_thread,
+    DECISION_PLAN_BUDGET, PLAN_BUDGET, ROLLOUT_PLAN_BUDGET, longest_plan, plan_nodes_on_this_thread,
 };
 
 /// The current plan of one seat, searched again only when it went stale (S1c).
@@ -109,7 +110,7 @@ impl PlanCache {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Traits {
     /// S2 and S4 (`hoarder`): `(release, late)`.
-    pub hoard: Option<(u32, usize)>,
+    pub(crate) hoard: Option<(u32, usize)>,
     /// S3 and S5 (`cutthroat`).
     pub cutthroat: bool,
 }

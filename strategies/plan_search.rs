@@ -27,6 +27,7 @@ use crate::tile_set::TileSet;
 
 /// Search nodes (with tiles left to try from their end) one [`longest_plan`] search may expand;
 /// a search that starts again with a memo has this budget anew.
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub const PLAN_BUDGET: u32 = 200_000;
 
 /// The budget of a plan search inside a search bot's rollouts (`weighted` or `planner` playing
@@ -34,6 +35,7 @@ pub const PLAN_BUDGET: u32 = 200_000;
 /// rollout turns, so the plan of a hand swollen by draws (30 tiles and more, at two players under
 /// `celko1998` or `family_house`) may not cost what a decision of the bot itself may. Hands a
 /// round deals find their plan within it, so rollouts from dealt-size hands play as before.
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub const ROLLOUT_PLAN_BUDGET: u32 = 20_000;
 
 /// Plan-search nodes the rollouts of one search decision (`expert`, `montecarlo`, `oracle`) may
@@ -42,6 +44,7 @@ pub const ROLLOUT_PLAN_BUDGET: u32 = 20_000;
 /// dealt-size hands use about a tenth of it (98,000 nodes at most in a two-player `wikipedia`
 /// match); it binds where draws swell hands past 30 tiles, and keeps one decision there within
 /// about half a second on one core (`scripts/bench/bench-decision-cost.sh`).
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub const DECISION_PLAN_BUDGET: u64 = 1_000_000;
 
 thread_local! {
@@ -51,12 +54,14 @@ thread_local! {
 }
 
 /// Plan-search nodes expanded on the calling thread so far.
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub fn plan_nodes_on_this_thread() -> u64 {
     NODES.with(std::cell::Cell::get)
 }
 
 /// An ordered trail of tiles from an open end: a plan.
 #[derive(Clone, Copy, Debug)]
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub struct Trail {
     start: Pip,
     tiles: [Tile; MAX_TILES],
@@ -510,13 +515,14 @@ impl Pairing {
 
 /// PLAN: a longest trail of `hand` from open end `start`; ties to the most pips, then the
 /// lexicographically smallest tile list (each double laid on the first visit of its value).
+#[doc(hidden)] // the planner's search, for the integration tests and benches
 pub fn longest_plan(hand: &TileSet, start: Pip) -> Trail {
     plan_search(hand, start, PLAN_BUDGET).0
 }
 
 /// [`longest_plan`] with at most `budget` expanded nodes (each of the two tries): the best trail
 /// found within it.
-pub fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Trail {
+pub(crate) fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Trail {
     plan_search(hand, start, budget.max(1)).0
 }
 

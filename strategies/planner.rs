@@ -28,6 +28,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Longest-train planner.
 #[derive(Clone, Debug, Default)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Planner {
     pub(super) cache: PlanCache,
 }

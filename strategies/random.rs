@@ -19,6 +19,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Uniform over legal moves.
 #[derive(Clone, Debug, Default)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Random;
 
 impl Strategy for Random {

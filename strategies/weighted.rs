@@ -54,6 +54,7 @@ use crate::view::View;
 /// are the weights SPSA tuning found under `wikipedia` at four players (the tuning study in
 /// results/tuning: one set serves four presets of five, not `celko1998`; [`HAND_WEIGHTS`] are
 /// the earlier hand-set ones).
+#[doc(hidden)] // a built-in bot's features, for the integration tests
 pub const FEATURES: [(&str, &str, &str); 13] = [
     ("pips", "0.462543", "the tile's pips over the heaviest tile's"),
     ("urgent", "1.687504", "the tile's pips (as `pips`) when another seat holds at most two tiles"),
@@ -72,6 +73,7 @@ pub const FEATURES: [(&str, &str, &str); 13] = [
 
 /// The hand-set weights `weighted` had before tuning, in the order of [`FEATURES`]: reachable as
 /// the spec [`hand_spec`] returns. The tuning study starts from them.
+#[doc(hidden)] // a built-in bot's weights, for the integration tests
 pub const HAND_WEIGHTS: [(&str, &str); 13] = [
     ("pips", "1"),
     ("urgent", "2"),
@@ -91,6 +93,7 @@ pub const HAND_WEIGHTS: [(&str, &str); 13] = [
 /// The weights SPSA tuning found under `celko1998` at four players (results/tuning, the
 /// `tune-celko1998` run), in the order of [`FEATURES`]: `set=celko1998`, and `set=auto` under
 /// that preset.
+#[doc(hidden)] // a built-in bot's weights, for the integration tests
 pub const CELKO_WEIGHTS: [(&str, &str); 13] = [
     ("pips", "1.592327"),
     ("urgent", "1.080217"),
@@ -108,6 +111,7 @@ pub const CELKO_WEIGHTS: [(&str, &str); 13] = [
 ];
 
 /// The spec of `weighted` with the hand-set weights ([`HAND_WEIGHTS`]): `weighted:pips=1,urgent=2,...`.
+#[doc(hidden)] // a built-in bot's weights, for the integration tests
 pub fn hand_spec() -> String {
     let params: Vec<String> = HAND_WEIGHTS.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!("weighted:{}", params.join(","))
@@ -115,7 +119,7 @@ pub fn hand_spec() -> String {
 
 /// Which set of weights a `weighted` bot starts from (`set=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WeightSet {
+pub(crate) enum WeightSet {
     /// The set tuned for the match's preset where one plays measurably better: `celko1998`'s
     /// under `celko1998`, the `wikipedia` set under every other preset.
     Auto,
@@ -155,7 +159,7 @@ impl WeightSet {
 /// `preset`: its set's (`set=auto` resolves by the preset). `None` for a key that is no weight.
 /// `mtrain tune` starts a weight the spec leaves out here, so that it starts from the bot that
 /// plays.
-pub fn set_weight(spec: &StrategySpec, key: &str, preset: crate::rules::Preset) -> Option<f64> {
+pub(crate) fn set_weight(spec: &StrategySpec, key: &str, preset: crate::rules::Preset) -> Option<f64> {
     let set = spec.get("set").and_then(WeightSet::parse).unwrap_or(WeightSet::Auto);
     let i = FEATURES.iter().position(|(k, _, _)| *k == key)?;
     Some(set.weights(Some(preset))[i])
@@ -188,6 +192,7 @@ pub(super) const INFO: BotInfo = BotInfo {
 
 /// Linear move scoring.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // a built-in bot's own type, for the integration tests and benches
 pub struct Weighted {
     weights: [f64; FEATURES.len()],
     set: WeightSet,
@@ -239,6 +244,7 @@ impl Weighted {
 
 /// What [`Weighted`] sees of one move.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // a built-in bot's features, for the integration tests
 pub enum Features {
     /// Declaring a bullet train: always played.
     Bullet,

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{mtrain, read, rejects, run_ok, temp, temp_path};
-use mexican_train::balance::{Limits, Objective, Sweep, SweepConfig, SweepSpec};
+use mexican_train::balance::{Limits, Objective, SweepConfig, SweepSpec};
 use mexican_train::compare::{self, Change, CompareConfig, CompareSpec, CompareState, Comparison, RuleSet};
 use mexican_train::job::balance::BalanceRun;
 use mexican_train::job::compare::CompareRun;
@@ -78,9 +78,9 @@ fn every_rule_set_plays_the_balance_sweeps_deals() {
     )
     .unwrap();
     p.play().unwrap();
-    let cells = Sweep::cells_of(&p.state);
+    let cells = &p.state.cells;
     assert_eq!(cells.len(), 2);
-    for (c, b) in st.cells.iter().zip(&cells) {
+    for (c, b) in st.cells.iter().zip(cells) {
         assert_eq!((c.players, c.hand), (b.players, b.hand));
         assert_eq!(c.tallies[0], b.tally, "the baseline is the sweep's cell");
         assert_eq!(c.tallies[1].games, c.tallies[0].games);

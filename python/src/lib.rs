@@ -924,7 +924,7 @@ impl VecEnv {
 /// its exit code. `python -m mtrain` and the `mtrain` script the package installs call it.
 #[pyfunction]
 fn main(py: Python<'_>, args: Vec<String>) -> i32 {
-    py.detach(|| mexican_train::cli::run(args))
+    py.detach(|| mexican_train::run_command_line(args))
 }
 
 /// The built-in bots: name to a one-line description.

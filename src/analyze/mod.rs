@@ -26,10 +26,13 @@
 //! Only the [`View`] is read: hidden tiles cannot change the answer (a test swaps them and gets
 //! the same analysis, byte for byte). With no time cap the same seed gives the same analysis.
 
+#[doc(hidden)] // the reasons shown beside a move, for the integration tests
 pub mod explain;
+#[doc(hidden)] // the position file `mtrain analyze` reads, for the integration tests
 pub mod position;
 pub mod replay;
 pub mod review;
+#[doc(hidden)] // the sampled worlds' forecasts, for the integration tests
 pub mod worlds;
 
 use crate::game::play_round;
@@ -101,24 +104,25 @@ pub struct Settings {
 
 /// The default most worlds of one analysis: enough to separate the best move or call the
 /// moves left indistinguishable in nearly every position (results/benchmarks/analyze.csv).
-pub const DEFAULT_MAX_WORLDS: u32 = 100_000;
+pub(crate) const DEFAULT_MAX_WORLDS: u32 = 100_000;
 
 /// The default most worlds of each decision's analysis in a game review, where hundreds of
 /// decisions share the time.
-pub const DEFAULT_REVIEW_WORLDS: u32 = 20_000;
+pub(crate) const DEFAULT_REVIEW_WORLDS: u32 = 20_000;
 
 /// The default fewest worlds before the first look: enough for the variance of a paired
 /// difference to be estimated (results/analyze/stability.csv).
-pub const DEFAULT_MIN_WORLDS: u32 = 128;
+pub(crate) const DEFAULT_MIN_WORLDS: u32 = 128;
 
 /// Each look comes after this many times the worlds of the one before (rounded up).
-pub const LOOK_GROWTH: f64 = 1.5;
+pub(crate) const LOOK_GROWTH: f64 = 1.5;
 
 /// The default rollout model: the tuned policy `expert`'s rollouts play.
-pub const DEFAULT_MODEL: &str = "weighted";
+pub(crate) const DEFAULT_MODEL: &str = "weighted";
 
 /// The worlds after which an analysis looks, fixed before it starts: `min` (at most `max`), then
 /// [`LOOK_GROWTH`] times more each time, the last at `max`.
+#[doc(hidden)] // for the integration tests
 pub fn looks(min: u32, max: u32) -> Vec<u32> {
     let mut at = vec![min.clamp(1, max.max(1))];
     while let Some(&last) = at.last()
@@ -156,10 +160,10 @@ impl Default for Settings {
 pub enum Hands {
     /// Every deal that meets the table's records equally likely.
     Uniform,
-    /// As the tuned policy leaves them: of [`PLAN_POOL`] uniform deals, one is picked with
+    /// As the tuned policy leaves them: of `PLAN_POOL` uniform deals, one is picked with
     /// weight `e^(b L)` for each other seat, L the length of the longest trail its hand holds
     /// from its own train's end (the plan `planner` and `weighted` keep) and b
-    /// [`plan_weight`]. `weighted`'s tuned weights
+    /// `plan_weight`. `weighted`'s tuned weights
     /// play the plan's tiles last, so a real hand of that model holds a longer plan than a
     /// uniform deal of the same size (4.9 tiles against 3.0 at 4 players); rolled out from
     /// uniform deals its opponents get stuck more often than real ones and the mover's win
@@ -170,7 +174,7 @@ pub enum Hands {
 
 impl Hands {
     /// How the hidden hands are dealt, in words, for the model line.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Hands::Uniform => "hidden hands dealt uniformly",
             Hands::Plans => "hidden hands dealt as the tuned policy keeps them",
@@ -182,12 +186,12 @@ impl Hands {
 /// weighs e times as much), ½ at two players, where the one other hand is bigger (15 tiles) and
 /// its plans vary more from deal to deal. Chosen so that the plans of the dealt hands match
 /// those real `weighted` hands keep at 2, 4 and 6 players (results/analyze/worlds.csv).
-pub fn plan_weight(players: u8) -> f64 {
+pub(crate) fn plan_weight(players: u8) -> f64 {
     if players == 2 { 0.5 } else { 1.0 }
 }
 
 /// Uniform deals a world of [`Hands::Plans`] is picked from.
-pub const PLAN_POOL: usize = 16;
+pub(crate) const PLAN_POOL: usize = 16;
 
 impl Hands {
     /// The dealing that suits rollout model `model` (a bot spec): [`Hands::Plans`] for the
@@ -260,7 +264,7 @@ pub enum Stop {
 
 impl Stop {
     /// A sentence for the console.
-    pub fn describe(self, confidence: f64, tolerance: f64, by: Metric) -> String {
+    pub(crate) fn describe(self, confidence: f64, tolerance: f64, by: Metric) -> String {
         let c = confidence * 100.0;
         let unit = match by {
             Metric::Points => format!("{tolerance} points"),

@@ -38,17 +38,17 @@ pub struct LoggedGame {
 /// The file cannot be read, a line is not a JSON object with a known `event`, the file does not
 /// start with a `match` line, or a `match` line lacks a field or names rules that do not build;
 /// the message names the file and line.
-pub fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
+pub(crate) fn read_log(path: &Path) -> Result<Vec<LoggedGame>, InvalidInput> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| InvalidInput(format!("cannot read the log '{file}': {}", crate::store::io_text(&e))))?;
     parse_log(&text, &file)
 }
 
-/// [`read_log`] on the text of a log; `file` names it in messages.
+/// `read_log` on the text of a log; `file` names it in messages.
 ///
 /// # Errors
-/// As [`read_log`].
+/// As `read_log`.
 pub fn parse_log(text: &str, file: &str) -> Result<Vec<LoggedGame>, InvalidInput> {
     let mut games: Vec<LoggedGame> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -140,7 +140,7 @@ impl LoggedGame {
     ///
     /// # Errors
     /// A line of the log that the match of its seed does not produce, named with its number.
-    pub fn replay(&self, mut visit: impl FnMut(Decision) -> bool) -> Result<(), InvalidInput> {
+    pub(crate) fn replay(&self, mut visit: impl FnMut(Decision) -> bool) -> Result<(), InvalidInput> {
         let rules = self.rules();
         let names = vec![String::new(); rules.players as usize];
         let mut first = JsonLog::new(Vec::new(), names.clone());
@@ -215,7 +215,7 @@ impl LoggedGame {
     /// Every decision, in order.
     ///
     /// # Errors
-    /// As [`LoggedGame::replay`].
+    /// As `LoggedGame::replay`.
     pub fn decisions(&self) -> Result<Vec<Decision>, InvalidInput> {
         let mut all = Vec::new();
         self.replay(|d| {

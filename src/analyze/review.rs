@@ -80,7 +80,7 @@ pub struct ReviewSettings {
     /// Only this seat's decisions (all seats when `None`).
     pub seat: Option<Seat>,
     /// The loss that must hold (the lower end of its interval, in points) for a mistake; a
-    /// blunder holds [`BLUNDER_FACTOR`] times as much.
+    /// blunder holds `BLUNDER_FACTOR` times as much.
     pub threshold: f64,
     /// Worlds of the deeper check of a search bot's mistake or blunder; 0 for none.
     pub check_worlds: u32,
@@ -92,20 +92,20 @@ pub struct ReviewSettings {
 }
 
 /// The default mistake threshold, in points: the loss that must hold at the stated confidence.
-pub const DEFAULT_THRESHOLD: f64 = 1.0;
+pub(crate) const DEFAULT_THRESHOLD: f64 = 1.0;
 
 /// A blunder holds this many times the mistake threshold.
-pub const BLUNDER_FACTOR: f64 = 4.0;
+pub(crate) const BLUNDER_FACTOR: f64 = 4.0;
 
 /// The default worlds of the deeper check.
-pub const DEFAULT_CHECK_WORLDS: u32 = 32;
+pub(crate) const DEFAULT_CHECK_WORLDS: u32 = 32;
 
 /// The bots whose mistakes the deeper check must confirm: searches that play better than the
 /// analysis's rollout model.
-pub const CHECKED_BOTS: [&str; 2] = ["expert", "montecarlo"];
+pub(crate) const CHECKED_BOTS: [&str; 2] = ["expert", "montecarlo"];
 
 /// The protocol's name of a kind of decision.
-pub fn kind_name(k: Option<Kind>) -> &'static str {
+pub(crate) fn kind_name(k: Option<Kind>) -> &'static str {
     match k {
         Some(Kind::Cover) => "cover",
         Some(Kind::FollowUp) => "follow_up",
@@ -116,13 +116,13 @@ pub fn kind_name(k: Option<Kind>) -> &'static str {
 }
 
 /// The analysis seed of one decision.
-pub fn decision_seed(seed: u64, d: &Decision) -> u64 {
+pub(crate) fn decision_seed(seed: u64, d: &Decision) -> u64 {
     mix(mix(mix(seed, d.game.unwrap_or(0)), u64::from(d.round)), u64::from(d.decision))
 }
 
 /// Analyses one decision; the played move is played in every world, so its loss is measured
 /// on all of them.
-pub fn analyze_decision(d: &Decision, settings: &Settings, seed: u64) -> Analysis {
+pub(crate) fn analyze_decision(d: &Decision, settings: &Settings, seed: u64) -> Analysis {
     let view = d.state.view(d.seat).expect("a decision is in a round");
     let settings = Settings { keep: Some(d.played), ..settings.clone() };
     analyze(&view, d.state.legal(), &settings, decision_seed(seed, d))
@@ -213,7 +213,7 @@ fn deeper_check(d: &Decision, a: &Analysis, seats: &[(Option<Bot>, bool)], setti
 const CHECK_STREAM: u64 = 0xC4EC;
 
 /// The review row of decision `d` analysed as `a`.
-pub fn row(d: &Decision, a: &Analysis, threshold: f64) -> ReviewRow {
+pub(crate) fn row(d: &Decision, a: &Analysis, threshold: f64) -> ReviewRow {
     let best = a.best();
     let played = a.of(d.played).expect("the played move is legal");
     let view = d.state.view(d.seat).expect("a decision is in a round");
@@ -267,7 +267,7 @@ pub struct SummaryRow {
 }
 
 /// The summary of `rows`, per game and seat, in that order.
-pub fn summary(games: &[&LoggedGame], rows: &[ReviewRow]) -> Vec<SummaryRow> {
+pub(crate) fn summary(games: &[&LoggedGame], rows: &[ReviewRow]) -> Vec<SummaryRow> {
     let mut out: Vec<SummaryRow> = Vec::new();
     for g in games {
         for (s, bot) in g.bots.iter().enumerate() {

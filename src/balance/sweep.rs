@@ -14,10 +14,10 @@ use crate::tournament::{
 
 /// The smallest hand an automatic sweep covers: fewer tiles make rounds of a few turns that no
 /// source deals (the smallest published hand is 6 tiles).
-pub const AUTO_MIN_HAND: u8 = 5;
+pub(crate) const AUTO_MIN_HAND: u8 = 5;
 /// The largest hand an automatic sweep covers: half again the largest any source deals (16), so
 /// two and three players do not spend most of the sweep on hands no table would deal.
-pub const AUTO_MAX_HAND: u8 = 24;
+pub(crate) const AUTO_MAX_HAND: u8 = 24;
 
 /// Why a sweep cannot be set up or its state cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -44,8 +44,8 @@ pub struct SweepSpec {
     pub rules: Vec<String>,
     /// Player counts, `lo..=hi`.
     pub players: (u8, u8),
-    /// Hand sizes, `lo..=hi`; `None`: from [`AUTO_MIN_HAND`] to what the set can deal (at most
-    /// [`AUTO_MAX_HAND`]) at each player count.
+    /// Hand sizes, `lo..=hi`; `None`: from `AUTO_MIN_HAND` to what the set can deal (at most
+    /// `AUTO_MAX_HAND`) at each player count.
     pub hands: Option<(u8, u8)>,
     /// The population, as a `--bots` list.
     pub bots: String,
@@ -74,7 +74,7 @@ pub struct SweepConfig {
 
 impl SweepConfig {
     /// As stored in a state.
-    pub fn to_value(&self) -> serde_json::Value {
+    pub(crate) fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("serialisable")
     }
 
@@ -82,7 +82,7 @@ impl SweepConfig {
     ///
     /// # Errors
     /// [`SweepError::State`] when the stored value does not describe a sweep.
-    pub fn of(st: &SweepState) -> Result<SweepConfig, SweepError> {
+    pub(crate) fn of(st: &SweepState) -> Result<SweepConfig, SweepError> {
         serde_json::from_value(st.config.clone())
             .map_err(|e| SweepError::State(format!("its tally.json does not describe a sweep ({e})")))
     }
@@ -90,6 +90,7 @@ impl SweepConfig {
 
 /// A checked sweep.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub struct Sweep {
     /// The rules every cell shares (players and hand set per cell).
     pub base: Rules,
@@ -211,7 +212,7 @@ impl Sweep {
     ///
     /// # Errors
     /// A bot the registry cannot build.
-    pub fn cell_tournament(&self, i: usize, registry: &Registry) -> Result<Tournament, SweepError> {
+    pub(crate) fn cell_tournament(&self, i: usize, registry: &Registry) -> Result<Tournament, SweepError> {
         let (players, hand) = self.cells[i];
         let rules = Rules { players, hand_size: Some(hand), ..self.base.clone() };
         let seed = crate::rng::seeds::balance_cell(self.seed, players, hand);
@@ -223,7 +224,7 @@ impl Sweep {
     }
 
     /// Chunks of each cell's tournament of `games` games.
-    pub fn chunks_of(&self, games: u64) -> Vec<u64> {
+    pub(crate) fn chunks_of(&self, games: u64) -> Vec<u64> {
         self.cells
             .iter()
             .map(|&(players, _)| {
@@ -318,7 +319,7 @@ impl Sweep {
     ///
     /// # Errors
     /// A bot the registry cannot build.
-    pub fn planned_games(&self, st: &SweepState, registry: &Registry) -> Result<u64, SweepError> {
+    pub(crate) fn planned_games(&self, st: &SweepState, registry: &Registry) -> Result<u64, SweepError> {
         st.cells
             .iter()
             .enumerate()
@@ -365,7 +366,7 @@ impl Sweep {
     }
 
     /// The cells of a state, for the report.
-    pub fn cells_of(st: &SweepState) -> Vec<Cell> {
+    pub(crate) fn cells_of(st: &SweepState) -> Vec<Cell> {
         st.cells.iter().map(|c| Cell { players: c.players, hand: c.hand, tally: c.tally.clone() }).collect()
     }
 }
@@ -376,17 +377,18 @@ fn games_in(t: &Tournament, set: &ChunkSet) -> u64 {
 }
 
 /// Whether a run's result leaves every planned chunk of `st` played.
-pub fn all_planned_played(st: &SweepState) -> bool {
+pub(crate) fn all_planned_played(st: &SweepState) -> bool {
     st.cells.iter().all(|c| c.done == c.chunks_planned)
 }
 
 /// Whether `st` holds the whole sweep: every cell played out, and (a shard's or a merge's
 /// state) every chunk of every cell.
+#[doc(hidden)] // the sweep's parts, for the integration tests
 pub fn complete(st: &SweepState) -> bool {
     all_planned_played(st) && (st.shard.is_none() || st.cells.iter().all(|c| c.done.len() == c.chunks_total))
 }
 
 /// The games `st` has played.
-pub fn games_played(st: &SweepState) -> u64 {
+pub(crate) fn games_played(st: &SweepState) -> u64 {
     st.cells.iter().map(|c| c.tally.games).sum()
 }

@@ -92,10 +92,10 @@ pub(crate) enum Command {
 
 /// Exit code of a run stopped by a failing bot (an external program that could not start,
 /// crashed, timed out, broke the protocol or chose a move it was not offered).
-pub const EXIT_BOT_FAILED: i32 = 3;
+pub(crate) const EXIT_BOT_FAILED: i32 = 3;
 
 /// Exit code of a run stopped by Ctrl-C (or SIGTERM) after saving its work.
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub(crate) const EXIT_INTERRUPTED: i32 = 130;
 
 /// The options that bring external bots in, shared by every command that plays.
 #[derive(Args, Debug, Clone, Default)]
@@ -381,8 +381,17 @@ pub(crate) fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Runs the command line `args` (program name first) with the built-in bots; returns the exit
-/// code.
+/// Runs the `mtrain` command line `args` (program name first) with the built-in bots, as the
+/// binary does, and returns the exit code: see [`run_command_line_with`](crate::run_command_line_with)
+/// (feature `cli`, on by default).
+///
+/// # Examples
+///
+/// The whole `mtrain` binary:
+///
+/// ```no_run
+/// std::process::exit(mexican_train::run_command_line(std::env::args_os()));
+/// ```
 pub fn run<I, T>(args: I) -> i32
 where
     I: IntoIterator<Item = T>,
@@ -392,8 +401,11 @@ where
 }
 
 /// Runs the command line `args` (program name first) with the bots of `registry`: the whole
-/// `mtrain` command line, every subcommand, with a user's own bots in it. Returns the exit
-/// code (0 done, 2 bad input, 1 other failure, [`EXIT_BOT_FAILED`], [`EXIT_INTERRUPTED`]).
+/// `mtrain` command line, every subcommand, with a user's own bots in it (feature `cli`, on by
+/// default). Returns the exit code: 0 done, 1 a failure, 2 bad input (one line on stderr names
+/// it), 3 a failing bot (an external program that could not start, crashed, timed out or broke
+/// the protocol), 4 a merge that lacks shards (without `--partial`), 130 stopped by Ctrl-C or
+/// SIGTERM after saving its work.
 ///
 /// # Examples
 ///
@@ -407,7 +419,7 @@ where
 /// # }
 /// let mut registry = Registry::builtin();
 /// registry.add("mine", "my own way of playing", &[], |_spec| Ok(Mine));
-/// std::process::exit(mexican_train::cli::run_with(&registry, std::env::args_os()));
+/// std::process::exit(mexican_train::run_command_line_with(&registry, std::env::args_os()));
 /// ```
 pub fn run_with<I, T>(registry: &Registry, args: I) -> i32
 where

@@ -124,7 +124,7 @@ pub(crate) fn resolve_shard(given: Option<ShardArg>, args: &mut Vec<String>) -> 
 }
 
 /// Exit code of a merge that lacks shards (without `--partial`).
-pub const EXIT_INCOMPLETE: i32 = 4;
+pub(crate) const EXIT_INCOMPLETE: i32 = 4;
 
 /// The exit code and the stderr line of a merge that lacks `missing` shards.
 pub(crate) fn incomplete(command: &str, missing: &[String], out: &std::path::Path, partial: bool) -> i32 {

@@ -37,6 +37,7 @@ pub use protocol::PROTOCOL_VERSION;
 /// (no newline): what an external bot is sent when it must choose among `moves` in round
 /// `round`, with the `events` it has seen since its last message. The Python `State`'s
 /// observation is this message, so one schema serves both (docs/bot-protocol.md).
+#[doc(hidden)] // for the integration tests
 pub fn decide_message(
     round: u8,
     view: &crate::view::View<'_>,

@@ -7,7 +7,7 @@
 //! how the states of its shards add up. The driver does the rest, once for every kind:
 //!
 //! - **a new run** ([`Start::New`]): the bots registered, the job checked before anything is
-//!   written, the folder readied ([`Folder::create`]: new, empty, or this same run; `force`
+//!   written, the folder readied (`Folder::create`: new, empty, or this same run; `force`
 //!   replaces only mtrain's files), the state started;
 //! - **a resume** ([`Start::Resume`]): the stored state read and checked, the job rebuilt from
 //!   the configuration it stores (a corrected external bot command may replace one), the state
@@ -358,7 +358,7 @@ impl Run<'_> {
 
     /// The tournament runner's options: the threads, the flags, the checkpoint interval (with a
     /// folder) and the progress observer.
-    pub fn runner_options(&self) -> RunOptions {
+    pub(crate) fn runner_options(&self) -> RunOptions {
         RunOptions {
             stop: self.options.stop.clone(),
             cut: self.options.cut.clone(),
@@ -487,7 +487,7 @@ impl<J: Job> Prepared<'_, J> {
 
 /// What a stopped run saved and how to go on, in words: `saved` ("120 of 400 games played"),
 /// and the `--resume` command of `command` on `out` (or that nothing was saved without one).
-pub fn resume_hint(command: &str, out: Option<&Path>, saved: &str) -> String {
+pub(crate) fn resume_hint(command: &str, out: Option<&Path>, saved: &str) -> String {
     match out {
         Some(dir) => format!(
             "{saved} and saved; continue with: mtrain {command} --resume {}",
@@ -498,7 +498,7 @@ pub fn resume_hint(command: &str, out: Option<&Path>, saved: &str) -> String {
 }
 
 /// `w` as one shell word: as is when it holds only safe characters, else in single quotes.
-pub fn shell_word(w: &str) -> String {
+pub(crate) fn shell_word(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c)) {
         w.to_string()
     } else {
@@ -507,7 +507,7 @@ pub fn shell_word(w: &str) -> String {
 }
 
 /// `args` without any option `flag` (`--flag VALUE` or `--flag=VALUE`).
-pub fn without_option(args: &[String], flag: &str) -> Vec<String> {
+pub(crate) fn without_option(args: &[String], flag: &str) -> Vec<String> {
     let joined = format!("{flag}=");
     let mut out = Vec::new();
     let mut it = args.iter();
@@ -580,7 +580,7 @@ pub fn merge<J: Job>(
 ///
 /// # Errors
 /// As [`merge`]; folders of different kinds; a kind that has no shards.
-pub fn merge_any(
+pub(crate) fn merge_any(
     dirs: &[PathBuf],
     out: &Path,
     base: &Registry,
@@ -630,7 +630,11 @@ pub fn merge_any(
 /// The shards the merged folders lack, in words (`shard 2/3 (all 10 chunks)`), of a run cut
 /// into `n` shards, from the chunks a shard plays in each cell (`plan`) and the chunks done in
 /// each cell. A run not cut into shards (`n` = 1) lacks "the run".
-pub fn missing_of(n: u64, plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>, done: &[&ChunkSet]) -> Vec<String> {
+pub(crate) fn missing_of(
+    n: u64,
+    plan: &dyn Fn(Option<(u64, u64)>) -> Vec<ChunkSet>,
+    done: &[&ChunkSet],
+) -> Vec<String> {
     // Chunks of [a, b) in `done`.
     let overlap = |done: &ChunkSet, a: u64, b: u64| -> u64 {
         done.0.iter().map(|&(x, y)| y.min(b).saturating_sub(x.max(a))).sum()
@@ -699,7 +703,7 @@ fn shown_value(field: &str, v: &serde_json::Value) -> String {
 
 /// How the run configuration `b` (of folder `b_dir`) differs from `a` (of `a_dir`), one phrase
 /// per differing setting, named by its option: `--seed differs (1 in 's1', 2 in 's2')`.
-pub fn differences(a: &serde_json::Value, b: &serde_json::Value, a_dir: &str, b_dir: &str) -> Vec<String> {
+pub(crate) fn differences(a: &serde_json::Value, b: &serde_json::Value, a_dir: &str, b_dir: &str) -> Vec<String> {
     fn walk(key: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<(String, String, String)>) {
         match (a, b) {
             (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
@@ -723,7 +727,7 @@ pub fn differences(a: &serde_json::Value, b: &serde_json::Value, a_dir: &str, b_
 /// Refuses folders of different runs, naming the settings that differ, and the same shard
 /// given twice (an empty shard has no games to overlap, so shards are known by their index).
 /// `configs` and `shards` are the folders' stored configurations and shards, in `dirs` order.
-pub fn one_run(
+pub(crate) fn one_run(
     dirs: &[std::path::PathBuf],
     configs: &[&serde_json::Value],
     shards: &[Option<(u64, u64)>],
@@ -765,7 +769,7 @@ pub fn one_run(
 }
 
 /// The build that wrote a folder, from its `manifest.json`: `mtrain VERSION (commit C)`.
-pub fn build_of(dir: &std::path::Path) -> Option<String> {
+pub(crate) fn build_of(dir: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(dir.join("manifest.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let version = v.get("version")?.as_str()?;
@@ -775,7 +779,7 @@ pub fn build_of(dir: &std::path::Path) -> Option<String> {
 
 /// Refuses shards written by different builds of mtrain, naming two of them: a change to the
 /// engine or a bot between builds would change the games, and the sums would mix two runs.
-pub fn same_build(dirs: &[PathBuf]) -> Result<(), JobError> {
+pub(crate) fn same_build(dirs: &[PathBuf]) -> Result<(), JobError> {
     let builds: Vec<(usize, String)> =
         dirs.iter().enumerate().filter_map(|(i, d)| build_of(d).map(|b| (i, b))).collect();
     if let Some((first, b0)) = builds.first()

@@ -22,7 +22,7 @@ pub struct TournamentOutputs {
     /// Keep `games.csv` and `rounds.csv`.
     pub per_game: bool,
     /// The game-log folder (`--log-games`), if any.
-    pub log_games: Option<PathBuf>,
+    pub(crate) log_games: Option<PathBuf>,
     /// The command line's arguments that gave the run (stored for people reading the folder;
     /// never parsed again).
     pub args: Vec<String>,
@@ -67,7 +67,7 @@ impl TournamentRun {
     }
 
     /// What runs, in words.
-    pub fn header_text(&self) -> String {
+    pub(crate) fn header_text(&self) -> String {
         let j = &self.job;
         rep::header(&j.tournament, &j.changes, j.shard, j.gauntlet)
     }

@@ -48,7 +48,7 @@ impl RulesRecord {
 
 /// A `manifest.json`.
 #[derive(Clone, Debug, Serialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// `tournament`, `balance` or `merge`.
     pub subcommand: String,
     /// The command line, program first.
@@ -71,7 +71,7 @@ pub struct Manifest {
     /// When it wrote this, UTC, RFC 3339.
     pub ended: String,
     /// Seconds between the two.
-    pub elapsed_seconds: f64,
+    pub(crate) elapsed_seconds: f64,
     /// Whether every game planned was played (or an SPRT decided).
     pub complete: bool,
     /// Why it stopped early: `"interrupted"` (a signal, a failing bot) or `"sprt"`; null when
@@ -79,7 +79,7 @@ pub struct Manifest {
     pub stopped: Option<String>,
     /// What only this subcommand records.
     #[serde(flatten)]
-    pub details: serde_json::Map<String, serde_json::Value>,
+    pub(crate) details: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The invocation a manifest describes: the subcommand (`tournament`, `balance`, `merge`), the

@@ -20,14 +20,14 @@ use std::fmt;
 use std::io::Write;
 
 /// The console's mark after the name of a bot that sees hidden tiles.
-pub const SEES_HIDDEN_MARK: &str = " [sees hidden]";
+pub(crate) const SEES_HIDDEN_MARK: &str = " [sees hidden]";
 
 /// The console's note under a table with a marked bot.
-pub const SEES_HIDDEN_NOTE: &str =
+pub(crate) const SEES_HIDDEN_NOTE: &str =
     "[sees hidden]: this bot sees every hand (and the boneyard), which no player can: a ceiling of play, not a player";
 
 impl fmt::Display for BotLabel {
-    /// The name, then [`SEES_HIDDEN_MARK`] for a bot that sees hidden tiles: as the console shows
+    /// The name, then `SEES_HIDDEN_MARK` for a bot that sees hidden tiles: as the console shows
     /// it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)?;
@@ -38,7 +38,7 @@ impl fmt::Display for BotLabel {
 /// A CSV table as text: a header and rows, written with the csv crate (comma separators, `\n`
 /// line ends, a field quoted only when it holds a comma, a quote or a line break), the one
 /// dialect every file mtrain writes uses (`docs/csv.md`).
-pub fn csv_table<H, R, F>(header: H, rows: R) -> String
+pub(crate) fn csv_table<H, R, F>(header: H, rows: R) -> String
 where
     H: IntoIterator<Item = F>,
     R: IntoIterator<Item = Vec<String>>,
@@ -53,13 +53,13 @@ where
 }
 
 /// A CSV writer in mtrain's dialect (see [`csv_table`]).
-pub fn csv_writer<W: Write>(out: W) -> csv::Writer<W> {
+pub(crate) fn csv_writer<W: Write>(out: W) -> csv::Writer<W> {
     csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(out)
 }
 
 /// The `--rule` changes as the console headers, manifests and plot titles show them:
 /// `"; rules changed: v1=true, tap=draw_two"`, or nothing.
-pub fn changes_text(overrides: &[(String, String)]) -> String {
+pub(crate) fn changes_text(overrides: &[(String, String)]) -> String {
     if overrides.is_empty() {
         return String::new();
     }

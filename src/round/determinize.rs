@@ -23,7 +23,7 @@ use crate::tile::{MAX_TILES, Tile};
 use crate::tile_set::TileSet;
 
 /// Attempts at a fill that meets every known void before dropping them.
-pub const FILL_TRIES: usize = 8;
+pub(crate) const FILL_TRIES: usize = 8;
 
 impl RoundState {
     /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, `blanks_wild`, docs/rules.md §9): the

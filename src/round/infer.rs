@@ -30,6 +30,7 @@ use crate::view::View;
 /// of a view, higher for a move played more often. The inference turns the scores into
 /// probabilities by a softmax ([`History::log_likelihood`]'s temperature says how far apart one
 /// point of score sets two moves); a score of `f64::INFINITY` is a move always played.
+#[doc(hidden)] // expert inference's parts, for the integration tests
 pub trait OpponentModel {
     /// The score of each of `moves` (in their order) for the seat of `view`, into `out`, which
     /// it clears first. `moves` are the legal moves of `view`.
@@ -63,7 +64,7 @@ pub(crate) struct History {
 
 /// Every move keeps at least this share of the model's probability, spread evenly: a player the
 /// model does not describe (a person, another bot) makes no world impossible.
-pub const FLOOR: f64 = 0.05;
+pub(crate) const FLOOR: f64 = 0.05;
 
 impl History {
     /// Records that `played` is about to be played by `seat` in `state`.
@@ -307,6 +308,7 @@ mod tests {
 /// One probe of [`measure`]: at a decision of seat 0, how many of the tiles in the other hands
 /// the two samplers put in the right hand, on average over their worlds.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // expert inference's parts, for the integration tests
 pub struct Probe {
     /// The game (one round each).
     pub game: u64,

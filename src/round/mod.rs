@@ -14,16 +14,17 @@ mod state;
 mod trail;
 mod turn;
 
-pub use determinize::FILL_TRIES;
 pub use event::{Event, NoObserver, Observer, SeenEvent};
+pub use infer::OpponentModel;
 #[cfg(test)]
 pub(crate) use infer::recorded_rounds;
-pub use infer::{FLOOR as INFERENCE_FLOOR, OpponentModel, Probe as InferenceProbe, measure as measure_inference};
 pub(crate) use infer::{History, Recording, Workspace};
-pub use movegen::{MOVE_CAPACITY, MoveList};
+pub use infer::{Probe as InferenceProbe, measure as measure_inference};
+pub use movegen::MoveList;
 pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};
 pub(crate) use state::{MAX_OPEN_DOUBLES, PositionParts};
-pub use trail::{longest_trail, whole_hand_trail};
+pub use trail::longest_trail;
+pub(crate) use trail::whole_hand_trail;
 
 use crate::rules::{MAX_MEXICAN_TRAINS, MAX_PLAYERS};
 use crate::tile::{Pip, Tile};
@@ -72,14 +73,14 @@ impl fmt::Display for Seat {
 }
 
 /// Number of whole-train slots: one personal train per seat plus the Mexican trains.
-pub const TRAIN_SLOTS: usize = MAX_PLAYERS + MAX_MEXICAN_TRAINS;
+pub(crate) const TRAIN_SLOTS: usize = MAX_PLAYERS + MAX_MEXICAN_TRAINS;
 
 /// Branch slots (branching doubles, `branching_doubles`, docs/rules.md §9): each covered double opens two, and a train holds at
 /// most one of each of the `PIP_COUNT` doubles, the engine never among them.
-pub const MAX_BRANCHES: usize = 2 * crate::tile::PIP_COUNT;
+pub(crate) const MAX_BRANCHES: usize = 2 * crate::tile::PIP_COUNT;
 
 /// Every slot a placement can target: the trains, then the branches.
-pub const ALL_TRAIN_SLOTS: usize = TRAIN_SLOTS + MAX_BRANCHES;
+pub(crate) const ALL_TRAIN_SLOTS: usize = TRAIN_SLOTS + MAX_BRANCHES;
 
 // Slot ids must leave the turned flag (0x40) free.
 const _: () = assert!(ALL_TRAIN_SLOTS <= 0x40);

@@ -22,7 +22,7 @@ use std::ops::Deref;
 /// [`super::MAX_BRANCHES`] slots but cannot be combined with blanks wild, so their lists stay under
 /// `ALL_TRAIN_SLOTS * PIP_COUNT + 3`, far inside the bound. A test pins the constant and builds
 /// a wide position.
-pub const MOVE_CAPACITY: usize = 2 * TRAIN_SLOTS * MAX_TILES + 3;
+pub(crate) const MOVE_CAPACITY: usize = 2 * TRAIN_SLOTS * MAX_TILES + 3;
 
 const _: () = assert!(ALL_TRAIN_SLOTS * PIP_COUNT + 3 <= MOVE_CAPACITY);
 

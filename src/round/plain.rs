@@ -41,6 +41,7 @@ impl RoundState {
     ///
     /// Every field of [`Rules`] is named here, so a new rule field does not compile until it is
     /// decided whether the plain loop plays it: a condition below, or `_` with why it needs none.
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn plain_rules(&self) -> bool {
         let Rules {
             // The table's size, read by every step alike.

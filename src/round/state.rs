@@ -575,6 +575,7 @@ impl RoundState {
     }
 
     /// Number of branches opened (branching doubles).
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn branches(&self) -> usize {
         self.table.branches as usize
     }
@@ -590,6 +591,7 @@ impl RoundState {
     }
 
     /// Markers as a seat mask.
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn marker_mask(&self) -> u16 {
         self.table.markers
     }
@@ -654,6 +656,7 @@ impl RoundState {
     }
 
     /// Whether `seat` has placed a tile on its own train this round.
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn played_own(&self, seat: Seat) -> bool {
         self.stats.played_own & seat.bit() != 0
     }
@@ -669,6 +672,7 @@ impl RoundState {
     }
 
     /// Consecutive idle turns.
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn idle(&self) -> u8 {
         self.idle
     }
@@ -684,16 +688,19 @@ impl RoundState {
     }
 
     /// L_r: where engine-search draws start (edge cases of docs/rules.md §11).
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn lead(&self) -> Seat {
         self.lead
     }
 
     /// The seat that placed the engine from its hand, once placed (None when set aside).
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn placer(&self) -> Option<Seat> {
         self.placer
     }
 
     /// How this round's engine is found.
+    #[doc(hidden)] // the engine's state, for its tests
     pub fn engine_mode(&self) -> EngineMode {
         self.engine_mode
     }

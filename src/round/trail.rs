@@ -47,7 +47,7 @@ fn component(hand: &TileSet, v: Pip) -> (u32, usize) {
 }
 
 /// Whether the whole hand can be laid as one train starting at open end `v`.
-pub fn whole_hand_trail(hand: &TileSet, v: Pip) -> bool {
+pub(crate) fn whole_hand_trail(hand: &TileSet, v: Pip) -> bool {
     if hand.is_empty() {
         return false;
     }
@@ -70,6 +70,7 @@ pub fn whole_hand_trail(hand: &TileSet, v: Pip) -> bool {
 
 /// The number of tiles in a longest trail of `hand` starting at open end `start` (within the
 /// search budget, see the module docs).
+#[doc(hidden)] // for the integration tests
 pub fn longest_trail(hand: &TileSet, start: Pip) -> usize {
     let mut h = *hand;
     let mut best = 0;

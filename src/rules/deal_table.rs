@@ -24,7 +24,7 @@ const fn row(set: u8, players_lo: u8, players_hi: u8, hand: u8) -> DealRow {
 impl DealTable {
     /// `wikipedia` (engine default): the Galt 1994 row of the Encyclopedia's table for d12; its
     /// Glowing Eye, Parsons 1994, Mexican Train Fun and DillyDally rows for the others.
-    pub const WIKIPEDIA: DealTable = DealTable(&[
+    pub(crate) const WIKIPEDIA: DealTable = DealTable(&[
         row(6, 2, 2, 9),
         row(6, 3, 3, 8),
         row(6, 4, 4, 6),
@@ -40,10 +40,10 @@ impl DealTable {
     ]);
 
     /// `celko1998` (engine default, the source's table is lost): the Galt 1994 row, double-12 only.
-    pub const CELKO1998: DealTable = DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 11)]);
+    pub(crate) const CELKO1998: DealTable = DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 11)]);
 
     /// `dominorules`: dominorules.com for double-12; engine defaults for double-9, -15 and -18.
-    pub const DOMINORULES: DealTable = DealTable(&[
+    pub(crate) const DOMINORULES: DealTable = DealTable(&[
         row(9, 2, 2, 12),
         row(9, 3, 3, 11),
         row(9, 4, 4, 10),
@@ -60,7 +60,7 @@ impl DealTable {
 
     /// `family_house` (engine default, the source's table is missing): the Great Harbour Cay table
     /// for double-12; double-9 from the Encyclopedia's Parsons 1994 row, 5 players from its unnamed row.
-    pub const FAMILY_HOUSE: DealTable = DealTable(&[
+    pub(crate) const FAMILY_HOUSE: DealTable = DealTable(&[
         row(9, 2, 2, 12),
         row(9, 3, 3, 11),
         row(9, 4, 4, 10),
@@ -72,28 +72,28 @@ impl DealTable {
     ]);
 
     /// `harbour_cay`: Great Harbour Cay, Dealing.
-    pub const HARBOUR_CAY: DealTable =
+    pub(crate) const HARBOUR_CAY: DealTable =
         DealTable(&[row(12, 2, 4, 15), row(12, 5, 6, 12), row(12, 7, 8, 10), row(12, 9, 10, 8)]);
 
     /// Tiles per player for (set, players), if the table has a row.
-    pub fn hand(&self, set: u8, players: u8) -> Option<u8> {
+    pub(crate) fn hand(&self, set: u8, players: u8) -> Option<u8> {
         self.0.iter().find(|r| r.set == set && (r.players_lo..=r.players_hi).contains(&players)).map(|r| r.hand)
     }
 
     /// Whether any row uses the set.
-    pub fn has_set(&self, set: u8) -> bool {
+    pub(crate) fn has_set(&self, set: u8) -> bool {
         self.0.iter().any(|r| r.set == set)
     }
 
     /// The sets in the table, e.g. "6, 9, 12, 15, 18".
-    pub fn sets_text(&self) -> String {
+    pub(crate) fn sets_text(&self) -> String {
         let mut sets: Vec<u8> = self.0.iter().map(|r| r.set).collect();
         sets.dedup();
         sets.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
     }
 
     /// The player counts the table covers for a set, e.g. "2-8" or "6-9, 13".
-    pub fn players_text(&self, set: u8) -> String {
+    pub(crate) fn players_text(&self, set: u8) -> String {
         let mut spans: Vec<(u8, u8)> = Vec::new();
         for r in self.0.iter().filter(|r| r.set == set) {
             match spans.last_mut() {

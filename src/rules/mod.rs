@@ -13,8 +13,10 @@ mod options;
 mod presets;
 
 pub use deal_table::{DealRow, DealTable};
-pub use options::{PARAMS, Param, rule_keys};
-pub use presets::{PRESETS, PresetInfo};
+pub use options::Param;
+pub use options::{PARAMS, rule_keys};
+pub use presets::PRESETS;
+pub use presets::PresetInfo;
 
 use crate::tile::{Pip, Tile};
 use std::fmt;
@@ -22,7 +24,7 @@ use std::fmt;
 /// Most seats the engine supports (markers and first-turn flags are 16-bit masks).
 pub const MAX_PLAYERS: usize = 16;
 /// Most Mexican trains a rule set may allow.
-pub const MAX_MEXICAN_TRAINS: usize = 4;
+pub(crate) const MAX_MEXICAN_TRAINS: usize = 4;
 /// The sets the engine plays.
 pub const SETS: [u8; 5] = [6, 9, 12, 15, 18];
 
@@ -410,7 +412,7 @@ impl TableSpec {
     ///
     /// # Errors
     /// An unknown preset, a bad or conflicting rule change, or an unsupported set.
-    pub fn preset_rules(&self) -> Result<(Rules, Vec<(String, String)>), crate::error::InvalidInput> {
+    pub(crate) fn preset_rules(&self) -> Result<(Rules, Vec<(String, String)>), crate::error::InvalidInput> {
         let mut rules = Rules::preset(&self.preset)?;
         let applied = rules.apply_rules(&self.rules)?;
         rules.set = crate::tile::Pip::new(self.set).ok_or_else(|| {
@@ -422,7 +424,7 @@ impl TableSpec {
     /// The validated rules of the table, and the changes as applied.
     ///
     /// # Errors
-    /// As [`TableSpec::preset_rules`], or a table the rules do not allow (its seats, hand or
+    /// As `TableSpec::preset_rules`, or a table the rules do not allow (its seats, hand or
     /// rounds), naming every problem.
     pub fn build(&self) -> Result<(Rules, Vec<(String, String)>), TableError> {
         let (mut rules, changes) = self.preset_rules().map_err(TableError::Input)?;

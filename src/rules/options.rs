@@ -116,12 +116,12 @@ pub struct Param {
 
 impl Param {
     /// The parameter's value in `r`.
-    pub fn value(&self, r: &Rules) -> String {
+    pub(crate) fn value(&self, r: &Rules) -> String {
         (self.get)(r)
     }
 
     /// The source of `preset`'s default.
-    pub fn source(&self, preset: Preset) -> &'static str {
+    pub(crate) fn source(&self, preset: Preset) -> &'static str {
         self.sources[preset as usize]
     }
 }

@@ -29,7 +29,7 @@ pub enum WriteError {
 /// panics: release builds abort on a panic without running `Drop`, so every unfinished
 /// temporary file is registered with a panic hook that removes it before the abort. (A process
 /// killed by a signal it cannot catch still leaves its `NAME.PID.tmp`.)
-pub struct AtomicFile {
+pub(crate) struct AtomicFile {
     /// The temporary file; the destination itself when it is written directly.
     tmp: PathBuf,
     /// Where the file goes (the final target of a symbolic link).
@@ -93,7 +93,7 @@ impl AtomicFile {
     /// A file inside a run's folder (its CSVs, state, plots, game logs): whatever is at `path`
     /// (a link planted there, a pipe) is replaced when the file is committed, never followed or
     /// written through, so nothing outside the folder can be reached by its names.
-    pub fn create_in_folder(path: &Path) -> Result<AtomicFile, WriteError> {
+    pub(crate) fn create_in_folder(path: &Path) -> Result<AtomicFile, WriteError> {
         let cannot = |e: std::io::Error| {
             WriteError::Refused(format!("cannot write '{}': {}", path.display(), super::io_text(&e)))
         };
@@ -148,7 +148,7 @@ impl AtomicFile {
         })
     }
 
-    pub fn writer(&mut self) -> &mut BufWriter<File> {
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
         self.file.as_mut().expect("open")
     }
 
@@ -188,7 +188,7 @@ impl Drop for AtomicFile {
 
 /// Writes `contents` to `path`, a file of a run's folder, atomically, replacing (never
 /// following) whatever is at `path` ([`AtomicFile::create_in_folder`]).
-pub fn write_in_folder(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
+pub(crate) fn write_in_folder(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
     let mut f = AtomicFile::create_in_folder(path)?;
     f.writer()
         .write_all(contents)
@@ -197,7 +197,7 @@ pub fn write_in_folder(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
 }
 
 /// Writes `contents` to `path` atomically.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
+pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
     let mut f = AtomicFile::create(path)?;
     f.writer()
         .write_all(contents)

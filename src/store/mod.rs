@@ -7,14 +7,14 @@
 //! describes itself by a [`Kind`] (its name, its state file, the files it writes); a [`Folder`]
 //! does the rest, written once for every kind:
 //!
-//! - **A new run** ([`Folder::create`]) writes into a folder that is new, empty, or holds this
+//! - **A new run** (`Folder::create`) writes into a folder that is new, empty, or holds this
 //!   same run (its stored configuration equal), which then starts afresh. Any other content is
 //!   refused, naming it, unless `force`: mtrain's own files are then removed and others left
 //!   alone. A file is never replaced that mtrain did not write.
-//! - **A stored run** ([`Folder::open`]) is found by its state file, which must be of this kind
+//! - **A stored run** (`Folder::open`) is found by its state file, which must be of this kind
 //!   (a folder of another kind is named as such); temporary files that a killed write left are
 //!   removed.
-//! - **A checkpoint** ([`Folder::save`]) writes the reports, then the state.
+//! - **A checkpoint** (`Folder::save`) writes the reports, then the state.
 //!
 //! What a run *is* lives in its state as data (a spec and the bots it adds, serde), never as a
 //! command line: a resume or a merge rebuilds the run from it, and two folders hold the same run
@@ -28,7 +28,8 @@ use std::path::{Path, PathBuf};
 mod atomic;
 mod progress;
 
-pub use atomic::{AtomicFile, WriteError, write_atomic, write_in_folder};
+pub use atomic::WriteError;
+pub(crate) use atomic::{AtomicFile, write_atomic, write_in_folder};
 pub use progress::{Progress, Silent};
 
 /// What a kind of run is to its folder.
@@ -50,7 +51,7 @@ pub struct Kind {
 }
 
 /// A tournament (`mtrain tournament`, `mtrain merge` of its shards).
-pub const TOURNAMENT: Kind = Kind {
+pub(crate) const TOURNAMENT: Kind = Kind {
     name: "tournament",
     described: "a tournament",
     state_file: "tally.json",
@@ -69,7 +70,7 @@ pub const TOURNAMENT: Kind = Kind {
 };
 
 /// A balance sweep (`mtrain balance`, `mtrain merge` of its shards).
-pub const BALANCE: Kind = Kind {
+pub(crate) const BALANCE: Kind = Kind {
     name: "balance",
     described: "a balance sweep",
     state_file: "tally.json",
@@ -79,6 +80,7 @@ pub const BALANCE: Kind = Kind {
 };
 
 /// A tuning run (`mtrain tune`).
+#[doc(hidden)] // for the integration tests
 pub const TUNE: Kind = Kind {
     name: "tune",
     described: "a tuning run",
@@ -99,18 +101,19 @@ pub const COMPARE: Kind = Kind {
 };
 
 /// Every kind, for naming what a folder holds.
+#[doc(hidden)] // for the integration tests
 pub const KINDS: [Kind; 4] = [TOURNAMENT, BALANCE, TUNE, COMPARE];
 
 /// The folder of external bots' stderr logs, which every kind may write.
-pub const BOT_LOGS: &str = "bot-logs";
+pub(crate) const BOT_LOGS: &str = "bot-logs";
 
 /// The file every run (and every merge) writes first: a folder holding it and no state yet is
 /// a start that was stopped before its first checkpoint.
-pub const MANIFEST: &str = "manifest.json";
+pub(crate) const MANIFEST: &str = "manifest.json";
 
 impl Kind {
     /// Whether `name` is one of this kind's files (its state, reports, plots, bot logs).
-    pub fn owns(&self, name: &str) -> bool {
+    pub(crate) fn owns(&self, name: &str) -> bool {
         name == self.state_file
             || name == BOT_LOGS
             || self.files.contains(&name)
@@ -134,7 +137,7 @@ impl Kind {
 
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
     /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
-    pub fn of_folder(dir: &Path) -> Option<Kind> {
+    pub(crate) fn of_folder(dir: &Path) -> Option<Kind> {
         for kind in [TUNE, COMPARE] {
             if is_regular(&dir.join(kind.state_file)) {
                 return Some(kind);
@@ -152,7 +155,7 @@ impl Kind {
 /// A state file that carries a CRC-32 of its own content (its `check` field), so that a file
 /// edited by hand, truncated or damaged is refused rather than trusted. Every kind's state is
 /// one.
-pub trait SelfChecked: serde::Serialize + Clone {
+pub(crate) trait SelfChecked: serde::Serialize + Clone {
     /// The `check` field.
     fn check_field(&mut self) -> &mut u32;
 
@@ -179,7 +182,7 @@ pub trait SelfChecked: serde::Serialize + Clone {
 
 /// The first line of every page `mtrain report` writes (`report.html`): by it a run's folder
 /// knows the page as mtrain's own, to replace with the run's other files.
-pub const REPORT_MARKER: &str = "<!-- mtrain report -->";
+pub(crate) const REPORT_MARKER: &str = "<!-- mtrain report -->";
 
 /// Whether `name` in `dir` is a page `mtrain report` wrote there (`report.html` starting with
 /// its marker line): a report of the run, mtrain's to replace with the run's other files.
@@ -216,7 +219,12 @@ impl Folder {
     /// # Errors
     /// What the folder holds (another kind's run, another run of this kind, other files), or
     /// that it cannot be created or written.
-    pub fn create(dir: &Path, kind: Kind, force: bool, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
+    pub(crate) fn create(
+        dir: &Path,
+        kind: Kind,
+        force: bool,
+        same_run: impl Fn(&str) -> bool,
+    ) -> Result<Folder, FolderError> {
         let advice =
             "give a new or empty folder, --resume the run it holds, or --force to replace mtrain's files in it";
         Folder::readied(dir, kind, force, advice, same_run)
@@ -228,7 +236,11 @@ impl Folder {
     ///
     /// # Errors
     /// As [`Folder::create`].
-    pub fn create_merged(dir: &Path, kind: Kind, same_run: impl Fn(&str) -> bool) -> Result<Folder, FolderError> {
+    pub(crate) fn create_merged(
+        dir: &Path,
+        kind: Kind,
+        same_run: impl Fn(&str) -> bool,
+    ) -> Result<Folder, FolderError> {
         let advice = "give a new or empty folder (a merge replaces only the files of this same run, or of a start of it that was stopped)";
         Folder::readied(dir, kind, false, advice, same_run)
     }
@@ -319,7 +331,7 @@ impl Folder {
     ///
     /// # Errors
     /// `dir` holds no state file, or another kind's, or cannot be written.
-    pub fn open(dir: &Path, kind: Kind) -> Result<(Folder, String), FolderError> {
+    pub(crate) fn open(dir: &Path, kind: Kind) -> Result<(Folder, String), FolderError> {
         let bad = |why: String| FolderError(format!("cannot resume from '{}': {why}", dir.display()));
         if let Some(held) = Kind::of_folder(dir).filter(|&k| k != kind) {
             return Err(bad(format!(
@@ -349,7 +361,7 @@ impl Folder {
     ///
     /// # Errors
     /// The first failing write.
-    pub fn save<E>(
+    pub(crate) fn save<E>(
         &self,
         files: &[(&str, String)],
         state: &str,
@@ -377,7 +389,7 @@ impl Folder {
     }
 
     /// Removes the temporary files an interrupted write of this kind's files left.
-    pub fn remove_temporaries(&self) {
+    pub(crate) fn remove_temporaries(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -481,6 +493,7 @@ pub(crate) fn is_regular(path: &Path) -> bool {
 }
 
 /// The entries a refusal shows: the first five, then `...`.
+#[doc(hidden)] // for the integration tests
 pub fn shown(entries: &[String]) -> String {
     let mut s = entries.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     if entries.len() > 5 {

@@ -24,10 +24,11 @@ use crate::stats::Z95;
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Virtual comparisons ending level added to every pair that met.
-pub const PRIOR_DRAWS: f64 = 1.0;
+pub(crate) const PRIOR_DRAWS: f64 = 1.0;
 
 /// One bot's rating.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Rating {
     /// Elo relative to the anchor (NaN when the bot is not connected to it).
     pub elo: f64,
@@ -43,6 +44,7 @@ pub struct Rating {
 
 /// The field's ratings, in field order.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Ratings {
     /// Field index of the bot held at 0.
     pub anchor: usize,
@@ -65,6 +67,7 @@ struct PairData {
 ///
 /// # Panics
 /// Panics if `anchor` is not a field index.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub fn ratings(t: &Tally, anchor: usize) -> Ratings {
     let bots = t.layout.bots;
     assert!(anchor < bots, "anchor {anchor} outside a field of {bots}");
@@ -276,7 +279,7 @@ fn invert(m: &[f64], k: usize) -> Option<Vec<f64>> {
 }
 
 /// Elo difference for a head-to-head score `s` (infinite at 0 and 1).
-pub fn score_to_elo(s: f64) -> f64 {
+pub(crate) fn score_to_elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 

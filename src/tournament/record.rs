@@ -18,15 +18,17 @@ use std::path::{Path, PathBuf};
 
 /// How much of a per-game file a checkpoint vouches for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct FileMark {
     /// Bytes, header included.
     pub bytes: u64,
     /// CRC-32 of those bytes.
-    pub crc32: u32,
+    pub(crate) crc32: u32,
 }
 
 /// The marks of both per-game files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct PerGameMarks {
     /// `games.csv`.
     pub games: FileMark,

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 /// A tournament: rules, the field and the schedule.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Tournament {
     /// Rules of every game.
     pub rules: Rules,
@@ -43,6 +44,7 @@ pub struct Tournament {
 
 /// What one chunk produced.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct ChunkOutput {
     /// Chunk index.
     pub chunk: u64,
@@ -51,21 +53,22 @@ pub struct ChunkOutput {
     /// `games.csv` rows (empty unless per-game output is on).
     pub games_csv: Vec<u8>,
     /// `rounds.csv` rows (empty unless per-game output is on).
-    pub rounds_csv: Vec<u8>,
+    pub(crate) rounds_csv: Vec<u8>,
     /// The full-information JSONL log of every game, one after another (empty unless game logs
     /// are on).
-    pub games_jsonl: Vec<u8>,
+    pub(crate) games_jsonl: Vec<u8>,
     /// Decisions the bots took (calls to [`Strategy::choose`]) in the chunk's games.
     pub decisions: u64,
     /// Whether the chunk was cut short (a bot failed, here or in another chunk, or the run was
     /// told to cut): its statistics are partial and must not be counted.
     pub failed: bool,
     /// Whether a bot of this chunk failed.
-    pub bot_failed: bool,
+    pub(crate) bot_failed: bool,
 }
 
 /// A set of chunk indices as sorted, disjoint, non-adjacent half-open ranges.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct ChunkSet(pub Vec<(u64, u64)>);
 
 impl ChunkSet {
@@ -75,7 +78,7 @@ impl ChunkSet {
     }
 
     /// Adds `[a, b)`.
-    pub fn insert_range(&mut self, a: u64, b: u64) {
+    pub(crate) fn insert_range(&mut self, a: u64, b: u64) {
         if a >= b {
             return;
         }
@@ -97,7 +100,7 @@ impl ChunkSet {
     }
 
     /// Whether the two sets share a chunk.
-    pub fn overlaps(&self, o: &ChunkSet) -> bool {
+    pub(crate) fn overlaps(&self, o: &ChunkSet) -> bool {
         self.0.iter().any(|&(a, b)| o.0.iter().any(|&(x, y)| a < y && x < b))
     }
 
@@ -129,6 +132,7 @@ impl ChunkSet {
 }
 
 /// How to run.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct RunOptions {
     /// Worker threads.
     pub threads: usize,
@@ -145,7 +149,7 @@ pub struct RunOptions {
     /// How often the run hands its state to the checkpoint callback (`None`: never).
     pub checkpoint: Option<Duration>,
     /// Write every game's JSONL log (`Some`: the `--rule` options the logs record).
-    pub log_games: Option<Vec<(String, String)>>,
+    pub(crate) log_games: Option<Vec<(String, String)>>,
 }
 
 impl RunOptions {
@@ -170,6 +174,7 @@ pub(crate) type DealTotals = (Tally, Vec<Vec<(u64, u64)>>);
 
 /// What a run produced.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct RunResult {
     /// Statistics of every completed chunk (plus the starting tally).
     pub tally: Tally,
@@ -181,7 +186,7 @@ pub struct RunResult {
     pub interrupted: bool,
     /// Whether it stopped because a bot failed ([`Strategy::has_failed`]); the chunks it cut
     /// short are not counted.
-    pub bot_failed: bool,
+    pub(crate) bot_failed: bool,
 }
 impl Tournament {
     /// A tournament; the specs must be valid bot specs (checked by the caller).
@@ -197,7 +202,7 @@ impl Tournament {
     ///
     /// # Errors
     /// A spec the registry cannot build.
-    pub fn with_registry(
+    pub(crate) fn with_registry(
         rules: Rules,
         specs: Vec<StrategySpec>,
         schedule: Schedule,
@@ -213,12 +218,12 @@ impl Tournament {
     }
 
     /// Number of chunks.
-    pub fn chunk_count(&self) -> u64 {
+    pub(crate) fn chunk_count(&self) -> u64 {
         self.schedule.deals.div_ceil(CHUNK_DEALS)
     }
 
     /// The deals of chunk `c`.
-    pub fn chunk_deals(&self, c: u64) -> Range<u64> {
+    pub(crate) fn chunk_deals(&self, c: u64) -> Range<u64> {
         c * CHUNK_DEALS..((c + 1) * CHUNK_DEALS).min(self.schedule.deals)
     }
 

@@ -30,6 +30,7 @@ use crate::rules::MAX_PLAYERS;
 
 /// Who plays one game and from which seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct GameSpec {
     /// Game index.
     pub game: u64,
@@ -43,7 +44,7 @@ pub struct GameSpec {
     /// random stream in every rotation.
     pub positions: [u8; MAX_PLAYERS],
     /// Seed of the deals (shared by every rotation of the deal).
-    pub deal_seed: u64,
+    pub(crate) deal_seed: u64,
 }
 
 impl GameSpec {
@@ -55,6 +56,7 @@ impl GameSpec {
 
 /// Why a schedule cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub enum ScheduleError {
     /// No bot given.
     #[error("the field is empty: give at least one bot")]
@@ -91,7 +93,7 @@ pub enum ScheduleError {
 
 /// How the seats of a deal are filled: rotations, seating order, replays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seating {
+pub(crate) struct Seating {
     /// Replay each deal in every seat rotation.
     pub rotate: bool,
     /// Vary the order around the table over deals (otherwise the list order, always).
@@ -115,6 +117,7 @@ pub const MAX_ENUMERATED_SEATS: u8 = 8;
 
 /// A tournament's schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Schedule {
     /// Seats.
     pub players: u8,
@@ -123,7 +126,7 @@ pub struct Schedule {
     /// Whether deals are replayed in every rotation (false too when replays are skipped).
     pub rotate: bool,
     /// Rotation was asked for but skipped: one deterministic bot in every seat.
-    pub replays_skipped: bool,
+    pub(crate) replays_skipped: bool,
     /// Whether the order around the table varies over deals.
     pub vary_order: bool,
     /// Deals to play.
@@ -161,7 +164,7 @@ impl Schedule {
     ///
     /// # Errors
     /// See [`ScheduleError`].
-    pub fn with_seating(
+    pub(crate) fn with_seating(
         entries: &[u16],
         players: u8,
         seating: Seating,
@@ -285,23 +288,23 @@ impl Schedule {
     }
 
     /// Number of distinct lineups.
-    pub fn lineup_count(&self) -> usize {
+    pub(crate) fn lineup_count(&self) -> usize {
         self.lineups.len()
     }
 
     /// Number of seating orders gone through in turn (0: one drawn at random per deal).
-    pub fn order_count(&self) -> usize {
+    pub(crate) fn order_count(&self) -> usize {
         self.orders.len()
     }
 
     /// Deals after which every lineup has sat in every order equally often (`None`: orders
     /// drawn at random).
-    pub fn balance_period(&self) -> Option<u64> {
+    pub(crate) fn balance_period(&self) -> Option<u64> {
         (!self.orders.is_empty()).then(|| (self.lineups.len() * self.orders.len()) as u64)
     }
 
     /// The seating design in words (for headers and manifests).
-    pub fn seating_text(&self) -> String {
+    pub(crate) fn seating_text(&self) -> String {
         let n = self.players;
         let rotations = if self.rotate {
             "every seat rotation".to_string()
@@ -349,7 +352,7 @@ impl Schedule {
     }
 
     /// The games of deal `d`, in rotation order.
-    pub fn deal_games(&self, d: u64) -> impl Iterator<Item = GameSpec> + '_ {
+    pub(crate) fn deal_games(&self, d: u64) -> impl Iterator<Item = GameSpec> + '_ {
         let r = self.rotations();
         (d * r..(d + 1) * r).map(|g| self.game(g))
     }

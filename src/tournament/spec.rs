@@ -56,7 +56,7 @@ impl TournamentConfig {
     }
 
     /// As stored in a state.
-    pub fn to_value(&self) -> serde_json::Value {
+    pub(crate) fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("serialisable")
     }
 
@@ -64,18 +64,14 @@ impl TournamentConfig {
     ///
     /// # Errors
     /// [`StoreError::Mismatch`] when the stored value does not describe a tournament.
-    pub fn of(st: &super::RunState) -> Result<TournamentConfig, StoreError> {
+    pub(crate) fn of(st: &super::RunState) -> Result<TournamentConfig, StoreError> {
         serde_json::from_value(st.config.clone())
             .map_err(|e| StoreError::Mismatch(format!("its tally.json does not describe a tournament ({e})")))
-    }
-
-    /// The spec of the stored run, with the shard `st` plays.
-    pub fn spec_of(&self, st: &super::RunState) -> TournamentSpec {
-        TournamentSpec { shard: st.shard, ..self.spec.clone() }
     }
 }
 
 /// A checked tournament run.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct TournamentJob {
     /// The tournament.
     pub tournament: Tournament,
@@ -90,7 +86,7 @@ pub struct TournamentJob {
     /// The `--rule` changes as applied.
     pub changes: Vec<(String, String)>,
     /// How results show each bot of the field.
-    pub labels: Vec<BotLabel>,
+    pub(crate) labels: Vec<BotLabel>,
 }
 
 /// The field index of the bot `name` names (canonical form, so `montecarlo:samples=32` is

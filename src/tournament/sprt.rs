@@ -22,16 +22,17 @@ pub struct Sprt {
     /// Elo difference under H1.
     pub elo1: f64,
     /// False positive rate.
-    pub alpha: f64,
+    pub(crate) alpha: f64,
     /// False negative rate.
-    pub beta: f64,
+    pub(crate) beta: f64,
 }
 
 /// Where the test stands.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct SprtState {
     /// The log-likelihood ratio.
-    pub llr: f64,
+    pub(crate) llr: f64,
     /// Lower bound (accept H0).
     pub lower: f64,
     /// Upper bound (accept H1).
@@ -42,6 +43,7 @@ pub struct SprtState {
 
 /// Which hypothesis the test accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub enum Hypothesis {
     /// `elo0`.
     H0,
@@ -50,7 +52,7 @@ pub enum Hypothesis {
 }
 
 /// Expected score for an Elo difference.
-pub fn elo_to_score(elo: f64) -> f64 {
+pub(crate) fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 

@@ -13,10 +13,12 @@ use serde::{Deserialize, Serialize};
 
 /// Format version of a tournament's `tally.json` (5: the run stored as data, its configuration
 /// and shard, instead of a fingerprint and a command line to parse again).
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub const STORE_FORMAT: u32 = 5;
 
 /// Format version of a balance sweep's `tally.json` (5: the sweep stored as data, its
 /// configuration and shard, instead of a fingerprint and a command line).
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub const SWEEP_FORMAT: u32 = 5;
 
 impl SelfChecked for RunState {
@@ -47,7 +49,7 @@ fn format_of(s: &str) -> Option<u32> {
 pub struct RunState {
     /// [`STORE_FORMAT`].
     pub format: u32,
-    /// [`TOURNAMENT_KIND`].
+    /// `TOURNAMENT_KIND`.
     pub kind: String,
     /// What the run is, as data (a [`super::TournamentConfig`]: the tournament's spec without
     /// its shard, and the bots it adds): compared on resume and merge, and what a resumed or
@@ -59,11 +61,11 @@ pub struct RunState {
     /// options), for people reading the folder; never parsed again.
     pub args: Vec<String>,
     /// The game-log folder (`--log-games`) the run writes, if any.
-    pub log_games: Option<std::path::PathBuf>,
+    pub(crate) log_games: Option<std::path::PathBuf>,
     /// Total chunks in the whole (unsharded) run.
     pub chunks_total: u64,
     /// Chunks this state was asked to play (a shard's slice, or all).
-    pub chunks_planned: ChunkSet,
+    pub(crate) chunks_planned: ChunkSet,
     /// Chunks whose games are in `tally`.
     pub done: ChunkSet,
     /// The statistics.
@@ -86,7 +88,7 @@ impl RunState {
     ///
     /// # Errors
     /// A message naming the problem.
-    pub fn from_json(s: &str) -> Result<RunState, StoreError> {
+    pub(crate) fn from_json(s: &str) -> Result<RunState, StoreError> {
         if kind_of(s).is_some_and(|k| k == BALANCE_KIND) {
             return Err(StoreError::SweepNotRun);
         }
@@ -114,7 +116,7 @@ impl RunState {
     ///
     /// # Errors
     /// What does not match, as a phrase.
-    pub fn verify(&self, t: &Tournament, plan: &ChunkSet) -> Result<(), StoreError> {
+    pub(crate) fn verify(&self, t: &Tournament, plan: &ChunkSet) -> Result<(), StoreError> {
         if self.chunks_total != t.chunk_count() {
             return Err(StoreError::Mismatch(format!(
                 "its tally.json counts {} chunks, this run has {}",
@@ -143,7 +145,7 @@ impl RunState {
     /// # Errors
     /// The index of the offending state and why: a different run, or chunks another state
     /// already has.
-    pub fn merge_shards(states: &[RunState]) -> Result<(ChunkSet, Tally), (usize, String)> {
+    pub(crate) fn merge_shards(states: &[RunState]) -> Result<(ChunkSet, Tally), (usize, String)> {
         let first = states.first().ok_or((0, "nothing to merge".to_string()))?;
         let mut done = ChunkSet::default();
         let mut tally = Tally::new(first.tally.layout);
@@ -163,6 +165,7 @@ impl RunState {
 
 /// One cell of a sweep: the tournament of one player count and hand size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct CellState {
     /// Seats.
     pub players: u8,
@@ -171,7 +174,7 @@ pub struct CellState {
     /// Chunks of the cell's whole tournament.
     pub chunks_total: u64,
     /// Chunks this state was asked to play (a shard's slice, or all).
-    pub chunks_planned: ChunkSet,
+    pub(crate) chunks_planned: ChunkSet,
     /// Chunks whose games are in `tally`.
     pub done: ChunkSet,
     /// The statistics.
@@ -179,10 +182,10 @@ pub struct CellState {
 }
 
 /// What [`RunState::kind`] says for `mtrain tournament`.
-pub const TOURNAMENT_KIND: &str = "tournament";
+pub(crate) const TOURNAMENT_KIND: &str = "tournament";
 
 /// What [`SweepState::kind`] says for `mtrain balance`.
-pub const BALANCE_KIND: &str = "balance";
+pub(crate) const BALANCE_KIND: &str = "balance";
 
 /// The state of a sweep (`mtrain balance`): one tournament per cell, played cell after cell,
 /// kept in the same `tally.json` with the same self-check as a tournament's, for resuming and
@@ -191,7 +194,7 @@ pub const BALANCE_KIND: &str = "balance";
 pub struct SweepState {
     /// [`SWEEP_FORMAT`].
     pub format: u32,
-    /// [`BALANCE_KIND`].
+    /// `BALANCE_KIND`.
     pub kind: String,
     /// What the sweep is, as data (the sweep's spec and the bots it adds): compared on resume
     /// and merge, and what a resumed or merged sweep is rebuilt from.
@@ -215,7 +218,7 @@ impl SweepState {
     ///
     /// # Errors
     /// A message naming the problem.
-    pub fn from_json(s: &str) -> Result<SweepState, StoreError> {
+    pub(crate) fn from_json(s: &str) -> Result<SweepState, StoreError> {
         if kind_of(s).as_deref() != Some(BALANCE_KIND) {
             return Err(StoreError::RunNotSweep);
         }
@@ -243,7 +246,7 @@ impl SweepState {
     /// # Errors
     /// The index of the offending state and why: another sweep, or games another state
     /// already has.
-    pub fn merge_shards(states: &[SweepState]) -> Result<SweepState, (usize, String)> {
+    pub(crate) fn merge_shards(states: &[SweepState]) -> Result<SweepState, (usize, String)> {
         let first = states.first().ok_or((0, "nothing to merge".to_string()))?;
         let mut merged = first.clone();
         merged.shard = None;
@@ -272,7 +275,7 @@ impl SweepState {
     /// The chunks of each cell that slice `i` of `n` plays (`None`: all): the sweep's chunks,
     /// cell after cell, cut into `n` contiguous slices, so that slices of a sweep cost about
     /// the same whatever their cells.
-    pub fn shard_plan(chunks: &[u64], shard: Option<(u64, u64)>) -> Vec<ChunkSet> {
+    pub(crate) fn shard_plan(chunks: &[u64], shard: Option<(u64, u64)>) -> Vec<ChunkSet> {
         let total: u64 = chunks.iter().sum();
         let whole = ChunkSet::slice(total, shard);
         let (lo, hi) = whole.0.first().copied().unwrap_or((0, 0));
@@ -299,7 +302,7 @@ impl SweepState {
     ///
     /// # Errors
     /// The first error `cells` or `save` returns.
-    pub fn play<E>(
+    pub(crate) fn play<E>(
         &mut self,
         opts: &super::RunOptions,
         mut cells: impl FnMut(usize) -> Result<Tournament, E>,
@@ -356,6 +359,7 @@ impl SweepState {
 }
 
 /// The `kind` of a `tally.json` (`None` for a tournament's, which has none), if it parses.
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub fn kind_of(s: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(s).ok()?;
     v.get("kind").and_then(|k| k.as_str()).map(str::to_string)

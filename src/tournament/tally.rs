@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// Win shares are counted in units of `1/WIN_UNIT` of a win, so that `w` co-winners (w <= 16)
 /// each get an exact integer share: 720720 is the least common multiple of 1..=16.
-pub const WIN_UNIT: u64 = 720_720;
+pub(crate) const WIN_UNIT: u64 = 720_720;
 
 const BOT_WIN: usize = 0;
 const BOT_SCORE: usize = 1;
@@ -42,6 +42,7 @@ const ROUND_OUT_SEAT: usize = 10;
 
 /// Index arithmetic for a field of `bots` bots on `players` seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Layout {
     /// Bots in the field.
     pub bots: usize,
@@ -60,11 +61,11 @@ impl Layout {
         self.bots * self.bot_fields() + s * SEAT_FIELDS + f
     }
     /// Number of unordered bot pairs.
-    pub fn pair_count(&self) -> usize {
+    pub(crate) fn pair_count(&self) -> usize {
         self.bots * (self.bots - 1) / 2
     }
     /// Index of the unordered pair `(i, j)`, `i < j`, in lexicographic order.
-    pub fn pair_index(&self, i: usize, j: usize) -> usize {
+    pub(crate) fn pair_index(&self, i: usize, j: usize) -> usize {
         debug_assert!(i < j && j < self.bots);
         i * (2 * self.bots - i - 1) / 2 + (j - i - 1)
     }
@@ -97,6 +98,7 @@ impl Layout {
 
 /// Exact, mergeable statistics of a set of deals.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct Tally {
     /// The layout of `clusters`.
     pub layout: Layout,
@@ -110,7 +112,7 @@ pub struct Tally {
     pub clusters: Vec<Cluster>,
     /// Sums over deals of products of the pairs' per-deal head-to-head totals, for the
     /// ratings' intervals (see [`PairProducts`]).
-    pub products: PairProducts,
+    pub(crate) products: PairProducts,
 }
 
 /// For every two pairs of bots `a`, `b` (pair indices of [`Layout::pair_index`], a pair with
@@ -121,16 +123,16 @@ pub struct Tally {
 /// between-deal covariance of the rating equations for any fitted ratings, and they add
 /// exactly across chunks, shards and resumes like the clusters do.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PairProducts {
+pub(crate) struct PairProducts {
     /// `Σ x_a·x_b` for `a <= b`, row by row of the upper triangle.
     #[serde(with = "u128_vec_text")]
-    pub xx: Vec<u128>,
+    pub(crate) xx: Vec<u128>,
     /// `Σ x_a·m_b` for every `a`, `b` (`a·pairs + b`).
     #[serde(with = "u128_vec_text")]
-    pub xm: Vec<u128>,
+    pub(crate) xm: Vec<u128>,
     /// `Σ m_a·m_b` for `a <= b`, as `xx`.
     #[serde(with = "u128_vec_text")]
-    pub mm: Vec<u128>,
+    pub(crate) mm: Vec<u128>,
 }
 
 /// Index of `(a, b)`, `a <= b < n`, in the row-by-row upper triangle of an `n × n` matrix.
@@ -177,6 +179,7 @@ mod u128_vec_text {
 
 /// Per-deal totals `(x, m)` being gathered for each cluster.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // the runner's parts, for the integration tests
 pub struct DealAcc {
     layout: Layout,
     cells: Vec<(u64, u64)>,
@@ -201,7 +204,7 @@ impl Tally {
 
     /// Whether the clusters and pair products have the sizes the layout says (a file read
     /// back is checked with this).
-    pub fn fits_layout(&self) -> bool {
+    pub(crate) fn fits_layout(&self) -> bool {
         self.clusters.len() == self.layout.len() && self.products.fits(self.layout.pair_count())
     }
 
@@ -266,103 +269,103 @@ impl Tally {
     }
 
     /// Bot `b`'s win share (in [`WIN_UNIT`]s per game).
-    pub fn bot_win(&self, b: usize) -> &Cluster {
+    pub(crate) fn bot_win(&self, b: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_WIN)]
     }
     /// Bot `b`'s match score per game.
-    pub fn bot_score(&self, b: usize) -> &Cluster {
+    pub(crate) fn bot_score(&self, b: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_SCORE)]
     }
     /// Bot `b`'s score per round.
-    pub fn bot_round_score(&self, b: usize) -> &Cluster {
+    pub(crate) fn bot_round_score(&self, b: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_ROUND_SCORE)]
     }
     /// Bot `b`'s share of rounds gone out.
-    pub fn bot_outs(&self, b: usize) -> &Cluster {
+    pub(crate) fn bot_outs(&self, b: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_OUTS)]
     }
     /// Bot `b`'s share (in [`WIN_UNIT`]s per game) of games finished at rank `k` (0-based); seats
     /// level after the tie-break share the ranks they span.
-    pub fn bot_rank(&self, b: usize, k: usize) -> &Cluster {
+    pub(crate) fn bot_rank(&self, b: usize, k: usize) -> &Cluster {
         &self.clusters[self.layout.bot(b, BOT_RANK + k)]
     }
     /// Seat `s`'s win share.
-    pub fn seat_win(&self, s: usize) -> &Cluster {
+    pub(crate) fn seat_win(&self, s: usize) -> &Cluster {
         &self.clusters[self.layout.seat(s, SEAT_WIN)]
     }
     /// Seat `s`'s match score per game.
-    pub fn seat_score(&self, s: usize) -> &Cluster {
+    pub(crate) fn seat_score(&self, s: usize) -> &Cluster {
         &self.clusters[self.layout.seat(s, SEAT_SCORE)]
     }
     /// Pair `(i, j)`: `i`'s head-to-head score, 2 per comparison (ahead 2, level 1), ahead
     /// meaning the better finishing place (lower total, then the rules' tie-break).
-    pub fn pair_score(&self, i: usize, j: usize) -> &Cluster {
+    pub(crate) fn pair_score(&self, i: usize, j: usize) -> &Cluster {
         &self.clusters[self.layout.pair(i, j, PAIR_SCORE)]
     }
     /// Pair `(i, j)`: comparisons `i` finished ahead.
-    pub fn pair_a_ahead(&self, i: usize, j: usize) -> &Cluster {
+    pub(crate) fn pair_a_ahead(&self, i: usize, j: usize) -> &Cluster {
         &self.clusters[self.layout.pair(i, j, PAIR_A_AHEAD)]
     }
     /// Pair `(i, j)`: comparisons `j` finished ahead.
-    pub fn pair_b_ahead(&self, i: usize, j: usize) -> &Cluster {
+    pub(crate) fn pair_b_ahead(&self, i: usize, j: usize) -> &Cluster {
         &self.clusters[self.layout.pair(i, j, PAIR_B_AHEAD)]
     }
     /// Turns per round.
-    pub fn round_turns(&self) -> &Cluster {
+    pub(crate) fn round_turns(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_TURNS)]
     }
     /// Draws per round.
-    pub fn round_draws(&self) -> &Cluster {
+    pub(crate) fn round_draws(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_DRAWS)]
     }
     /// Share of rounds that end with nobody out: blocked, or provably stuck (harbour_cay).
-    pub fn round_blocked(&self) -> &Cluster {
+    pub(crate) fn round_blocked(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_BLOCKED)]
     }
     /// Boneyard tiles left per round.
-    pub fn round_boneyard(&self) -> &Cluster {
+    pub(crate) fn round_boneyard(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_BONEYARD)]
     }
     /// Share of rounds in which seat `s` went out.
-    pub fn round_out_seat(&self, s: usize) -> &Cluster {
+    pub(crate) fn round_out_seat(&self, s: usize) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_OUT_SEAT + s)]
     }
     /// Share of rounds that end with the boneyard empty.
-    pub fn round_dry(&self) -> &Cluster {
+    pub(crate) fn round_dry(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_DRY)]
     }
     /// Share of seats, over rounds, that could not start their own train on their first turn.
-    pub fn round_no_start(&self) -> &Cluster {
+    pub(crate) fn round_no_start(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_NO_START)]
     }
     /// The winner's margin per game: the second-lowest total minus the lowest (0 on a tie).
-    pub fn game_margin(&self) -> &Cluster {
+    pub(crate) fn game_margin(&self) -> &Cluster {
         &self.clusters[self.layout.round(GAME_MARGIN)]
     }
     /// The score spread per game: highest total minus lowest.
-    pub fn game_spread(&self) -> &Cluster {
+    pub(crate) fn game_spread(&self) -> &Cluster {
         &self.clusters[self.layout.round(GAME_SPREAD)]
     }
     /// Lead changes per game: how often the seat alone in the lead (the lowest running total)
     /// after a round differs from the one alone in the lead after an earlier round.
-    pub fn game_lead_changes(&self) -> &Cluster {
+    pub(crate) fn game_lead_changes(&self) -> &Cluster {
         &self.clusters[self.layout.round(GAME_LEAD_CHANGES)]
     }
     /// Half the squared difference in turns between consecutive rounds of a match: `x` adds
     /// `(t_r - t_(r-1))^2` and `m` adds 2 per pair, so the mean per unit estimates the variance of
     /// round length (its root is the round-to-round spread).
-    pub fn round_turns_diff2(&self) -> &Cluster {
+    pub(crate) fn round_turns_diff2(&self) -> &Cluster {
         &self.clusters[self.layout.round(ROUND_TURNS_DIFF2)]
     }
     /// Match win share (in [`WIN_UNIT`]s) of the seat `k` places after the first player of round
     /// 1 in turn order (0 = that player); the first player rotates over the rounds, so this is
     /// the turn-order advantage over a whole match.
-    pub fn match_position_win(&self, k: usize) -> &Cluster {
+    pub(crate) fn match_position_win(&self, k: usize) -> &Cluster {
         &self.clusters[self.layout.match_position(k)]
     }
     /// Per-round win share (in [`WIN_UNIT`]s) of the `k`-th seat to act, 0 being the round's
     /// first player; round winners are the seats with the lowest round score, sharing ties.
-    pub fn position_win(&self, k: usize) -> &Cluster {
+    pub(crate) fn position_win(&self, k: usize) -> &Cluster {
         &self.clusters[self.layout.position(k)]
     }
 }
@@ -402,7 +405,7 @@ impl DealAcc {
     }
 
     /// Adds one game of the deal.
-    pub fn add_game(&mut self, spec: &GameSpec, r: &MatchResult) {
+    pub(crate) fn add_game(&mut self, spec: &GameSpec, r: &MatchResult) {
         let l = self.layout;
         let n = l.players;
         let rounds = r.rounds as u64;

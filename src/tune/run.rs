@@ -14,6 +14,7 @@ use std::sync::atomic::Ordering;
 
 /// Format version of `tune.json` (2: the run stored as data, its spec and its bots; 3: its
 /// `kind` and a self-`check`, as every state file).
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub const TUNE_FORMAT: u32 = 3;
 
 /// Why a tuning run cannot be set up or go on.
@@ -26,6 +27,7 @@ pub enum TuneError {
 
 /// One finished iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct Row {
     /// The iteration's index, from 0.
     pub iteration: u64,
@@ -69,7 +71,7 @@ impl TuneState {
     /// # Errors
     /// A phrase naming the problem: not JSON of this shape, another format, points that do not
     /// match `params` parameters.
-    pub fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, crate::error::InvalidInput> {
+    pub(crate) fn from_json(text: &str, params: Option<usize>) -> Result<TuneState, crate::error::InvalidInput> {
         // The format first: a file of another version may not have this one's fields.
         let format = serde_json::from_str::<serde_json::Value>(text)
             .ok()
@@ -102,7 +104,7 @@ impl TuneState {
     ///
     /// # Errors
     /// A damaged state, in one line.
-    pub fn check_points(&self, d: usize) -> Result<(), crate::error::InvalidInput> {
+    pub(crate) fn check_points(&self, d: usize) -> Result<(), crate::error::InvalidInput> {
         if self.start.len() != d || self.rows.iter().any(|r| r.u.len() != d) {
             return Err("tune.json is damaged: its points do not match its parameters".into());
         }
@@ -139,6 +141,7 @@ pub struct TuningSpec {
 
 /// A checked tuning run.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct Tuning {
     /// The table.
     pub rules: Rules,
@@ -174,6 +177,7 @@ fn with_params(spec: &StrategySpec, over: &StrategySpec) -> StrategySpec {
 
 /// The result of the confirmation games.
 #[derive(Clone, Debug)]
+#[doc(hidden)] // SPSA's parts, for the integration tests
 pub struct Confirmation {
     /// The tuned bot's games against the start.
     pub tally: Tally,
@@ -294,7 +298,7 @@ impl Tuning {
     ///
     /// # Errors
     /// A point the bot refuses.
-    pub fn bot_at(&self, u: &[f64], registry: &Registry) -> Result<StrategySpec, TuneError> {
+    pub(crate) fn bot_at(&self, u: &[f64], registry: &Registry) -> Result<StrategySpec, TuneError> {
         registry.canonical(&spec_at(&self.base, &self.params, u)).map_err(|e| TuneError::Invalid(e.to_string()))
     }
 
@@ -304,7 +308,7 @@ impl Tuning {
     ///
     /// # Errors
     /// A bot or a schedule that cannot be built.
-    pub fn play_pair(
+    pub(crate) fn play_pair(
         &self,
         a: &StrategySpec,
         b: &StrategySpec,
@@ -336,7 +340,7 @@ impl Tuning {
     ///
     /// # Errors
     /// The first error `save` returns, or a point the bot refuses.
-    pub fn iterate<E: From<TuneError>>(
+    pub(crate) fn iterate<E: From<TuneError>>(
         &self,
         st: &mut TuneState,
         registry: &Registry,

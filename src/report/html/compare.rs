@@ -3,7 +3,9 @@
 //! interval and verdict, from `compare.csv`), the comparison from `manifest.json`, and the files.
 
 use super::read::{Csv, Manifest, json, text_optional};
-use super::{Body, Ctx, ReportError, Table, build_html, code, command_html, esc, facts, files_section, ranges, when_html};
+use super::{
+    Body, Ctx, ReportError, Table, build_html, code, command_html, esc, facts, files_section, ranges, when_html,
+};
 use crate::report::compare::HEADLINE;
 use std::fmt::Write as _;
 
@@ -17,8 +19,18 @@ const FILES: [(&str, &str); 5] = [
 ];
 
 /// The columns of `compare.csv` the page reads.
-const COLUMNS: [&str; 10] =
-    ["players", "hand", "ruleset", "baseline", "metric", "difference", "adjusted_lo", "adjusted_hi", "margin", "verdict"];
+const COLUMNS: [&str; 10] = [
+    "players",
+    "hand",
+    "ruleset",
+    "baseline",
+    "metric",
+    "difference",
+    "adjusted_lo",
+    "adjusted_hi",
+    "margin",
+    "verdict",
+];
 
 /// What the manifest of a comparison adds to every run's.
 #[derive(serde::Deserialize)]
@@ -138,9 +150,14 @@ fn differences_section(diffs: &Csv, d: &Details) -> String {
             let mut cells = vec![format!("<b>{}</b>", esc(hand))];
             for (name, _) in HEADLINE {
                 let row = diffs.rows().find(|r| {
-                    r.get("ruleset") == set && r.get("players") == players && r.get("hand") == hand && r.get("metric") == name
+                    r.get("ruleset") == set
+                        && r.get("players") == players
+                        && r.get("hand") == hand
+                        && r.get("metric") == name
                 });
-                cells.push(row.map_or("<span class=\"none\">&#8211;</span>".into(), |r| cell(&r, shares.contains(&name))));
+                cells.push(
+                    row.map_or("<span class=\"none\">&#8211;</span>".into(), |r| cell(&r, shares.contains(&name))),
+                );
             }
             t.row(format!("data-hand=\"{}\"", esc(hand)), cells);
         }
