@@ -154,7 +154,7 @@ fn the_command_compares_writes_and_merges_its_shards() {
     with_out.extend(["--out", whole.to_str().unwrap()]);
     let out = run_ok(&with_out);
     assert!(out.contains("ours (wikipedia (changed: tap=draw_two)) against wikipedia, 4 players:"), "{out}");
-    assert!(out.contains("against wikipedia at 4 players: changes beyond the margin: "), "{out}");
+    assert!(out.contains("Under ours (wikipedia (changed: tap=draw_two)) (against wikipedia) at 4 players, hands of 9-10 tiles, rounds run longer (+"), "{out}");
     let csv = read(&whole.join("compare.csv"));
     assert!(csv.starts_with(
         "players,hand,ruleset,baseline,metric,baseline_value,value,difference,lo,hi,adjusted_lo,adjusted_hi,margin,paired,verdict\n4,9,ours,wikipedia,blocked_rate,"
@@ -162,7 +162,7 @@ fn the_command_compares_writes_and_merges_its_shards() {
     assert!(
         read(&whole.join("rulesets.csv")).starts_with("players,hand,ruleset,metric,value,lo,hi,games\n4,9,wikipedia,")
     );
-    assert!(read(&whole.join("summary.txt")).contains("against wikipedia at 4 players"));
+    assert!(read(&whole.join("summary.txt")).contains("(against wikipedia) at 4 players"));
     let mut shards = Vec::new();
     for i in 1..=2 {
         let d = dir.join(format!("shard{i}"));

@@ -379,3 +379,50 @@ fn the_ladder_report_leads_with_the_league() {
     assert!(league < former);
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A comparison's page opens with the summary in plain words (as `summary.txt` says it), then
+/// the differences with their verdicts (as `compare.csv` states them), and shows the command
+/// without this machine's paths.
+#[test]
+fn a_comparison_page_leads_with_the_plain_words_then_the_evidence() {
+    let d = temp("compare");
+    run_ok(&[
+        "compare",
+        "--ruleset",
+        "wikipedia",
+        "--ruleset",
+        "wikipedia:tap=draw_two",
+        "--hands",
+        "9-10",
+        "--games",
+        "64",
+        "--rounds",
+        "3",
+        "--bots",
+        "greedy,random",
+        "--quiet",
+        "--out",
+        s(&d),
+    ]);
+    run_ok(&["report", s(&d)]);
+    let page = std::fs::read_to_string(d.join("report.html")).unwrap();
+    let summary = std::fs::read_to_string(d.join("summary.txt")).unwrap();
+    let first = summary.split("\n\n").next().unwrap().trim().replace('\'', "&#39;");
+    let at_summary = page.find(&format!("<p class=\"plain\">{first}</p>")).expect("the summary's paragraph");
+    let at_table = page.find("<table class=\"differences\">").expect("the differences' table");
+    assert!(at_summary < at_table, "the plain words come first");
+    // A difference as compare.csv states it: turns at 9 tiles, with its adjusted interval.
+    let csv = std::fs::read_to_string(d.join("compare.csv")).unwrap();
+    let row: Vec<&str> =
+        csv.lines().find(|l| l.starts_with("4,9,") && l.contains(",turns,")).unwrap().split(',').collect();
+    let f = |i: usize| row[i].parse::<f64>().unwrap();
+    let cell =
+        format!("<span class=\"v\">{:+.1}</span> <span class=\"ci\">[{:+.1}, {:+.1}]</span>", f(7), f(10), f(11));
+    assert!(page.contains(&cell), "{cell} missing");
+    assert_eq!(row[14], "changes");
+    // The command as one types it: no absolute path of this machine.
+    let dir = std::fs::canonicalize(&d).unwrap();
+    assert!(!page.contains(dir.parent().unwrap().to_str().unwrap()), "a machine path in the page");
+    assert!(page.contains("<code class=\"cmd\">mtrain compare --ruleset wikipedia"));
+    std::fs::remove_dir_all(&d).unwrap();
+}

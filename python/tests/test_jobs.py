@@ -137,7 +137,7 @@ def test_compare_is_the_command_lines_and_runs_again_from_its_spec(tmp_path):
     args = dict(hands=(9, 10), games=32, rounds=2, bots="greedy,random")
     r = mtrain.compare(["wikipedia", "wikipedia:tap=draw_two"], **args)
     assert r.compare[0]["ruleset"] == "wikipedia:tap=draw_two"
-    assert "against wikipedia at 4 players" in r.summary
+    assert "(against wikipedia) at 4 players, hands of 9-10 tiles" in r.summary
     out = tmp_path / "cmp"
     subprocess.run(
         [CLI, "compare", "--ruleset", "wikipedia", "--ruleset", "wikipedia:tap=draw_two",

@@ -5,7 +5,7 @@
 use super::changes_text;
 use super::csv_table;
 use super::manifest::{Invocation, RulesRecord};
-use crate::compare::{self as cmp, Change, CompareCell, Comparison, Difference, MEASURES};
+use crate::compare::{self as cmp, Change, CompareCell, Comparison, Difference};
 
 /// The figures the console table and the summary speak of (every figure is in `compare.csv`).
 pub const HEADLINE: [(&str, &str); 7] = [
@@ -17,11 +17,6 @@ pub const HEADLINE: [(&str, &str); 7] = [
     ("skill_ceiling", "luck pair (pt)"),
     ("draws", "draws/round"),
 ];
-
-/// Whether `name` is a headline figure.
-fn headline(name: &str) -> bool {
-    HEADLINE.iter().any(|(n, _)| *n == name)
-}
 
 /// A rule set in words: its name, and its changes where the name does not show them.
 fn described(c: &Comparison, r: usize) -> String {
@@ -130,8 +125,42 @@ pub fn table(c: &Comparison, cells: &[CompareCell]) -> String {
     s
 }
 
-/// The summary in plain words: per compared rule set and player count, what it changes, what
-/// it does not measurably change, and what is not decided.
+/// How the summary speaks of a headline figure: what a rise says, what a fall says, its name
+/// in a list, and the unit of its change (shares in percentage points).
+const PLAIN: [(&str, &str, &str, &str, &str); 7] = [
+    ("turns", "rounds run longer", "rounds run shorter", "round length", " turns"),
+    ("match_minutes", "a match takes longer", "a match is quicker", "match length", " minutes"),
+    ("blocked_rate", "more rounds end blocked", "fewer rounds end blocked", "blocked rounds", " points"),
+    (
+        "match_first_player_advantage",
+        "the first player's edge grows",
+        "the first player's edge shrinks",
+        "the first player's edge",
+        " points",
+    ),
+    ("skill", "skill counts for more", "skill counts for less", "skill", " points"),
+    (
+        "skill_ceiling",
+        "a careful player gains on a beginner",
+        "a beginner gains on a careful player",
+        "the careful player's edge over a beginner",
+        " points",
+    ),
+    ("draws", "more tiles are drawn", "fewer tiles are drawn", "tiles drawn", " a round"),
+];
+
+/// Items as English: `a`, `a and b`, `a, b and c`.
+fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The summary in plain words: per compared rule set and player count, two or three sentences:
+/// what the rule changes beyond the margin (by how much, at which hand sizes), what it does not
+/// measurably change, and what these games leave undecided.
 pub fn summary(c: &Comparison, diffs: &[Difference]) -> String {
     let mut s = String::new();
     let mut players: Vec<u8> = c.cells.iter().map(|x| x.0).collect();
@@ -141,53 +170,69 @@ pub fn summary(c: &Comparison, diffs: &[Difference]) -> String {
             let mut changes = Vec::new();
             let mut same = Vec::new();
             let mut open = Vec::new();
-            for m in MEASURES.iter().filter(|m| headline(m.name)) {
+            for (name, up, down, plain, unit) in PLAIN {
                 let of: Vec<&Difference> =
-                    diffs.iter().filter(|d| d.set == r && d.players == p && d.measure.name == m.name).collect();
-                if of.is_empty() {
-                    continue;
-                }
+                    diffs.iter().filter(|d| d.set == r && d.players == p && d.measure.name == name).collect();
+                let Some(first) = of.first() else { continue };
+                let k = if first.measure.share { 100.0 } else { 1.0 };
                 let hands =
                     |want: Change| -> Vec<u8> { of.iter().filter(|d| d.change == want).map(|d| d.hand).collect() };
-                let changed = hands(Change::Changes);
+                let changed: Vec<&&Difference> = of.iter().filter(|d| d.change == Change::Changes).collect();
                 if !changed.is_empty() {
-                    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-                    for d in of.iter().filter(|d| d.change == Change::Changes) {
-                        lo = lo.min(d.difference);
-                        hi = hi.max(d.difference);
-                    }
-                    let (k, unit) = if m.share { (100.0, " points") } else { (1.0, "") };
-                    let by = if (hi - lo).abs() < 0.05 / k {
-                        format!("{:+.1}{unit}", k * lo)
-                    } else {
-                        format!("{:+.1} to {:+.1}{unit}", k * lo, k * hi)
-                    };
+                    let lo = changed.iter().map(|d| k * d.difference).fold(f64::INFINITY, f64::min);
+                    let hi = changed.iter().map(|d| k * d.difference).fold(f64::NEG_INFINITY, f64::max);
                     let at = if changed.len() == of.len() {
-                        "at every hand size".to_string()
+                        String::new()
                     } else {
-                        format!("with {} tiles", ranges(&changed))
+                        format!(" with {} tiles", ranges(&hands(Change::Changes)))
                     };
-                    changes.push(format!("{} {by} {at}", m.label));
+                    let phrase = if lo > 0.0 {
+                        if (hi - lo).abs() < 0.05 {
+                            format!("{up} (+{lo:.1}{unit}{at})")
+                        } else {
+                            format!("{up} (+{lo:.1} to +{hi:.1}{unit}{at})")
+                        }
+                    } else if hi < 0.0 {
+                        if (hi - lo).abs() < 0.05 {
+                            format!("{down} ({hi:.1}{unit}{at})")
+                        } else {
+                            format!("{down} ({hi:.1} to {lo:.1}{unit}{at})")
+                        }
+                    } else {
+                        format!("{plain} changes ({lo:+.1} to {hi:+.1}{unit}{at})")
+                    };
+                    changes.push(phrase);
                 }
                 if hands(Change::NoChange).len() == of.len() {
-                    same.push(m.label);
+                    same.push(plain.to_string());
                 }
                 let undecided = hands(Change::Undecided);
                 if !undecided.is_empty() {
-                    open.push(format!("{} (with {} tiles)", m.label, ranges(&undecided)));
+                    let at = if undecided.len() == of.len() {
+                        String::new()
+                    } else {
+                        format!(" with {} tiles", ranges(&undecided))
+                    };
+                    open.push(format!("{plain}{at}"));
                 }
             }
-            s.push_str(&format!("{} against {} at {p} players: ", described(c, r), c.sets[0].name));
+            let hands: Vec<u8> = c.cells.iter().filter(|x| x.0 == p).map(|x| x.1).collect();
+            let lead = format!(
+                "Under {} (against {}) at {p} players, hands of {} tiles",
+                described(c, r),
+                c.sets[0].name,
+                ranges(&hands)
+            );
             if changes.is_empty() {
-                s.push_str("no figure is shown to change by more than the margin.");
+                s.push_str(&format!("{lead}, nothing is shown to change by more than the margin."));
             } else {
-                s.push_str(&format!("changes beyond the margin: {}.", changes.join("; ")));
+                s.push_str(&format!("{lead}, {}.", listed(&changes)));
             }
             if !same.is_empty() {
-                s.push_str(&format!(" No measurable change at any hand size in {}.", same.join(", ")));
+                s.push_str(&format!(" No measurable change in {}.", listed(&same)));
             }
             if !open.is_empty() {
-                s.push_str(&format!(" Not decided by these games: {}.", open.join("; ")));
+                s.push_str(&format!(" Not decided by these games: {}.", listed(&open)));
             }
             s.push_str("\n\n");
         }
