@@ -531,7 +531,28 @@ pub(crate) const METRICS: &[Metric] = &[
         reference: None,
         read: |c| c.tally.round_no_start().proportion(1.0).map(Value::from),
     },
+    Metric {
+        name: "match_turns",
+        axis: "turns",
+        label: "turns per match",
+        share: false,
+        reference: None,
+        // The rounds' turns over the games: every deal plays the same games.
+        read: |c| {
+            let mut turns = *c.tally.round_turns();
+            turns.units = c.tally.games;
+            turns.mean(1.0).map(Value::from)
+        },
+    },
 ];
+
+/// The seconds a turn takes at a family table, for minutes (`--seconds-per-turn`): 15. A
+/// four-player home match of 13 rounds is estimated at three to four hours, a dessert break
+/// included, by the "Mexican Train Dominoes" rules page of spaanszt.home.xs4all.nl ("With 4
+/// people who know the game ... between 3 or 4 hours"); at the 66.4 turns a round mtrain
+/// measures at 4 players with 15 tiles each (wikipedia rules, the default population: 863 turns
+/// a match), that is 12.5 to 16.7 seconds a turn. Quick players take less: set it.
+pub const SECONDS_PER_TURN: f64 = 15.0;
 
 /// Looks up metrics by comma-separated names.
 ///
@@ -633,6 +654,40 @@ pub(crate) fn best_set<'a>(cells: &[&'a Cell], metric: &str, higher: bool) -> Ve
         .collect()
 }
 
+/// Why a hand size is the pick, in `recommendation.csv`'s `pick_reason` and the console.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reason {
+    /// No ranking asked: the published hand is a candidate.
+    Published,
+    /// No ranking asked: the published hand is no candidate; the nearest candidate.
+    NearestToPublished,
+    /// No ranking asked and no published hand: the middle candidate.
+    Middle,
+    /// Ranked: the published hand is among the best (nothing measurably better), and stays.
+    PublishedKept,
+    /// Ranked: a candidate is measurably better than the published hand.
+    MeasurablyBetter,
+    /// Ranked, with no published hand among the candidates: the best ranked.
+    BestRanked,
+    /// Another objective's rule.
+    Objective,
+}
+
+impl Reason {
+    /// The word in `recommendation.csv`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Reason::Published => "published",
+            Reason::NearestToPublished => "nearest_to_published",
+            Reason::Middle => "middle_candidate",
+            Reason::PublishedKept => "published_kept",
+            Reason::MeasurablyBetter => "measurably_better",
+            Reason::BestRanked => "best_ranked",
+            Reason::Objective => "objective",
+        }
+    }
+}
+
 /// A recommendation for one player count.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Pick {
@@ -643,11 +698,119 @@ pub(crate) struct Pick {
     /// Whether every size shows a defect: the candidates are those with the fewest rule defects
     /// (blocked rounds, first-player edge), the skill floor applied only where some pass it.
     pub(crate) fallback: bool,
+    /// Why this hand.
+    pub(crate) reason: Reason,
+    /// The candidates ranked (with a ranking asked): groups best first, the sizes of a group
+    /// not told apart at 95%.
+    pub(crate) ranking: Vec<Vec<u8>>,
+}
+
+/// How the candidates of the `balanced` objective are ranked (`--rank-by`). Without a ranking
+/// (`published`, the default) the published hand is the pick whenever it is a candidate;
+/// with one, the candidates are ordered by the figure, and the published hand stays the pick
+/// only when no candidate is measurably better (at 95%, the two cells taken as independent).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RankBy {
+    /// No ranking: the published hand, else the nearest candidate.
+    #[default]
+    Published,
+    /// Most skill expression (the first bot's head-to-head score against the last).
+    Skill,
+    /// Fewest blocked rounds.
+    Blocked,
+    /// The smallest first-player edge (in size; per match or per round as the limits judge it).
+    FirstPlayer,
+    /// Match length closest to this many minutes (at the sweep's seconds a turn).
+    Minutes(f64),
+}
+
+impl RankBy {
+    /// Parses `published`, `skill`, `blocked`, `first_player` or `minutes=M`.
+    ///
+    /// # Errors
+    /// A message naming the valid rankings.
+    pub fn parse(s: &str) -> Result<RankBy, crate::error::InvalidInput> {
+        let s = s.trim();
+        let bad = || {
+            crate::error::InvalidInput(format!(
+                "unknown ranking '{s}' (valid: published, skill, blocked, first_player, minutes=M with M minutes a match above 0)"
+            ))
+        };
+        Ok(match s {
+            "published" => RankBy::Published,
+            "skill" => RankBy::Skill,
+            "blocked" => RankBy::Blocked,
+            "first_player" => RankBy::FirstPlayer,
+            _ => match s.strip_prefix("minutes=").map(|m| m.trim().parse::<f64>()) {
+                Some(Ok(m)) if m > 0.0 && m.is_finite() => RankBy::Minutes(m),
+                _ => return Err(bad()),
+            },
+        })
+    }
+
+    /// The name, as parsed.
+    pub fn name(self) -> String {
+        match self {
+            RankBy::Published => "published".into(),
+            RankBy::Skill => "skill".into(),
+            RankBy::Blocked => "blocked".into(),
+            RankBy::FirstPlayer => "first_player".into(),
+            RankBy::Minutes(m) => format!("minutes={m}"),
+        }
+    }
+
+    /// The figure a cell is ranked by, higher better, with its standard error; `None`: no
+    /// ranking, or no figure in the cell.
+    fn key(self, c: &Cell, l: &Limits, seconds_per_turn: f64) -> Option<(f64, f64)> {
+        let with = |v: Value, sign: f64| v.se().map(|se| (sign * v.value, se));
+        match self {
+            RankBy::Published => None,
+            RankBy::Skill => read(c, "skill").and_then(|v| with(v, 1.0)),
+            RankBy::Blocked => read(c, "blocked_rate").and_then(|v| with(v, -1.0)),
+            RankBy::FirstPlayer => read(c, l.first_player.metric()).and_then(|v| v.se().map(|se| (-v.value.abs(), se))),
+            RankBy::Minutes(target) => read(c, "match_turns").and_then(|v| {
+                let k = seconds_per_turn / 60.0;
+                v.se().map(|se| (-(k * v.value - target).abs(), k * se))
+            }),
+        }
+    }
+}
+
+/// `cells` ranked by `by`: groups best first, each the sizes whose figure is not told apart at
+/// 95% from the group's best (the difference within 1.96 standard errors of the two independent
+/// cells). Cells without the figure are left out.
+pub(crate) fn rank(cells: &[&Cell], by: RankBy, l: &Limits, seconds_per_turn: f64) -> Vec<Vec<u8>> {
+    let mut keyed: Vec<(u8, f64, f64)> =
+        cells.iter().filter_map(|c| by.key(c, l, seconds_per_turn).map(|(k, se)| (c.hand, k, se))).collect();
+    keyed.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+    let mut groups: Vec<Vec<u8>> = Vec::new();
+    let mut head: Option<(f64, f64)> = None;
+    for (hand, k, se) in keyed {
+        match head {
+            Some((hk, hse)) if hk - k <= Z95 * (hse * hse + se * se).sqrt() => {
+                groups.last_mut().expect("a group").push(hand)
+            }
+            _ => {
+                groups.push(vec![hand]);
+                head = Some((k, se));
+            }
+        }
+    }
+    groups
 }
 
 /// The hand size `objective` picks among `cells` (all of one player count, in hand order);
-/// `published` is the preset's hand for that count, if it has one.
-pub(crate) fn recommend(cells: &[&Cell], objective: Objective, published: Option<u8>, l: &Limits) -> Pick {
+/// `published` is the preset's hand for that count, if it has one; `by` ranks the candidates of
+/// the `balanced` objective (minutes at `seconds_per_turn`).
+pub(crate) fn recommend(
+    cells: &[&Cell],
+    objective: Objective,
+    published: Option<u8>,
+    l: &Limits,
+    by: RankBy,
+    seconds_per_turn: f64,
+) -> Pick {
     // Rule defects first: the fewest (normally none). Then the skill floor, but only where some
     // of those sizes pass it: a player count at which skill is shown not to matter at every hand
     // size is a property of the table that no hand size fixes, so it does not move the pick.
@@ -657,17 +820,30 @@ pub(crate) fn recommend(cells: &[&Cell], objective: Objective, published: Option
     let fallback = fewest > 0 || skilled.is_empty();
     let sound = if skilled.is_empty() { fair } else { skilled };
     let hands = |set: &[&Cell]| set.iter().map(|c| c.hand).collect::<Vec<u8>>();
-    let largest =
-        |set: Vec<&Cell>, fallback: bool| Pick { hand: set.iter().map(|c| c.hand).max(), set: hands(&set), fallback };
+    let largest = |set: Vec<&Cell>, fallback: bool| Pick {
+        hand: set.iter().map(|c| c.hand).max(),
+        set: hands(&set),
+        fallback,
+        reason: Reason::Objective,
+        ranking: Vec::new(),
+    };
     match objective {
         Objective::Balanced => {
             let set = hands(&sound);
-            let hand = match published {
+            let ranking = rank(&sound, by, l, seconds_per_turn);
+            let (hand, reason) = match (ranking.first(), published) {
+                (Some(best), Some(p)) if best.contains(&p) => (Some(p), Reason::PublishedKept),
+                (Some(best), Some(p)) if set.contains(&p) => (best.first().copied(), Reason::MeasurablyBetter),
+                (Some(best), _) => (best.first().copied(), Reason::BestRanked),
+                (None, Some(p)) if set.contains(&p) => (Some(p), Reason::Published),
                 // Nearest to the published hand; on a tie the larger.
-                Some(p) => set.iter().copied().min_by_key(|&h| (h.abs_diff(p), std::cmp::Reverse(h))),
-                None => set.get(set.len() / 2).copied(),
+                (None, Some(p)) => (
+                    set.iter().copied().min_by_key(|&h| (h.abs_diff(p), std::cmp::Reverse(h))),
+                    Reason::NearestToPublished,
+                ),
+                (None, None) => (set.get(set.len() / 2).copied(), Reason::Middle),
             };
-            Pick { hand, set, fallback }
+            Pick { hand, set, fallback, reason, ranking }
         }
         Objective::NoDefect => largest(sound, fallback),
         Objective::MostSkill => {
@@ -687,19 +863,33 @@ pub fn published(set: u8, players: u8) -> Vec<(&'static str, Option<u8>)> {
 }
 
 /// The figures the objectives decide on, in recommendation.csv and the console.
-pub(crate) const DECIDING: [&str; 6] =
-    ["blocked_rate", "first_player_advantage", "match_first_player_advantage", "skill", "skill_ceiling", "turns"];
+pub(crate) const DECIDING: [&str; 7] = [
+    "blocked_rate",
+    "first_player_advantage",
+    "match_first_player_advantage",
+    "skill",
+    "skill_ceiling",
+    "turns",
+    "match_turns",
+];
 
 /// The recommendation per player count, in player order.
 /// `base` is the preset swept (its deal table gives the published hand each pick starts from).
-pub(crate) fn recommendations(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> Vec<(u8, Pick)> {
+pub(crate) fn recommendations(
+    base: &Rules,
+    cells: &[Cell],
+    objective: Objective,
+    l: &Limits,
+    by: RankBy,
+    seconds_per_turn: f64,
+) -> Vec<(u8, Pick)> {
     let mut counts: Vec<u8> = cells.iter().map(|c| c.players).collect();
     counts.dedup();
     counts
         .into_iter()
         .map(|p| {
             let group: Vec<&Cell> = cells.iter().filter(|c| c.players == p).collect();
-            (p, recommend(&group, objective, base.deal_table.hand(base.set.get(), p), l))
+            (p, recommend(&group, objective, base.deal_table.hand(base.set.get(), p), l, by, seconds_per_turn))
         })
         .collect()
 }

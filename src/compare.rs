@@ -52,12 +52,8 @@ pub const COMPARE_KIND: &str = "compare";
 /// The format of `compare.json`.
 pub const COMPARE_FORMAT: u32 = 1;
 
-/// The seconds a turn takes at a family table, for minutes: 20. A four-player home match of 13
-/// rounds is estimated at three to four hours, a dessert break included, by the "Mexican Train
-/// Dominoes" rules page of spaanszt.home.xs4all.nl ("With 4 people who know the game ... between
-/// 3 or 4 hours"); at the 45 turns a round mtrain measures with 15 tiles each at 4 players
-/// (585 turns a match), that is 18 to 25 seconds a turn. Quick players take less: set it.
-pub const SECONDS_PER_TURN: f64 = 20.0;
+/// The seconds a turn takes at the table, for minutes ([`crate::balance::SECONDS_PER_TURN`]).
+pub const SECONDS_PER_TURN: f64 = crate::balance::SECONDS_PER_TURN;
 
 /// The default margin on shares: 1 percentage point (as `mtrain balance`'s).
 pub const MARGIN: f64 = crate::balance::MARGIN;

@@ -68,6 +68,8 @@ fn every_rule_set_plays_the_balance_sweeps_deals() {
         objective: Objective::Balanced,
         limits: Limits::default(),
         metrics: None,
+        rank_by: Default::default(),
+        seconds_per_turn: mexican_train::balance::SECONDS_PER_TURN,
     };
     let config = SweepConfig { spec: sweep, bots: Default::default() };
     let mut p = job::prepare::<BalanceRun>(

@@ -75,6 +75,8 @@ fn a_sweep_spec_round_trips_and_rebuilds_the_same_sweep() {
         objective: Objective::NoDefect,
         limits: Limits::default(),
         metrics: Some(vec!["skill".into(), "blocked_rate".into()]),
+        rank_by: Default::default(),
+        seconds_per_turn: mexican_train::balance::SECONDS_PER_TURN,
     };
     let back = round_trip(&spec);
     let (a, b) = (Sweep::new(&spec, &registry).unwrap(), Sweep::new(&back, &registry).unwrap());

@@ -251,6 +251,8 @@ def balance(
     min_skill: Optional[float] = None,
     max_skill: Optional[float] = None,
     margin: Optional[float] = None,
+    rank_by: str = "published",
+    seconds_per_turn: float = 15.0,
     progress: Optional[Progress] = None,
 ) -> BalanceResult:
     """Sweeps hand sizes as ``mtrain balance`` does and returns its tables and plots.
@@ -260,7 +262,11 @@ def balance(
     population, strongest first and a beginner last (``None``: ``weighted,planner,greedy``),
     Python bots among them as in :func:`tournament`. The limits (``max_blocked``,
     ``max_first_edge``, ``first_player``, ``min_skill``, ``max_skill``, ``margin``) default to
-    the command line's; ``mtrain balance --help`` explains each. The tables equal the files of
+    the command line's; ``mtrain balance --help`` explains each. ``rank_by`` ranks the
+    candidates (``"skill"``, ``"blocked"``, ``"first_player"``, ``"minutes=90"``; the default
+    ``"published"`` keeps the published hand whenever it is a candidate), and
+    ``recommendation``'s ``pick_reason`` says whether the published hand stayed or a candidate
+    was measurably better; ``seconds_per_turn`` turns match length into minutes. The tables equal the files of
     ``mtrain balance --out`` with the same arguments. The limits are shares from 0 to 1;
     ``options`` and ``threads`` are as in :func:`tournament`, and a bad argument raises there too.
     Ctrl-C and ``progress`` work as in :func:`tournament`.
@@ -367,7 +373,7 @@ def compare(
     rounds: Optional[int] = None,
     margin: float = 0.01,
     relative_margin: float = 0.05,
-    seconds_per_turn: float = 20.0,
+    seconds_per_turn: float = 15.0,
     threads: Optional[int] = None,
     progress: Optional[Progress] = None,
 ) -> CompareResult:

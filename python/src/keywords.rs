@@ -9,7 +9,7 @@
 //! as `mtrain.run` plays one.
 
 use crate::args::{self, Int};
-use mexican_train::balance::{DEFAULT_POPULATION, FirstPlayer, Limits, Objective};
+use mexican_train::balance::{DEFAULT_POPULATION, FirstPlayer, Limits, Objective, RankBy};
 use mexican_train::compare::RuleSet;
 use mexican_train::rules::MAX_PLAYERS;
 use mexican_train::tournament::Sprt;
@@ -138,6 +138,8 @@ static BALANCE: &[Row] = &[
     maybe("min_skill", "limits.min_skill", Share),
     maybe("max_skill", "limits.max_skill", Share),
     maybe("margin", "limits.margin", Share),
+    key("rank_by", "rank_by", Parsed(rank_by)),
+    key("seconds_per_turn", "seconds_per_turn", Above(0.0, 3600.0)),
 ];
 
 /// `mtrain.tune`: a `TuningSpec`.
@@ -201,6 +203,10 @@ fn stored<T: serde::Serialize, E: std::fmt::Display>(parsed: Result<T, E>) -> Re
 
 fn objective(s: &str) -> Result<Value, String> {
     stored(Objective::parse(s))
+}
+
+fn rank_by(s: &str) -> Result<Value, String> {
+    stored(RankBy::parse(s))
 }
 
 fn first_player(s: &str) -> Result<Value, String> {

@@ -3,7 +3,7 @@
 //! plays them with sequential sampling. The command line (`mtrain balance`) and any other caller
 //! describe a sweep, hand it a state to play and a place to save it, and report the cells.
 
-use super::{Cell, Limits, Metric, Objective};
+use super::{Cell, Limits, Metric, Objective, RankBy};
 use crate::rules::Rules;
 use crate::strategies::Registry;
 use crate::strategy::StrategySpec;
@@ -61,6 +61,16 @@ pub struct SweepSpec {
     pub limits: Limits,
     /// The metrics to plot, by name (`None`: all).
     pub metrics: Option<Vec<String>>,
+    /// How the candidates are ranked (objective `balanced`).
+    #[serde(default)]
+    pub rank_by: RankBy,
+    /// Seconds a turn, for minutes.
+    #[serde(default = "seconds_per_turn")]
+    pub seconds_per_turn: f64,
+}
+
+fn seconds_per_turn() -> f64 {
+    super::SECONDS_PER_TURN
 }
 
 /// What a sweep's state stores to rebuild it: its spec and the bots it adds to the built-ins.
@@ -114,6 +124,10 @@ pub struct Sweep {
     pub limits: Limits,
     /// The metrics to plot.
     pub metrics: Vec<&'static Metric>,
+    /// How the candidates are ranked.
+    pub rank_by: RankBy,
+    /// Seconds a turn, for minutes.
+    pub seconds_per_turn: f64,
     /// Whether every bot of the population is deterministic.
     pub deterministic: bool,
 }
@@ -179,6 +193,19 @@ impl Sweep {
                 l.min_skill, l.max_skill
             )));
         }
+        if !(spec.seconds_per_turn > 0.0 && spec.seconds_per_turn <= 3600.0) {
+            return Err(bad(format!(
+                "--seconds-per-turn must be a number above 0 and at most 3600; got {}",
+                spec.seconds_per_turn
+            )));
+        }
+        if spec.rank_by != RankBy::Published && spec.objective != Objective::Balanced {
+            return Err(bad(format!(
+                "--rank-by {} ranks the candidates of the balanced objective; with --objective {} give no --rank-by",
+                spec.rank_by.name(),
+                spec.objective.name()
+            )));
+        }
         let max_games = spec.max_games.unwrap_or(spec.games.saturating_mul(4));
         if max_games < spec.games {
             return Err(bad(format!(
@@ -202,6 +229,8 @@ impl Sweep {
             objective: spec.objective,
             limits: spec.limits,
             metrics,
+            rank_by: spec.rank_by,
+            seconds_per_turn: spec.seconds_per_turn,
             deterministic,
         })
     }

@@ -11,7 +11,7 @@ use super::durable::{Common, Durable, drive};
 use super::limits::LimitArgs;
 use super::values::{self, Hands, Span};
 use super::{BotArgs, CliError};
-use crate::balance::{self as bal, Objective, SweepConfig, SweepSpec};
+use crate::balance::{self as bal, Objective, RankBy, SweepConfig, SweepSpec};
 use crate::job::Start;
 use crate::job::balance::BalanceRun;
 use crate::store::BALANCE;
@@ -61,6 +61,17 @@ pub(crate) struct BalanceArgs {
     /// How to pick the recommended hand size [valid: balanced, no_defect, most_skill, least_advantage, least_blocked]
     #[arg(long, default_value = "balanced", value_name = "NAME")]
     objective: String,
+    /// Rank the candidates of the balanced objective [valid: published (no ranking: the
+    /// published hand whenever it is a candidate), skill (most skill expression), blocked (fewest
+    /// blocked rounds), first_player (smallest first-player edge), minutes=M (match length
+    /// closest to M minutes)]; the published hand stays the pick only when no candidate is
+    /// measurably better, and recommendation.csv says which happened
+    #[arg(long, default_value = "published", value_name = "RANKING")]
+    rank_by: String,
+    /// Seconds a turn takes at the table, for match length in minutes [default: 15, from a
+    /// published estimate of a four-player home match; see docs/compare.md]
+    #[arg(long, default_value_t = bal::SECONDS_PER_TURN, value_name = "S", value_parser = values::seconds, allow_hyphen_values = true)]
+    seconds_per_turn: f64,
     /// Metrics to plot, comma-separated [default: all; see docs/csv.md]
     #[arg(long, value_name = "LIST")]
     metrics: Option<String>,
@@ -113,6 +124,8 @@ fn spec(a: &BalanceArgs) -> Result<SweepSpec, CliError> {
         objective: Objective::parse(a.objective.trim()).map_err(CliError::usage)?,
         limits: a.limits.limits(),
         metrics: a.metrics.as_ref().map(|m| m.split(',').map(|s| s.trim().to_string()).collect()),
+        rank_by: RankBy::parse(&a.rank_by).map_err(|e| CliError::usage(format!("--rank-by: {e}")))?,
+        seconds_per_turn: a.seconds_per_turn,
     })
 }
 

@@ -57,7 +57,7 @@ pub(crate) struct CompareArgs {
     /// (0.05: 5%)
     #[arg(long, default_value_t = cmp::RELATIVE_MARGIN, value_name = "M", value_parser = values::share, allow_hyphen_values = true)]
     relative_margin: f64,
-    /// Seconds a turn takes at the table, for minutes per round and per match [default: 20,
+    /// Seconds a turn takes at the table, for minutes per round and per match [default: 15,
     /// from a published estimate of a four-player home match; see docs/compare.md]
     #[arg(long, default_value_t = cmp::SECONDS_PER_TURN, value_name = "S", value_parser = values::seconds, allow_hyphen_values = true)]
     seconds_per_turn: f64,

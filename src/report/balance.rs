@@ -6,7 +6,7 @@ use super::changes_text;
 use super::csv_table;
 use super::manifest::{Invocation, RulesRecord};
 use super::plot::{Chart, Series, line_chart_svg};
-use crate::balance::{self as bal, Cell, Limits, Metric, Objective, Sweep, Value, Verdict};
+use crate::balance::{self as bal, Cell, Limits, Metric, Objective, Pick, RankBy, Reason, Sweep, Value, Verdict};
 use crate::rules::{PRESETS, Rules};
 
 /// The field in words, and what skill expression compares.
@@ -38,6 +38,13 @@ pub fn header(p: &Sweep) -> String {
         population(p),
         p.objective.name(),
         p.objective.describe(&p.limits)
+            + &match p.rank_by {
+                RankBy::Published => String::new(),
+                by => format!(
+                    "; the candidates are ranked by {}, and the published hand stays the pick only when none is measurably better at 95%",
+                    rank_words(by)
+                ),
+            }
     )
 }
 
@@ -46,8 +53,18 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
     let mut s = String::new();
     let first_head = format!("first player ({})", p.limits.first_player.name());
     s.push_str(&format!(
-        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
-        "players", "pick", "candidates", "games", "blocked", first_head, "skill", "luck", "turns", "published"
+        "{:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {:<9}  {}\n",
+        "players",
+        "pick",
+        "candidates",
+        "games",
+        "blocked",
+        first_head,
+        "skill",
+        "luck",
+        "turns",
+        "min/match",
+        "published"
     ));
     let pct = |v: Option<Value>, signed: bool| match v {
         Some(Value { value, interval: Some((lo, hi)) }) if signed => {
@@ -67,7 +84,8 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
     let mut any_fallback = false;
     let mut any_unmeasured = false;
     let (mut any_on, mut any_undecided) = (false, false);
-    for (players, pick) in bal::recommendations(&p.base, cells, p.objective, &p.limits) {
+    let mut ranked = Vec::new();
+    for (players, pick) in bal::recommendations(&p.base, cells, p.objective, &p.limits, p.rank_by, p.seconds_per_turn) {
         let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
         let get = |name: &str| cell.and_then(|c| bal::read(c, name));
         let pub_list: Vec<String> = bal::published(p.base.set.get(), players)
@@ -88,8 +106,11 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
         any_unmeasured |= unmeasured;
         any_on |= bal::CRITERIA.iter().any(|n| mark(n) == "~");
         any_undecided |= bal::CRITERIA.iter().any(|n| mark(n) == "?");
+        if !pick.ranking.is_empty() {
+            ranked.push(format!("{players} players: {}", ranking_text(&pick, &p.base, players)));
+        }
         s.push_str(&format!(
-            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {}\n",
+            "{players:>7}  {:>4}  {:<14}  {:>6}  {:<20}  {:<22}  {:<22}  {:<22}  {:<7}  {:<9}  {}\n",
             match pick.hand {
                 Some(h) if pick.fallback => format!("{h}*"),
                 Some(h) => h.to_string(),
@@ -102,10 +123,21 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
             score(get("skill")) + mark("skill"),
             if unmeasured { "not measurable".to_string() } else { score(get("skill_ceiling")) + mark("skill_ceiling") },
             get("turns").map_or("-".to_string(), |v| format!("{:.1}", v.value)),
+            get("match_turns").map_or("-".to_string(), |v| format!("{:.0}", v.value * p.seconds_per_turn / 60.0)),
             if pub_list.is_empty() { "-".to_string() } else { pub_list.join(", ") }
         ));
     }
-    s.push_str(&format!("(candidates: {}; intervals are 95%)\n", candidates_text(p.objective)));
+    s.push_str(&format!(
+        "(candidates: {}; intervals are 95%; minutes at {} seconds a turn)\n",
+        candidates_text(p.objective),
+        p.seconds_per_turn
+    ));
+    if !ranked.is_empty() {
+        s.push_str(&format!("ranked by {} (best first; = not told apart at 95%):\n", rank_words(p.rank_by)));
+        for line in ranked {
+            s.push_str(&format!("  {line}\n"));
+        }
+    }
     if any_on {
         s.push_str(&format!(
             "(~ on the limit: the interval reaches past the limit but not past the {:.1}-point margin, so no defect)\n",
@@ -126,6 +158,35 @@ pub fn table(p: &Sweep, cells: &[Cell]) -> String {
         );
     }
     s
+}
+
+/// A ranking in words.
+pub fn rank_words(by: RankBy) -> String {
+    match by {
+        RankBy::Published => "the published hand".into(),
+        RankBy::Skill => "skill expression (most first)".into(),
+        RankBy::Blocked => "blocked rounds (fewest first)".into(),
+        RankBy::FirstPlayer => "the first player's edge (smallest first)".into(),
+        RankBy::Minutes(m) => format!("match length (closest to {m} minutes first)"),
+    }
+}
+
+/// A pick's ranking (`12=13 > 11 > 10`) and what it means for the pick.
+fn ranking_text(pick: &Pick, base: &Rules, players: u8) -> String {
+    let order = pick
+        .ranking
+        .iter()
+        .map(|g| g.iter().map(ToString::to_string).collect::<Vec<_>>().join("="))
+        .collect::<Vec<_>>()
+        .join(" > ");
+    let published = base.deal_table.hand(base.set.get(), players);
+    let why = match (pick.reason, published, pick.hand) {
+        (Reason::PublishedKept, Some(p), _) => format!("the published {p} stays: nothing measurably better"),
+        (Reason::MeasurablyBetter, Some(p), Some(h)) => format!("{h} is measurably better than the published {p}"),
+        (_, _, Some(h)) => format!("{h}, the best ranked (the published hand is no candidate)"),
+        _ => "no pick".into(),
+    };
+    format!("{order}; {why}")
 }
 
 fn candidates_text(o: Objective) -> &'static str {
@@ -160,8 +221,8 @@ fn span_list(hands: &[u8]) -> String {
 /// A plot that cannot be drawn.
 pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String, String)>, crate::error::PlotError> {
     let mut files: Vec<(String, String)> = vec![
-        ("balance.csv".into(), balance_csv(cells)),
-        ("recommendation.csv".into(), recommendation_csv(&p.base, cells, p.objective, &p.limits)),
+        ("balance.csv".into(), balance_csv(cells, p.seconds_per_turn)),
+        ("recommendation.csv".into(), recommendation_csv(p, cells)),
         ("decisions.csv".into(), decisions_csv(cells, &p.limits)),
     ];
     let rules_name = format!("{}{}", p.base.preset, changes_text(&p.changes));
@@ -177,9 +238,15 @@ pub fn result_files(p: &Sweep, cells: &[Cell], bots: &str) -> Result<Vec<(String
     Ok(files)
 }
 
+/// Turns as minutes at `seconds_per_turn`, interval and all.
+fn minutes_of(v: Value, seconds_per_turn: f64) -> Value {
+    let k = seconds_per_turn / 60.0;
+    Value { value: k * v.value, interval: v.interval.map(|(lo, hi)| (k * lo, k * hi)) }
+}
+
 /// `balance.csv`: a row per cell and metric, then a row per cell and position
 /// (`positionK_advantage`).
-pub fn balance_csv(cells: &[Cell]) -> String {
+pub fn balance_csv(cells: &[Cell], seconds_per_turn: f64) -> String {
     let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
     let row = |c: &Cell, name: &str, v: Option<Value>| {
         let (value, lo, hi) = match v {
@@ -193,6 +260,9 @@ pub fn balance_csv(cells: &[Cell]) -> String {
     for c in cells {
         for m in bal::METRICS {
             rows.push(row(c, m.name, (m.read)(c)));
+        }
+        for (name, turns) in [("round_minutes", "turns"), ("match_minutes", "match_turns")] {
+            rows.push(row(c, name, bal::read(c, turns).map(|v| minutes_of(v, seconds_per_turn))));
         }
         for k in 0..c.players as usize {
             rows.push(row(c, &format!("position{}_advantage", k + 1), bal::position_advantage(c, k)));
@@ -233,44 +303,59 @@ pub fn decisions_csv(cells: &[Cell], l: &Limits) -> String {
 
 /// `recommendation.csv`: per player count, the recommended hand, the set it was picked from, the
 /// figures of the pick with their intervals, and each preset's published hand size beside it.
-pub fn recommendation_csv(base: &Rules, cells: &[Cell], objective: Objective, l: &Limits) -> String {
+pub fn recommendation_csv(p: &Sweep, cells: &[Cell]) -> String {
+    let (base, objective, l) = (&p.base, p.objective, &p.limits);
     let set = base.set.get();
     // The header comes first (no comment line), so that every CSV reader loads it as is; the
     // objective is a column, and manifest.json says it in words.
     let mut header: Vec<String> =
-        "objective,players,recommended_hand,reference_hand,fallback,candidates,games,first_player,defects,on_limit,undecided"
+        "objective,players,recommended_hand,reference_hand,fallback,candidates,games,first_player,defects,on_limit,undecided,ranked_by,ranking,pick_reason"
         .split(',')
         .map(str::to_string)
         .collect();
     for m in bal::DECIDING {
         header.extend([m.to_string(), format!("{m}_lo"), format!("{m}_hi")]);
     }
+    header.extend(["match_minutes", "match_minutes_lo", "match_minutes_hi"].map(str::to_string));
     header.extend(PRESETS.iter().map(|p| p.name.to_string()));
     let f = |v: f64| if v.is_finite() { format!("{v:.6}") } else { String::new() };
     let hand = |h: Option<u8>| h.map_or(String::new(), |h| h.to_string());
-    let rows = bal::recommendations(base, cells, objective, l).into_iter().map(|(players, pick)| {
-        let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
-        let mut row = vec![
-            objective.name().to_string(),
-            players.to_string(),
-            hand(pick.hand),
-            hand(base.deal_table.hand(set, players)),
-            pick.fallback.to_string(),
-            pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
-            cell.map(|c| c.tally.games.to_string()).unwrap_or_default(),
-            l.first_player.name().to_string(),
-            cell.map(|c| bal::defect_metrics(c, l).join(";")).unwrap_or_default(),
-            cell.map(|c| bal::with_verdict(c, l, Verdict::OnLimit).join(";")).unwrap_or_default(),
-            cell.map(|c| bal::with_verdict(c, l, Verdict::Undecided).join(";")).unwrap_or_default(),
-        ];
-        for m in bal::DECIDING {
-            let v = cell.and_then(|c| bal::read(c, m));
-            let (lo, hi) = v.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
-            row.extend([v.map_or(String::new(), |v| f(v.value)), lo, hi]);
-        }
-        row.extend(bal::published(set, players).into_iter().map(|(_, h)| hand(h)));
-        row
-    });
+    let rows = bal::recommendations(base, cells, objective, l, p.rank_by, p.seconds_per_turn).into_iter().map(
+        |(players, pick)| {
+            let cell = pick.hand.and_then(|h| cells.iter().find(|c| c.players == players && c.hand == h));
+            let mut row = vec![
+                objective.name().to_string(),
+                players.to_string(),
+                hand(pick.hand),
+                hand(base.deal_table.hand(set, players)),
+                pick.fallback.to_string(),
+                pick.set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
+                cell.map(|c| c.tally.games.to_string()).unwrap_or_default(),
+                l.first_player.name().to_string(),
+                cell.map(|c| bal::defect_metrics(c, l).join(";")).unwrap_or_default(),
+                cell.map(|c| bal::with_verdict(c, l, Verdict::OnLimit).join(";")).unwrap_or_default(),
+                cell.map(|c| bal::with_verdict(c, l, Verdict::Undecided).join(";")).unwrap_or_default(),
+                p.rank_by.name(),
+                pick.ranking
+                    .iter()
+                    .map(|g| g.iter().map(ToString::to_string).collect::<Vec<_>>().join("="))
+                    .collect::<Vec<_>>()
+                    .join(" > "),
+                pick.reason.name().to_string(),
+            ];
+            for m in bal::DECIDING {
+                let v = cell.and_then(|c| bal::read(c, m));
+                let (lo, hi) = v.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
+                row.extend([v.map_or(String::new(), |v| f(v.value)), lo, hi]);
+            }
+            let minutes = cell.and_then(|c| bal::read(c, "match_turns")).map(|v| minutes_of(v, p.seconds_per_turn));
+            let (lo, hi) =
+                minutes.and_then(|v| v.interval).map_or((String::new(), String::new()), |(l, h)| (f(l), f(h)));
+            row.extend([minutes.map_or(String::new(), |v| f(v.value)), lo, hi]);
+            row.extend(bal::published(set, players).into_iter().map(|(_, h)| hand(h)));
+            row
+        },
+    );
     csv_table(header, rows)
 }
 
