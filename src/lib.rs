@@ -159,8 +159,8 @@ pub use game::{
 };
 pub use rng::{GameRng, mix, rng_from_seed};
 pub use round::{
-    Decision, EndReason, Event, Move, MoveKind, MoveList, NoObserver, Obligation, Observer, Outcome, Placement,
-    PlayError, RoundState, Seat, SeenEvent, Step, Train, TrainId,
+    Decision, EndReason, Event, Move, MoveKind, MoveList, NoObserver, Obligation, Observer, Outcome, PenaltyReason,
+    Placement, PlayError, RoundState, Seat, SeenEvent, Step, Train, TrainId,
 };
 pub use rules::{Preset, RuleError, RuleErrors, Rules};
 pub use strategies::Bot;

@@ -38,7 +38,7 @@ fn moves_and(list: &[(&str, TrainId)], extra: Move) -> Vec<Move> {
 }
 
 fn ev_penalty(seat: Seat, a: Option<&str>, b: Option<&str>) -> Event {
-    Event::Penalty { seat, tiles: [a.map(t), b.map(t)] }
+    Event::Penalty { seat, tiles: [a.map(t), b.map(t), None, None], reason: PenaltyReason::LastTile }
 }
 
 /// The `wikipedia` rules on a double-6 set with `players` seats and the `key=value` overrides

@@ -74,6 +74,11 @@ impl RoundState {
         }
         order[..k].sort_unstable();
         let mut world = self.clone();
+        // The last-tile coins of the real round are as hidden as its boneyard: the world gets
+        // coins of its own (drawn only when the rules have coins, so no other game changes).
+        if self.rules.tap_coins() {
+            world.tap_seed = rand::RngCore::next_u64(rng);
+        }
         // With `loose`, the loosened records are tried first and dropped before the exact ones.
         let loose_tries = if loose { FILL_TRIES } else { 0 };
         for attempt in 0..=FILL_TRIES + loose_tries {

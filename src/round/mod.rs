@@ -15,7 +15,7 @@ mod trail;
 mod turn;
 
 pub use determinize::FILL_TRIES;
-pub use event::{Event, NoObserver, Observer, SeenEvent};
+pub use event::{Event, NoObserver, Observer, PenaltyReason, SeenEvent};
 #[cfg(test)]
 pub(crate) use infer::recorded_rounds;
 pub use infer::{FLOOR as INFERENCE_FLOOR, OpponentModel, Probe as InferenceProbe, measure as measure_inference};

@@ -178,6 +178,9 @@ const OPTION: [&str; 5] = ["option (off in every preset)"; 5];
 const FOLLOWUP_DRAW: &str = "engine default: yes (the literal reading of \"draw when unable\"; sources silent)";
 const NO_EXEMPTION: &str = "engine default: no exemption (the source states none)";
 const CO_WINNERS: &str = "engine default: co-winners (the source has no tie-break)";
+const PROBABILITY: &str = "a probability between 0 and 1 (at most 6 decimals)";
+const TAP_COIN: &str = "engine default: 1 (the tap penalty models as stated: never announced, always caught); the catch is Celko 1998, Last Tile";
+const COMMON_PRACTICE: &str = "common practice, in none of the five sources: off (0)";
 
 /// Every parameter, in the order `mtrain rules PRESET` prints them.
 pub const PARAMS: &[Param] = &[
@@ -424,6 +427,39 @@ pub const PARAMS: &[Param] = &[
             "Great Harbour Cay, Last domino; engine default: always announced"
         ]
     ),
+    Param {
+        key: "tap_forget",
+        about: "with a tap penalty model, the chance a seat left with one tile forgets to announce it (1: never announces)",
+        valid: || PROBABILITY.to_string(),
+        get: |r| r.tap_forget.to_string(),
+        set: |r, v| {
+            r.tap_forget = v.parse().ok()?;
+            Some(())
+        },
+        sources: [TAP_COIN; 5],
+    },
+    Param {
+        key: "tap_catch",
+        about: "with a tap penalty model, the chance another seat catches a forgotten announcement before play returns to the offender (Celko 1998, Last Tile)",
+        valid: || PROBABILITY.to_string(),
+        get: |r| r.tap_catch.to_string(),
+        set: |r, v| {
+            r.tap_catch = v.parse().ok()?;
+            Some(())
+        },
+        sources: [TAP_COIN; 5],
+    },
+    Param {
+        key: "uncovered_double_penalty",
+        about: "tiles a seat draws when its turn ends leaving a double it placed uncovered (common practice, in none of the five sources)",
+        valid: || "0 to 4".to_string(),
+        get: |r| r.uncovered_double_penalty.to_string(),
+        set: |r, v| {
+            r.uncovered_double_penalty = v.parse::<u8>().ok().filter(|&n| n as usize <= MAX_PENALTY_TILES)?;
+            Some(())
+        },
+        sources: [COMMON_PRACTICE; 5],
+    },
     num_param!(
         "double_blank_value",
         double_blank_value,
