@@ -13,7 +13,7 @@ mod options;
 mod presets;
 
 pub use deal_table::{DealRow, DealTable};
-pub use options::{PARAMS, Param, rule_keys};
+pub use options::{PARAMS, Param, SHORTCUTS, Shortcut, rule_keys};
 pub use presets::{PRESETS, PresetInfo};
 
 use crate::tile::{Pip, Tile};

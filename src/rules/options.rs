@@ -265,7 +265,7 @@ pub const PARAMS: &[Param] = &[
         "mexican_start",
         mexican_start,
         MexicanStart,
-        "when the Mexican train may be started",
+        "when the Mexican train may be started (any_time: Encyclopedia; only_if_no_other_play: Celko 1998; requires_own_train_play: Great Harbour Cay; after_opening_go_round: Encyclopedia, as an option)",
         [
             "Celko 1998, Playing Tiles rule 4; engine default: then it must be started",
             "Encyclopedia, Mexican Train; engine default: from the second turn",
@@ -292,7 +292,7 @@ pub const PARAMS: &[Param] = &[
         "marker_removal",
         marker_removal,
         MarkerRemoval,
-        "who lifts a marker",
+        "who lifts a marker (any_play_on_train: Celko 1998; owner_on_own_train: Encyclopedia, dominorules.com, Great Harbour Cay; owner_anywhere: Family house rules)",
         [
             "Celko 1998, Playing Tiles rule 3; engine default: the owner's own play lifts it too",
             "Encyclopedia, Public and private status",
@@ -317,7 +317,7 @@ pub const PARAMS: &[Param] = &[
         "follow_up",
         follow_up,
         FollowUp,
-        "the doubler's follow-up",
+        "the doubler's follow-up (cover_same_double: Encyclopedia, Great Harbour Cay; any_eligible: Celko 1998, Family house rules; any_eligible_with_second_double: dominorules.com; optional: Encyclopedia, Cover optional)",
         [
             "Celko 1998, Playing Doubles",
             "Encyclopedia, basic rule 5",
@@ -330,7 +330,7 @@ pub const PARAMS: &[Param] = &[
         "doubles_per_turn",
         doubles_per_turn,
         DoublesPerTurn,
-        "doubles one turn may place",
+        "doubles one turn may place (one: Encyclopedia, Great Harbour Cay; two: dominorules.com; unlimited: Celko 1998, Family house rules, Encyclopedia, Multiple doubles)",
         [
             "Celko 1998, Playing Doubles",
             "Encyclopedia, Train building",
@@ -343,7 +343,7 @@ pub const PARAMS: &[Param] = &[
         "obligation",
         obligation,
         Obligation,
-        "which open doubles oblige the next players (uncovered_double: a turn that leaves several open obliges the first left open)",
+        "which open doubles oblige the next players (none: Family house basic rules, Encyclopedia, Cover optional; uncovered_double: Encyclopedia, dominorules.com, Great Harbour Cay, and a turn that leaves several open obliges the first left open; last_double_of_turn: Celko 1998; all_uncovered: Family house variation 1, Encyclopedia, Multiple doubles)",
         [
             "Celko 1998, Playing Doubles; engine default: only the last double of the turn",
             "Encyclopedia, basic rule 5",
@@ -356,7 +356,7 @@ pub const PARAMS: &[Param] = &[
         "obligation_order",
         obligation_order,
         ObligationOrder,
-        "order in which obligations are served",
+        "order in which obligations are served (lifo: Celko 1998; fifo: Family house variation 1, Encyclopedia, Multiple doubles)",
         [
             "Celko 1998, closing tips",
             "n/a (one at a time)",
@@ -418,7 +418,7 @@ pub const PARAMS: &[Param] = &[
         "tap",
         tap,
         TapModel,
-        "last-tile announcement model",
+        "last-tile announcement model (always_announced: engine default; draw_two: Celko 1998, Encyclopedia; draw_one_else_skip: Great Harbour Cay)",
         [
             "Celko 1998, Last Tile; engine default: always announced",
             "Encyclopedia, Ending and scoring; engine default: always announced",
@@ -547,17 +547,23 @@ pub const PARAMS: &[Param] = &[
 ];
 
 /// A named variation: a key that sets several parameters.
-struct Shortcut {
-    key: &'static str,
-    valid: &'static str,
+pub struct Shortcut {
+    /// The key of `--rule key=value`.
+    pub key: &'static str,
+    /// What it means, with its source.
+    pub about: &'static str,
+    /// The values it takes.
+    pub valid: &'static str,
     /// The parameters it sets (pinned by a test against `apply`), for conflict checks.
     sets: &'static [&'static str],
     apply: fn(&mut Rules, &str) -> Option<()>,
 }
 
-const SHORTCUTS: &[Shortcut] = &[
+/// Every named variation, in the order `mtrain rules` lists them.
+pub const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "cover_optional",
+        about: "the doubler may cover his double or end his turn; nobody is obliged (Encyclopedia, Cover optional)",
         valid: "true",
         sets: &["follow_up", "doubles_per_turn", "obligation"],
         apply: |r, v| {
@@ -570,6 +576,7 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "any_train_can_cover",
+        about: "the doubler's second tile may go on any eligible train; anyone: nobody is obliged after (Family house rules, rule 11), doubler_only: an open double still obliges (dominorules.com, Family house variation 1)",
         valid: "anyone, doubler_only",
         sets: &["obligation", "follow_up", "doubles_per_turn"],
         apply: |r, v| {
@@ -585,12 +592,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "fast_game",
+        about: "every seat lays a longest train on its own train first (Encyclopedia, Fast game)",
         valid: "true",
         sets: &["opening"],
         apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild),
     },
     Shortcut {
         key: "galt_opening",
+        about: "the first player places his highest double as the engine (Galt, in the Encyclopedia)",
         valid: "true",
         sets: &["engine_mode", "first_player", "set_aside_from_round2"],
         apply: |r, v| {
@@ -603,12 +612,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "delayed_first_turn",
+        about: "a seat whose train has not started lays a longest train, or draws and may pass (Encyclopedia, Delayed first turn)",
         valid: "true",
         sets: &["opening"],
         apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::DelayedFirstTurn),
     },
     Shortcut {
         key: "multiple_doubles",
+        about: "several doubles in one turn, the first covered, the open ones oblige first laid first (Encyclopedia, Multiple doubles)",
         valid: "true",
         sets: &["follow_up", "doubles_per_turn", "obligation", "obligation_order"],
         apply: |r, v| {
@@ -622,6 +633,7 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v1",
+        about: "open doubles oblige the next players, first laid first; the owner lifts his marker playing anywhere (Family house rules, variation 1)",
         valid: "true",
         sets: &["obligation", "obligation_order", "marker_removal"],
         apply: |r, v| {
@@ -634,6 +646,7 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v2",
+        about: "as v1, but the owner lifts his marker only on his own train (Family house rules, variation 2)",
         valid: "true",
         sets: &["obligation", "obligation_order", "marker_removal"],
         apply: |r, v| {
@@ -646,12 +659,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v3",
+        about: "the engine is the highest double in any hand not yet used (Family house rules, variation 3)",
         valid: "true",
         sets: &["engine_mode"],
         apply: |r, v| parse_bool(v)?.then(|| r.engine_mode = EngineMode::HighestUnusedDoubleInHands),
     },
     Shortcut {
         key: "v4",
+        about: "from round 2 the engine is held out, and the seat that went out last starts (Family house rules, variation 4)",
         valid: "true",
         sets: &["set_aside_from_round2", "first_player"],
         apply: |r, v| {
@@ -663,12 +678,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v5",
+        about: "0-0 scores 50 (Family house rules, variation 5)",
         valid: "true",
         sets: &["double_blank_value"],
         apply: |r, v| parse_bool(v)?.then(|| r.double_blank_value = 50),
     },
     Shortcut {
         key: "literal_basic",
+        about: "the Family house basic rules alone: an open double obliges nobody (Family house rules, rule 11)",
         valid: "true",
         sets: &["obligation"],
         apply: |r, v| parse_bool(v)?.then(|| r.obligation = Obligation::None),
