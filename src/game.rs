@@ -751,7 +751,7 @@ impl MatchState {
 
     /// A full state consistent with everything `seat` has seen: the hidden hands and boneyard
     /// of the round in play redrawn by the engine's determinization (the worlds the search bots
-    /// sample), and the later rounds' deals redrawn, all from `seed`. When another seat is to
+    /// sample), and the later rounds' deals and last-tile coins redrawn, all from `seed`. When another seat is to
     /// act, its legal moves are those of its redrawn hand (and any forced action that hand
     /// leads to is applied). `None` once the match is over.
     pub fn resampled(&self, seat: Seat, seed: u64) -> Option<MatchState> {
@@ -761,6 +761,8 @@ impl MatchState {
         let mut st = self.clone();
         st.round = Some(world);
         st.flow.deal_rng = rng_from_seed(seeds::resample_deals(seed));
+        // The later rounds' last-tile coins are as hidden as their deals.
+        st.flow.seed = seeds::resample_coins(seed);
         st.settle(&mut NoObserver);
         Some(st)
     }
@@ -1150,6 +1152,21 @@ mod tests {
         let without = round(Needs::SAFE);
         assert!(without.iter().flatten().all(Option::is_none));
         assert_eq!(without[0].len(), with[0].len(), "the same decisions asked");
+    }
+
+    /// A match seeds each round's last-tile coins from its seed and the round's number; a
+    /// match resampled for one seat plays the later rounds with coins of its own.
+    #[test]
+    fn last_tile_coins_come_from_the_match_seed_and_stay_hidden_in_a_resample() {
+        let mut rules = Rules { rounds: Some(3), ..Rules::wikipedia() };
+        rules.apply_rules(&["tap=draw_two", "tap_forget=0.5"]).unwrap();
+        let st = MatchState::new(&rules, 77);
+        assert_eq!(st.round.as_ref().unwrap().tap_seed_for_tests(), seeds::tap_round(77, 1));
+        assert_eq!(st.flow.seed, 77);
+        let seat = st.to_act.unwrap();
+        let world = st.resampled(seat, 5).unwrap();
+        assert_eq!(world.flow.seed, seeds::resample_coins(5));
+        assert_ne!(world.round.as_ref().unwrap().tap_seed_for_tests(), seeds::tap_round(77, 1));
     }
 
     /// A round state dealt again in place is, field for field, the one `with_setup` builds from

@@ -62,6 +62,8 @@ pub mod seeds {
     pub const RESAMPLE_DEALS: u64 = 10 << 32;
     /// Stream of the last-tile coins of round `r` (`TAP + r`).
     pub const TAP: u64 = 11 << 32;
+    /// Stream of a resampled match's later last-tile coins.
+    pub const RESAMPLE_COINS: u64 = 12 << 32;
 
     /// Deal `deal` of a tournament whose master seed is `run`: every rotation of the deal
     /// shares it.
@@ -135,6 +137,12 @@ pub mod seeds {
         mix(seed, RESAMPLE_DEALS)
     }
 
+    /// The match seed whose [`tap_round`] coins a match resampled with `seed` plays in its
+    /// later rounds (the real ones stay hidden).
+    pub const fn resample_coins(seed: u64) -> u64 {
+        mix(seed, RESAMPLE_COINS)
+    }
+
     /// The last-tile coins (`tap_forget`, `tap_catch`) of round `round` (1-based) of the match
     /// with match seed `match_seed`: a stream of its own, so no deal, bot or other coin changes
     /// with them, and rotations of a deal (which share its seed) meet the same coins.
@@ -194,6 +202,7 @@ mod tests {
         assert_eq!(seeds::tune_confirm(run), mix(run, 8 << 32));
         assert_eq!(seeds::tap_round(run, 3), mix(run, (11 << 32) + 3));
         assert_eq!(seeds::tap_coin(run, 5, 1), mix(run, 11));
+        assert_eq!(seeds::resample_coins(run), mix(run, 12 << 32));
     }
 
     // Test vectors: these pin the exact streams. Changing them changes every published result.

@@ -566,6 +566,12 @@ impl RoundState {
         self.tap_seed = seed;
     }
 
+    /// The coin seed, for the engine's own tests.
+    #[cfg(test)]
+    pub(crate) fn tap_seed_for_tests(&self) -> u64 {
+        self.tap_seed
+    }
+
     /// One train.
     pub(crate) fn train(&self, id: TrainId) -> &Train {
         &self.table.trains[id.index()]
