@@ -50,7 +50,7 @@ impl Observer for Costs {
         match *ev {
             Event::Play { seat, .. } | Event::Engine { seat, .. } => hand(seat, -1),
             Event::Draw { seat, .. } => hand(seat, 1),
-            Event::Penalty { seat, tiles } => hand(seat, tiles.iter().flatten().count() as i32),
+            Event::Penalty { seat, tiles, .. } => hand(seat, tiles.iter().flatten().count() as i32),
             _ => {}
         }
         self.seen.push((ms, nodes, rollouts));

@@ -478,7 +478,7 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
             seed: seeds::bot_public(seeds.bots[s]),
         });
     }
-    let mut flow = MatchFlow::new(rules, deal_rng, result);
+    let mut flow = MatchFlow::new(rules, seeds.seed, deal_rng, result);
     // The round is dealt in place: a round state is large, and building and moving one per
     // round would cost the runner more than the flow's bookkeeping.
     while let Some(setup) = flow.next_setup(rules) {
@@ -504,6 +504,8 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
 #[derive(Clone, Debug)]
 pub(crate) struct MatchFlow {
     deal_rng: GameRng,
+    /// The match seed: each round's last-tile coins come from it ([`seeds::tap_round`]).
+    seed: u64,
     /// The seat that leads round 1.
     f1: u8,
     /// The round to deal next (1-based).
@@ -514,11 +516,12 @@ pub(crate) struct MatchFlow {
 
 impl MatchFlow {
     /// A match about to deal its first round from the deal stream `deal_rng` (the first player
-    /// drawn from it when the rules say so); `result` is reset.
-    pub fn new(rules: &Rules, mut deal_rng: GameRng, result: &mut MatchResult) -> MatchFlow {
+    /// drawn from it when the rules say so), with match seed `seed` (the last-tile coins of
+    /// each round come from it); `result` is reset.
+    pub fn new(rules: &Rules, seed: u64, mut deal_rng: GameRng, result: &mut MatchResult) -> MatchFlow {
         let f1 = first_seat(rules, &mut deal_rng);
         result.reset(rules.players);
-        MatchFlow { deal_rng, f1, next: 1, used_doubles: 0, previous: None }
+        MatchFlow { deal_rng, seed, f1, next: 1, used_doubles: 0, previous: None }
     }
 
     /// The setup of the next round (its engine, how the engine is found, who leads and who
@@ -553,7 +556,8 @@ impl MatchFlow {
 
     /// Tells `obs` of the round `state` just dealt, and deals it again while the rules ask for
     /// it (Great Harbour Cay: nobody holds a tile showing the engine's number). The observer
-    /// sees every deal, the redealt ones included (a log repeats the round).
+    /// sees every deal, the redealt ones included (a log repeats the round). Then seeds the
+    /// round's last-tile coins ([`seeds::tap_round`] of the match seed and the round's number).
     pub(crate) fn redeal_while_needed<O: MatchObserver>(
         &mut self,
         rules: &Rules,
@@ -566,6 +570,7 @@ impl MatchFlow {
             state.redeal(rules, *setup, &mut self.deal_rng);
             obs.round_start(self.round(), state);
         }
+        state.set_tap_seed(seeds::tap_round(self.seed, self.round()));
     }
 
     /// The next round, dealt (and redealt while the rules ask for it), told to `obs`; `None`
@@ -654,7 +659,7 @@ impl MatchState {
     /// decision.
     pub fn seeded_with<O: MatchObserver>(rules: &Rules, seeds: &MatchSeeds, obs: &mut O) -> MatchState {
         let mut result = MatchResult::empty(rules.players);
-        let flow = MatchFlow::new(rules, rng_from_seed(seeds.deal), &mut result);
+        let flow = MatchFlow::new(rules, seeds.seed, rng_from_seed(seeds.deal), &mut result);
         let mut st = MatchState {
             rules: rules.clone(),
             seeds: *seeds,
@@ -746,7 +751,7 @@ impl MatchState {
 
     /// A full state consistent with everything `seat` has seen: the hidden hands and boneyard
     /// of the round in play redrawn by the engine's determinization (the worlds the search bots
-    /// sample), and the later rounds' deals redrawn, all from `seed`. When another seat is to
+    /// sample), and the later rounds' deals and last-tile coins redrawn, all from `seed`. When another seat is to
     /// act, its legal moves are those of its redrawn hand (and any forced action that hand
     /// leads to is applied). `None` once the match is over.
     pub fn resampled(&self, seat: Seat, seed: u64) -> Option<MatchState> {
@@ -756,6 +761,8 @@ impl MatchState {
         let mut st = self.clone();
         st.round = Some(world);
         st.flow.deal_rng = rng_from_seed(seeds::resample_deals(seed));
+        // The later rounds' last-tile coins are as hidden as their deals.
+        st.flow.seed = seeds::resample_coins(seed);
         st.settle(&mut NoObserver);
         Some(st)
     }
@@ -1149,6 +1156,21 @@ mod tests {
         assert_eq!(without[0].len(), with[0].len(), "the same decisions asked");
     }
 
+    /// A match seeds each round's last-tile coins from its seed and the round's number; a
+    /// match resampled for one seat plays the later rounds with coins of its own.
+    #[test]
+    fn last_tile_coins_come_from_the_match_seed_and_stay_hidden_in_a_resample() {
+        let mut rules = Rules { rounds: Some(3), ..Rules::wikipedia() };
+        rules.apply_rules(&["tap=draw_two", "tap_forget=0.5"]).unwrap();
+        let st = MatchState::new(&rules, 77);
+        assert_eq!(st.round.as_ref().unwrap().tap_seed_for_tests(), seeds::tap_round(77, 1));
+        assert_eq!(st.flow.seed, 77);
+        let seat = st.to_act.unwrap();
+        let world = st.resampled(seat, 5).unwrap();
+        assert_eq!(world.flow.seed, seeds::resample_coins(5));
+        assert_ne!(world.round.as_ref().unwrap().tap_seed_for_tests(), seeds::tap_round(77, 1));
+    }
+
     /// A round state dealt again in place is, field for field, the one `with_setup` builds from
     /// the same deal stream, whatever the state held before: a played-out round of another
     /// preset and table size, so seats past the new table must be emptied.
@@ -1161,7 +1183,7 @@ mod tests {
                 let rules = Rules { players, ..Rules::preset(info.name).unwrap() };
                 let flow_rng = rng_from_seed(crate::rng::mix(40, i as u64 * 8 + u64::from(players)));
                 let mut result = MatchResult::empty(players);
-                let mut flow = MatchFlow::new(&rules, flow_rng, &mut result);
+                let mut flow = MatchFlow::new(&rules, 40, flow_rng, &mut result);
                 for _ in 0..3 {
                     let setup = flow.next_setup(&rules).unwrap();
                     let before = flow.deal_rng.clone();

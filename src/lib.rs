@@ -173,8 +173,8 @@ pub use deal::{Boneyard, Deal, deal_round};
 pub use game::{MatchObserver, MatchResult, MatchSeeds, MatchState, RoundRecord, play_match, play_round};
 pub use rng::{GameRng, mix, rng_from_seed};
 pub use round::{
-    Decision, EndReason, Event, Move, MoveKind, MoveList, NoObserver, Obligation, Observer, Outcome, Placement,
-    PlayError, RoundState, Seat, SeenEvent, Step, Train, TrainId,
+    Decision, EndReason, Event, Move, MoveKind, MoveList, NoObserver, Obligation, Observer, Outcome, PenaltyReason,
+    Placement, PlayError, RoundState, Seat, SeenEvent, Step, Train, TrainId,
 };
 pub use rules::{Preset, RuleError, RuleErrors, Rules};
 pub use strategies::Bot;

@@ -8,7 +8,7 @@
 //! `docs/log-format.md` against what the types write.
 //!
 //! Events: `match`, `round` (hands, and the boneyard in draw order), `engine`, `play`, `draw`,
-//! `mark`, `unmark`, `pass`, `skip`, `penalty`, `branch`, `round_end`, `match_end`. In `play`
+//! `mark`, `unmark`, `pass`, `skip`, `penalty`, `tap`, `branch`, `round_end`, `match_end`. In `play`
 //! events the tile is written as laid: the half joined to the train first, so `"tile":"12-5"`
 //! with `"end":5`.
 //!
@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::io::Write;
 
 /// The events a log may hold, as their `event` field names them (docs/log-format.md).
-pub const EVENTS: [&str; 13] = [
+pub const EVENTS: [&str; 14] = [
     "match",
     "round",
     "engine",
@@ -40,6 +40,7 @@ pub const EVENTS: [&str; 13] = [
     "pass",
     "skip",
     "penalty",
+    "tap",
     "branch",
     "round_end",
     "match_end",

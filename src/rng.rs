@@ -63,6 +63,10 @@ pub mod seeds {
     pub(crate) const RESAMPLE_WORLD: u64 = 9 << 32;
     /// Stream of a resampled match's later deals.
     pub(crate) const RESAMPLE_DEALS: u64 = 10 << 32;
+    /// Stream of the last-tile coins of round `r` (`TAP + r`).
+    pub(crate) const TAP: u64 = 11 << 32;
+    /// Stream of a resampled match's later last-tile coins.
+    pub(crate) const RESAMPLE_COINS: u64 = 12 << 32;
 
     /// Deal `deal` of a tournament whose master seed is `run`: every rotation of the deal
     /// shares it.
@@ -135,6 +139,26 @@ pub mod seeds {
     pub(crate) const fn resample_deals(seed: u64) -> u64 {
         mix(seed, RESAMPLE_DEALS)
     }
+
+    /// The match seed whose [`tap_round`] coins a match resampled with `seed` plays in its
+    /// later rounds (the real ones stay hidden).
+    pub const fn resample_coins(seed: u64) -> u64 {
+        mix(seed, RESAMPLE_COINS)
+    }
+
+    /// The last-tile coins (`tap_forget`, `tap_catch`) of round `round` (1-based) of the match
+    /// with match seed `match_seed`: a stream of its own, so no deal, bot or other coin changes
+    /// with them, and rotations of a deal (which share its seed) meet the same coins.
+    pub const fn tap_round(match_seed: u64, round: u8) -> u64 {
+        mix(match_seed, TAP + round as u64)
+    }
+
+    /// Coin `which` (0: forgets, 1: caught) of the `k`-th last tile judged in the round whose
+    /// coin seed is `round_seed` (0-based, in the order they are judged). Every coin is a
+    /// function of the seed and its index alone: none is drawn from a stream anybody else reads.
+    pub const fn tap_coin(round_seed: u64, k: u64, which: u64) -> u64 {
+        mix(round_seed, 2 * k + which)
+    }
 }
 
 /// A uniform integer in `0..n` (Lemire's multiply-shift with rejection; unbiased).
@@ -181,6 +205,9 @@ mod tests {
         assert_eq!(seeds::tune_iteration(run, k), mix(run, k));
         assert_eq!(seeds::tune_signs(run, k), mix(run, (7 << 32) + k));
         assert_eq!(seeds::tune_confirm(run), mix(run, 8 << 32));
+        assert_eq!(seeds::tap_round(run, 3), mix(run, (11 << 32) + 3));
+        assert_eq!(seeds::tap_coin(run, 5, 1), mix(run, 11));
+        assert_eq!(seeds::resample_coins(run), mix(run, 12 << 32));
     }
 
     // Test vectors: these pin the exact streams. Changing them changes every published result.

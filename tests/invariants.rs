@@ -134,7 +134,8 @@ impl Observer for Ledger {
                 self.marked[seat.index()] = false;
             }
             Event::Pass { seat } | Event::Skip { seat } => assert!(seat.index() < self.players),
-            Event::Penalty { seat, tiles } => {
+            Event::Tap { seat, forgot, caught } => assert!(seat.index() < self.players && (forgot || !caught)),
+            Event::Penalty { seat, tiles, .. } => {
                 for tile in tiles.into_iter().flatten() {
                     assert_eq!(self.boneyard.get(self.drawn), Some(&tile), "penalty tile is not next in the boneyard");
                     self.place[tile.index()] = Some(Place::Hand(seat.index()));

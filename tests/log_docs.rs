@@ -118,6 +118,7 @@ fn written() -> Fields {
         table("harbour_cay", 4, 4, &["tap=draw_one_else_skip"]),
         table("family_house", 3, 3, &["v3=true", "branching_doubles=four_way"]),
         table("dominorules", 2, 3, &["galt_opening=true", "tap=draw_two"]),
+        table("wikipedia", 4, 4, &["tap=draw_two", "tap_forget=0.7", "tap_catch=0.6", "uncovered_double_penalty=2"]),
     ];
     let mut fields = Fields::new();
     for (i, t) in tables.iter().enumerate() {

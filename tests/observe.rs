@@ -90,3 +90,19 @@ fn a_strategy_that_sees_hidden_tiles_gets_every_event_whole() {
         }
     }
 }
+
+/// The house rules' events: a last tile's coins (`tap`) are public, whole for every seat; an
+/// uncovered-double penalty of another seat arrives as a count, with its reason.
+#[test]
+fn last_tile_coins_are_public_and_double_penalties_hidden() {
+    let mut rules = Rules { rounds: Some(6), ..Rules::wikipedia() };
+    rules.apply_rules(&["tap=draw_two", "tap_forget=0.5", "tap_catch=0.5", "uncovered_double_penalty=2"]).unwrap();
+    let seen = watch(&rules, false);
+    let taps = seen.iter().filter(|e| matches!(e, SeenEvent::Open(Event::Tap { .. }))).count();
+    let doubles = seen
+        .iter()
+        .filter(|e| matches!(e, SeenEvent::HiddenPenalty { reason: PenaltyReason::UncoveredDouble, count, .. } if *count <= 2))
+        .count();
+    assert!(taps > 0 && doubles > 0, "{taps} taps, {doubles} hidden double penalties");
+    assert!(seen.iter().all(|e| !matches!(e, SeenEvent::Open(Event::Penalty { seat, .. }) if *seat != seat0())));
+}

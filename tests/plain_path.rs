@@ -6,7 +6,8 @@
 use mexican_train::game::play_round_general;
 use mexican_train::rng::{below, mix, rng_from_seed};
 use mexican_train::rules::{
-    EngineMode, FirstPlayer, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation, ObligationOrder, Opening, SETS,
+    EngineMode, FirstPlayer, GoOutOnDouble, MarkerRemoval, MexicanStart, Obligation, ObligationOrder, Opening,
+    Probability, SETS, TapModel,
 };
 use mexican_train::*;
 
@@ -98,6 +99,17 @@ fn random_rules(rng: &mut GameRng) -> Rules {
         2 => r.partnerships = true,
         _ => {}
     }
+    // The house rules' keys: a tap penalty with its coins, the uncovered-double penalty
+    // (neither plain: the general machine plays them alone, as it must, every coin included).
+    match below(rng, 20) {
+        0 => {
+            r.tap = if flip(rng) { TapModel::DrawTwo } else { TapModel::DrawOneElseSkip };
+            r.tap_forget = Probability::from_millionths(below(rng, 1_000_001) as u32).unwrap();
+            r.tap_catch = Probability::from_millionths(below(rng, 1_000_001) as u32).unwrap();
+        }
+        1 => r.uncovered_double_penalty = 1 + below(rng, 4) as u8,
+        _ => {}
+    }
     r.set = Pip::from_u8(SETS[below(rng, SETS.len() as u64) as usize]);
     let entries: Vec<(u8, u8)> = r.deal_table.entries(r.set.get()).collect();
     if entries.is_empty() {
@@ -117,7 +129,9 @@ fn new_round(rules: &Rules, seed: u64) -> RoundState {
     let n = rules.players as usize;
     let lead = Seat::from_index(below(&mut rng, n as u64) as usize);
     let setup = round::RoundSetup { e, engine_mode: rules.engine_mode, lead, first: lead, used_doubles: 0 };
-    RoundState::with_setup(rules, &deal, setup)
+    let mut state = RoundState::with_setup(rules, &deal, setup);
+    state.set_tap_seed(mix(seed, 3));
+    state
 }
 
 /// Plays `state` to the end with `general` or not; returns everything observable.
@@ -146,7 +160,7 @@ fn plain_loop_plays_the_general_game() {
         &["random"],
         &["cutthroat", "greedy", "random"],
     ];
-    let (mut plain, mut rounds, mut decisions, mut mid_turn) = (0, 0, 0, 0);
+    let (mut plain, mut rounds, mut decisions, mut mid_turn, mut house) = (0, 0, 0, 0, 0);
     for i in 0..1500u64 {
         let rules = random_rules(&mut rng);
         if rules.validate().is_err() {
@@ -172,6 +186,9 @@ fn plain_loop_plays_the_general_game() {
                 mid_turn += 1;
             }
         }
+        if rules.tap_coins() || rules.uncovered_double_penalty > 0 {
+            house += 1;
+        }
         let lineup = lineups[i as usize % lineups.len()];
         let a = play(state.clone(), lineup, i, false);
         let b = play(state, lineup, i, true);
@@ -186,6 +203,7 @@ fn plain_loop_plays_the_general_game() {
     assert!(plain > 800, "the plain loop ran in only {plain} rounds");
     assert!(mid_turn > 500, "only {mid_turn} rounds handed over mid-play");
     assert!(decisions > 20_000, "only {decisions} decisions compared");
+    assert!(house > 60, "only {house} rounds under the house rules' keys");
 }
 
 /// Plays `state` to the end with the bots of `specs` themselves (not wrapped): a

@@ -1,7 +1,8 @@
 //! The engine's JSONL logs pass an independent referee.
 //!
 //! `scripts/checks/referee.py` is a second implementation of the `wikipedia` and `harbour_cay` rules, written from
-//! RULES.md alone. It replays a log and checks that every event is legal and that every forced
+//! RULES.md alone, with the house rules `tap=draw_two`, `tap_forget`, `tap_catch` and
+//! `uncovered_double_penalty`. It replays a log and checks that every event is legal and that every forced
 //! action (must-play, draws, follow-ups, marks, unmarks, passes, round ends, scores, winners) is
 //! exactly what the rules require. These tests run it on the golden log and on fresh logs from the
 //! binary across sets, player counts and bots, and check that it rejects corrupted logs.
@@ -273,5 +274,97 @@ fn tournament_game_logs_are_legal() {
             assert!(text.starts_with("OK: 64 matches"), "{text}");
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The house rules: the last-tile penalty with its coins (each recomputed by the referee from
+/// the match seed) and the uncovered-double penalty, on both presets, single matches and a
+/// tournament's logs; and the referee rejects a coin or a penalty changed.
+#[test]
+fn house_rule_logs_are_legal() {
+    let dir = scratch("house");
+    let house = ["tap=draw_two", "tap_forget=0.6", "tap_catch=0.5", "uncovered_double_penalty=2"];
+    let rule_args: Vec<&str> = house.iter().flat_map(|r| ["--rule", *r]).collect();
+    let (mut taps, mut doubles) = (0, 0);
+    // (preset, players, bots, seed, extra arguments)
+    let matches: &[(&str, &str, &str, &str, &[&str])] = &[
+        ("wikipedia", "4", "greedy,random,greedy,random", "1", &[]),
+        ("wikipedia", "3", "random", "2", &["--hand", "6"]),
+        ("wikipedia", "6", "greedy:ties=random", "3", &[]),
+        ("harbour_cay", "4", "greedy,random", "4", &[]),
+        ("harbour_cay", "2", "hoarder,random", "5", &["--hand", "5"]),
+    ];
+    for &(preset, players, bots, seed, extra) in matches {
+        let what = format!("{preset} --players {players} --bots {bots} --seed {seed} {} {house:?}", extra.join(" "));
+        let log = dir.join(format!("{preset}-p{players}-s{seed}.jsonl"));
+        let mut args = vec!["--rules", preset, "--players", players, "--bots", bots, "--seed", seed];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&rule_args);
+        play(&log, &args);
+        assert_accepted(&log, &what);
+        let text = std::fs::read_to_string(&log).unwrap();
+        taps += text.matches(r#""event":"tap""#).count();
+        doubles += text.matches(r#""reason":"uncovered_double""#).count();
+    }
+    assert!(taps >= 20 && doubles >= 20, "{taps} taps, {doubles} double penalties: the sample lost its edge");
+
+    // A tournament under the house rules: every game's log passes.
+    let (out, logs) = (dir.join("out"), dir.join("logs"));
+    let mut args = vec!["tournament", "--rules", "wikipedia", "--games", "64", "--quiet", "--force"];
+    args.extend_from_slice(&rule_args);
+    let run = Command::new(env!("CARGO_BIN_EXE_mtrain"))
+        .args(&args)
+        .arg("--out")
+        .arg(&out)
+        .arg("--log-games")
+        .arg(&logs)
+        .output();
+    let run = run.unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let files: Vec<PathBuf> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(!files.is_empty());
+    for f in &files {
+        let r = referee(f);
+        let text = String::from_utf8_lossy(&r.stdout);
+        assert!(r.status.success(), "{}: {text}", f.display());
+        assert!(text.starts_with("OK: 64 matches"), "{text}");
+    }
+
+    // Corrupted: a coin turned over, a penalty tile dropped, a penalty's reason removed.
+    let log = dir.join("wikipedia-p4-s1.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(String::from).collect();
+    let first_with = |tag: &str| lines.iter().position(|l| l.contains(tag)).unwrap_or_else(|| panic!("no {tag}"));
+    let cases = [
+        (r#""forgot":true"#, r#""forgot":false"#, "a forgotten announcement logged as made"),
+        (r#""forgot":false"#, r#""forgot":true"#, "an announcement logged as forgotten"),
+        (r#""reason":"uncovered_double","#, "", "an uncovered-double penalty without its reason"),
+    ];
+    for (k, (from, to, what)) in cases.into_iter().enumerate() {
+        let at = first_with(from);
+        let mut bad = lines.clone();
+        bad[at] = lines[at].replacen(from, to, 1);
+        let path = dir.join(format!("bad{k}.jsonl"));
+        write_lines(&path, &bad);
+        assert_rejected(&path, at + 1, what);
+    }
+    let at = first_with(r#""reason":"uncovered_double","tiles":[""#);
+    let mut bad = lines.clone();
+    bad[at] = format!("{}]}}", &lines[at][..lines[at].find("\"tiles\":[").unwrap() + "\"tiles\":[".len()]);
+    let path = dir.join("bad-tiles.jsonl");
+    write_lines(&path, &bad);
+    assert_rejected(&path, at + 1, "a double penalty that draws nothing from a full boneyard");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Options the referee does not play are refused, not ignored.
+#[test]
+fn unknown_options_are_refused() {
+    let dir = scratch("options");
+    let log = dir.join("opts.jsonl");
+    play(&log, &["--players", "2", "--rounds", "1", "--seed", "3", "--rule", "tap=draw_one_else_skip"]);
+    let out = referee(&log);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("ILLEGAL line 1: option tap='draw_one_else_skip' is not supported"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

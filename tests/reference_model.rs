@@ -96,7 +96,9 @@ impl Observer for Recorder {
             Event::Unmark { seat } => Happening::Unmark { seat: seat.index() },
             Event::Pass { seat } => Happening::Pass { seat: seat.index() },
             Event::Engine { seat, tile } => Happening::Engine { seat: seat.index(), tile: pair(tile) },
-            Event::Penalty { .. } | Event::Skip { .. } => panic!("the presets model the last tile as announced"),
+            Event::Penalty { .. } | Event::Tap { .. } | Event::Skip { .. } => {
+                panic!("the presets model the last tile as announced")
+            }
             Event::Branch { .. } => panic!("no preset plays branching doubles"),
             Event::RoundEnd { reason, scores } => {
                 let ending = match reason {

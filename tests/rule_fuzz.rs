@@ -13,7 +13,10 @@ use mexican_train::*;
 /// and the middle of a range, a few whole numbers, two seats and `random`.
 fn values(key: &str) -> Vec<String> {
     let err = Rules::wikipedia().apply_rule(&format!("{key}=\u{1}")).unwrap_err();
-    let valid = err.rsplit_once("(valid: ").map(|(_, v)| v.trim_end_matches(')')).unwrap_or_else(|| panic!("{err}"));
+    let valid = err.split_once("(valid: ").map(|(_, v)| &v[..v.len() - 1]).unwrap_or_else(|| panic!("{err}"));
+    if valid.starts_with("a probability") {
+        return ["0", "0.5", "1"].map(String::from).to_vec();
+    }
     if let Some((lo, hi)) = valid.split_once(" to ") {
         let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
         return [lo, (lo + hi) / 2, hi].iter().map(u32::to_string).collect();
@@ -106,6 +109,8 @@ fn the_fuzz_covers_every_bot_key_and_value() {
     assert_eq!(values("blanks_wild"), ["true", "false"]);
     assert_eq!(values("max_mexican_trains"), ["0", "2", "4"]);
     assert!(values("v1").contains(&"true".to_string()));
+    assert_eq!(values("tap_forget"), ["0", "0.5", "1"]);
+    assert_eq!(values("uncovered_double_penalty"), ["0", "2", "4"]);
 }
 
 /// The audit's case: `weighted` indexed the trains with the orientation flag of a turned tile.
@@ -119,6 +124,33 @@ fn weighted_plays_under_blanks_wild() {
     let mut bots = vec![Bot::parse("greedy:ties=random").unwrap(), Bot::parse("weighted").unwrap()];
     let result = play_match(&rules, 11038120067453629327, &mut bots, &mut NoObserver);
     assert_eq!(result.rounds, 3);
+}
+
+/// The house rules' keys only act together (`tap_forget` and `tap_catch` need a tap penalty
+/// model): every bot, search bots included (their sampled worlds draw coins of their own),
+/// plays whole matches under them, on both plain presets.
+#[test]
+fn every_bot_plays_the_house_rules_together() {
+    let bots = bots();
+    for (preset, tap) in [("wikipedia", "draw_two"), ("harbour_cay", "draw_one_else_skip"), ("celko1998", "draw_two")] {
+        let mut rules = Rules::preset(preset).unwrap();
+        let changes = [
+            format!("tap={tap}"),
+            "tap_forget=0.5".into(),
+            "tap_catch=0.7".into(),
+            "uncovered_double_penalty=2".into(),
+        ];
+        rules.apply_rules(&changes).unwrap();
+        rules.validate().unwrap();
+        rules.rounds = Some(3);
+        assert!(rules.tap_coins());
+        let n = rules.players as usize;
+        for (t, start) in (0..bots.len()).step_by(n).enumerate() {
+            let mut table: Vec<Bot> = (0..n).map(|s| Bot::parse(&bots[(start + s) % bots.len()]).unwrap()).collect();
+            let result = play_match(&rules, mix(44, t as u64), &mut table, &mut NoObserver);
+            assert_eq!(result.rounds, 3, "{preset} {changes:?}");
+        }
+    }
 }
 
 macro_rules! preset_fuzz {

@@ -123,7 +123,11 @@ fn actor(ev: &Event) -> Option<Seat> {
         | Event::Unmark { seat }
         | Event::Pass { seat }
         | Event::Skip { seat } => Some(seat),
-        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } | Event::Branch { .. } => None,
+        Event::RoundEnd { .. }
+        | Event::Engine { .. }
+        | Event::Penalty { .. }
+        | Event::Tap { .. }
+        | Event::Branch { .. } => None,
     }
 }
 

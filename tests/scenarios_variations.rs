@@ -38,7 +38,7 @@ fn moves_and(list: &[(&str, TrainId)], extra: Move) -> Vec<Move> {
 }
 
 fn ev_penalty(seat: Seat, a: Option<&str>, b: Option<&str>) -> Event {
-    Event::Penalty { seat, tiles: [a.map(t), b.map(t)] }
+    Event::Penalty { seat, tiles: [a.map(t), b.map(t), None, None], reason: PenaltyReason::LastTile }
 }
 
 /// The `wikipedia` rules on a double-6 set with `players` seats and the `key=value` overrides
@@ -973,6 +973,215 @@ fn tap_skip_with_empty_boneyard_and_blocked_test() {
     );
     assert_eq!(tb.view().turns_taken(B), turns_b + 4, "the 5-6 turn, the skipped turn and two more");
     assert_eq!(tb.scores(&out)[1], 7);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 12b. House rules: the last-tile coins (`tap_forget`, `tap_catch`) and the uncovered-double
+// penalty (`uncovered_double_penalty`)
+// ---------------------------------------------------------------------------------------------
+
+fn ev_tap(seat: Seat, forgot: bool, caught: bool) -> Event {
+    Event::Tap { seat, forgot, caught }
+}
+
+fn ev_double_penalty(seat: Seat, drawn: &str) -> Event {
+    let mut tiles = [None; mexican_train::rules::MAX_PENALTY_TILES];
+    for (slot, x) in tiles.iter_mut().zip(self::tiles(drawn)) {
+        *slot = Some(x);
+    }
+    Event::Penalty { seat, tiles, reason: PenaltyReason::UncoveredDouble }
+}
+
+/// `tap_forget=0`: the seat always announces its last tile, so nobody is ever penalised; the
+/// coins are judged (and logged) where the penalty would fall, under both penalty models.
+#[test]
+fn tap_forget_zero_penalises_nobody() {
+    let deal = deal_aside(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3 0-4");
+    let rules = wiki(2, &["tap=draw_two", "tap_forget=0"]);
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.run();
+    assert_eq!(tb.log.0[..3], [ev_play(A, "3-6", own(A), 3), ev_tap(A, false, false), ev_play(B, "5-6", own(B), 5)]);
+    assert!(!tb.log.0.iter().any(|e| matches!(e, Event::Penalty { .. })), "{:?}", tb.log.0);
+    let rules = wiki(2, &["tap=draw_one_else_skip", "tap_forget=0"]);
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.run();
+    assert_eq!(
+        tb.log.0[..4],
+        [ev_play(A, "3-6", own(A), 3), ev_play(B, "5-6", own(B), 5), ev_tap(A, false, false), ev_draw(A, "0-2")]
+    );
+    // Over whole matches, no penalty either.
+    for tap in ["draw_two", "draw_one_else_skip"] {
+        let mut rules = Rules { rounds: Some(4), hand_size: Some(5), ..Rules::wikipedia() };
+        rules.apply_rules(&[format!("tap={tap}"), "tap_forget=0".into(), "tap_catch=0.5".into()]).unwrap();
+        let mut log = Log::default();
+        play_match(&rules, 3, &mut bots(&["greedy", "random", "greedy", "random"]), &mut log);
+        let taps = log.0.iter().filter(|e| matches!(e, Event::Tap { forgot: false, caught: false, .. })).count();
+        assert!(taps > 5, "{tap}: only {taps} last tiles judged");
+        assert!(!log.0.iter().any(|e| matches!(e, Event::Penalty { .. } | Event::Skip { .. })), "{tap}");
+    }
+}
+
+/// `tap_catch=0`: every seat forgets, nobody catches it: no penalty.
+#[test]
+fn tap_catch_zero_penalises_nobody() {
+    let deal = deal_aside(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3 0-4");
+    let rules = wiki(2, &["tap=draw_two", "tap_catch=0"]);
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.run();
+    assert_eq!(tb.log.0[..3], [ev_play(A, "3-6", own(A), 3), ev_tap(A, true, false), ev_play(B, "5-6", own(B), 5)]);
+}
+
+/// `tap_forget=1` and `tap_catch=1` (the defaults) are `tap=draw_two` as it always played: the
+/// same rules, no coin drawn or logged, the same penalty; and whole matches are the same.
+#[test]
+fn tap_coins_at_one_are_todays_draw_two() {
+    let plain = wiki(2, &["tap=draw_two"]);
+    let ones = wiki(2, &["tap=draw_two", "tap_forget=1", "tap_catch=1.000000"]);
+    assert_eq!(plain, ones);
+    assert!(!ones.tap_coins());
+    let deal = deal_aside(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3 0-4");
+    let mut tb = Table::new(&ones, &deal, A);
+    tb.st.set_tap_seed(12345);
+    tb.run();
+    assert_eq!(
+        tb.log.0[..3],
+        [ev_play(A, "3-6", own(A), 3), ev_penalty(A, Some("0-2"), Some("0-3")), ev_play(B, "5-6", own(B), 5)]
+    );
+    for seed in 0..4 {
+        let mut base = Rules { rounds: Some(5), ..Rules::wikipedia() };
+        base.apply_rule("tap=draw_two").unwrap();
+        let mut with = base.clone();
+        with.apply_rules(&["tap_forget=1", "tap_catch=1"]).unwrap();
+        let (mut a, mut b) = (Log::default(), Log::default());
+        let ra = play_match(&base, seed, &mut bots(&["greedy", "random", "planner", "random"]), &mut a);
+        let rb = play_match(&with, seed, &mut bots(&["greedy", "random", "planner", "random"]), &mut b);
+        assert_eq!((ra.totals, a.0.len()), (rb.totals, b.0.len()));
+        assert_eq!(a.0, b.0);
+        assert!(a.0.iter().any(|e| matches!(e, Event::Penalty { .. })), "seed {seed}: no penalty to compare");
+    }
+}
+
+/// The coins are the round's seed's: coin `k` of the round is `seeds::tap_coin(seed, k, ·)`,
+/// compared in millionths, and the penalty falls exactly when both came up.
+#[test]
+fn tap_coins_follow_the_rounds_seed() {
+    use mexican_train::rng::seeds::tap_coin;
+    use mexican_train::rules::Probability;
+    let rules = wiki(2, &["tap=draw_two", "tap_forget=0.5", "tap_catch=0.5"]);
+    assert_eq!(rules.tap_forget, Probability::from_millionths(500_000).unwrap());
+    let deal = deal_aside(&["3-6 0-1", "5-6 1-5 2-4"], "0-2 0-3 0-4");
+    let mut seen = [0; 3];
+    for seed in 0..64u64 {
+        let mut tb = Table::new(&rules, &deal, A);
+        tb.st.set_tap_seed(seed);
+        tb.run();
+        let forgot = rules.tap_forget.holds(tap_coin(seed, 0, 0));
+        let caught = forgot && rules.tap_catch.holds(tap_coin(seed, 0, 1));
+        assert_eq!(tb.log.0[1], ev_tap(A, forgot, caught), "seed {seed}");
+        let next = if caught { ev_penalty(A, Some("0-2"), Some("0-3")) } else { ev_play(B, "5-6", own(B), 5) };
+        assert_eq!(tb.log.0[2], next, "seed {seed}");
+        seen[usize::from(forgot) + usize::from(caught)] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 5), "every outcome meets the coins: {seen:?}");
+}
+
+/// Over many matches the penalty falls with probability P · Q: forgotten in P of the last
+/// tiles, caught in Q of those.
+#[test]
+fn tap_coins_come_up_at_their_rates() {
+    let mut rules = Rules { rounds: Some(13), ..Rules::wikipedia() };
+    rules.apply_rules(&["tap=draw_two", "tap_forget=0.3", "tap_catch=0.5"]).unwrap();
+    let (mut judged, mut forgot, mut caught, mut penalties) = (0u32, 0u32, 0u32, 0u32);
+    for seed in 0..40 {
+        let mut log = Log::default();
+        play_match(&rules, seed, &mut bots(&["greedy", "random", "greedy", "random"]), &mut log);
+        for e in &log.0 {
+            match *e {
+                Event::Tap { forgot: f, caught: c, .. } => {
+                    judged += 1;
+                    forgot += u32::from(f);
+                    caught += u32::from(c);
+                }
+                Event::Penalty { .. } => penalties += 1,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(caught, penalties, "a penalty exactly for each caught last tile");
+    assert!(judged > 1000, "{judged}");
+    let (pf, pc) = (f64::from(forgot) / f64::from(judged), f64::from(caught) / f64::from(forgot));
+    // Binomial standard errors are about 0.013 and 0.025: six of them never flake.
+    assert!((pf - 0.3).abs() < 0.08, "forgot {pf}");
+    assert!((pc - 0.5).abs() < 0.15, "caught {pc}");
+}
+
+/// `uncovered_double_penalty=N`: a turn that ends leaving the seat's own double uncovered
+/// draws min(N, boneyard) more tiles, after the failed follow-up's draw and marker.
+#[test]
+fn uncovered_double_penalty_draws_min_n_boneyard() {
+    // A1 3-6, B1 5-6 (forced); A2 3-3 (forced), no 3 to cover: draws 0-4, marks; then the
+    // penalty: the next two tiles.
+    let deal = deal_aside(&["3-6 3-3 0-1 0-2", "5-6 1-5 2-4"], "0-4 0-5 1-1");
+    let rules = wiki(2, &["uncovered_double_penalty=2"]);
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.run();
+    assert_eq!(
+        tb.log.0[..6],
+        [
+            ev_play(A, "3-6", own(A), 3),
+            ev_play(B, "5-6", own(B), 5),
+            ev_play(A, "3-3", own(A), 3),
+            ev_draw(A, "0-4"),
+            Event::Mark { seat: A },
+            ev_double_penalty(A, "0-5 1-1"),
+        ]
+    );
+    assert_eq!(*tb.st.hand(A), set("0-1 0-2 0-4 0-5 1-1"));
+    // The obligation is the preset's as before: B must cover 3-3 next.
+    assert!(matches!(tb.log.0[6], Event::Draw { seat: B, .. }));
+
+    // A short boneyard: the penalty takes what is left, then nothing.
+    for (n, front, drawn) in [(4, "0-4 0-5", "0-5"), (3, "0-4", ""), (1, "0-4 0-5 1-1", "0-5")] {
+        let rest = rest_of_set(&["3-6 3-3 0-1 0-2", front]);
+        let deal = deal_aside(&["3-6 3-3 0-1 0-2", &rest], front);
+        let rules = wiki(2, &[&format!("uncovered_double_penalty={n}")]);
+        let mut tb = Table::new(&rules, &deal, A);
+        tb.pick(B, Decision::Normal, "5-6", own(B));
+        let i = tb.mark();
+        tb.run();
+        assert_eq!(
+            tb.since(i)[..4],
+            [ev_play(A, "3-3", own(A), 3), ev_draw(A, "0-4"), Event::Mark { seat: A }, ev_double_penalty(A, drawn)],
+            "N = {n}, boneyard {front}"
+        );
+        assert_eq!(tb.st.boneyard().len(), tiles(front).len().saturating_sub(1 + n));
+    }
+}
+
+/// No penalty when the double is covered; with a double left open by choice (`cover_optional`),
+/// the penalty falls. (A double that needs no cover, the last of its suit, is left out: the
+/// referee checks it over whole matches, `tests/referee.rs`.)
+#[test]
+fn uncovered_double_penalty_only_for_a_double_left_open() {
+    // Covered in the same turn: no penalty.
+    let deal = deal_aside(&["3-6 3-3 2-3 0-1", "5-6 1-5 2-4"], "0-4 0-5 1-1");
+    let rules = wiki(2, &["uncovered_double_penalty=2"]);
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.pick(A, Decision::Normal, "3-3", own(A));
+    tb.run();
+    assert!(!tb.log.0.iter().any(|e| matches!(e, Event::Penalty { .. })), "{:?}", tb.log.0);
+    assert!(tb.played(A, "2-3", own(A)));
+
+    // Cover optional: A chooses not to cover and pays for it.
+    let rules = wiki(2, &["cover_optional=true", "uncovered_double_penalty=1"]);
+    let mut tb = Table::new(&rules, &deal, A);
+    tb.pick(A, Decision::Normal, "3-3", own(A));
+    let i = tb.mark();
+    let follow = tb.choice(A, Decision::FollowUp);
+    assert!(follow.contains(&Move::STOP), "{follow:?}");
+    tb.play_move(Move::STOP);
+    tb.run();
+    assert_eq!(tb.log.0[i - 1..i + 1], [ev_play(A, "3-3", own(A), 3), ev_double_penalty(A, "0-4")]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -153,7 +153,11 @@ fn actor(ev: &Event) -> Option<Seat> {
             Some(seat)
         }
         Event::Pass { seat } => Some(seat),
-        Event::RoundEnd { .. } | Event::Engine { .. } | Event::Penalty { .. } | Event::Branch { .. } => None,
+        Event::RoundEnd { .. }
+        | Event::Engine { .. }
+        | Event::Penalty { .. }
+        | Event::Tap { .. }
+        | Event::Branch { .. } => None,
         Event::Skip { seat } => Some(seat),
     }
 }

@@ -46,6 +46,20 @@ What is checked, per round (engine [e|e] set aside, first seat (r - 1) mod N, tu
   no unplayed tile for any open end (own trains, the Mexican train or e while it is unstarted);
 - the double-blank scores 50; ties are shared (co-winners).
 
+Rule options (the `match` event's `options`; any other option is refused):
+- `tap=draw_two` (either preset): a seat that placed a tile in its turn and ends it holding one
+  tile has not announced it; at the start of the next seat's turn it draws min(2, boneyard) tiles
+  from the front of the boneyard (a `penalty` event without `reason`). `tap=always_announced`
+  is the default (no penalty).
+- `tap_forget=P`, `tap_catch=Q` (decimals 0..1, at most six decimals; default 1): with `draw_two`
+  and P or Q below 1, every such last tile is judged where its penalty would fall by a `tap`
+  event whose `forgot` and `caught` must be the coins recomputed from the match seed
+  (docs/log-format.md, `tap`), and the penalty follows exactly when both are true.
+- `uncovered_double_penalty=N` (0..4): a turn that ends with the double its seat placed still
+  uncovered and needing cover (not exempt as the last of its suit) closes with a `penalty`
+  event `"reason":"uncovered_double"` drawing min(N, boneyard) tiles from the front of the
+  boneyard (before the last-tile test above, so the drawn tiles count).
+
 Output: `OK: <rounds> rounds, <events> events refereed` and exit 0, or on the first violation
 `ILLEGAL line N: <reason>` and exit 1 (exit 2: usage error or unreadable file). Standard library
 only.
@@ -55,6 +69,8 @@ import json
 import sys
 
 SETS = (6, 9, 12, 15, 18)
+MASK = (1 << 64) - 1
+OPTIONS = ("tap", "tap_forget", "tap_catch", "uncovered_double_penalty")
 MEX = "mexican"
 PRESETS = ("wikipedia", "harbour_cay")
 
@@ -103,6 +119,59 @@ def pips(t):
 
 def train_name(k):
     return "the Mexican train" if k == MEX else f"train {k}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Options and the last-tile coins (docs/log-format.md, `tap`)
+# ---------------------------------------------------------------------------------------------
+
+
+def splitmix64(z):
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def mix(seed, i):
+    return splitmix64((seed + 0x9E3779B97F4A7C15 * (i + 1)) & MASK)
+
+
+def coin(u, millionths):
+    """Whether the 64-bit coin u comes up for a probability given in millionths."""
+    return ((u >> 32) * 1000000) >> 32 < millionths
+
+
+def probability(text, name, line):
+    """'0.25' -> 250000 (millionths): a decimal from 0 to 1 with at most six decimals."""
+    whole, _, frac = str(text).partition(".")
+    ok = (whole or frac) and all(c.isdigit() for c in whole + frac) and len(frac) <= 6
+    value = int(whole or "0") * 1000000 + int((frac + "000000")[:6]) if ok else None
+    if value is None or value > 1000000:
+        raise Illegal(line, f"option {name}={text!r} is not a probability from 0 to 1 with at most 6 decimals")
+    return value
+
+
+class Options:
+    """The rule options this referee plays, from the match event."""
+
+    def __init__(self, opts, seed, line):
+        if not isinstance(opts, dict):
+            raise Illegal(line, f"options {opts!r} must be an object")
+        other = sorted(k for k in opts if k not in OPTIONS)
+        if other:
+            raise Illegal(line, f"rule options {other} are not supported by this referee (it plays {', '.join(OPTIONS)})")
+        tap = opts.get("tap", "always_announced")
+        if tap not in ("always_announced", "draw_two"):
+            raise Illegal(line, f"option tap={tap!r} is not supported by this referee (always_announced, draw_two)")
+        self.tap = tap == "draw_two"
+        self.forget = probability(opts.get("tap_forget", "1"), "tap_forget", line)
+        self.catch = probability(opts.get("tap_catch", "1"), "tap_catch", line)
+        self.coins = self.tap and (self.forget < 1000000 or self.catch < 1000000)
+        n = str(opts.get("uncovered_double_penalty", "0"))
+        if not n.isdigit() or int(n) > 4:
+            raise Illegal(line, f"option uncovered_double_penalty={n!r} is not a whole number from 0 to 4")
+        self.double_penalty = int(n)
+        self.seed = seed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,8 +231,12 @@ def int_list(ev, line, name, n):
 
 
 class Round:
-    def __init__(self, stream, m, n, e, first, hands, boneyard, hc=False):
+    def __init__(self, stream, m, n, e, first, hands, boneyard, hc=False, opts=None, r=1):
         self.s = stream
+        self.opts = opts
+        self.tap_due = None  # the seat that ended its last turn on one tile (tap=draw_two)
+        self.taps = 0  # last tiles judged by the coins so far this round
+        self.coin_seed = mix(opts.seed, (11 << 32) + r) if opts is not None else 0
         self.hc = hc  # harbour_cay rules
         self.played_own = [False] * n
         self.m = m
@@ -182,6 +255,7 @@ class Round:
         # per-turn bookkeeping
         self.turn_double = None  # the double placed this turn: {train, v, covered, exempt}
         self.turn_changed = False
+        self.turn_placed = False
         self.ended = None  # ("out", seat) or ("blocked", None)
 
     # --- helpers --------------------------------------------------------------------------
@@ -302,6 +376,7 @@ class Round:
         if k == p:
             self.played_own[p] = True
         self.turn_changed = True
+        self.turn_placed = True
         if self.pending is not None and self.pending[0] == k:
             self.pending = None  # the obligation is covered
         if self.turn_double is not None and self.turn_double["train"] == k:
@@ -373,11 +448,61 @@ class Round:
                     raise Illegal(line, f"mark by seat {p} whose marker is already on")
                 raise Illegal(line, f"{describe(ev)}, but {why}: seat {p} has an idle turn (pass)")
 
+    # --- penalties (rule options) -----------------------------------------------------------
+
+    def penalty(self, q, k, reason, why):
+        """The next event must be a penalty of seat q drawing min(k, boneyard) tiles, with `reason`."""
+        line, ev = self.s.peek()
+        if ev is None or ev.get("event") != "penalty":
+            raise Illegal(line, f"expected a penalty of seat {q} ({why}), got {describe(ev)}")
+        self.s.i += 1
+        self.events += 1
+        if need(ev, line, "seat", int) != q:
+            raise Illegal(line, f"penalty of seat {ev['seat']}, expected seat {q} ({why})")
+        if ev.get("reason") != reason:
+            raise Illegal(line, f"penalty reason {ev.get('reason')!r}, expected {reason!r} ({why})")
+        tiles = [key(*parse_tile(x, self.m, line)) for x in need(ev, line, "tiles", list)]
+        want = self.boneyard[:k]
+        if tiles != want:
+            raise Illegal(line, f"seat {q} must draw {' '.join(show(t) for t in want) or 'nothing'} "
+                                f"(min({k}, boneyard) from its front; {why}), log says {' '.join(show(t) for t in tiles) or 'nothing'}")
+        del self.boneyard[:k]
+        self.hands[q].update(tiles)
+        if tiles:
+            self.idle = 0
+
+    def last_tile_due(self):
+        """tap=draw_two: at the start of a turn, the previous seat's unannounced last tile."""
+        q, self.tap_due = self.tap_due, None
+        if q is None:
+            return
+        if self.opts.coins:
+            line, ev = self.s.peek()
+            if ev is None or ev.get("event") != "tap":
+                raise Illegal(line, f"seat {q} ended its turn with one tile: expected its tap event, got {describe(ev)}")
+            self.s.i += 1
+            self.events += 1
+            if need(ev, line, "seat", int) != q:
+                raise Illegal(line, f"tap of seat {ev['seat']}, expected seat {q} (it ended its turn with one tile)")
+            k = self.taps
+            self.taps += 1
+            forgot = coin(mix(self.coin_seed, 2 * k), self.opts.forget)
+            caught = forgot and coin(mix(self.coin_seed, 2 * k + 1), self.opts.catch)
+            for name, want in (("forgot", forgot), ("caught", caught)):
+                if ev.get(name) is not want:
+                    raise Illegal(line, f"tap {name}={ev.get(name)!r}, but coin {k} of the round's seed says {want}")
+            if not caught:
+                return
+        self.penalty(q, 2, None, f"seat {q} did not announce its last tile")
+
     # --- turns ----------------------------------------------------------------------------
 
     def turn(self, p):
+        if self.opts is not None and self.opts.tap:
+            self.last_tile_due()
         self.turn_double = None
         self.turn_changed = False
+        self.turn_placed = False
         if self.pending is not None:
             self.obligated(p)
         else:
@@ -388,6 +513,11 @@ class Round:
         d = self.turn_double
         if d is not None and not d["covered"] and not d["exempt"]:
             self.pending = (d["train"], d["v"])
+            if self.opts is not None and self.opts.double_penalty:
+                self.penalty(p, self.opts.double_penalty, "uncovered_double",
+                             f"its turn left the double {d['v']}-{d['v']} uncovered")
+        if self.opts is not None and self.opts.tap and self.turn_placed and len(self.hands[p]) == 1:
+            self.tap_due = p
         self.turns_taken[p] += 1
         self.idle = 0 if self.turn_changed else self.idle + 1
         if not self.boneyard and self.idle >= self.n:
@@ -617,9 +747,7 @@ def one_match(st):
     bots = need(ev, line, "bots", list)
     if len(bots) != n:
         raise Illegal(line, f"{n} players but {len(bots)} bots")
-    opts = ev.get("options", {})
-    if opts != {}:
-        raise Illegal(line, f"rule options {opts!r} are not supported by this referee")
+    options = Options(ev.get("options", {}), need(ev, line, "seed", int), line)
     count = 1
 
     full = {(a, b) for a in range(m + 1) for b in range(a, m + 1)}
@@ -668,7 +796,7 @@ def one_match(st):
             first = (f1 + r - 1) % n
             if need(ev, line, "first", int) != first:
                 raise Illegal(line, f"round {r} first seat {ev['first']}, expected {first} (F_r = (F1 + r - 1) mod N)")
-        rnd = Round(st, m, n, e, first, hands, boneyard, hc)
+        rnd = Round(st, m, n, e, first, hands, boneyard, hc, options, r)
         all_scores.append(rnd.run())
         count += rnd.events
 

@@ -87,6 +87,7 @@ pub fn measure(
         let game_seed = mix(seed, g);
         let deal = crate::deal::deal_round(rules, Pip::new(12).expect("12"), &mut rng_from_seed(game_seed));
         let mut state = RoundState::new(rules, &deal, Seat::from_index((g % n as u64) as usize));
+        state.set_tap_seed(crate::rng::seeds::tap_round(game_seed, 1));
         let mut bots = proto.clone();
         for (s, b) in bots.iter_mut().enumerate() {
             b.round_start(&state.view(Seat::from_index(s)));

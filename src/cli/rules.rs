@@ -1,7 +1,7 @@
 //! `mtrain rules`: the presets, and every parameter of one with its value and source.
 
 use super::CliError;
-use crate::rules::{PARAMS, PRESETS, Rules};
+use crate::rules::{PARAMS, PRESETS, Rules, SHORTCUTS};
 use clap::Args;
 use std::fmt::Write as _;
 
@@ -58,9 +58,11 @@ pub(crate) fn run(a: &RulesArgs) -> Result<(), CliError> {
     for p in PARAMS {
         let _ = writeln!(out, "  {:<kw$}  {} [{}]", p.key, p.about, (p.valid)());
     }
-    out.push_str(
-        "  cover_optional, any_train_can_cover, fast_game, delayed_first_turn, multiple_doubles, galt_opening,\n  v1..v5, literal_basic: named variations that set several parameters (docs/rules.md)\n",
-    );
+    let _ = writeln!(out, "Named variations, each setting several of the parameters above (docs/rules.md):");
+    for v in SHORTCUTS {
+        let _ = writeln!(out, "  {:<kw$}  {} [{}]", v.key, v.about, v.valid);
+    }
+    let _ = writeln!(out, "House rules and their sources, with examples: docs/house-rules.md");
     out!("{out}");
     Ok(())
 }

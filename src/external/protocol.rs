@@ -148,9 +148,11 @@ impl Serialize for Events<'_> {
             let ev = match *seen {
                 SeenEvent::Open(ev) => ev,
                 SeenEvent::HiddenDraw { seat } => Event::Draw { seat, tile: hidden },
-                SeenEvent::HiddenPenalty { seat, count } => {
-                    Event::Penalty { seat, tiles: [(count > 0).then_some(hidden), (count > 1).then_some(hidden)] }
-                }
+                SeenEvent::HiddenPenalty { seat, count, reason } => Event::Penalty {
+                    seat,
+                    tiles: std::array::from_fn(|i| (i < count as usize).then_some(hidden)),
+                    reason,
+                },
             };
             debug_assert!(
                 !matches!(seen, SeenEvent::Open(Event::Draw { seat, .. } | Event::Penalty { seat, .. }) if *seat != self.viewer)

@@ -2,7 +2,7 @@
 //! JSON, written with serde. The game log (`mtrain play --log`, `tournament --log-games`,
 //! [`crate::log`]) writes its events in the same words (docs/log-format.md).
 
-use crate::round::{EndReason, Event, Seat, TrainId};
+use crate::round::{EndReason, Event, PenaltyReason, Seat, TrainId};
 use crate::tile::{Pip, Tile};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -126,15 +126,25 @@ impl Serialize for EventJson<'_> {
                 m.serialize_entry("event", "skip")?;
                 m.serialize_entry("seat", &seat.index())?;
             }
-            Event::Penalty { seat, tiles } => {
+            Event::Penalty { seat, tiles, reason } => {
                 m.serialize_entry("event", "penalty")?;
                 m.serialize_entry("seat", &seat.index())?;
+                // A last-tile penalty writes no reason (the log as it was before there were two).
+                if reason != PenaltyReason::LastTile {
+                    m.serialize_entry("reason", reason.name())?;
+                }
                 if self.viewer.is_some() {
                     m.serialize_entry("count", &tiles.iter().flatten().count())?;
                 }
                 if self.viewer.is_none_or(|v| v == seat) {
                     m.serialize_entry("tiles", &Tiles(tiles.iter().flatten().copied()))?;
                 }
+            }
+            Event::Tap { seat, forgot, caught } => {
+                m.serialize_entry("event", "tap")?;
+                m.serialize_entry("seat", &seat.index())?;
+                m.serialize_entry("forgot", &forgot)?;
+                m.serialize_entry("caught", &caught)?;
             }
             Event::RoundEnd { reason, scores } => {
                 m.serialize_entry("event", "round_end")?;

@@ -6,7 +6,7 @@
 
 use super::Lines;
 use crate::game::{MatchObserver, MatchResult};
-use crate::round::{EndReason, Event, Observer, RoundState, Seat, TrainId};
+use crate::round::{EndReason, Event, Observer, PenaltyReason, RoundState, Seat, TrainId};
 use crate::rules::Rules;
 use crate::tile::Tile;
 use std::fmt::Write as _;
@@ -185,6 +185,7 @@ impl<W: Write> Observer for Transcript<W> {
             | Event::RoundEnd { .. }
             | Event::Engine { .. }
             | Event::Penalty { .. }
+            | Event::Tap { .. }
             | Event::Branch { .. } => None,
         };
         if let Some(seat) = actor {
@@ -235,7 +236,16 @@ impl<W: Write> Observer for Transcript<W> {
             }
             Event::Pass { .. } => self.line.push_str("passes"),
             Event::Skip { .. } => self.line.push_str("misses the turn (last-tile penalty)"),
-            Event::Penalty { seat, tiles } => {
+            Event::Tap { seat, forgot, caught } => {
+                self.flush_turn();
+                let what = match (forgot, caught) {
+                    (false, _) => "announced its last tile",
+                    (true, false) => "forgot to announce its last tile; nobody caught it",
+                    (true, true) => "forgot to announce its last tile and was caught",
+                };
+                self.emit(&format!("  seat {seat} {what}"));
+            }
+            Event::Penalty { seat, tiles, reason } => {
                 self.flush_turn();
                 let drawn: Vec<String> = tiles.iter().flatten().map(ToString::to_string).collect();
                 let what = if drawn.is_empty() {
@@ -245,7 +255,11 @@ impl<W: Write> Observer for Transcript<W> {
                 } else {
                     format!("draws {} tile{}", drawn.len(), if drawn.len() == 1 { "" } else { "s" })
                 };
-                self.emit(&format!("  seat {seat} did not announce its last tile: {what}"));
+                let why = match reason {
+                    PenaltyReason::LastTile => "did not announce its last tile",
+                    PenaltyReason::UncoveredDouble => "left a double uncovered",
+                };
+                self.emit(&format!("  seat {seat} {why}: {what}"));
             }
             Event::Engine { seat, tile } => self.emit(&format!("  seat {seat} places the engine {tile}")),
             Event::RoundEnd { reason, scores } => {

@@ -74,6 +74,9 @@ impl RoundState {
         }
         order[..k].sort_unstable();
         let mut world = self.clone();
+        // The last-tile coins of the real round are as hidden as its boneyard: the world gets
+        // coins of its own (drawn only when the rules have coins, so no other game changes).
+        world.tap_seed = if self.rules.tap_coins() { rand::RngCore::next_u64(rng) } else { 0 };
         // With `loose`, the loosened records are tried first and dropped before the exact ones.
         let loose_tries = if loose { FILL_TRIES } else { 0 };
         for attempt in 0..=FILL_TRIES + loose_tries {
@@ -221,6 +224,33 @@ mod tests {
     use crate::rng::rng_from_seed;
     use crate::rules::Rules;
     use crate::tile::Pip;
+
+    /// A sampled world's last-tile coins are its own: drawn from the sampler, never the real
+    /// round's seed, so a search cannot foresee a coin (and without coins nothing is drawn).
+    #[test]
+    fn a_sampled_world_never_holds_the_real_coin_seed() {
+        use crate::rules::{Probability, TapModel};
+        let half = Probability::from_millionths(500_000).unwrap();
+        let coins = Rules { tap: TapModel::DrawTwo, tap_forget: half, ..Rules::wikipedia() };
+        let deal = deal_round(&coins, Pip::new(12).unwrap(), &mut rng_from_seed(5));
+        let worlds = |rules: &Rules, real: u64| {
+            let mut state = RoundState::new(rules, &deal, Seat::from_index(0));
+            state.set_tap_seed(real);
+            let mut rng = rng_from_seed(9);
+            let world = state.sample_world(Seat::from_index(0), &mut rng).unwrap();
+            (world, rng)
+        };
+        let (a, rng_a) = worlds(&coins, 1);
+        let (b, rng_b) = worlds(&coins, 2);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "the world does not depend on the real coins");
+        assert_eq!(rng_a, rng_b);
+        assert!(a.tap_seed != 1 && a.tap_seed != 2);
+        // No coins in the rules: the sampler's stream is what it always was.
+        let (c, rng_c) = worlds(&Rules::wikipedia(), 1);
+        let (_, rng_d) = worlds(&Rules::wikipedia(), 2);
+        assert_eq!((c.tap_seed, &rng_c), (0, &rng_d));
+        assert_ne!(rng_c, rng_a);
+    }
 
     #[test]
     fn allowed_count_counts_the_allowed_tiles() {

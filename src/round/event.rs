@@ -1,7 +1,7 @@
 //! Events a round emits, and the observer hook that receives them.
 
 use super::{EndReason, Seat, TrainId};
-use crate::rules::MAX_PLAYERS;
+use crate::rules::{MAX_PENALTY_TILES, MAX_PLAYERS};
 use crate::tile::{Pip, Tile};
 
 /// Something that happened at the table, in the order it happened.
@@ -55,13 +55,26 @@ pub enum Event {
         /// The marker's owner.
         seat: Seat,
     },
-    /// A last-tile penalty (the `tap` penalty models): `seat` draws the tiles listed (fewer when the
-    /// boneyard runs short).
+    /// A penalty draw: `seat` draws the tiles listed (fewer when the boneyard runs short, none
+    /// when it is empty).
     Penalty {
-        /// The seat that did not announce its last tile.
+        /// The seat penalised.
         seat: Seat,
-        /// The tiles drawn.
-        tiles: [Option<Tile>; 2],
+        /// The tiles drawn, in draw order; the rest `None`.
+        tiles: [Option<Tile>; MAX_PENALTY_TILES],
+        /// What it is for.
+        reason: PenaltyReason,
+    },
+    /// The last-tile coins (`tap_forget`, `tap_catch`) judged `seat`'s unannounced-or-not last
+    /// tile, when the penalty would fall (only under [`crate::Rules::tap_coins`]): a penalty
+    /// follows when it `forgot` and was `caught`.
+    Tap {
+        /// The seat that was left with one tile.
+        seat: Seat,
+        /// It forgot to announce it.
+        forgot: bool,
+        /// Another seat caught it (never without `forgot`).
+        caught: bool,
     },
     /// `seat` misses this turn (the Great Harbour Cay penalty with an empty boneyard).
     Skip {
@@ -82,6 +95,25 @@ pub enum Event {
     },
 }
 
+/// Why a seat draws penalty tiles.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PenaltyReason {
+    /// The `tap` penalty models: a last tile not announced, caught.
+    LastTile,
+    /// `uncovered_double_penalty`: a turn ended leaving a double the seat placed uncovered.
+    UncoveredDouble,
+}
+
+impl PenaltyReason {
+    /// The name a log writes (`"reason"` of a `penalty` event; the last-tile penalty writes none).
+    pub const fn name(self) -> &'static str {
+        match self {
+            PenaltyReason::LastTile => "last_tile",
+            PenaltyReason::UncoveredDouble => "uncovered_double",
+        }
+    }
+}
+
 /// An event as one seat sees it, what [`Strategy::observe`](crate::Strategy::observe) receives:
 /// another seat's draws and penalty tiles are hidden, everything else is public. Only a strategy
 /// that declares [`Needs::hidden`](crate::Needs::hidden) gets every event
@@ -95,12 +127,14 @@ pub enum SeenEvent {
         /// Who drew.
         seat: Seat,
     },
-    /// Another seat drew `count` tiles as a last-tile penalty.
+    /// Another seat drew `count` tiles as a penalty.
     HiddenPenalty {
         /// Who drew them.
         seat: Seat,
         /// How many (fewer than the penalty when the boneyard ran short).
         count: u8,
+        /// What for.
+        reason: PenaltyReason,
     },
 }
 
@@ -109,8 +143,8 @@ impl Event {
     pub fn seen_by(self, viewer: Seat, all: bool) -> SeenEvent {
         match self {
             Event::Draw { seat, .. } if !all && seat != viewer => SeenEvent::HiddenDraw { seat },
-            Event::Penalty { seat, tiles } if !all && seat != viewer => {
-                SeenEvent::HiddenPenalty { seat, count: tiles.iter().flatten().count() as u8 }
+            Event::Penalty { seat, tiles, reason } if !all && seat != viewer => {
+                SeenEvent::HiddenPenalty { seat, count: tiles.iter().flatten().count() as u8, reason }
             }
             ev => SeenEvent::Open(ev),
         }

@@ -14,7 +14,7 @@ mod state;
 mod trail;
 mod turn;
 
-pub use event::{Event, NoObserver, Observer, SeenEvent};
+pub use event::{Event, NoObserver, Observer, PenaltyReason, SeenEvent};
 pub use infer::OpponentModel;
 #[cfg(test)]
 pub(crate) use infer::recorded_rounds;

@@ -7,7 +7,8 @@
 //! there is a real choice, place, follow up a double, end the turn. That is this module.
 //!
 //! **When it runs.** [`RoundState::plain_rules`] says whether the rules are plain: one-tile
-//! opening, cover-the-same-double follow-up without the multiple_doubles variation (docs/rules.md §9), no tap penalty, and
+//! opening, cover-the-same-double follow-up without the multiple_doubles variation (docs/rules.md §9), no tap penalty, no
+//! uncovered-double penalty, and
 //! none of partnerships, swan drive, bullet train, public doubles, continuous draw, blanks wild,
 //! branching doubles, the doubler's foreign-train exemption or the marked owner's preference
 //! (`wikipedia` and `harbour_cay` are plain with any of their named variations apart from those).
@@ -61,6 +62,9 @@ impl RoundState {
             blank_half_value: _,
             blank_scoring: _,
             tie_break: _,
+            // Read only under a tap penalty model, which is decided here.
+            tap_forget: _,
+            tap_catch: _,
             // Played by helpers the loop shares with the general machine.
             first_turn_own_train_only: _,
             mexican_start: _,
@@ -82,6 +86,7 @@ impl RoundState {
             follow_up,
             doubles_per_turn,
             tap,
+            uncovered_double_penalty,
             partnerships,
             swan_drive,
             bullet_train,
@@ -96,6 +101,7 @@ impl RoundState {
             && *follow_up == FollowUp::CoverSameDouble
             && *doubles_per_turn != DoublesPerTurn::Unlimited
             && *tap == TapModel::AlwaysAnnounced
+            && *uncovered_double_penalty == 0
             && !partnerships
             && !swan_drive
             && !bullet_train

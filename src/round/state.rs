@@ -361,6 +361,12 @@ pub struct RoundState {
     pub(super) tap_due: Option<Seat>,
     /// Great Harbour Cay tap penalty with an empty boneyard: seats that miss their next turn.
     pub(super) skip_next: u16,
+    /// The seed of this round's last-tile coins (`tap_forget`, `tap_catch`):
+    /// [`crate::rng::seeds::tap_round`] in a match, a fresh seed in a sampled world. Never shown
+    /// to a seat.
+    pub(super) tap_seed: u64,
+    /// Last tiles judged by the coins so far this round (the index of the next coin pair).
+    pub(super) taps_judged: u16,
     /// Seats with an idle, non-skipped turn since the table last changed (blocked test).
     pub(super) idle_seats: u16,
     pub(super) outcome: Option<Outcome>,
@@ -411,6 +417,8 @@ impl RoundState {
             failed: 0,
             tap_due: None,
             skip_next: 0,
+            tap_seed: 0,
+            taps_judged: 0,
             idle_seats: 0,
             outcome: None,
         }
@@ -465,6 +473,8 @@ impl RoundState {
         self.failed = 0;
         self.tap_due = None;
         self.skip_next = 0;
+        self.tap_seed = 0;
+        self.taps_judged = 0;
         self.idle_seats = 0;
         self.outcome = None;
     }
@@ -546,6 +556,20 @@ impl RoundState {
     /// The boneyard, in draw order.
     pub fn boneyard(&self) -> &Boneyard {
         &self.holdings.boneyard
+    }
+
+    /// Seeds this round's last-tile coins (`tap_forget`, `tap_catch`, docs/rules.md `tap`): a
+    /// match sets [`crate::rng::seeds::tap_round`] of its seed and the round's number before
+    /// the first turn; a round built alone keeps seed 0 unless told. The coins matter only
+    /// under [`Rules::tap_coins`]; the seed is never part of what a seat sees.
+    pub fn set_tap_seed(&mut self, seed: u64) {
+        self.tap_seed = seed;
+    }
+
+    /// The coin seed, for the engine's own tests.
+    #[cfg(test)]
+    pub(crate) fn tap_seed_for_tests(&self) -> u64 {
+        self.tap_seed
     }
 
     /// One train.

@@ -1,7 +1,7 @@
 //! The turn state machine of docs/rules.md §6 (a round step by step): setup (engine search and placement), build phases,
 //! and the NORMAL / OBLIGATED / FOLLOWUP procedures with each preset's variants as rule fields.
 
-use super::event::{Event, Observer};
+use super::event::{Event, Observer, PenaltyReason};
 use super::movegen::MoveList;
 use super::state::{BuildKind, Phase, RoundState};
 use super::{Decision, EndReason, Move, Obligation, PlayError, Seat, Step, TrainId};
@@ -38,9 +38,10 @@ impl RoundState {
                 Phase::TurnStart => {
                     if self.rules.tap == TapModel::DrawTwo
                         && let Some(q) = self.tap_due.take()
+                        && self.tap_caught(q, obs)
                     {
                         // Celko 1998 and the Encyclopedia rules: caught before play returns to him: he draws two.
-                        self.penalty_draw(q, 2, obs);
+                        self.penalty_draw(q, 2, PenaltyReason::LastTile, obs);
                     }
                     if self.skip_next & self.current.bit() != 0 {
                         self.skip_next &= !self.current.bit();
@@ -623,9 +624,28 @@ impl RoundState {
         }
     }
 
-    /// A last-tile penalty: `q` draws up to `k` tiles (N-8).
-    fn penalty_draw<O: Observer>(&mut self, q: Seat, k: usize, obs: &mut O) {
-        let mut tiles = [None; 2];
+    /// Whether `q`, who ended a turn on one tile, is penalised now: always under the tap models
+    /// as stated; under [`crate::Rules::tap_coins`], when the coin says he forgot to announce
+    /// and the next says he was caught (`tap_forget`, `tap_catch`). The coins are drawn here,
+    /// when the penalty would fall, so nobody can know them earlier, and each is a function of
+    /// the round's coin seed and the number of last tiles judged before it
+    /// ([`crate::rng::seeds::tap_coin`]); the `tap` event records them.
+    fn tap_caught<O: Observer>(&mut self, q: Seat, obs: &mut O) -> bool {
+        if !self.rules.tap_coins() {
+            return true;
+        }
+        use crate::rng::seeds::tap_coin;
+        let k = u64::from(self.taps_judged);
+        self.taps_judged += 1;
+        let forgot = self.rules.tap_forget.holds(tap_coin(self.tap_seed, k, 0));
+        let caught = forgot && self.rules.tap_catch.holds(tap_coin(self.tap_seed, k, 1));
+        obs.event(&Event::Tap { seat: q, forgot, caught });
+        caught
+    }
+
+    /// A penalty draw: `q` draws up to `k` tiles (N-8; `uncovered_double_penalty`).
+    fn penalty_draw<O: Observer>(&mut self, q: Seat, k: usize, reason: PenaltyReason, obs: &mut O) {
+        let mut tiles = [None; crate::rules::MAX_PENALTY_TILES];
         for slot in tiles.iter_mut().take(k) {
             *slot = self.holdings.boneyard.draw();
             if let Some(t) = *slot {
@@ -639,7 +659,7 @@ impl RoundState {
             self.idle = 0;
             self.idle_seats = 0;
         }
-        obs.event(&Event::Penalty { seat: q, tiles });
+        obs.event(&Event::Penalty { seat: q, tiles, reason });
     }
 
     /// Tap penalties due at the end of a turn (N-8): Great Harbour Cay's falls after the next player's turn;
@@ -650,11 +670,12 @@ impl RoundState {
         }
         if self.rules.tap == TapModel::DrawOneElseSkip
             && let Some(q) = self.tap_due.take()
+            && self.tap_caught(q, obs)
         {
             if self.holdings.boneyard.is_empty() {
                 self.skip_next |= q.bit();
             } else {
-                self.penalty_draw(q, 1, obs);
+                self.penalty_draw(q, 1, PenaltyReason::LastTile, obs);
             }
         }
         // The offence: playing down to one tile without announcing it (Celko 1998, Last Tile,
@@ -690,14 +711,41 @@ impl RoundState {
             1 => {
                 let d = self.turn.doubles[0];
                 let tr = &self.table.trains[d.train.index()];
-                if !d.exempt && tr.open_double && tr.end == d.value && self.rules.obligation != ObligationRule::None {
-                    let fails = u8::from(self.rules.follow_up == FollowUp::CoverSameDouble);
-                    self.table.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                if !d.exempt && tr.open_double && tr.end == d.value {
+                    if self.rules.obligation != ObligationRule::None {
+                        let fails = u8::from(self.rules.follow_up == FollowUp::CoverSameDouble);
+                        self.table.push_pending(Obligation { train: d.train, value: d.value, placer: p }, fails);
+                    }
+                    if self.rules.uncovered_double_penalty > 0 {
+                        self.uncovered_double_penalty(p, obs);
+                    }
                 }
             }
-            n => self.turn_obligations(p, n as usize),
+            n => {
+                self.turn_obligations(p, n as usize);
+                if self.rules.uncovered_double_penalty > 0 && (0..n as usize).any(|i| self.left_open(i)) {
+                    self.uncovered_double_penalty(p, obs);
+                }
+            }
         }
         self.end_turn_rest(p, obs);
+    }
+
+    /// Whether this turn's double `i` is left uncovered and needs cover: still the open end
+    /// of its train with nothing on it, and no exemption applies.
+    fn left_open(&self, i: usize) -> bool {
+        let d = self.turn.doubles[i];
+        let tr = &self.table.trains[d.train.index()];
+        !d.exempt && tr.open_double && tr.end == d.value
+    }
+
+    /// `uncovered_double_penalty` (docs/rules.md): the doubler's turn ends leaving a double he
+    /// placed uncovered; he draws min(N, boneyard), once per turn.
+    #[cold]
+    #[inline(never)]
+    fn uncovered_double_penalty<O: Observer>(&mut self, p: Seat, obs: &mut O) {
+        let n = self.rules.uncovered_double_penalty as usize;
+        self.penalty_draw(p, n, PenaltyReason::UncoveredDouble, obs);
     }
 
     /// The obligations the `n` doubles seat `p` laid this turn leave (several doubles in a turn
@@ -705,11 +753,7 @@ impl RoundState {
     #[cold]
     #[inline(never)]
     fn turn_obligations(&mut self, p: Seat, n: usize) {
-        let open = |s: &Self, i: usize| {
-            let d = s.turn.doubles[i];
-            let tr = &s.table.trains[d.train.index()];
-            !d.exempt && tr.open_double && tr.end == d.value
-        };
+        let open = |s: &Self, i: usize| s.left_open(i);
         // An uncovered double under CoverSameDouble means its doubler already failed to cover it.
         let fails = u8::from(self.rules.follow_up == FollowUp::CoverSameDouble);
         match self.rules.obligation {

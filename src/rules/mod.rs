@@ -13,10 +13,8 @@ mod options;
 mod presets;
 
 pub use deal_table::{DealRow, DealTable};
-pub use options::Param;
-pub use options::{PARAMS, rule_keys};
-pub use presets::PRESETS;
-pub use presets::PresetInfo;
+pub use options::{PARAMS, Param, SHORTCUTS, Shortcut, rule_keys};
+pub use presets::{PRESETS, PresetInfo};
 
 use crate::tile::{Pip, Tile};
 use std::fmt;
@@ -25,6 +23,8 @@ use std::fmt;
 pub const MAX_PLAYERS: usize = 16;
 /// Most Mexican trains a rule set may allow.
 pub(crate) const MAX_MEXICAN_TRAINS: usize = 4;
+/// Most tiles one penalty draws (`uncovered_double_penalty` is at most this).
+pub const MAX_PENALTY_TILES: usize = 4;
 /// The sets the engine plays.
 pub const SETS: [u8; 5] = [6, 9, 12, 15, 18];
 
@@ -211,6 +211,71 @@ pub enum TapModel {
     DrawOneElseSkip,
 }
 
+/// A probability in millionths, exact: `--rule` writes it as a decimal from 0 to 1 with at most
+/// six decimals (`0.25`), and the engine's coins compare a uniform whole number below a million
+/// with it, so another program can repeat every coin exactly (docs/log-format.md, `tap`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+pub struct Probability(u32);
+
+impl Probability {
+    /// Millionths in one.
+    pub const SCALE: u32 = 1_000_000;
+    /// Certainty.
+    pub const ONE: Probability = Probability(Probability::SCALE);
+    /// Never.
+    pub const ZERO: Probability = Probability(0);
+
+    /// `millionths` / 1 000 000, or `None` above one.
+    pub const fn from_millionths(millionths: u32) -> Option<Probability> {
+        if millionths <= Probability::SCALE { Some(Probability(millionths)) } else { None }
+    }
+
+    /// The probability in millionths.
+    pub const fn millionths(self) -> u32 {
+        self.0
+    }
+
+    /// Whether the coin `u` (64 uniform bits) comes up: `((u >> 32) * 1 000 000) >> 32`, a
+    /// whole number in `0..1 000 000`, is below the probability's millionths. Certain at one,
+    /// never at zero.
+    #[inline]
+    pub const fn holds(self, u: u64) -> bool {
+        ((u >> 32) * Probability::SCALE as u64) >> 32 < self.0 as u64
+    }
+}
+
+impl fmt::Display for Probability {
+    /// The shortest decimal: `1`, `0`, `0.25`, `0.000001`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (whole, frac) = (self.0 / Probability::SCALE, self.0 % Probability::SCALE);
+        if frac == 0 {
+            return write!(f, "{whole}");
+        }
+        let digits = format!("{frac:06}");
+        write!(f, "{whole}.{}", digits.trim_end_matches('0'))
+    }
+}
+
+impl std::str::FromStr for Probability {
+    type Err = ();
+
+    /// A decimal from 0 to 1 with at most six decimals (`1`, `0.5`, `.5`, `1.000`).
+    fn from_str(s: &str) -> Result<Probability, ()> {
+        let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+        let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+        if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 6 {
+            return Err(());
+        }
+        let whole: u32 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| ())? };
+        let frac: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<6}").parse().map_err(|_| ())? };
+        whole
+            .checked_mul(Probability::SCALE)
+            .and_then(|w| w.checked_add(frac))
+            .and_then(Probability::from_millionths)
+            .ok_or(())
+    }
+}
+
 /// Tie-break on equal totals.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum TieBreak {
@@ -297,6 +362,27 @@ pub struct Rules {
     pub early_end_when_stuck: bool,
     /// Last-tile announcement model.
     pub tap: TapModel,
+    /// Under a tap penalty model, the chance that a seat left with one tile forgets to announce
+    /// it (1: never announces, the models as the sources state them).
+    pub tap_forget: Probability,
+    /// Under a tap penalty model, the chance that a forgotten announcement is caught before play
+    /// returns to the offender (Celko 1998, Last Tile); the penalty falls with probability
+    /// `tap_forget` × `tap_catch`.
+    pub tap_catch: Probability,
+    /// Tiles a seat draws when its turn ends leaving uncovered a double it placed in that turn
+    /// (0: off; at most [`MAX_PENALTY_TILES`]): a common family rule, in none of the five
+    /// sources. The reading (docs/rules.md, `uncovered_double_penalty`):
+    /// - it falls at the END of the doubler's turn (after any follow-up draw and marker, before
+    ///   the turn's obligations are served by anyone), once per turn however many doubles the
+    ///   turn left open;
+    /// - a double counts when it is still the open end of its train with nothing on it; a double
+    ///   that needs no cover (`last_of_suit_exempt`, `reprivatise_exempt`) does not count, nor
+    ///   doubles laid in a build phase (Celko build, fast game, delayed first turn);
+    /// - the seat draws min(N, boneyard) tiles from the front of the boneyard (none when it is
+    ///   empty; the penalty is still logged), keeps them, and neither plays nor marks because of
+    ///   them;
+    /// - going out on a double ends the round at once, so no penalty falls.
+    pub uncovered_double_penalty: u8,
     /// Value of `[0|0]` left in hand.
     pub double_blank_value: u16,
     /// Value of each blank half (0 = ordinary pips).
@@ -607,6 +693,15 @@ impl Rules {
             !(self.follow_up == FollowUp::Optional && self.obligation != Obligation::None),
             "cover optional (follow_up = Optional) passes no obligation: set obligation = None",
         );
+        bad(self.uncovered_double_penalty as usize <= MAX_PENALTY_TILES, "uncovered_double_penalty is at most 4 tiles");
+    }
+
+    /// Whether the last-tile penalty depends on coins: a tap penalty model with a chance of
+    /// announcing or of escaping below one. Only then does the engine draw them and log them.
+    #[inline]
+    pub fn tap_coins(&self) -> bool {
+        self.tap != TapModel::AlwaysAnnounced
+            && (self.tap_forget != Probability::ONE || self.tap_catch != Probability::ONE)
     }
 
     /// Score of one tile left in hand at the end of a round.

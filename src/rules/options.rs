@@ -178,6 +178,9 @@ const OPTION: [&str; 5] = ["option (off in every preset)"; 5];
 const FOLLOWUP_DRAW: &str = "engine default: yes (the literal reading of \"draw when unable\"; sources silent)";
 const NO_EXEMPTION: &str = "engine default: no exemption (the source states none)";
 const CO_WINNERS: &str = "engine default: co-winners (the source has no tie-break)";
+const PROBABILITY: &str = "a probability between 0 and 1 (at most 6 decimals)";
+const TAP_COIN: &str = "engine default: 1 (the tap penalty models as stated: never announced, always caught); the catch is Celko 1998, Last Tile";
+const COMMON_PRACTICE: &str = "common practice, in none of the five sources: off (0)";
 
 /// Every parameter, in the order `mtrain rules PRESET` prints them.
 pub const PARAMS: &[Param] = &[
@@ -262,7 +265,7 @@ pub const PARAMS: &[Param] = &[
         "mexican_start",
         mexican_start,
         MexicanStart,
-        "when the Mexican train may be started",
+        "when the Mexican train may be started (any_time: Encyclopedia; only_if_no_other_play: Celko 1998; requires_own_train_play: Great Harbour Cay; after_opening_go_round: Encyclopedia, as an option)",
         [
             "Celko 1998, Playing Tiles rule 4; engine default: then it must be started",
             "Encyclopedia, Mexican Train; engine default: from the second turn",
@@ -289,7 +292,7 @@ pub const PARAMS: &[Param] = &[
         "marker_removal",
         marker_removal,
         MarkerRemoval,
-        "who lifts a marker",
+        "who lifts a marker (any_play_on_train: Celko 1998; owner_on_own_train: Encyclopedia, dominorules.com, Great Harbour Cay; owner_anywhere: Family house rules)",
         [
             "Celko 1998, Playing Tiles rule 3; engine default: the owner's own play lifts it too",
             "Encyclopedia, Public and private status",
@@ -314,7 +317,7 @@ pub const PARAMS: &[Param] = &[
         "follow_up",
         follow_up,
         FollowUp,
-        "the doubler's follow-up",
+        "the doubler's follow-up (cover_same_double: Encyclopedia, Great Harbour Cay; any_eligible: Celko 1998, Family house rules; any_eligible_with_second_double: dominorules.com; optional: Encyclopedia, Cover optional)",
         [
             "Celko 1998, Playing Doubles",
             "Encyclopedia, basic rule 5",
@@ -327,7 +330,7 @@ pub const PARAMS: &[Param] = &[
         "doubles_per_turn",
         doubles_per_turn,
         DoublesPerTurn,
-        "doubles one turn may place",
+        "doubles one turn may place (one: Encyclopedia, Great Harbour Cay; two: dominorules.com; unlimited: Celko 1998, Family house rules, Encyclopedia, Multiple doubles)",
         [
             "Celko 1998, Playing Doubles",
             "Encyclopedia, Train building",
@@ -340,7 +343,7 @@ pub const PARAMS: &[Param] = &[
         "obligation",
         obligation,
         Obligation,
-        "which open doubles oblige the next players (uncovered_double: a turn that leaves several open obliges the first left open)",
+        "which open doubles oblige the next players (none: Family house basic rules, Encyclopedia, Cover optional; uncovered_double: Encyclopedia, dominorules.com, Great Harbour Cay, and a turn that leaves several open obliges the first left open; last_double_of_turn: Celko 1998; all_uncovered: Family house variation 1, Encyclopedia, Multiple doubles)",
         [
             "Celko 1998, Playing Doubles; engine default: only the last double of the turn",
             "Encyclopedia, basic rule 5",
@@ -353,7 +356,7 @@ pub const PARAMS: &[Param] = &[
         "obligation_order",
         obligation_order,
         ObligationOrder,
-        "order in which obligations are served",
+        "order in which obligations are served (lifo: Celko 1998; fifo: Family house variation 1, Encyclopedia, Multiple doubles)",
         [
             "Celko 1998, closing tips",
             "n/a (one at a time)",
@@ -415,7 +418,7 @@ pub const PARAMS: &[Param] = &[
         "tap",
         tap,
         TapModel,
-        "last-tile announcement model",
+        "last-tile announcement model (always_announced: engine default; draw_two: Celko 1998, Encyclopedia; draw_one_else_skip: Great Harbour Cay)",
         [
             "Celko 1998, Last Tile; engine default: always announced",
             "Encyclopedia, Ending and scoring; engine default: always announced",
@@ -424,6 +427,39 @@ pub const PARAMS: &[Param] = &[
             "Great Harbour Cay, Last domino; engine default: always announced"
         ]
     ),
+    Param {
+        key: "tap_forget",
+        about: "with a tap penalty model, the chance a seat left with one tile forgets to announce it (1: never announces)",
+        valid: || PROBABILITY.to_string(),
+        get: |r| r.tap_forget.to_string(),
+        set: |r, v| {
+            r.tap_forget = v.parse().ok()?;
+            Some(())
+        },
+        sources: [TAP_COIN; 5],
+    },
+    Param {
+        key: "tap_catch",
+        about: "with a tap penalty model, the chance another seat catches a forgotten announcement before play returns to the offender (Celko 1998, Last Tile)",
+        valid: || PROBABILITY.to_string(),
+        get: |r| r.tap_catch.to_string(),
+        set: |r, v| {
+            r.tap_catch = v.parse().ok()?;
+            Some(())
+        },
+        sources: [TAP_COIN; 5],
+    },
+    Param {
+        key: "uncovered_double_penalty",
+        about: "tiles a seat draws when its turn ends leaving a double it placed uncovered (common practice, in none of the five sources)",
+        valid: || "0 to 4".to_string(),
+        get: |r| r.uncovered_double_penalty.to_string(),
+        set: |r, v| {
+            r.uncovered_double_penalty = v.parse::<u8>().ok().filter(|&n| n as usize <= MAX_PENALTY_TILES)?;
+            Some(())
+        },
+        sources: [COMMON_PRACTICE; 5],
+    },
     num_param!(
         "double_blank_value",
         double_blank_value,
@@ -511,17 +547,23 @@ pub const PARAMS: &[Param] = &[
 ];
 
 /// A named variation: a key that sets several parameters.
-struct Shortcut {
-    key: &'static str,
-    valid: &'static str,
+pub struct Shortcut {
+    /// The key of `--rule key=value`.
+    pub key: &'static str,
+    /// What it means, with its source.
+    pub about: &'static str,
+    /// The values it takes.
+    pub valid: &'static str,
     /// The parameters it sets (pinned by a test against `apply`), for conflict checks.
     sets: &'static [&'static str],
     apply: fn(&mut Rules, &str) -> Option<()>,
 }
 
-const SHORTCUTS: &[Shortcut] = &[
+/// Every named variation, in the order `mtrain rules` lists them.
+pub const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: "cover_optional",
+        about: "the doubler may cover his double or end his turn; nobody is obliged (Encyclopedia, Cover optional)",
         valid: "true",
         sets: &["follow_up", "doubles_per_turn", "obligation"],
         apply: |r, v| {
@@ -534,6 +576,7 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "any_train_can_cover",
+        about: "the doubler's second tile may go on any eligible train; anyone: nobody is obliged after (Family house rules, rule 11), doubler_only: an open double still obliges (dominorules.com, Family house variation 1)",
         valid: "anyone, doubler_only",
         sets: &["obligation", "follow_up", "doubles_per_turn"],
         apply: |r, v| {
@@ -549,12 +592,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "fast_game",
+        about: "every seat lays a longest train on its own train first (Encyclopedia, Fast game)",
         valid: "true",
         sets: &["opening"],
         apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::FastBuild),
     },
     Shortcut {
         key: "galt_opening",
+        about: "the first player places his highest double as the engine (Galt, in the Encyclopedia)",
         valid: "true",
         sets: &["engine_mode", "first_player", "set_aside_from_round2"],
         apply: |r, v| {
@@ -567,12 +612,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "delayed_first_turn",
+        about: "a seat whose train has not started lays a longest train, or draws and may pass (Encyclopedia, Delayed first turn)",
         valid: "true",
         sets: &["opening"],
         apply: |r, v| parse_bool(v)?.then(|| r.opening = Opening::DelayedFirstTurn),
     },
     Shortcut {
         key: "multiple_doubles",
+        about: "several doubles in one turn, the first covered, the open ones oblige first laid first (Encyclopedia, Multiple doubles)",
         valid: "true",
         sets: &["follow_up", "doubles_per_turn", "obligation", "obligation_order"],
         apply: |r, v| {
@@ -586,6 +633,7 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v1",
+        about: "open doubles oblige the next players, first laid first; the owner lifts his marker playing anywhere (Family house rules, variation 1)",
         valid: "true",
         sets: &["obligation", "obligation_order", "marker_removal"],
         apply: |r, v| {
@@ -598,6 +646,7 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v2",
+        about: "as v1, but the owner lifts his marker only on his own train (Family house rules, variation 2)",
         valid: "true",
         sets: &["obligation", "obligation_order", "marker_removal"],
         apply: |r, v| {
@@ -610,12 +659,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v3",
+        about: "the engine is the highest double in any hand not yet used (Family house rules, variation 3)",
         valid: "true",
         sets: &["engine_mode"],
         apply: |r, v| parse_bool(v)?.then(|| r.engine_mode = EngineMode::HighestUnusedDoubleInHands),
     },
     Shortcut {
         key: "v4",
+        about: "from round 2 the engine is held out, and the seat that went out last starts (Family house rules, variation 4)",
         valid: "true",
         sets: &["set_aside_from_round2", "first_player"],
         apply: |r, v| {
@@ -627,12 +678,14 @@ const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: "v5",
+        about: "0-0 scores 50 (Family house rules, variation 5)",
         valid: "true",
         sets: &["double_blank_value"],
         apply: |r, v| parse_bool(v)?.then(|| r.double_blank_value = 50),
     },
     Shortcut {
         key: "literal_basic",
+        about: "the Family house basic rules alone: an open double obliges nobody (Family house rules, rule 11)",
         valid: "true",
         sets: &["obligation"],
         apply: |r, v| parse_bool(v)?.then(|| r.obligation = Obligation::None),

@@ -92,6 +92,9 @@ impl Observer for Log {
     }
 }
 
+/// A whole match's events, every round's in order.
+impl MatchObserver for Log {}
+
 /// Hands, then a boneyard of `front` followed by every remaining tile of double-6 in canonical
 /// order, leaving `skip` out (the set-aside engine).
 pub fn layout(hands: &[&str], front: &str, skip: Option<Tile>) -> (Vec<TileSet>, Vec<Tile>) {

@@ -70,6 +70,7 @@ fn fields(event: &str) -> Option<&'static [(&'static str, Kind)]> {
         "mark" | "unmark" | "pass" | "skip" => &[("seat", Seat)],
         "branch" => &[("train", Train), ("value", Int), ("branches", Strs), ("root", Train)],
         "penalty" => &[("seat", Seat), ("tiles", Tiles)],
+        "tap" => &[("seat", Seat)],
         "round_end" => &[("reason", Str), ("scores", Ints)],
         "match_end" => &[("totals", Ints), ("winners", Ints)],
         _ => return None,
@@ -77,7 +78,7 @@ fn fields(event: &str) -> Option<&'static [(&'static str, Kind)]> {
 }
 
 const EVENTS: &str =
-    "match, round, engine, play, draw, mark, unmark, pass, branch, penalty, skip, round_end, match_end";
+    "match, round, engine, play, draw, mark, unmark, pass, branch, penalty, tap, skip, round_end, match_end";
 
 fn is_tile(s: &str) -> bool {
     s.split_once('-').is_some_and(|(a, b)| {

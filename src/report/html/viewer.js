@@ -237,7 +237,9 @@
       case "skip":
         return `${who} misses this turn (penalty)`;
       case "penalty":
-        return `${who} did not announce the last tile: draws ` + (ev.tiles.length ? ev.tiles.join(", ") : "nothing (empty boneyard)");
+        return `${who} ${ev.reason === "uncovered_double" ? "left a double uncovered" : "did not announce the last tile"}: draws ` + (ev.tiles.length ? ev.tiles.join(", ") : "nothing (empty boneyard)");
+      case "tap":
+        return `${who} ` + (!ev.forgot ? "announces the last tile" : ev.caught ? "forgot to announce the last tile and is caught" : "forgot to announce the last tile; nobody catches it");
       case "branch":
         return `The double ${ev.value}-${ev.value} on ${trainName(ev.train)} is covered: ${ev.branches.map(trainName).join(" and ")} open at ${ev.value}`;
       case "round_end": {
