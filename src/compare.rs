@@ -24,7 +24,8 @@
 //! baseline's figure, 5% by default) the adjusted interval decides: [`Change::Changes`] when it
 //! lies wholly beyond the margin on one side, [`Change::NoChange`] (no measurable change at the
 //! margin) when it lies wholly within it, [`Change::Undecided`] otherwise (more games would
-//! tell).
+//! tell). A difference resting on fewer than [`MIN_DEALS`] deals is undecided whatever its
+//! interval.
 //!
 //! **Minutes.** Round and match length are also given in minutes, at
 //! [`SECONDS_PER_TURN`] seconds a turn unless asked otherwise (its source is in the constant's
@@ -60,6 +61,11 @@ pub const MARGIN: f64 = crate::balance::MARGIN;
 
 /// The default margin on counts (turns, minutes, points, tiles): 5% of the baseline's figure.
 pub const RELATIVE_MARGIN: f64 = 0.05;
+
+/// The fewest deals a difference is judged on: with fewer, its interval rests on too few
+/// per-deal differences to be trusted (a rule that fired in none of a handful of deals would show
+/// an interval of width 0), and the verdict is [`Change::Undecided`].
+pub const MIN_DEALS: u64 = 30;
 
 /// The default games per cell and rule set.
 pub const GAMES: u64 = 2000;
@@ -831,6 +837,8 @@ pub struct Difference {
     pub adjusted: (f64, f64),
     /// The margin it is judged at.
     pub margin: f64,
+    /// The deals both played.
+    pub deals: u64,
     /// The verdict.
     pub change: Change,
 }
@@ -929,8 +937,8 @@ pub fn differences(cmp: &Comparison, cells: &[CompareCell]) -> Vec<Difference> {
                     continue;
                 };
                 let (Some(va), Some(vb)) = (value_of(m, &fa), value_of(m, &fb)) else { continue };
-                let Some((difference, se, paired)) =
-                    paired_difference(&fa, &fb, c.cross[r - 1][fa.index], base.deals.min(t.deals))
+                let deals = base.deals.min(t.deals);
+                let Some((difference, se, paired)) = paired_difference(&fa, &fb, c.cross[r - 1][fa.index], deals)
                 else {
                     continue;
                 };
@@ -948,6 +956,7 @@ pub fn differences(cmp: &Comparison, cells: &[CompareCell]) -> Vec<Difference> {
                     interval: (difference - Z95 * se, difference + Z95 * se),
                     adjusted: (0.0, 0.0),
                     margin,
+                    deals,
                     change: Change::Undecided,
                 });
             }
@@ -956,7 +965,7 @@ pub fn differences(cmp: &Comparison, cells: &[CompareCell]) -> Vec<Difference> {
     let z = adjusted_z(out.len());
     for d in &mut out {
         d.adjusted = (d.difference - z * d.se, d.difference + z * d.se);
-        d.change = change_of(d.adjusted, d.margin);
+        d.change = if d.deals < MIN_DEALS { Change::Undecided } else { change_of(d.adjusted, d.margin) };
     }
     out
 }

@@ -241,8 +241,9 @@ fn balance_sweeps_recommends_and_plots_reproducibly() {
         assert_eq!(x, std::fs::read(b.join(f)).unwrap(), "{f} differs between 1 and 2 threads");
     }
     let csv = std::fs::read_to_string(a.join("balance.csv")).unwrap();
-    // 2 player counts x 4 hand sizes, each with every metric and one row per position.
-    let metrics = 14;
+    // 2 player counts x 4 hand sizes, each with every metric (15), match length in minutes
+    // (round_minutes, match_minutes) and one row per position.
+    let metrics = 15 + 2;
     assert_eq!(csv.lines().count(), 1 + 4 * (metrics + 3) + 4 * (metrics + 4));
     let rec = std::fs::read_to_string(a.join("recommendation.csv")).unwrap();
     // The header comes first, then a row per player count (the objective in its own column).

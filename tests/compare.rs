@@ -148,7 +148,7 @@ fn the_command_compares_writes_and_merges_its_shards() {
     let dir = temp("cli");
     let house = dir.join("ours.rules");
     std::fs::write(&house, "# our table\npreset = wikipedia\ntap = draw_two   # nobody taps\n").unwrap();
-    let common = ["--hands", "9-10", "--games", "64", "--rounds", "3", "--bots", "greedy,random", "--quiet"];
+    let common = ["--hands", "9-10", "--games", "160", "--rounds", "3", "--bots", "greedy,random", "--quiet"];
     let whole = dir.join("whole");
     let mut args = vec!["compare", "--ruleset", "wikipedia", "--ruleset", house.to_str().unwrap()];
     args.extend(common);

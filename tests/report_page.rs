@@ -395,7 +395,7 @@ fn a_comparison_page_leads_with_the_plain_words_then_the_evidence() {
         "--hands",
         "9-10",
         "--games",
-        "64",
+        "160",
         "--rounds",
         "3",
         "--bots",
