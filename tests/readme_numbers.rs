@@ -416,6 +416,43 @@ fn the_results_index_headlines_match_their_csvs() {
     has("Strategy league", &format!("wins {} of matches", pct_range(&rates("tuned"))));
     has("Strategy league", &format!("`montecarlo` is second ({})", pct_range(&rates("montecarlo"))));
 
+    // House rules: tap=draw_two at the published hands, 3 to 7 players; nothing at 8.
+    let published = [(3, 15), (4, 15), (5, 12), (6, 12), (7, 11), (8, 11)];
+    let at = |p: u8, hand: u8, set: &str, metric: &str| -> std::collections::HashMap<String, String> {
+        records(&format!("results/house-rules/p{p}/compare.csv"))
+            .into_iter()
+            .find(|r| r["hand"] == hand.to_string() && r["ruleset"] == set && r["metric"] == metric)
+            .unwrap_or_else(|| panic!("p{p} {set} {metric}"))
+    };
+    let (mut minutes, mut skill) = (Vec::new(), Vec::new());
+    for &(p, hand) in &published[..5] {
+        let m = at(p, hand, "wikipedia:tap=draw_two", "match_minutes");
+        let k = at(p, hand, "wikipedia:tap=draw_two", "skill");
+        assert_eq!((m["verdict"].as_str(), k["verdict"].as_str()), ("changes", "changes"), "p{p}");
+        minutes.push(num(&m, "difference"));
+        skill.push(100.0 * num(&k, "difference"));
+    }
+    let span = |v: &[f64]| (v.iter().copied().fold(f64::MAX, f64::min), v.iter().copied().fold(f64::MIN, f64::max));
+    let (lo, hi) = span(&minutes);
+    has("House rules", &format!("a match takes +{lo:.1} to +{hi:.1} minutes longer at 3 to 7 players"));
+    let (lo, hi) = span(&skill);
+    has("House rules", &format!("skill counts for less ({hi:.1} to {lo:.1} points)"));
+    for metric in ["turns", "match_minutes", "skill", "blocked_rate"] {
+        assert_eq!(at(8, 11, "wikipedia:tap=draw_two", metric)["verdict"], "no_change", "8 players, {metric}");
+    }
+    for set in [
+        "wikipedia:tap=draw_two,tap_forget=0.2,tap_catch=0.5",
+        "wikipedia:uncovered_double_penalty=2",
+        "wikipedia:follow_up=any_eligible",
+        "wikipedia:continuous_draw=true",
+    ] {
+        for &(p, hand) in &published {
+            for metric in ["turns", "match_minutes"] {
+                assert_ne!(at(p, hand, set, metric)["verdict"], "changes", "{set} p{p} {metric}");
+            }
+        }
+    }
+
     // Turn order: the largest per-round edge of the seat that leads.
     let turn = records("results/turn-order/turn_order.csv");
     let top = turn
@@ -1193,4 +1230,29 @@ fn the_compare_time_is_that_of_results_compare_time_csv() {
     let readme = read("README.md").replace('\n', " ");
     let quote = format!("answer in {median:.1} s on 2 cores (median of 3, `scripts/bench/compare-time.sh`");
     assert!(readme.contains(&quote), "README lacks: {quote}");
+}
+
+/// results/house-rules/README.md quotes every player count's summary as `mtrain compare` wrote
+/// it, and its table's differences are those of each `compare.csv` at the published hand.
+#[test]
+fn the_house_rules_study_quotes_its_runs() {
+    let readme = read("results/house-rules/README.md");
+    let published = [(3, 15), (4, 15), (5, 12), (6, 12), (7, 11), (8, 11)];
+    for (p, hand) in published {
+        let summary = read(&format!("results/house-rules/p{p}/summary.txt"));
+        for para in summary.split("\n\n").map(str::trim).filter(|x| !x.is_empty()) {
+            assert!(readme.contains(para), "README lacks p{p}'s summary: {para}");
+        }
+        let rows = records(&format!("results/house-rules/p{p}/compare.csv"));
+        let mark = |v: &str| match v {
+            "changes" => "*",
+            "no_change" => "=",
+            _ => "?",
+        };
+        for r in rows.iter().filter(|r| r["hand"] == hand.to_string() && r["metric"] == "turns") {
+            let shown =
+                format!("| {p} | {hand} | `{}` | {:+.1}{} |", r["ruleset"], num(r, "difference"), mark(&r["verdict"]));
+            assert!(readme.contains(&shown), "README lacks {shown}");
+        }
+    }
 }

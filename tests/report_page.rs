@@ -426,3 +426,37 @@ fn a_comparison_page_leads_with_the_plain_words_then_the_evidence() {
     assert!(page.contains("<code class=\"cmd\">mtrain compare --ruleset wikipedia"));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A balance page opens with the hand to deal in plain words, then the recommendation, then
+/// every hand size's verdicts as a table.
+#[test]
+fn a_balance_page_says_what_to_deal_first_and_shows_every_verdict() {
+    let d = temp("balance-plain");
+    run_ok(&[
+        "balance",
+        "--players",
+        "4",
+        "--hands",
+        "13-15",
+        "--games",
+        "120",
+        "--max-games",
+        "120",
+        "--rounds",
+        "3",
+        "--quiet",
+        "--out",
+        s(&d),
+    ]);
+    run_ok(&["report", s(&d)]);
+    let page = std::fs::read_to_string(d.join("report.html")).unwrap();
+    let plain = page
+        .find("<p class=\"plain\"><b>Deal 15 at 4 players.</b> It is the hand the rules publish")
+        .expect("plain words");
+    let rec = page.find("<section id=\"recommendation\">").unwrap();
+    let every = page.find("<section id=\"verdicts\">").unwrap();
+    assert!(plain < rec && rec < every, "plain words, then the recommendation, then every hand size");
+    assert_eq!(page.matches("<tr data-hand=").count(), 3, "a row per hand size");
+    assert!(page.contains("Hands of 13-15 all work."), "the candidates in words");
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -8,6 +8,7 @@ use super::{
     num_est, pct_est, plot_figure, ranges, when_html,
 };
 use crate::balance::METRICS;
+use std::fmt::Write as _;
 
 /// What each file of a balance folder holds.
 const FILES: [(&str, &str); 5] = [
@@ -51,6 +52,133 @@ const COLUMNS: [&str; 29] = [
     "turns_hi",
 ];
 
+/// The columns of `decisions.csv` the page reads.
+const DECISION_COLUMNS: [&str; 5] = ["players", "hand", "criterion", "verdict", "games"];
+
+/// What a criterion beyond its limit says of a hand size, in plain words.
+fn defect_words(criterion: &str) -> &'static str {
+    match criterion {
+        "blocked" => "end too many rounds blocked",
+        "first_player" => "give the first player too large an edge",
+        "skill" => "leave too little room for skill",
+        "skill_ceiling" => "leave too little to luck",
+        _ => "show a defect",
+    }
+}
+
+/// Hand sizes as English ranges: `5-8 and 13`.
+fn hands_words(h: &[u8]) -> String {
+    ranges(h).replace(' ', ", ")
+}
+
+/// The opening sentences: per player count, the hand to deal and why, which sizes fail and
+/// what they get wrong, which all work, and how long a match takes (from `recommendation.csv`
+/// and `decisions.csv`).
+fn plain_section(rec: &Csv, decisions: Option<&Csv>) -> String {
+    let mut s = String::new();
+    for r in rec.rows() {
+        let players = r.get("players");
+        let pick = r.get("recommended_hand");
+        let published = r.get("reference_hand");
+        if pick.is_empty() {
+            let _ = writeln!(s, "<p class=\"plain\">At {} players no hand size can be recommended.</p>", esc(players));
+            continue;
+        }
+        let mut text = format!("<b>Deal {} at {} players.</b> ", esc(pick), esc(players));
+        let ranked = r.get("ranked_by");
+        text.push_str(&match r.get("pick_reason") {
+            "published" => "It is the hand the rules publish, and it shows no defect.".to_string(),
+            "published_kept" => {
+                format!("It is the hand the rules publish, and no other size is measurably better by {}.", esc(ranked))
+            }
+            "measurably_better" => format!(
+                "It is measurably better by {} than the {} tiles the rules publish.",
+                esc(ranked),
+                esc(published)
+            ),
+            "nearest_to_published" => format!(
+                "The {} tiles the rules publish show a defect; {} is the nearest size without one.",
+                esc(published),
+                esc(pick)
+            ),
+            _ => String::new(),
+        });
+        if r.get("fallback") == "true" {
+            text.push_str(" Every size shows a defect at this table: this one has the fewest.");
+        }
+        if let Some(d) = decisions {
+            let mut failing: Vec<(&str, Vec<u8>)> = Vec::new();
+            for row in d.rows().filter(|x| x.get("players") == players && x.get("verdict") == "beyond") {
+                let Ok(h) = row.get("hand").parse::<u8>() else { continue };
+                let c = row.get("criterion");
+                match failing.iter_mut().find(|(k, _)| *k == c) {
+                    Some((_, v)) => v.push(h),
+                    None => failing.push((c, vec![h])),
+                }
+            }
+            for (c, mut hands) in failing {
+                hands.sort_unstable();
+                hands.dedup();
+                let which = if hands.len() == 1 {
+                    format!("A hand of {}", hands_words(&hands))
+                } else {
+                    format!("Hands of {}", hands_words(&hands))
+                };
+                let _ = write!(text, " {which} {}.", defect_words(c));
+            }
+        }
+        let candidates: Vec<u8> = r.get("candidates").split_whitespace().filter_map(|c| c.parse().ok()).collect();
+        if candidates.len() > 1 {
+            let _ = write!(text, " Hands of {} all work.", esc(&hands_words(&candidates)));
+        }
+        if let Ok(m) = r.get("match_minutes").parse::<f64>() {
+            let _ = write!(text, " A match of {} takes about {:.0} minutes.", esc(pick), m);
+        }
+        let _ = writeln!(s, "<p class=\"plain\">{text}</p>");
+    }
+    s
+}
+
+/// `decisions.csv` as a table per player count: a row per hand size, a column per criterion,
+/// each cell the verdict.
+fn verdicts_section(d: &Csv) -> String {
+    let mut s = String::from(
+        "<p class=\"note\">Every hand size against every limit (<code>decisions.csv</code>): <span class=\"chg\">beyond</span> is a defect; within, on the limit (past it by less than the margin), undecided (no defect) and unknown are not.</p>\n",
+    );
+    let mut counts: Vec<&str> = Vec::new();
+    for r in d.rows() {
+        if !counts.contains(&r.get("players")) {
+            counts.push(r.get("players"));
+        }
+    }
+    for p in counts {
+        let mut t = Table::new("verdicts", &["#hand", "#games", "blocked", "first player", "skill", "luck"]);
+        let mut hands: Vec<&str> = Vec::new();
+        for r in d.rows().filter(|r| r.get("players") == p) {
+            if !hands.contains(&r.get("hand")) {
+                hands.push(r.get("hand"));
+            }
+        }
+        for h in hands {
+            let of =
+                |c: &str| d.rows().find(|r| r.get("players") == p && r.get("hand") == h && r.get("criterion") == c);
+            let games = of("blocked").map_or(String::new(), |r| esc(r.get("games")));
+            let mut cells = vec![format!("<b>{}</b>", esc(h)), games];
+            for c in ["blocked", "first_player", "skill", "skill_ceiling"] {
+                cells.push(of(c).map_or("<span class=\"none\">&#8211;</span>".into(), |r| {
+                    let v = r.get("verdict");
+                    let class = if v == "beyond" { "chg" } else { "same" };
+                    format!("<span class=\"{class}\">{}</span>", esc(&v.replace('_', " ")))
+                }));
+            }
+            t.row(format!("data-hand=\"{}\"", esc(h)), cells);
+        }
+        let _ = writeln!(s, "<h3>{} players</h3>", esc(p));
+        s.push_str(&t.html());
+    }
+    s
+}
+
 /// The rules presets, whose published hands `recommendation.csv` lists in columns of their names.
 const PRESETS: [&str; 5] = ["celko1998", "wikipedia", "dominorules", "family_house", "harbour_cay"];
 
@@ -77,8 +205,13 @@ pub(super) fn page(ctx: &Ctx) -> Result<Body, ReportError> {
         ),
         ..Body::default()
     };
-    body.section("run", "The sweep", &run_section(&m));
+    let decisions = Csv::read_optional(&ctx.dir, "decisions.csv", &DECISION_COLUMNS)?;
+    body.section("plain", "In plain words", &plain_section(&rec, decisions.as_ref()));
     body.section("recommendation", "Recommendation", &recommendation_section(&rec)?);
+    if let Some(d) = &decisions {
+        body.section("verdicts", "Every hand size", &verdicts_section(d));
+    }
+    body.section("run", "The sweep", &run_section(&m));
     body.section("plots", "Plots", &plots_section(ctx)?);
     body.section("files", "Files", &files_section(ctx, &FILES)?);
     Ok(body)
