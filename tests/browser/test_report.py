@@ -63,12 +63,15 @@ def folders(mtrain, tmp_path_factory):
         "--max-games", "48", "--seed", "1", "--quiet", "--out", b)
     run(mtrain, "tune", "--bot", "weighted", "--param", "pips=0:3", "--param", "urgent=0:3",
         "--iterations", "6", "--games", "16", "--confirm-games", "96", "--seed", "2", "--quiet", "--out", u)
-    for d in (t, b, u):
+    c = root / "compare"
+    run(mtrain, "compare", "--ruleset", "wikipedia", "--ruleset", "wikipedia:tap=draw_two", "--hands", "9-10",
+        "--games", "160", "--rounds", "3", "--bots", "greedy,random", "--seed", "3", "--quiet", "--out", c)
+    for d in (t, b, u, c):
         run(mtrain, "report", d)
     pages = root / "pages"
     pages.mkdir()
     run(mtrain, "report", REPO / "results" / "ladder", "--out", pages / "ladder.html")
-    return {"tournament": t, "balance": b, "tune": u, "ladder": REPO / "results" / "ladder",
+    return {"tournament": t, "balance": b, "tune": u, "compare": c, "ladder": REPO / "results" / "ladder",
             "ladder_page": pages / "ladder.html"}
 
 
@@ -163,7 +166,7 @@ def test_ladder_page_shows_the_tables_and_the_skill_curve(folders, open_page):
     assert page.locator("table.runs tbody tr").count() == len(runs)
 
 
-@pytest.mark.parametrize("kind", ["tournament", "balance", "tune", "ladder"])
+@pytest.mark.parametrize("kind", ["tournament", "balance", "tune", "compare", "ladder"])
 def test_every_link_reaches_a_file_and_nothing_is_fetched(folders, open_page, kind):
     path = page_of(folders, kind)
     page = open_page(path)
@@ -181,7 +184,7 @@ def test_every_link_reaches_a_file_and_nothing_is_fetched(folders, open_page, ki
     assert page.locator("script, link, img, iframe, object, embed").count() == 0
 
 
-@pytest.mark.parametrize("kind", ["tournament", "balance", "tune", "ladder"])
+@pytest.mark.parametrize("kind", ["tournament", "balance", "tune", "compare", "ladder"])
 def test_nothing_overflows_a_phone(folders, open_page, kind):
     page = open_page(page_of(folders, kind), width=PHONE, height=800)
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -190,3 +193,29 @@ def test_nothing_overflows_a_phone(folders, open_page, kind):
     for svg in page.locator("figure svg").all():
         box = svg.bounding_box()
         assert box and 0 < box["width"] <= PHONE and box["height"] > 0
+
+
+@pytest.mark.parametrize("width", [1280, PHONE])
+def test_the_answer_in_plain_words_comes_first_on_a_laptop_and_a_phone(folders, open_page, width):
+    """Both designer pages open with their plain words, on the first screen at either width;
+    the compare page's figures are compare.csv's, its key columns (turns, minutes) fit a phone."""
+    for kind, first in (("compare", "section#summary p.plain"), ("balance", "section#plain p.plain")):
+        page = open_page(folders[kind] / "report.html", width=width, height=800)
+        box = page.locator(first).first.bounding_box()
+        assert box and box["y"] < 800, f"{kind}: the plain words start at {box} on a {width}px screen"
+    summary = (folders["compare"] / "summary.txt").read_text().split("\n\n")[0].strip()
+    page = open_page(folders["compare"] / "report.html", width=width, height=800)
+    assert squash(page.locator("section#summary p.plain").first.inner_text()) == squash(summary)
+    row = next(r for r in rows(folders["compare"] / "compare.csv") if r["hand"] == "9" and r["metric"] == "turns")
+    cell = page.locator("table.differences tbody tr[data-hand='9'] td").nth(1)
+    assert squash(cell.inner_text()).startswith(f"{float(row['difference']):+.1f} [")
+    table = page.locator("table.differences").first.bounding_box()
+    minutes = page.locator("table.differences thead th").nth(2).bounding_box()
+    assert table and minutes and minutes["x"] + minutes["width"] <= max(width, table["x"] + 1) + 1, (
+        f"minutes/match does not fit a {width}px screen: {minutes}"
+    )
+    # The balance page shows every hand size's verdicts as a table.
+    page = open_page(folders["balance"] / "report.html", width=width, height=800)
+    decisions = rows(folders["balance"] / "decisions.csv")
+    hands = {(r["players"], r["hand"]) for r in decisions}
+    assert page.locator("table.verdicts tbody tr").count() == len(hands)
