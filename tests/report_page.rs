@@ -458,5 +458,12 @@ fn a_balance_page_says_what_to_deal_first_and_shows_every_verdict() {
     assert!(plain < rec && rec < every, "plain words, then the recommendation, then every hand size");
     assert_eq!(page.matches("<tr data-hand=").count(), 3, "a row per hand size");
     assert!(page.contains("Hands of 13-15 all work."), "the candidates in words");
+    // Match length in minutes at the pick, as recommendation.csv states it.
+    let rec = std::fs::read_to_string(d.join("recommendation.csv")).unwrap();
+    let header: Vec<&str> = rec.lines().next().unwrap().split(',').collect();
+    let row: Vec<&str> = rec.lines().nth(1).unwrap().split(',').collect();
+    let minutes: f64 = row[header.iter().position(|h| *h == "match_minutes").unwrap()].parse().unwrap();
+    assert!(page.contains("<th class=\"n\">minutes a match</th>"));
+    assert!(page.contains(&format!("<span class=\"v\">{minutes:.0}</span>")), "{minutes}");
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -300,22 +300,25 @@ fn points_est(e: Est) -> String {
 fn recommendation_section(rec: &Csv) -> Result<String, ReportError> {
     let first = rec.row(0).map_or("match", |r| r.get("first_player"));
     let edge_head = "#first player's edge".to_string();
-    let mut t = Table::new(
-        "recommendation stack",
-        &[
-            "#players",
-            "#pick",
-            "#published",
-            "candidates",
-            "#games",
-            "#blocked",
-            &edge_head,
-            "#skill",
-            "#luck",
-            "#turns",
-            "verdicts at the pick",
-        ],
-    );
+    // Match minutes where the sweep wrote them (a sweep of an older mtrain has none).
+    let minutes = rec.has("match_minutes");
+    let mut cols = vec![
+        "#players",
+        "#pick",
+        "#published",
+        "candidates",
+        "#games",
+        "#blocked",
+        &edge_head,
+        "#skill",
+        "#luck",
+        "#turns",
+    ];
+    if minutes {
+        cols.push("#minutes a match");
+    }
+    cols.push("verdicts at the pick");
+    let mut t = Table::new("recommendation stack", &cols);
     let mut any_fallback = false;
     for r in rec.rows() {
         let fallback = r.get("fallback") == "true";
@@ -334,22 +337,23 @@ fn recommendation_section(rec: &Csv) -> Result<String, ReportError> {
                 verdicts.push(format!("{words}: {}", esc(&v.replace(' ', ", "))));
             }
         }
-        t.row(
-            format!("data-players=\"{}\"", esc(r.get("players"))),
-            vec![
-                esc(r.get("players")),
-                pick,
-                esc(r.get("reference_hand")),
-                esc(&ranges(&candidates)),
-                esc(r.get("games")),
-                pct_est(figure(&r, "blocked_rate")?),
-                points_est(figure(&r, edge_col)?),
-                num_est(figure(&r, "skill")?, 3),
-                num_est(figure(&r, "skill_ceiling")?, 3),
-                num_est(figure(&r, "turns")?, 1),
-                if verdicts.is_empty() { "no defect".to_string() } else { verdicts.join("; ") },
-            ],
-        );
+        let mut cells = vec![
+            esc(r.get("players")),
+            pick,
+            esc(r.get("reference_hand")),
+            esc(&ranges(&candidates)),
+            esc(r.get("games")),
+            pct_est(figure(&r, "blocked_rate")?),
+            points_est(figure(&r, edge_col)?),
+            num_est(figure(&r, "skill")?, 3),
+            num_est(figure(&r, "skill_ceiling")?, 3),
+            num_est(figure(&r, "turns")?, 1),
+        ];
+        if minutes {
+            cells.push(num_est(figure(&r, "match_minutes")?, 0));
+        }
+        cells.push(if verdicts.is_empty() { "no defect".to_string() } else { verdicts.join("; ") });
+        t.row(format!("data-players=\"{}\"", esc(r.get("players"))), cells);
     }
     let objective = rec.row(0).map_or("", |r| r.get("objective"));
     let mut s = format!(
