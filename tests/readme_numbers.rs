@@ -1256,3 +1256,21 @@ fn the_house_rules_study_quotes_its_runs() {
         }
     }
 }
+
+/// docs/compare.md quotes the measured miss rates of `mtrain compare`'s intervals from
+/// results/compare/error.csv.
+#[test]
+fn the_compare_error_rates_are_those_of_error_csv() {
+    let r = records("results/compare/error.csv").remove(0);
+    let doc = read("docs/compare.md").replace("\n  ", " ");
+    let plain = format!(
+        "missed {} of {} differences ({:.2}%)",
+        r["plain_misses"],
+        r["differences"],
+        100.0 * num(&r, "plain_miss_rate")
+    );
+    assert!(doc.contains(&plain), "docs/compare.md lacks: {plain}");
+    let family =
+        format!("in {} of the {} runs ({:.1}%", r["family_misses"], r["seeds"], 100.0 * num(&r, "family_miss_rate"));
+    assert!(doc.contains(&family), "docs/compare.md lacks: {family}");
+}
