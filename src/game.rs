@@ -805,8 +805,34 @@ impl<S: Strategy> BotSeats<S> {
     ///
     /// # Panics
     /// Panics if `bots` has not one entry per seat.
-    pub fn deal(rules: &Rules, seeds: &MatchSeeds, mut bots: Vec<Option<S>>) -> (BotSeats<S>, MatchState) {
+    pub fn deal(rules: &Rules, seeds: &MatchSeeds, bots: Vec<Option<S>>) -> (BotSeats<S>, MatchState) {
         assert_eq!(bots.len(), rules.players as usize, "one entry per seat");
+        let mut seats = BotSeats::told(rules, seeds, bots);
+        let st = MatchState::seeded_with(rules, seeds, &mut seats);
+        (seats, st)
+    }
+
+    /// [`BotSeats::deal`], with `obs` told of the match (`match_start`) and seeing the first
+    /// deal and every event up to the first decision: a game log of a stepped match
+    /// ([`crate::log::JsonLog`]) is the log [`play_match`] writes.
+    ///
+    /// # Panics
+    /// As [`BotSeats::deal`].
+    pub fn deal_observed<O: MatchObserver>(
+        rules: &Rules,
+        seeds: &MatchSeeds,
+        bots: Vec<Option<S>>,
+        obs: &mut O,
+    ) -> (BotSeats<S>, MatchState) {
+        assert_eq!(bots.len(), rules.players as usize, "one entry per seat");
+        obs.match_start(rules, seeds.seed);
+        let mut seats = BotSeats::told(rules, seeds, bots);
+        let st = MatchState::seeded_with(rules, seeds, &mut Both(&mut seats, obs));
+        (seats, st)
+    }
+
+    /// The bots told of the match, with their streams.
+    fn told(rules: &Rules, seeds: &MatchSeeds, mut bots: Vec<Option<S>>) -> BotSeats<S> {
         for (s, bot) in bots.iter_mut().enumerate() {
             if let Some(b) = bot {
                 let seat = Seat::from_index(s);
@@ -819,9 +845,27 @@ impl<S: Strategy> BotSeats<S> {
             .enumerate()
             .filter(|(_, b)| b.as_ref().is_some_and(|b| b.needs().hidden))
             .fold(0, |m, (s, _)| m | 1 << s);
-        let mut seats = BotSeats { bots, rngs, all };
-        let st = MatchState::seeded_with(rules, seeds, &mut seats);
-        (seats, st)
+        BotSeats { bots, rngs, all }
+    }
+
+    /// Plays one bot's choice if a bot is to act (`obs` seeing its events and any new deal);
+    /// returns whether it did.
+    pub fn step_observed<O: MatchObserver>(&mut self, st: &mut MatchState, obs: &mut O) -> bool {
+        let Some(seat) = st.current() else { return false };
+        let s = seat.index();
+        let Some(bot) = self.bots[s].as_mut() else { return false };
+        let i = {
+            let round = st.round.as_ref().expect("a seat to act means a round in play");
+            let view = round.view_as(seat, self.all & seat.bit() != 0);
+            bot.choose(&view, st.legal(), &mut self.rngs[s])
+        };
+        st.apply_observed(i, &mut Both(self, obs));
+        true
+    }
+
+    /// [`BotSeats::apply`], with `obs` seeing the events and any new deal.
+    pub fn apply_observed<O: MatchObserver>(&mut self, st: &mut MatchState, i: usize, obs: &mut O) {
+        st.apply_observed(i, &mut Both(self, obs));
     }
 
     /// Whether `seat` is a bot's.
@@ -846,6 +890,23 @@ impl<S: Strategy> BotSeats<S> {
     /// Plays move `i` for the seat to act (one without a bot), the bots hearing of any new deal.
     pub fn apply(&mut self, st: &mut MatchState, i: usize) {
         st.apply_observed(i, self);
+    }
+}
+
+/// The bots' seats and another observer, both told of every deal and event.
+struct Both<'a, S: Strategy, O: MatchObserver>(&'a mut BotSeats<S>, &'a mut O);
+
+impl<S: Strategy, O: MatchObserver> Observer for Both<'_, S, O> {
+    fn event(&mut self, ev: &Event) {
+        self.0.event(ev);
+        self.1.event(ev);
+    }
+}
+
+impl<S: Strategy, O: MatchObserver> MatchObserver for Both<'_, S, O> {
+    fn round_start(&mut self, round: u8, state: &RoundState) {
+        self.0.round_start(round, state);
+        self.1.round_start(round, state);
     }
 }
 

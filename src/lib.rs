@@ -139,6 +139,11 @@
 //! assert_eq!(play_match(&rules, 7, &mut bots, &mut NoObserver), result);
 //! ```
 
+// Without the command line (`default-features = false`, as the browser page builds it), the report
+// pages, the run files' writers and the terminal transcript lose their only caller; they stay
+// compiled rather than each gated behind `cli`, and the linker drops them.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
+
 pub mod analyze;
 pub mod balance;
 // The `mtrain` command line, private: its two entry points are re-exported below.

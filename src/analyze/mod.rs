@@ -45,7 +45,7 @@ use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
 use rand::Rng;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Which estimate ranks the moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -466,6 +466,27 @@ struct Rollouts {
     moves: MoveList,
 }
 
+/// The wall clock of an analysis. WebAssembly in a browser (`wasm32-unknown-unknown`) has no clock
+/// in std (`Instant::now` panics there): there an analysis reports 0 s and a time cap never fires,
+/// which changes nothing else (the results never depend on the clock without a cap).
+struct Clock(#[cfg(not(target_family = "wasm"))] std::time::Instant);
+
+impl Clock {
+    fn start() -> Clock {
+        Clock(
+            #[cfg(not(target_family = "wasm"))]
+            std::time::Instant::now(),
+        )
+    }
+
+    fn elapsed(&self) -> Duration {
+        #[cfg(not(target_family = "wasm"))]
+        return self.0.elapsed();
+        #[cfg(target_family = "wasm")]
+        Duration::ZERO
+    }
+}
+
 /// Analyses the decision `view`'s seat faces with legal moves `moves` (as the engine lists them
 /// at this decision), from `seed`.
 ///
@@ -473,7 +494,7 @@ struct Rollouts {
 /// Panics if `moves` is empty or `view`'s seat is not the seat to act (no world can be sampled).
 pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64) -> Analysis {
     assert!(!moves.is_empty(), "a decision has legal moves");
-    let start = Instant::now();
+    let start = Clock::start();
     let me = view.seat();
     let n = view.players() as usize;
     let k = moves.len();
