@@ -39,6 +39,7 @@ mod tournament;
 mod tune;
 pub(crate) mod values;
 mod view;
+mod web;
 
 use crate::external::{BotSetup, ExternalBots, ExternalSpec, ExternalSpecError, Settings, StderrTo};
 use crate::rules::{RuleErrors, Rules, TableError, TableSpec};
@@ -88,6 +89,9 @@ pub(crate) enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Write one self-contained HTML page that replays a logged match move by move (docs/viewer.md).
     View(view::ViewArgs),
+    /// Write the play page: one self-contained HTML file that plays Mexican Train in the browser
+    /// against mtrain's bots, with hints, save and resume (docs/web.md).
+    Web(web::WebArgs),
 }
 
 /// Exit code of a run stopped by a failing bot (an external program that could not start,
@@ -475,6 +479,7 @@ where
         Command::Report(a) => report_page::run(&a),
         Command::Analyze(a) => analyze::run(&a, registry).map(|()| 0),
         Command::View(a) => view::run(&a).map(|()| 0),
+        Command::Web(a) => web::run(&a).map(|()| 0),
     };
     match result {
         Ok(code) => code,

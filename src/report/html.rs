@@ -25,6 +25,7 @@ mod svg;
 mod tournament;
 mod tune;
 pub mod view;
+pub mod web;
 
 pub(crate) use page::esc;
 
@@ -170,7 +171,14 @@ fn shell(body: &Body, kind: RunFolder, dir: &Path) -> String {
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| dir.display().to_string());
     let title = format!("mtrain {} report: {folder}", kind.name());
-    let head = page::Head { marker: MARKER, title: &title, css: CSS, script: false, body_class: Some(kind.name()) };
+    let head = page::Head {
+        marker: MARKER,
+        title: &title,
+        css: CSS,
+        script: false,
+        body_class: Some(kind.name()),
+        wasm: false,
+    };
     let mut s = page::open(&head);
     s.reserve(body.html.len() + 2048);
     let _ = writeln!(

@@ -4,7 +4,7 @@
 //! Written by hand rather than with `wasm-bindgen`: the page makes one call with one string in
 //! and one string out, and these three functions carry it without a generated JavaScript layer
 //! or a second build tool (`wasm-bindgen-cli`, whose version must match the crate's exactly),
-//! so `scripts/build-web.sh` needs only `cargo` and the `wasm32-unknown-unknown` target.
+//! so `scripts/regen/build-web.sh` needs only `cargo` and the `wasm32-unknown-unknown` target.
 //!
 //! The worker: `mt_alloc(n)` for a buffer, the request's bytes written there, `mt_call(ptr, n)`
 //! (which frees the request), then the answer read at `mt_answer_ptr()` for `mt_answer_len()`

@@ -10,7 +10,7 @@
 //! and the same seed and choices give the log `mtrain play --human SEAT --log` writes.
 
 pub mod abi;
-mod lab;
+pub mod lab;
 
 use mexican_train::analyze::explain::hint_text;
 use mexican_train::analyze::{Settings, analyze};

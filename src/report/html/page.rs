@@ -31,6 +31,9 @@ pub(crate) struct Head<'a> {
     pub script: bool,
     /// The `class` of `body`, if any.
     pub body_class: Option<&'a str>,
+    /// Whether the page runs WebAssembly in a worker made from its own text (`mtrain web`): the
+    /// policy then allows compiling WebAssembly and a worker from a `blob:` URL; still no fetch.
+    pub wasm: bool,
 }
 
 /// The page up to and including the opening `<body>` tag and its line end.
@@ -40,7 +43,11 @@ pub(crate) fn open(head: &Head<'_>) -> String {
     s.push('\n');
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    let script = if head.script { "; script-src 'unsafe-inline'" } else { "" };
+    let script = match (head.script, head.wasm) {
+        (_, true) => "; script-src 'unsafe-inline' 'wasm-unsafe-eval'; worker-src blob:",
+        (true, false) => "; script-src 'unsafe-inline'",
+        (false, false) => "",
+    };
     let _ = writeln!(
         s,
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'{script}\">"
@@ -112,7 +119,8 @@ mod tests {
 
     #[test]
     fn the_head_forbids_fetches_and_allows_a_script_only_when_asked() {
-        let head = |script| Head { marker: "<!-- m -->", title: "a <b>", css: "p{}\n", script, body_class: None };
+        let head =
+            |script| Head { marker: "<!-- m -->", title: "a <b>", css: "p{}\n", script, body_class: None, wasm: false };
         let page = open(&head(false));
         assert!(page.starts_with("<!-- m -->\n<!DOCTYPE html>\n"));
         assert!(page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'\""));

@@ -24,8 +24,11 @@ pub const MARKER: &str = "<!-- mtrain view -->";
 const TEMPLATE: &str = include_str!("viewer.html");
 /// The page's own stylesheet, after [`page::BASE_CSS`].
 const CSS: &str = include_str!("viewer.css");
-/// The page's script: the replay.
+/// The page's script: the replay and its controls.
 const JS: &str = include_str!("viewer.js");
+/// The table shared with the play page (`mtrain web`): the replay of events and the drawing of
+/// trains; inlined before [`JS`].
+pub(crate) const TABLE_JS: &str = include_str!("table.js");
 
 /// Why a log or a review cannot be shown, in one line naming the file (and the line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -433,16 +436,19 @@ pub fn render(file: &str, game: &Game, review: Option<&Review>) -> Page {
         review: annotations,
     };
     let json = page::script_safe(&serde_json::to_string(&data).expect("page data serializes"));
-    let head = Head { marker: MARKER, title: "mtrain view", css: CSS, script: true, body_class: None };
+    let head = Head { marker: MARKER, title: "mtrain view", css: CSS, script: true, body_class: None, wasm: false };
     let mut out = page::open(&head);
-    out.reserve(TEMPLATE.len() + JS.len() + json.len() + page::CLOSE.len());
+    out.reserve(TEMPLATE.len() + TABLE_JS.len() + JS.len() + json.len() + page::CLOSE.len());
     // Placeholders go in one pass, so text inside the data or the script is never taken for one.
     let mut rest = TEMPLATE;
     while let Some(at) = rest.find("{{") {
         out.push_str(&rest[..at]);
         let end = rest[at..].find("}}").map(|e| at + e + 2).expect("closed placeholder");
         match &rest[at..end] {
-            "{{JS}}" => out.push_str(JS),
+            "{{JS}}" => {
+                out.push_str(TABLE_JS);
+                out.push_str(JS);
+            }
             "{{DATA}}" => out.push_str(&json),
             other => panic!("unknown placeholder {other} in viewer.html"),
         }
@@ -460,6 +466,7 @@ mod tests {
     #[test]
     fn the_page_template_has_no_stray_closing_tags() {
         assert!(!JS.contains("</script"), "viewer.js must not close its script element");
+        assert!(!TABLE_JS.contains("</script"), "table.js must not close its script element");
         assert!(!CSS.contains("</style"), "viewer.css must not close its style element");
         assert!(!TEMPLATE.contains("<body") && !TEMPLATE.contains("</body"), "viewer.html is the body's content");
     }

@@ -1,0 +1,166 @@
+"""`mtrain web`: a person plays a whole match in the page by clicking, and the page's log is the
+log `mtrain play --human 0 --log` writes for the same seed and the same choices; a hint, a save,
+a reload and a resume on the way; no console errors, no network; laptop and phone sizes.
+"""
+
+import json
+import subprocess
+
+import pytest
+
+SEED = "0x2a"
+ROUNDS = "2"
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory, mtrain):
+    d = tmp_path_factory.mktemp("web")
+    out = d / "mtrain.html"
+    r = subprocess.run([str(mtrain), "web", "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def ready(page):
+    page.wait_for_selector("body[data-ready=true]", timeout=60_000)
+
+
+def setup(page, players="2", seats=("human", "expert")):
+    page.select_option("#players", players)
+    for i, s in enumerate(seats):
+        page.select_option(f'#seat-list select[data-seat="{i}"]', s)
+    page.select_option("#rounds", ROUNDS)
+    page.fill("#seed", SEED)
+
+
+def settle(page):
+    """Waits until the page asks the person, pauses between rounds, or the match is over."""
+    page.wait_for_function(
+        """() => {
+            const p = document.getElementById('prompt').textContent;
+            return p.startsWith('Your move') || p.startsWith('You drew') || p.startsWith('Cover')
+                || p.startsWith('Where')
+                || !document.getElementById('pause').hidden;
+        }""",
+        timeout=60_000,
+    )
+
+
+def take_turn(page):
+    """One decision by clicks: a playable tile then its first highlighted train, else the first
+    listed move (a move that places no tile)."""
+    tiles = page.locator("#hand .tile.playable")
+    if page.locator("#hand .tile.selected").count():
+        page.locator("#trains .train.target").first.click()
+    elif tiles.count():
+        tiles.first.click()
+        page.locator("#trains .train.target").first.click()
+    else:
+        page.locator("#move-list .move").first.click()
+
+
+def play_on(page, stop_after=None):
+    """Plays until the match is over (or `stop_after` decisions); returns the decisions made."""
+    made = 0
+    while True:
+        settle(page)
+        if not page.locator("#pause").is_hidden():
+            if page.locator("#pause-title").text_content() == "Match over":
+                return made
+            page.click("#pause-go")
+            continue
+        if stop_after is not None and made >= stop_after:
+            return made
+        take_turn(page)
+        made += 1
+        page.wait_for_function("() => !document.getElementById('prompt').textContent.startsWith('Where')", timeout=60_000)
+
+
+def download(page, button):
+    with page.expect_download() as d:
+        page.click(button)
+    return open(d.value.path(), encoding="utf-8").read()
+
+
+def cli_log(mtrain, tmp_path, choices):
+    log = tmp_path / "cli.jsonl"
+    stdin = "".join(f"{c + 1}\n" for c in choices)
+    r = subprocess.run(
+        [str(mtrain), "play", "--players", "2", "--bots", "greedy,expert", "--human", "0", "--seed", SEED,
+         "--rounds", ROUNDS, "--log", str(log)],
+        input=stdin, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return log.read_text()
+
+
+def test_a_whole_match_by_clicks_with_a_hint_a_save_and_a_resume_gives_the_cli_log(open_page, page_file, mtrain, tmp_path):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    setup(page)
+    page.click("#start")
+    settle(page)
+    # A hint names the best move and selects its tile.
+    page.click("#hint")
+    page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Best:')", timeout=60_000)
+    assert "hint: move" in page.text_content("#hint-text")
+    # Your train is called so.
+    assert page.locator('#trains .train.yours[data-train="0"]').count() == 1
+    made = play_on(page, stop_after=4)
+    assert made == 4
+    page.click("#save")
+    # A reload loses nothing: the saved game resumes where it was.
+    page.reload()
+    ready(page)
+    assert page.locator("#resume").is_visible()
+    page.click("#resume")
+    play_on(page)
+    log = download(page, "#download-log")
+    saved = json.loads(download(page, "#download-save"))
+    assert saved["game"]["seed"] == SEED and saved["game"]["seats"] == ["human", "expert"]
+    assert len(saved["choices"]) > 4
+    assert log.rstrip("\n").splitlines()[-1].startswith('{"event":"match_end"')
+    assert log == cli_log(mtrain, tmp_path, saved["choices"])
+    page.screenshot(path=str(tmp_path / "laptop.png"), full_page=True)
+
+
+def test_on_a_phone_the_hand_comes_first_and_nothing_scrolls_sideways(open_page, page_file):
+    page = open_page(page_file, 390, 844)
+    ready(page)
+    setup(page)
+    page.click("#start")
+    settle(page)
+    hand = page.locator("#hand").bounding_box()
+    table = page.locator("#table-panel").bounding_box()
+    assert hand["y"] < table["y"], "the hand is above the table on a phone"
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 391, f"the page is {width} px wide at 390"
+
+
+def test_pass_and_play_covers_the_next_persons_tiles(open_page, page_file):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    setup(page, "3", ("human", "human", "greedy"))
+    page.click("#start")
+    page.wait_for_selector("#cover:not([hidden])")
+    assert page.locator("#hand .tile").count() == 0
+    page.click("#cover-show")
+    assert page.locator("#hand .tile").count() > 0
+
+
+def test_a_bad_seed_says_why_and_starts_nothing(open_page, page_file):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    setup(page)
+    page.fill("#seed", "banana")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('setup-error').textContent.length > 0")
+    assert "seed 'banana' is not a number" in page.text_content("#setup-error")
+    assert page.locator("#game").is_hidden()
+
+
+def test_the_engine_measures_its_speed_in_the_page(open_page, page_file):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    page.click("#bench")
+    page.wait_for_selector("#bench-result[data-rate]", timeout=120_000)
+    assert float(page.get_attribute("#bench-result", "data-rate")) > 1000
