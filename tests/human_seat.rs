@@ -83,7 +83,11 @@ fn the_persons_train_is_your_train_and_forced_actions_are_marked() {
     assert!(s.contains("  turn   2  seat 1  plays 12-2 on your train (end 2)\n"), "{s}");
     for (i, _) in s.match_indices("train 1") {
         let next = s[i + 7..].chars().next();
-        assert!(next.is_some_and(|c| c.is_ascii_digit()), "seat 1's train named by number: {}", &s[i.saturating_sub(60)..i + 20]);
+        assert!(
+            next.is_some_and(|c| c.is_ascii_digit()),
+            "seat 1's train named by number: {}",
+            &s[i.saturating_sub(60)..i + 20]
+        );
     }
     // What the seat did not choose is marked forced; no other seat's action is.
     let mine: Vec<&str> = s.lines().filter(|l| l.starts_with("  turn ") && l.contains(" seat 1  ")).collect();
@@ -99,7 +103,10 @@ fn the_persons_train_is_your_train_and_forced_actions_are_marked() {
         forced_plays += usize::from(l.contains(") (forced)"));
     }
     assert!(forced_plays > 0, "a single legal move is played for the person, marked");
-    assert!(s.contains("  turn   5  seat 1  plays 2-5 on your train (end 5)        | markers: 2\n"), "chosen: not marked\n{s}");
+    assert!(
+        s.contains("  turn   5  seat 1  plays 2-5 on your train (end 5)        | markers: 2\n"),
+        "chosen: not marked\n{s}"
+    );
     for l in s.lines().filter(|l| l.starts_with("  turn ") && !l.contains(" seat 1  ")) {
         assert!(!l.contains("(forced)"), "{l}");
     }
@@ -135,7 +142,8 @@ fn rounds_end_with_the_running_totals_and_a_pause() {
     assert_eq!(totals[2], totals[3]);
     for round in 1..3 {
         let you = totals[round - 1][0];
-        let at = s.find(&format!("\nRound {round} over: you have {you} points; the lowest total is ")).expect("the pause");
+        let at =
+            s.find(&format!("\nRound {round} over: you have {you} points; the lowest total is ")).expect("the pause");
         let line = s[at + 1..].lines().next().unwrap();
         assert!(line.ends_with(&format!(". Press Enter for round {}, or quit: ", round + 1)), "{line}");
         let low = totals[round - 1].iter().min().unwrap();
@@ -156,7 +164,12 @@ fn rounds_end_with_the_running_totals_and_a_pause() {
         assert!(i < 100);
     };
     let after = &stopped[stopped.find("Press Enter for round 2").unwrap()..];
-    assert!(after.contains("the match is stopped\nsaved to mtrain-save.json: go on with mtrain play --resume mtrain-save.json\n"), "{after}");
+    assert!(
+        after.contains(
+            "the match is stopped\nsaved to mtrain-save.json: go on with mtrain play --resume mtrain-save.json\n"
+        ),
+        "{after}"
+    );
     assert!(!after.contains("Round 2:"));
 }
 
@@ -240,7 +253,10 @@ fn a_stopped_match_is_saved_and_resumed_to_the_same_log() {
     let args = ["play", "--resume", "mtrain-save.json", "--log", resumed.to_str().unwrap()];
     let r = text(&human_in(&dir, &args, &"1\n".repeat(400)));
     assert_eq!(std::fs::read(&resumed).unwrap(), expected);
-    assert!(r.contains("\nresumed from mtrain-save.json: your 3 saved choices are replayed above; the match goes on\n"), "{r}");
+    assert!(
+        r.contains("\nresumed from mtrain-save.json: your 3 saved choices are replayed above; the match goes on\n"),
+        "{r}"
+    );
     assert_eq!(r.matches("Your move").count() + 3, whole.matches("Your move").count());
     assert_eq!(r[r.find("Match over").unwrap()..], whole[whole.find("Match over").unwrap()..]);
 
@@ -290,11 +306,18 @@ fn ctrl_c_saves_the_match_and_leaves_no_temporary_file() {
     drop(stdin);
     assert_eq!(out.status.code(), Some(130));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.ends_with("mtrain: stopped: saved to mtrain-save.json: go on with mtrain play --resume mtrain-save.json\n"), "{err}");
+    assert!(
+        err.ends_with("mtrain: stopped: saved to mtrain-save.json: go on with mtrain play --resume mtrain-save.json\n"),
+        "{err}"
+    );
     assert_eq!(names(&dir), ["full.jsonl", "mtrain-save.json"], "no log, no temporary file");
     assert!(std::fs::read_to_string(dir.join("mtrain-save.json")).unwrap().ends_with("\"choices\":[1,0]}\n"));
     let resumed = dir.join("resumed.jsonl");
-    text(&human_in(&dir, &["play", "--resume", "mtrain-save.json", "--log", resumed.to_str().unwrap()], &"1\n".repeat(400)));
+    text(&human_in(
+        &dir,
+        &["play", "--resume", "mtrain-save.json", "--log", resumed.to_str().unwrap()],
+        &"1\n".repeat(400),
+    ));
     assert_eq!(std::fs::read(&resumed).unwrap(), std::fs::read(&full).unwrap());
 }
 
@@ -325,7 +348,10 @@ fn a_bad_save_or_resume_is_refused_in_one_line() {
     assert!(err.contains("'--resume <FILE>' cannot be used with '--players <N>'"), "{err}");
     // --save never replaces a file mtrain did not write, and needs a person's match.
     let err = refusal(&run(&["play", "--human", "0", "--save", "notes.txt"]));
-    assert!(err.starts_with("mtrain: --save 'notes.txt' exists and is not a save file mtrain wrote: not replacing it"), "{err}");
+    assert!(
+        err.starts_with("mtrain: --save 'notes.txt' exists and is not a save file mtrain wrote: not replacing it"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "my notes\n");
     let err = refusal(&run(&["play", "--save", "s.json"]));
     assert!(err.contains("--save FILE is where a person's stopped match goes: add --human SEAT"), "{err}");

@@ -262,9 +262,11 @@ enum Entry {
 fn train_words(m: Move, you: Seat) -> Vec<String> {
     let t = m.train.base();
     match t.owner() {
-        Some(s) if s == you => {
-            ["your", "yours", "mine", "my", "own", "me", "you"].iter().map(|w| w.to_string()).chain([s.to_string()]).collect()
-        }
+        Some(s) if s == you => ["your", "yours", "mine", "my", "own", "me", "you"]
+            .iter()
+            .map(|w| w.to_string())
+            .chain([s.to_string()])
+            .collect(),
         Some(s) => vec![s.to_string()],
         None if t.is_mexican() && t.to_string() == "mexican" => vec!["mexican".into(), "mex".into(), "m".into()],
         None => vec![t.to_string()],
@@ -361,7 +363,8 @@ fn tile_entry(entry: &str, view: &View<'_>, moves: &MoveList) -> Option<Entry> {
     if !view.hand().contains(tile) {
         return Some(Entry::Bad(format!("you do not hold {tile}")));
     }
-    let cands: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].placement().is_some_and(|p| p.tile == tile)).collect();
+    let cands: Vec<usize> =
+        (0..moves.len()).filter(|&i| moves[i].placement().is_some_and(|p| p.tile == tile)).collect();
     if cands.is_empty() {
         let why = match view.drawn() {
             Some(d) if d != tile => format!("only the tile you drew, {d}, may be played now"),
@@ -471,15 +474,15 @@ impl Strategy for Human {
                         Some(Entry::Move(i)) => return self.chose(i),
                         Some(Entry::Bad(why)) => say(&format!("{why}\n")),
                         Some(Entry::Trains(tile, cands)) => {
-                            let words: Vec<String> = cands
-                                .iter()
-                                .map(|&i| train_words(moves[i], you)[0].clone())
-                                .fold(Vec::new(), |mut v, w| {
+                            let words: Vec<String> = cands.iter().map(|&i| train_words(moves[i], you)[0].clone()).fold(
+                                Vec::new(),
+                                |mut v, w| {
                                     if !v.contains(&w) {
                                         v.push(w);
                                     }
                                     v
-                                });
+                                },
+                            );
                             say(&format!(
                                 "{tile} fits {}: which train? ({}): ",
                                 train_list(moves, &cands, you),

@@ -270,7 +270,9 @@ pub(crate) fn run(args: &PlayArgs, base: &Registry) -> Result<(), CliError> {
                 Err(e) => return Err(CliError::failure(format!("cannot write the save: {e}"))),
             }
             if args.log.is_some() {
-                outln!("no log written: the match was stopped (mtrain play --resume with --log writes the whole match's)");
+                outln!(
+                    "no log written: the match was stopped (mtrain play --resume with --log writes the whole match's)"
+                );
             }
             return Ok(());
         }

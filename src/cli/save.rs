@@ -93,19 +93,17 @@ impl Save {
     /// save mtrain wrote or is of another version is bad input, named in one line.
     pub(crate) fn read(path: &Path) -> Result<Save, CliError> {
         let bad = |why: String| CliError::usage(format!("--resume '{}': {why}", path.display()));
-        let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read it: {}", crate::store::io_text(&e))))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read it: {}", crate::store::io_text(&e))))?;
         if !text.starts_with(HEAD) {
             return Err(bad(format!(
                 "not a save file mtrain wrote (a save is one line of JSON that begins {HEAD}; `mtrain play --human SEAT` writes one when the match is stopped)"
             )));
         }
-        let save: Save = serde_json::from_str(text.trim_end())
-            .map_err(|e| bad(format!("not a save file mtrain can read: {e}")))?;
+        let save: Save =
+            serde_json::from_str(text.trim_end()).map_err(|e| bad(format!("not a save file mtrain can read: {e}")))?;
         if save.mtrain_save != VERSION {
-            return Err(bad(format!(
-                "save format {} is not the one this mtrain reads ({VERSION})",
-                save.mtrain_save
-            )));
+            return Err(bad(format!("save format {} is not the one this mtrain reads ({VERSION})", save.mtrain_save)));
         }
         if save.seed().is_none() {
             return Err(bad(format!("the seed '{}' is not a number (expected hex like 0x1f)", save.seed)));
