@@ -408,7 +408,7 @@ fn a_person_plays_a_seat_through_standard_input() {
     for bad in ["'abc'", "'0'", "'99'", "''", "'hint 9'"] {
         assert!(
             s.contains(&format!(
-                "{bad} is not a move: enter a number from 1 to 3, hint, hint N (N from 1 to 3), or quit"
+                "{bad} is not a move: enter a number from 1 to 3, a tile you hold (7-11, or 7-11 mexican, 7-11 your, 7-11 N for seat N's train), hint, hint N (N from 1 to 3), or quit"
             )),
             "{bad}"
         );
@@ -448,12 +448,15 @@ fn a_person_plays_a_seat_through_standard_input() {
 
     // Input that ends stops the match; quitting keeps no log.
     let log2 = dir.join("q.jsonl");
+    let save = dir.join("s.json");
     let mut quit: Vec<&str> = args.to_vec();
-    quit.extend(["--log", log2.to_str().unwrap()]);
+    quit.extend(["--log", log2.to_str().unwrap(), "--save", save.to_str().unwrap()]);
     let out = human(&quit, "2\nquit\n");
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout).unwrap().contains("the match is stopped"));
     assert!(!log2.exists());
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend(["--save", save.to_str().unwrap()]);
     let out = human(&args, "");
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout).unwrap().contains("no more input: the match is stopped"));

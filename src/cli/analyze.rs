@@ -324,13 +324,23 @@ fn print_one(
 
 /// The position as the seat to move sees it: hand, trains, hand sizes, boneyard.
 pub(crate) fn describe(view: &View<'_>) -> String {
+    describe_for(view, None)
+}
+
+/// [`describe`] as the person at `you` reads it (`mtrain play --human`): the trains named
+/// `your train`, `train 2`, `mexican`; `None` names every train by its id (`train 0`).
+pub(crate) fn describe_for(view: &View<'_>, you: Option<Seat>) -> String {
+    let name = |id: crate::round::TrainId| match you {
+        Some(_) => crate::report::transcript::train_name(id, you),
+        None => format!("train {id}"),
+    };
     let mut s = String::new();
     let hand: Vec<String> = view.hand().iter().map(|t| t.to_string()).collect();
     let (engine, _) = view.engine();
     let _ = writeln!(s, "hand: {}   engine: {engine}", hand.join(" "));
     for id in view.train_ids() {
         let t = view.train(id);
-        let mut line = format!("  train {id}: ");
+        let mut line = format!("  {}: ", name(id));
         if t.len == 0 {
             line.push_str("not started");
         } else {
@@ -350,10 +360,10 @@ pub(crate) fn describe(view: &View<'_>) -> String {
         (0..view.players()).map(|p| view.hand_size(Seat::from_index(p as usize)).to_string()).collect();
     let _ = write!(s, "hand sizes by seat: {}   boneyard: {}", sizes.join(" "), view.boneyard_len());
     if let Some((train, value)) = view.follow_up_double() {
-        let _ = write!(s, "\nfollow-up of the double {value} on train {train}");
+        let _ = write!(s, "\nfollow-up of the double {value} on {}", name(train));
     }
     for o in view.pending() {
-        let _ = write!(s, "\nopen double {} on train {} owed (laid by seat {})", o.value, o.train, o.placer.index());
+        let _ = write!(s, "\nopen double {} on {} owed (laid by seat {})", o.value, name(o.train), o.placer.index());
     }
     s
 }

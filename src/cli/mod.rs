@@ -32,6 +32,7 @@ mod play;
 mod plot;
 mod report_page;
 mod rules;
+mod save;
 mod shard;
 mod signals;
 mod strategies;

@@ -32,6 +32,11 @@ pub struct Transcript<W: Write> {
     viewer: Option<Seat>,
     /// The turn line in progress was already shown up to here ([`Transcript::flush_partial`]).
     continued: bool,
+    /// The viewer chose the move whose event comes next ([`Transcript::chosen`]); the viewer's
+    /// other actions are marked `(forced)`.
+    choice_pending: bool,
+    /// Each seat's points so far (shown after each round when there is a viewer).
+    totals: Vec<u32>,
 }
 
 impl<W: Write> Transcript<W> {
@@ -42,7 +47,9 @@ impl<W: Write> Transcript<W> {
     }
 
     /// Shows only `seat`'s hidden tiles: the other hands as sizes, the other seats' draws without
-    /// the tile (the transcript a person at that seat reads).
+    /// the tile (the transcript a person at that seat reads). That seat's train is called "your
+    /// train", its actions it did not choose ([`Transcript::chosen`]) are marked `(forced)`, and
+    /// each round's scores are followed by the running totals.
     pub fn with_viewer(mut self, seat: Seat) -> Transcript<W> {
         self.viewer = Some(seat);
         self
@@ -51,6 +58,16 @@ impl<W: Write> Transcript<W> {
     /// Whether `seat`'s hidden tiles may be shown.
     fn shows(&self, seat: Seat) -> bool {
         self.viewer.is_none_or(|v| v == seat)
+    }
+
+    /// The viewer has just chosen a move: its event is not marked `(forced)`.
+    pub fn chosen(&mut self) {
+        self.choice_pending = true;
+    }
+
+    /// Each seat's points over the rounds finished so far.
+    pub fn totals(&self) -> &[u32] {
+        &self.totals
     }
 
     /// Writes the turn line in progress now (before a person decides), and flushes; the rest of
@@ -84,6 +101,8 @@ impl<W: Write> Transcript<W> {
             searching: false,
             viewer: None,
             continued: false,
+            choice_pending: false,
+            totals: Vec::new(),
         }
     }
 
@@ -91,11 +110,10 @@ impl<W: Write> Transcript<W> {
         self.out.line(s);
     }
 
-    fn train_name(t: TrainId) -> String {
-        match t.owner() {
-            Some(s) => format!("train {s}"),
-            None => t.to_string(),
-        }
+    /// A train as the transcript names it: `train 2`, `mexican`, and `your train` for the
+    /// viewer's own.
+    fn train_name(&self, t: TrainId) -> String {
+        train_name(t, self.viewer)
     }
 
     fn start_turn(&mut self, seat: Seat) {
@@ -136,7 +154,7 @@ impl<W: Write> Transcript<W> {
             }
             status.push_str("open:");
             for &(t, d) in &self.open {
-                let _ = write!(status, " {d} on {}", Self::train_name(t));
+                let _ = write!(status, " {d} on {}", self.train_name(t));
             }
         }
         let line = std::mem::take(&mut self.line);
@@ -153,6 +171,20 @@ impl<W: Write> Transcript<W> {
             let _ = write!(s, "  {i}: {v:>4}");
         }
         s
+    }
+}
+
+/// A train as a person at `viewer` reads it: `your train` for the viewer's own, `train 2` for
+/// another seat's, `mexican` (`mexican2`, `branch1`, ...) for the others, `(turned)` after a
+/// turned placement's train.
+pub fn train_name(t: TrainId, viewer: Option<Seat>) -> String {
+    if t.is_turned() {
+        return format!("{} (turned)", train_name(t.base(), viewer));
+    }
+    match t.owner() {
+        Some(s) if Some(s) == viewer => "your train".to_string(),
+        Some(s) => format!("train {s}"),
+        None => t.to_string(),
     }
 }
 
@@ -188,6 +220,16 @@ impl<W: Write> Observer for Transcript<W> {
             | Event::Tap { .. }
             | Event::Branch { .. } => None,
         };
+        // The viewer's actions that were not chosen are forced (draws, passes, markers, a single
+        // legal move played for the person); another seat's action ends any pending choice.
+        let mut forced = false;
+        if let (Some(seat), Some(viewer)) = (actor, self.viewer) {
+            if seat == viewer {
+                forced = !std::mem::take(&mut self.choice_pending);
+            } else {
+                self.choice_pending = false;
+            }
+        }
         if let Some(seat) = actor {
             if self.actor == Some(seat) {
                 if !self.line.ends_with("...") {
@@ -207,7 +249,8 @@ impl<W: Write> Observer for Transcript<W> {
                 }
                 self.turn_played = true;
                 let inward = tile.other(end);
-                let _ = write!(self.line, "plays {inward}-{end} on {} (end {end})", Self::train_name(train));
+                let name = self.train_name(train);
+                let _ = write!(self.line, "plays {inward}-{end} on {name} (end {end})");
             }
             Event::Draw { seat, tile } => {
                 self.turn_drew = true;
@@ -228,14 +271,17 @@ impl<W: Write> Observer for Transcript<W> {
             }
             Event::Branch { value, first, root, .. } => {
                 let second = TrainId::branch(first.branch_index().unwrap_or(0) + 1);
-                let _ = write!(
-                    self.line,
-                    " [{value}-{value} branches: {first} and {second} of {}]",
-                    Self::train_name(root)
-                );
+                let name = self.train_name(root);
+                let _ = write!(self.line, " [{value}-{value} branches: {first} and {second} of {name}]");
             }
             Event::Pass { .. } => self.line.push_str("passes"),
             Event::Skip { .. } => self.line.push_str("misses the turn (last-tile penalty)"),
+            _ => {}
+        }
+        if forced {
+            self.line.push_str(" (forced)");
+        }
+        match *ev {
             Event::Tap { seat, forgot, caught } => {
                 self.flush_turn();
                 let what = match (forgot, caught) {
@@ -272,7 +318,16 @@ impl<W: Write> Observer for Transcript<W> {
                 self.emit(&format!("Round over after {} turns: {why}", self.turn));
                 let line = self.seat_list("scores", &scores[..self.players as usize]);
                 self.emit(&line);
+                if self.viewer.is_some() {
+                    self.totals.resize(self.players as usize, 0);
+                    for (t, s) in self.totals.iter_mut().zip(scores) {
+                        *t += s;
+                    }
+                    let line = self.seat_list("totals", &self.totals);
+                    self.emit(&line);
+                }
             }
+            _ => {}
         }
     }
 }

@@ -76,6 +76,14 @@ fn install_cleanup_hook() {
     });
 }
 
+/// Removes the temporary file of every unfinished [`AtomicFile`] now: for a process about to
+/// exit on a signal, which runs no `Drop`.
+pub(crate) fn discard_unfinished() {
+    for tmp in unfinished().drain(..) {
+        let _ = std::fs::remove_file(tmp);
+    }
+}
+
 /// Removes every registered temporary file. Never blocks: a panic raised while the registry
 /// is locked (by this thread) skips the cleanup rather than deadlock.
 fn remove_unfinished() {

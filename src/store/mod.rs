@@ -29,7 +29,7 @@ mod atomic;
 mod progress;
 
 pub use atomic::WriteError;
-pub(crate) use atomic::{AtomicFile, write_atomic, write_in_folder};
+pub(crate) use atomic::{AtomicFile, discard_unfinished, write_atomic, write_in_folder};
 pub use progress::{Progress, Silent};
 
 /// What a kind of run is to its folder.
