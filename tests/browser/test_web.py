@@ -83,12 +83,17 @@ def download(page, button):
 
 
 def cli_log(mtrain, tmp_path, choices):
+    """The log `mtrain play --human 0` writes for these choices: the page's choices as the
+    command line's save file, resumed with --resume (which replays them without asking)."""
+    save = tmp_path / "cli-save.json"
+    save.write_text(json.dumps({
+        "mtrain_save": 1, "rules": "wikipedia", "rule": [], "set": 12, "players": 2, "hand": None,
+        "rounds": int(ROUNDS), "bots": "greedy,expert", "names": [], "human": 0, "seed": SEED,
+        "choices": choices,
+    }, separators=(",", ":")))
     log = tmp_path / "cli.jsonl"
-    stdin = "".join(f"{c + 1}\n" for c in choices)
-    r = subprocess.run(
-        [str(mtrain), "play", "--players", "2", "--bots", "greedy,expert", "--human", "0", "--seed", SEED,
-         "--rounds", ROUNDS, "--log", str(log)],
-        input=stdin, capture_output=True, text=True)
+    r = subprocess.run([str(mtrain), "play", "--resume", str(save), "--log", str(log)],
+                       input="", capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     return log.read_text()
 
