@@ -1321,7 +1321,9 @@ fn the_strategy_guide_quotes_its_study() {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     };
     let mut quoted = 0;
-    for f in ["pips", "urgent", "double", "open_double", "own", "unmark", "mexican", "other", "plan", "plan_tile", "follow", "void_end", "unplayed"] {
+    let features: Vec<&str> = ablation.iter().filter(|r| r["players"] == "4").map(|r| r["feature"].as_str()).collect();
+    assert_eq!(features.len(), 13, "every feature of `weighted`");
+    for f in features {
         let row = |players: &str| {
             ablation
                 .iter()
@@ -1377,7 +1379,8 @@ fn the_strategy_guide_quotes_its_study() {
     assert!(doc.contains("24,000 games at 4 players (two seats each) and 24,000 at 2 players"));
     let moves = log.len() - 1;
     assert!(doc.contains("mtrain view results/strategy/example.jsonl"));
-    assert!(doc.contains(&format!("1,{:03} moves", moves - 1000)) && doc.contains(&format!("/ {moves}`")), "{moves} moves");
+    let thousands = format!("{},{:03}", moves / 1000, moves % 1000);
+    assert!(doc.contains(&format!("{thousands} moves")) && doc.contains(&format!("/ {moves}`")), "{moves} moves");
     // results/strategy/README.md holds the table as the script wrote it; its finding and the
     // results index's headline are the CSV's.
     let page = read("results/strategy/README.md");
@@ -1392,13 +1395,17 @@ fn the_strategy_guide_quotes_its_study() {
     let index = read("results/README.md");
     for want in [
         format!(
-            "worth {} points a round [{:+.2}, {:+.2}] at 4 players (the tuned bot ends ahead in {:.1}% of meetings)",
-            format!("{:+.2}", num(at("plan_tile", "4"), "points")),
+            "worth {:+.2} points a round [{:+.2}, {:+.2}] at 4 players (the tuned bot ends ahead in {:.1}% of meetings)",
+            num(at("plan_tile", "4"), "points"),
             num(at("plan_tile", "4"), "points_lo"),
             num(at("plan_tile", "4"), "points_hi"),
             100.0 * num(at("plan_tile", "4"), "score")
         ),
-        format!("laying the chain in order {}, playing on the Mexican train {};", pts(at("plan", "4")), pts(at("mexican", "4"))),
+        format!(
+            "laying the chain in order {}, playing on the Mexican train {};",
+            pts(at("plan", "4")),
+            pts(at("mexican", "4"))
+        ),
         "`open_double` and `void_end` are worth under 0.1 points a round at 4 players".to_string(),
         "`other`, `follow` and `urgent` help at 4 players and cost at 2".to_string(),
     ] {
@@ -1410,7 +1417,8 @@ fn the_strategy_guide_quotes_its_study() {
     for f in ["other", "follow", "urgent"] {
         assert!(num(at(f, "4"), "points_lo") > 0.0 && num(at(f, "2"), "points_hi") < 0.0, "{f}");
     }
-    let largest = ablation.iter().filter(|r| r["players"] == "4").max_by(|a, b| num(a, "points").total_cmp(&num(b, "points")));
+    let largest =
+        ablation.iter().filter(|r| r["players"] == "4").max_by(|a, b| num(a, "points").total_cmp(&num(b, "points")));
     assert_eq!(largest.unwrap()["feature"], "plan_tile");
     assert!(page.contains("`other`, `follow` and `urgent` help at 4 players and cost at 2"));
     // "The rules, largest first": the rules before the section on weights that do not pay come
