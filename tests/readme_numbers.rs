@@ -1286,3 +1286,195 @@ fn the_compare_error_rates_are_those_of_error_csv() {
     let default = rows.iter().find(|r| r["games"] == "2000").expect("a row at 2000 games");
     assert!(num(default, "family_hi") < 0.05, "the adjusted intervals' 5% is not shown to hold");
 }
+
+/// docs/strategy.md, the strategy guide: every rule's size is quoted from
+/// results/strategy/ablation.csv (the tuned bot against itself with that weight set to 0, at 4
+/// and 2 players), every example position from results/strategy/examples.csv, and each example
+/// is the move it names in the committed log (the viewer's move N is line N of the file, the
+/// `match` line being move 0); the strongest bot's margin is the league's head to head.
+#[test]
+fn the_strategy_guide_quotes_its_study() {
+    let doc = read("docs/strategy.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let ablation = records("results/strategy/ablation.csv");
+    let examples = records("results/strategy/examples.csv");
+    let log: Vec<String> = read("results/strategy/example.jsonl").lines().map(str::to_string).collect();
+    let size = |r: &std::collections::HashMap<String, String>| {
+        format!(
+            "{:.1}% [{:.1}, {:.1}] ({:+.0} Elo), {:+.2} points a round [{:+.2}, {:+.2}]",
+            100.0 * num(r, "score"),
+            100.0 * num(r, "score_lo"),
+            100.0 * num(r, "score_hi"),
+            num(r, "elo"),
+            num(r, "points"),
+            num(r, "points_lo"),
+            num(r, "points_hi")
+        )
+    };
+    let train = |seat: &str, t: &str| match t {
+        "mexican" => "the Mexican train".to_string(),
+        t if t == seat => "its own train".to_string(),
+        t => format!("seat {t}'s train"),
+    };
+    let and_list = |items: &[&str]| match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let mut quoted = 0;
+    let features: Vec<&str> = ablation.iter().filter(|r| r["players"] == "4").map(|r| r["feature"].as_str()).collect();
+    assert_eq!(features.len(), 13, "every feature of `weighted`");
+    for f in features {
+        let row = |players: &str| {
+            ablation
+                .iter()
+                .find(|r| r["feature"] == f && r["players"] == players && r["rules"] == "wikipedia")
+                .unwrap_or_else(|| panic!("ablation.csv lacks {f} at {players} players"))
+        };
+        let at = doc.find(&format!("(`weighted:{f}=0`)")).unwrap_or_else(|| panic!("docs/strategy.md lacks {f}"));
+        let section = &doc[at..doc[at..].find("### ").map_or(doc.len(), |e| at + e)];
+        let want = format!("at 4 players {}; at 2 players {}", size(row("4")), size(row("2")));
+        assert!(section.contains(&want), "docs/strategy.md, {f}: lacks '{want}'");
+        let w = format!("weight {:+.2}", num(row("4"), "weight"));
+        assert!(section.contains(&w), "docs/strategy.md, {f}: lacks '{w}'");
+        // The example: a move of the tuned bot that the bot without the rule plays otherwise.
+        let Some(e) = examples.iter().find(|e| e["feature"] == f && !e["move"].is_empty()) else { continue };
+        assert_eq!((e["alt_kind"].as_str(), e["alt_seat"].as_str()), ("play", e["seat"].as_str()), "{f}");
+        let m: usize = e["move"].parse().unwrap();
+        let line = log.get(m).unwrap_or_else(|| panic!("example.jsonl has no move {m}"));
+        for field in [
+            "\"event\":\"play\"".to_string(),
+            format!("\"seat\":{}", e["seat"]),
+            format!("\"tile\":\"{}\"", e["tile"]),
+            match e["train"].parse::<u32>() {
+                Ok(t) => format!("\"train\":{t}"),
+                Err(_) => format!("\"train\":\"{}\"", e["train"]),
+            },
+        ] {
+            assert!(line.contains(&field), "{f}: move {m} of example.jsonl is not {field}: {line}");
+        }
+        let hands: Vec<&str> = e["hands"].split(' ').collect();
+        let marked: Vec<&str> = e["marked"].split(' ').filter(|s| !s.is_empty()).collect();
+        let markers = match marked.len() {
+            0 => String::new(),
+            1 => format!(", a marker on seat {}", marked[0]),
+            _ => format!(", markers on seats {}", and_list(&marked)),
+        };
+        let want = format!(
+            "move {m} (round {}, hands of {} tiles{markers}): seat {} plays {} on {}, where without the rule it would play {} on {}",
+            e["round"],
+            and_list(&hands),
+            e["seat"],
+            e["tile"],
+            train(&e["seat"], &e["train"]),
+            e["alt_tile"],
+            train(&e["seat"], &e["alt_train"])
+        );
+        assert!(section.contains(&want), "docs/strategy.md, {f}: lacks '{want}'");
+        quoted += 1;
+    }
+    assert!(quoted >= 10, "ten or so rules with an example each: {quoted}");
+    // The method as stated: 13 features at 2 and 4 players, 24,000 games each; the log's moves.
+    assert_eq!(ablation.len(), 26, "13 features at 2 and 4 players");
+    assert!(ablation.iter().all(|r| r["games"] == "24000" && r["rules"] == "wikipedia"));
+    assert!(doc.contains("24,000 games at 4 players (two seats each) and 24,000 at 2 players"));
+    let moves = log.len() - 1;
+    assert!(doc.contains("mtrain view results/strategy/example.jsonl"));
+    let thousands = format!("{},{:03}", moves / 1000, moves % 1000);
+    assert!(doc.contains(&format!("{thousands} moves")) && doc.contains(&format!("/ {moves}`")), "{moves} moves");
+    // results/strategy/README.md holds the table as the script wrote it; its finding and the
+    // results index's headline are the CSV's.
+    let page = read("results/strategy/README.md");
+    let table = read("results/strategy/ablation.md");
+    assert!(page.contains(table.split_once("\n\n").unwrap().1), "results/strategy/README.md quotes ablation.md");
+    let at = |f: &str, players: &str| {
+        ablation.iter().find(|r| r["feature"] == f && r["players"] == players).unwrap_or_else(|| panic!("{f}"))
+    };
+    let pts = |r: &std::collections::HashMap<String, String>| {
+        format!("{:+.2} [{:+.2}, {:+.2}]", num(r, "points"), num(r, "points_lo"), num(r, "points_hi"))
+    };
+    let index = read("results/README.md");
+    for want in [
+        format!(
+            "worth {:+.2} points a round [{:+.2}, {:+.2}] at 4 players (the tuned bot ends ahead in {:.1}% of meetings)",
+            num(at("plan_tile", "4"), "points"),
+            num(at("plan_tile", "4"), "points_lo"),
+            num(at("plan_tile", "4"), "points_hi"),
+            100.0 * num(at("plan_tile", "4"), "score")
+        ),
+        format!(
+            "laying the chain in order {}, playing on the Mexican train {};",
+            pts(at("plan", "4")),
+            pts(at("mexican", "4"))
+        ),
+        "`open_double` and `void_end` are worth under 0.1 points a round at 4 players".to_string(),
+        "`other`, `follow` and `urgent` help at 4 players and cost at 2".to_string(),
+    ] {
+        assert!(index.contains(&want), "results/README.md lacks '{want}'");
+    }
+    for f in ["open_double", "void_end"] {
+        assert!(num(at(f, "4"), "points").abs() < 0.1, "{f}");
+    }
+    for f in ["other", "follow", "urgent"] {
+        assert!(num(at(f, "4"), "points_lo") > 0.0 && num(at(f, "2"), "points_hi") < 0.0, "{f}");
+    }
+    let largest =
+        ablation.iter().filter(|r| r["players"] == "4").max_by(|a, b| num(a, "points").total_cmp(&num(b, "points")));
+    assert_eq!(largest.unwrap()["feature"], "plan_tile");
+    assert!(page.contains("`other`, `follow` and `urgent` help at 4 players and cost at 2"));
+    // "The rules, largest first": the rules before the section on weights that do not pay come
+    // in order of the points a round they save at 4 players.
+    let cut = doc.find("## What the policy weighs but does not pay").expect("the section");
+    let mut order: Vec<(usize, f64)> = ablation
+        .iter()
+        .filter(|r| r["players"] == "4")
+        .filter_map(|r| doc[..cut].find(&format!("(`weighted:{}=0`)", r["feature"])).map(|p| (p, num(r, "points"))))
+        .collect();
+    order.sort_by_key(|o| o.0);
+    assert_eq!(order.len(), 11, "eleven rules");
+    assert!(order.windows(2).all(|w| w[0].1 >= w[1].1), "the rules are not largest first: {order:?}");
+    // Two claims from the strategy league: `hoarder` last but `random` at 4 and 6 players, and
+    // `greedy` below `planner` and `cutthroat` under wikipedia at 2, 4 and 6.
+    let league = records("results/strategies/league.csv");
+    let rank = |preset: &str, players: &str, bot: &str| -> u32 {
+        league
+            .iter()
+            .find(|r| r["preset"] == preset && r["players"] == players && r["bot"] == bot)
+            .map(|r| r["rank"].parse().unwrap())
+            .unwrap()
+    };
+    for preset in ["wikipedia", "dominorules"] {
+        for players in ["4", "6"] {
+            assert_eq!(rank(preset, players, "hoarder") + 1, rank(preset, players, "random"), "{preset} {players}");
+            assert_eq!(rank(preset, players, "random"), 7);
+        }
+    }
+    for players in ["2", "4", "6"] {
+        let g = rank("wikipedia", players, "greedy");
+        assert!(g > rank("wikipedia", players, "planner") && g > rank("wikipedia", players, "cutthroat"), "{players}");
+    }
+    // The strongest bot: `expert` against tuned `weighted` head to head in the league.
+    for players in ["2", "4"] {
+        let pair = records(&format!("results/ladder/runs/league-wikipedia-{players}p/pairs.csv"))
+            .into_iter()
+            .find(|r| r["a"] == "weighted" && r["b"] == "expert")
+            .unwrap();
+        let want = format!(
+            "{:.1}% [{:.1}, {:.1}] at {players} players",
+            100.0 * (1.0 - num(&pair, "a_score")),
+            100.0 * (1.0 - num(&pair, "a_score_hi")),
+            100.0 * (1.0 - num(&pair, "a_score_lo"))
+        );
+        assert!(doc.contains(&want), "docs/strategy.md lacks '{want}'");
+    }
+    let gain = records("results/tuning/gain.csv").into_iter().find(|r| r["preset"] == "wikipedia").unwrap();
+    let want = format!(
+        "{:.1}% [{:.1}, {:.1}] of 4-player matches against {:.1}% [{:.1}, {:.1}]",
+        100.0 * num(&gain, "tuned_win"),
+        100.0 * num(&gain, "tuned_win_lo"),
+        100.0 * num(&gain, "tuned_win_hi"),
+        100.0 * num(&gain, "start_win"),
+        100.0 * num(&gain, "start_win_lo"),
+        100.0 * num(&gain, "start_win_hi")
+    );
+    assert!(doc.contains(&want), "docs/strategy.md lacks '{want}'");
+}
