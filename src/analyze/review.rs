@@ -92,7 +92,7 @@ pub struct ReviewSettings {
 }
 
 /// The default mistake threshold, in points: the loss that must hold at the stated confidence.
-pub(crate) const DEFAULT_THRESHOLD: f64 = 1.0;
+pub const DEFAULT_THRESHOLD: f64 = 1.0;
 
 /// A blunder holds this many times the mistake threshold.
 pub(crate) const BLUNDER_FACTOR: f64 = 4.0;
@@ -126,6 +126,15 @@ pub(crate) fn analyze_decision(d: &Decision, settings: &Settings, seed: u64) -> 
     let view = d.state.view(d.seat).expect("a decision is in a round");
     let settings = Settings { keep: Some(d.played), ..settings.clone() };
     analyze(&view, d.state.legal(), &settings, decision_seed(seed, d))
+}
+
+/// Reviews one decision as [`review`] reviews each, without the deeper check (which only the
+/// mistakes of a search bot get): the row of `d` analysed at `settings` (its threshold and seed;
+/// its seat and thread count are not read). One decision at a time, on the calling thread: what
+/// the browser page's review runs, where there are no threads.
+pub fn review_decision(d: &Decision, settings: &ReviewSettings) -> ReviewRow {
+    let a = analyze_decision(d, &settings.analysis, settings.seed);
+    row(d, &a, settings.threshold)
 }
 
 /// Reviews `games`: each decision of the chosen seats, in log order.

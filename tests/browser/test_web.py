@@ -25,11 +25,11 @@ def ready(page):
     page.wait_for_selector("body[data-ready=true]", timeout=60_000)
 
 
-def setup(page, players="2", seats=("human", "expert")):
+def setup(page, players="2", seats=("human", "expert"), rounds=ROUNDS):
     page.select_option("#players", players)
     for i, s in enumerate(seats):
         page.select_option(f'#seat-list select[data-seat="{i}"]', s)
-    page.select_option("#rounds", ROUNDS)
+    page.select_option("#rounds", rounds)
     page.fill("#seed", SEED)
 
 
@@ -126,6 +126,28 @@ def test_a_whole_match_by_clicks_with_a_hint_a_save_and_a_resume_gives_the_cli_l
     assert log.rstrip("\n").splitlines()[-1].startswith('{"event":"match_end"')
     assert log == cli_log(mtrain, tmp_path, saved["choices"])
     page.screenshot(path=str(tmp_path / "laptop.png"), full_page=True)
+
+
+def test_the_review_grades_every_decision_shows_the_position_and_tries_again(open_page, page_file, tmp_path):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    setup(page, rounds="1")
+    page.click("#start")
+    made = play_on(page)
+    page.click("#review-go")
+    page.wait_for_function("() => document.getElementById('review-summary').textContent.length > 0", timeout=120_000)
+    items = page.locator("#review-list li")
+    assert items.count() == made, "one graded row per decision the person made"
+    assert page.text_content("#review-summary").startswith(f"You: {made} decisions")
+    # A decision's position, its best move outlined, and a new try from there.
+    items.nth(made - 1).click()
+    assert page.locator("#position").is_visible()
+    assert "the best was" in page.text_content("#position-text")
+    page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
+    page.click("#position-retry")
+    settle(page)
+    assert page.locator("#pause").is_hidden()
+    assert page.text_content("#prompt").startswith(("Your move", "You drew", "Cover", "Where"))
 
 
 def test_on_a_phone_the_hand_comes_first_and_nothing_scrolls_sideways(open_page, page_file):

@@ -263,6 +263,8 @@
   }
 
   function draw() {
+    if (G.viewing) return drawPosition();
+    $("position").hidden = true;
     const a = G.answer;
     const s = G.state;
     const toAct = a.to_act;
@@ -341,6 +343,12 @@
     // Between rounds, and at the end.
     const pause = a.paused || a.over;
     $("pause").hidden = !pause;
+    if (!pause) {
+      $("review").hidden = true;
+      $("review-list").replaceChildren();
+      $("review-progress").textContent = "";
+      G.reviewed = null;
+    }
     if (pause) {
       const end = s.matchEnd;
       $("pause-title").textContent = end ? "Match over" : `Round ${a.round - 1} over`;
@@ -376,6 +384,90 @@
     for (let p = 0; p < n; p++) tot.append(el("td", { "data-total-seat": p, text: String(totals[p]) }));
     body.append(tot);
     table.append(body);
+  }
+
+  // ---------------------------------------------------------------- review
+  const GRADE_TEXT = { blunder: "blunder", mistake: "mistake", inaccuracy: "inaccuracy", "": "good" };
+
+  // Grades each of the people's decisions of the round just over (of the whole match at its
+  // end), one analysis per request so the progress shows.
+  async function reviewRound() {
+    const a = G.answer;
+    const round = a.over ? null : a.round - 1;
+    $("review-go").disabled = true;
+    $("review").hidden = false;
+    $("review-list").replaceChildren();
+    const rows = [];
+    for (let k = 0; ; k++) {
+      const r = await ask({ op: "review", round, k });
+      if (!r.ok) {
+        $("review-progress").textContent = r.error;
+        break;
+      }
+      if (!r.row) break;
+      $("review-progress").textContent = `reviewed ${k + 1} of ${r.total}`;
+      rows.push({ ...r.row, choice: r.choice });
+      $("review-list").append(reviewItem(rows[rows.length - 1]));
+    }
+    $("review-go").disabled = false;
+    G.reviewed = rows;
+    $("review-summary").textContent = reviewSummary(rows);
+  }
+
+  function reviewSummary(rows) {
+    const bySeat = new Map();
+    for (const r of rows) {
+      const m = bySeat.get(r.seat) || { n: 0, loss: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+      m.n += 1;
+      m.loss += Math.max(0, r.loss);
+      if (r.grade in m) m[r.grade] += 1;
+      bySeat.set(r.seat, m);
+    }
+    if (!bySeat.size) return "No decisions of yours to review.";
+    return [...bySeat].map(([seat, m]) => `${G.T.seatName(seat)}: ${m.n} decisions, ${m.blunder} blunders, ${m.mistake} mistakes, ${m.inaccuracy} inaccuracies; ${m.loss.toFixed(1)} points lost in all against the best moves (expected).`).join(" ");
+  }
+
+  function reviewItem(r) {
+    const g = GRADE_TEXT[r.grade] || r.grade;
+    const li = el("li", { tabindex: 0, "data-choice": r.choice, "data-grade": r.grade || "good" },
+      el("span", { class: `grade ${r.grade || "good"}`, text: g }),
+      ` round ${r.round}: played ${G.T.moveText(r.played)}` + (r.played === r.best ? " (the best move)" : `; best ${G.T.moveText(r.best)}, ${r.loss.toFixed(2)} points better [${r.loss_lo.toFixed(2)}, ${r.loss_hi.toFixed(2)}]`));
+    const open = () => showPosition(r);
+    li.addEventListener("click", open);
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter") open(); });
+    return li;
+  }
+
+  // The position before a reviewed decision, its best move marked on the table.
+  function showPosition(r) {
+    G.viewing = r;
+    draw();
+  }
+
+  function drawPosition() {
+    const r = G.viewing;
+    const s = G.T.newState();
+    // Events before the decision's first event (log line r.line, from 1; G.lines[0] is line 1).
+    for (let i = 1; i < r.line - 1 && i < G.lines.length; i++) G.T.apply(s, JSON.parse(G.lines[i]), i);
+    const best = /^(\S+) on (\S+)$/.exec(r.best);
+    const targets = new Map();
+    if (best) {
+      G.T.train(s, best[2]);
+      targets.set(best[2], () => {});
+    }
+    $("engine-text").textContent = G.T.drawTrains($("trains"), s, { targets });
+    const hand = $("hand");
+    hand.replaceChildren();
+    for (const t of s.hands[r.seat].slice().sort(G.T.byValue)) {
+      hand.append(G.T.tileEl(t, { cls: best && G.T.key(best[1]) === t ? "selected" : "" }));
+    }
+    $("hand-title").textContent = "The hand at that decision";
+    $("move-list").replaceChildren();
+    $("prompt").textContent = "";
+    $("position").hidden = false;
+    $("pause").hidden = true;
+    $("position-text").textContent = `Round ${r.round}, before your decision: you played ${G.T.moveText(r.played)}; the best was ${G.T.moveText(r.best)} (outlined on the table and in the hand).`;
+    $("position-retry").hidden = !G.practice;
   }
 
   // ---------------------------------------------------------------- saving
@@ -435,6 +527,22 @@
         return;
       }
       animating = animating.then(async () => receive(await ask({ op: "continue" })));
+    });
+    $("review-go").addEventListener("click", () => {
+      animating = animating.then(reviewRound);
+    });
+    $("position-back").addEventListener("click", () => {
+      G.viewing = null;
+      draw();
+    });
+    $("position-retry").addEventListener("click", () => {
+      const choice = G.viewing.choice;
+      G.viewing = null;
+      animating = animating.then(async () => {
+        const a = await ask({ op: "rewind", choice });
+        if (!a.ok) $("game-error").textContent = a.error;
+        else await receive(a);
+      });
     });
     $("hint").addEventListener("click", () => {
       $("hint").disabled = true;

@@ -13,6 +13,8 @@ pub mod abi;
 pub mod lab;
 
 use mexican_train::analyze::explain::hint_text;
+use mexican_train::analyze::replay::parse_log;
+use mexican_train::analyze::review::{DEFAULT_THRESHOLD, ReviewSettings, review_decision};
 use mexican_train::analyze::{Settings, analyze};
 use mexican_train::game::BotSeats;
 use mexican_train::log::JsonLog;
@@ -306,6 +308,54 @@ impl Session {
     }
 }
 
+impl Session {
+    /// The review of the people's decisions (of round `round`, or of the whole game): how many
+    /// there are, and the `k`-th graded (one analysis per call, so the page can show progress)
+    /// with its place among the people's choices (what "try again from here" rewinds to).
+    pub fn review(&self, round: Option<u8>, k: usize) -> Result<Value, Fail> {
+        let games = parse_log(&self.log_text(), "the game").map_err(|e| e.to_string())?;
+        let game = games.first().ok_or("no game to review")?;
+        let people: Vec<usize> =
+            self.spec.seats.iter().enumerate().filter(|(_, s)| *s == "human").map(|(i, _)| i).collect();
+        let mut listed = Vec::new();
+        let mut choice = 0usize;
+        for d in game.decisions().map_err(|e| e.to_string())? {
+            if !people.contains(&d.seat.index()) {
+                continue;
+            }
+            if round.is_none_or(|r| r == d.round) {
+                listed.push((choice, d));
+            }
+            choice += 1;
+        }
+        let total = listed.len();
+        let Some((choice, d)) = listed.into_iter().nth(k) else {
+            return Ok(json!({"ok": true, "total": total}));
+        };
+        let settings = ReviewSettings {
+            analysis: Settings::default(),
+            seat: None,
+            threshold: DEFAULT_THRESHOLD,
+            check_worlds: 0,
+            seed: self.seed,
+            threads: 1,
+        };
+        let row = review_decision(&d, &settings);
+        Ok(json!({"ok": true, "total": total, "choice": choice, "row": row}))
+    }
+
+    /// Goes back to just before the person's `choice`-th decision (from 0): "try again from here".
+    pub fn rewind(&mut self, choice: usize) -> Result<(), Fail> {
+        let mut saved = self.saved();
+        if choice > saved.choices.len() {
+            return Err(format!("decision {choice} is not one of the {} made", saved.choices.len()));
+        }
+        saved.choices.truncate(choice);
+        *self = Session::resume(&saved)?;
+        Ok(())
+    }
+}
+
 /// A kind of decision as the page names it.
 fn decision_name(d: Decision) -> &'static str {
     match d {
@@ -423,6 +473,18 @@ pub fn handle(request: &str) -> String {
                     Ok(s.update(true))
                 }),
                 "state" => with_session(|s| Ok(s.update(true))),
+                "review" => {
+                    let round: Option<u8> = field(&req, "round")?;
+                    let k: usize = field(&req, "k")?;
+                    with_session(|s| s.review(round, k))
+                }
+                "rewind" => {
+                    let choice: usize = field(&req, "choice")?;
+                    with_session(|s| {
+                        s.rewind(choice)?;
+                        Ok(s.update(true))
+                    })
+                }
                 "hint" => with_session(|s| s.hint()),
                 "save" => with_session(|s| Ok(json!({"ok": true, "saved": s.saved()}))),
                 "log" => with_session(|s| Ok(json!({"ok": true, "log": s.log_text()}))),
@@ -432,7 +494,7 @@ pub fn handle(request: &str) -> String {
                 }
                 "" => Err("a request without 'op'".into()),
                 other => Err(format!(
-                    "unknown op '{other}' (valid: info, new, resume, play, continue, undo, state, hint, save, log, bench)"
+                    "unknown op '{other}' (valid: info, new, resume, play, continue, undo, state, hint, review, rewind, save, log, bench)"
                 )),
             }
         },

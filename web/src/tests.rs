@@ -134,3 +134,25 @@ fn the_log_is_the_one_play_match_writes_with_the_same_choices() {
         assert_eq!(String::from_utf8(buffer.0.borrow().clone()).unwrap(), s.log_text());
     }
 }
+
+#[test]
+fn a_review_grades_each_of_the_persons_decisions_and_rewinds_to_one() {
+    let mut s = Session::new(spec(&["human", "greedy"], "5")).unwrap();
+    play_out(&mut s);
+    let all = s.review(None, 0).unwrap();
+    let total = all["total"].as_u64().unwrap() as usize;
+    assert_eq!(total, s.choices.len(), "every choice is a decision reviewed");
+    let first_round = s.review(Some(1), 0).unwrap();
+    assert_eq!(first_round["choice"], 0);
+    assert_eq!(first_round["row"]["seat"], 0);
+    assert_eq!(first_round["row"]["round"], 1);
+    let grade = first_round["row"]["grade"].as_str().unwrap();
+    assert!(["", "inaccuracy", "mistake", "blunder"].contains(&grade), "{grade}");
+    assert!(s.review(Some(1), total + 5).unwrap().get("row").is_none());
+    // Back to the third decision: two choices kept, the person to act.
+    let log = s.log_text();
+    s.rewind(2).unwrap();
+    assert_eq!(s.choices.len(), 2);
+    assert!(s.person().is_some());
+    assert!(log.starts_with(&s.log_text()));
+}
