@@ -1478,3 +1478,38 @@ fn the_strategy_guide_quotes_its_study() {
     );
     assert!(doc.contains(&want), "docs/strategy.md lacks '{want}'");
 }
+
+/// README quotes the play page's speed, hint times and size from results/web/speed.csv, and the
+/// page meets its targets: at least half the native engine's rate, a typical (median) hint under
+/// a second, under 3 MB.
+#[test]
+fn the_web_page_figures_are_those_of_speed_csv() {
+    let r = records("results/web/speed.csv").remove(0);
+    let readme = read("README.md").replace('\n', " ");
+    let thousands = |x: f64| {
+        let s = format!("{x:.0}");
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let quote = format!(
+        "plays {} greedy rounds a second against {} natively for the same work ({:.3} of native); a hint at the analyst's defaults takes a median of {:.2} s over the first {} decisions of a 4-player game, the slowest {:.2} s",
+        thousands(num(&r, "browser_rounds_per_s")),
+        thousands(num(&r, "native_rounds_per_s")),
+        num(&r, "browser_share"),
+        num(&r, "hint_s"),
+        r["hints"],
+        num(&r, "hint_max_s"),
+    );
+    assert!(readme.contains(&quote), "README lacks: {quote}");
+    let quote = format!("the page is {} bytes", thousands(num(&r, "page_bytes")));
+    assert!(readme.contains(&quote), "README lacks: {quote}");
+    assert!(num(&r, "browser_share") >= 0.5, "the page plays under half the native rate");
+    assert!(num(&r, "hint_s") < 1.0, "a hint takes a second or more");
+    assert!(num(&r, "page_bytes") < 3e6, "the page is 3 MB or more");
+}

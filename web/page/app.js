@@ -112,7 +112,8 @@
       drawSeats();
     };
     $("preset").addEventListener("change", about);
-    for (let n = 2; n <= 8; n++) $("players").append(el("option", { value: n, text: String(n) }));
+    // 2 to 16 seats: the engine says which counts the preset deals on the chosen set.
+    for (let n = 2; n <= 16; n++) $("players").append(el("option", { value: n, text: String(n) }));
     $("players").value = "4";
     $("players").addEventListener("change", drawSeats);
     for (const r of INFO.rules) $("rule-key").append(el("option", { value: r.key, text: r.key }));
@@ -146,7 +147,7 @@
     const rounds = $("rounds").value;
     return {
       preset: $("preset").value,
-      set: 12,
+      set: Number($("set").value),
       rules: chosenRules.slice(),
       rounds: rounds ? Number(rounds) : null,
       seats,
@@ -589,7 +590,7 @@
     });
     $("bench").addEventListener("click", async () => {
       $("bench-result").textContent = "measuring\u2026";
-      const a = await ask({ op: "bench", rounds: 20000 });
+      const a = await ask({ op: "bench", rounds: Number($("bench").dataset.rounds || 20000) });
       $("bench-result").textContent = `${Math.round(a.rounds / (a.ms / 1000)).toLocaleString("en")} greedy rounds a second (${a.rounds} rounds in ${(a.ms / 1000).toFixed(2)} s)`;
       $("bench-result").dataset.rate = String(a.rounds / (a.ms / 1000));
     });
