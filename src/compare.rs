@@ -44,7 +44,7 @@ use crate::tournament::{
 };
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What a comparison's state file says it is.
@@ -413,6 +413,11 @@ impl Comparison {
     /// is set; chunks cut short (`opts.cut`, a failing bot) are not counted. Returns whether
     /// it stopped before the end.
     ///
+    /// This needs threads (a rayon pool) and a clock (`Instant`, for the checkpoints), which
+    /// WebAssembly in the browser has neither of (`wasm32-unknown-unknown`: the pool cannot
+    /// spawn and `Instant::now` panics): there the caller steps through the chunks itself with
+    /// [`Comparison::play_chunk`], which uses neither and folds each chunk exactly as this does.
+    ///
     /// # Errors
     /// The first error `save` returns, or a bot the registry cannot build.
     pub fn play<E: From<InvalidInput>>(
@@ -427,9 +432,7 @@ impl Comparison {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
         let mut last = Instant::now();
         for i in 0..st.cells.len() {
-            let c = &st.cells[i];
-            let todo: Vec<u64> =
-                c.chunks_planned.0.iter().flat_map(|&(x, y)| x..y).filter(|&k| !c.done.contains(k)).collect();
+            let todo = st.cells[i].chunks_left();
             if todo.is_empty() {
                 continue;
             }
@@ -443,7 +446,7 @@ impl Comparison {
                     use rayon::prelude::*;
                     batch
                         .par_iter()
-                        .map(|&k| tours.iter().map(|t| t.play_chunk_deals(k, &opts.cut)).collect::<Option<Vec<_>>>())
+                        .map(|&k| every_rule_set(&tours, k, &opts.cut))
                         .collect()
                 });
                 for (&k, out) in batch.iter().zip(played) {
@@ -464,6 +467,30 @@ impl Comparison {
         }
         Ok(false)
     }
+
+    /// Plays chunk `k` of cell `i` under every rule set on the calling thread and adds it to
+    /// `st`, as [`Comparison::play`] adds each chunk, but without its thread pool and its
+    /// checkpoint clock: for a caller that has neither (the browser page of `mtrain web`, on
+    /// WebAssembly) and steps through [`CompareCell::chunks_left`] itself, in that order, to
+    /// show its progress. `tours` are the cell's tournaments, [`Comparison::tournament`] of
+    /// every rule set in order. Once every chunk is played the state is the one `play` leaves.
+    /// Returns `false`, adding nothing, when `cut` (or a failing bot) cut the chunk short.
+    pub fn play_chunk(&self, st: &mut CompareState, i: usize, k: u64, tours: &[Tournament], cut: &AtomicBool) -> bool {
+        debug_assert_eq!(tours.len(), self.sets.len());
+        match every_rule_set(tours, k, cut) {
+            Some(out) => {
+                st.cells[i].add_chunk(k, out);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Chunk `k` of a cell played under every rule set (`tours`, in order) on the calling thread:
+/// per rule set its tally and per-deal totals; `None` when one was cut short.
+fn every_rule_set(tours: &[Tournament], k: u64, cut: &AtomicBool) -> Option<Vec<DealTotals>> {
+    tours.iter().map(|t| t.play_chunk_deals(k, cut)).collect()
 }
 
 /// One cell of a comparison: a player count and hand size, a tally per rule set over the same
@@ -504,6 +531,11 @@ mod u128_rows {
 }
 
 impl CompareCell {
+    /// The chunks planned and not yet played, in order.
+    pub fn chunks_left(&self) -> Vec<u64> {
+        self.chunks_planned.0.iter().flat_map(|&(x, y)| x..y).filter(|&k| !self.done.contains(k)).collect()
+    }
+
     /// Adds chunk `k`, played under every rule set: each tally, and the cross sums deal by deal.
     fn add_chunk(&mut self, k: u64, out: Vec<DealTotals>) {
         let base = &out[0].1;

@@ -241,6 +241,12 @@ impl Expert {
             Ok(ms) if ms <= MAX_MS => Some(Duration::from_millis(u64::from(ms))),
             _ => return Err(bad("ms", v, &format!("an integer from 0 (no cap) to {MAX_MS}"))),
         };
+        // WebAssembly in the browser (`mtrain web`) has no clock: `Instant::now` panics there, so
+        // a time cap is refused rather than left to stop the engine.
+        #[cfg(target_family = "wasm")]
+        if time_cap.is_some() {
+            return Err(bad("ms", v, "0 in the browser, which has no clock for a time cap"));
+        }
         let v = param(spec, &INFO, "depth");
         let depth = match v.parse::<u32>() {
             Ok(d) if d <= MAX_DEPTH => d,

@@ -1,7 +1,8 @@
 //! Reports: the human transcript and the JSONL game log of `mtrain play`.
 
 pub(crate) mod balance;
-pub(crate) mod compare;
+// Public for the browser page's rules lab (web/src/lab.rs), which shows what `mtrain compare` writes.
+pub mod compare;
 pub(crate) mod html;
 pub mod manifest;
 pub(crate) mod plot;

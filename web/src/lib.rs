@@ -419,6 +419,25 @@ fn elo_of(bot: &str) -> Value {
 
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// The rules lab's comparison, apart from the game: the page can play while it runs.
+    static LAB: RefCell<Option<lab::Lab>> = const { RefCell::new(None) };
+}
+
+fn with_lab(f: impl FnOnce(&mut lab::Lab) -> Result<Value, Fail>) -> Result<Value, Fail> {
+    LAB.with(|s| match s.borrow_mut().as_mut() {
+        Some(l) => f(l),
+        None => Err("no comparison: start one".into()),
+    })
+}
+
+/// A comparison's progress, and its results once every game is played.
+fn lab_progress(l: &lab::Lab) -> Result<Value, Fail> {
+    let (done, total) = l.progress();
+    let mut v = json!({"ok": true, "done": done, "total": total, "finished": l.finished()});
+    if l.finished() {
+        v["result"] = l.result()?;
+    }
+    Ok(v)
 }
 
 fn with_session(f: impl FnOnce(&mut Session) -> Result<Value, Fail>) -> Result<Value, Fail> {
@@ -492,9 +511,25 @@ pub fn handle(request: &str) -> String {
                     let rounds: u32 = field(&req, "rounds")?;
                     Ok(json!({"ok": true, "rounds": lab::greedy_rounds(rounds)}))
                 }
+                "compare_start" => {
+                    let spec: lab::LabSpec = field(&req, "lab")?;
+                    let l = lab::Lab::start(&spec)?;
+                    let mut v = lab_progress(&l)?;
+                    v["about"] = l.about();
+                    LAB.with(|c| *c.borrow_mut() = Some(l));
+                    Ok(v)
+                }
+                "compare_step" => {
+                    let games: u64 = field(&req, "games")?;
+                    with_lab(|l| {
+                        l.step(games)?;
+                        lab_progress(l)
+                    })
+                }
+                "compare_result" => with_lab(|l| Ok(json!({"ok": true, "result": l.result()?}))),
                 "" => Err("a request without 'op'".into()),
                 other => Err(format!(
-                    "unknown op '{other}' (valid: info, new, resume, play, continue, undo, state, hint, review, rewind, save, log, bench)"
+                    "unknown op '{other}' (valid: info, new, resume, play, continue, undo, state, hint, review, rewind, save, log, bench, compare_start, compare_step, compare_result)"
                 )),
             }
         },

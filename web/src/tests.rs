@@ -156,3 +156,130 @@ fn a_review_grades_each_of_the_persons_decisions_and_rewinds_to_one() {
     assert!(s.person().is_some());
     assert!(log.starts_with(&s.log_text()));
 }
+
+fn ask(request: Value) -> Value {
+    serde_json::from_str(&handle(&request.to_string())).unwrap()
+}
+
+/// Plays a comparison through the lab's ops, a few games a step, and returns the last answer.
+fn lab_run(lab: Value, games_a_step: u64) -> Value {
+    let mut a = ask(json!({"op": "compare_start", "lab": lab}));
+    assert_eq!(a["ok"], true, "{a}");
+    let mut steps = 0;
+    while a["finished"] != true {
+        let before = a["done"].as_u64().unwrap();
+        a = ask(json!({"op": "compare_step", "games": games_a_step}));
+        assert_eq!(a["ok"], true, "{a}");
+        assert!(a["done"].as_u64().unwrap() > before, "every step plays");
+        assert!(a["done"].as_u64().unwrap() <= a["total"].as_u64().unwrap());
+        steps += 1;
+    }
+    assert!(steps > 1, "the games came in steps");
+    a
+}
+
+/// The lab steps through the chunks one at a time on one thread; the command line plays them on
+/// a pool of threads. The files are the same: the same comparison, the same folding.
+#[test]
+fn the_labs_stepped_comparison_writes_what_the_command_lines_threaded_one_writes() {
+    let a = lab_run(
+        json!({"rulesets": ["wikipedia", "wikipedia:tap=draw_two"], "players": 3, "hands": "9-10",
+               "games": 60, "seed": "0x2a", "rounds": 2}),
+        25,
+    );
+    assert_eq!(a["done"], a["total"]);
+    let spec = mexican_train::compare::CompareSpec {
+        rulesets: vec![
+            mexican_train::compare::RuleSet::parse("wikipedia").unwrap(),
+            mexican_train::compare::RuleSet::parse("wikipedia:tap=draw_two").unwrap(),
+        ],
+        set: 12,
+        rounds: Some(2),
+        players: (3, 3),
+        hands: Some((9, 10)),
+        bots: mexican_train::balance::DEFAULT_POPULATION.into(),
+        games: 60,
+        seed: 0x2a,
+        margin: mexican_train::compare::MARGIN,
+        relative_margin: mexican_train::compare::RELATIVE_MARGIN,
+        seconds_per_turn: mexican_train::compare::SECONDS_PER_TURN,
+    };
+    let registry = Registry::builtin();
+    let c = mexican_train::compare::Comparison::new(&spec, &registry).unwrap();
+    let mut st = c.new_state(Value::Null, None);
+    let opts = mexican_train::tournament::RunOptions::new(3);
+    let stopped = c
+        .play::<mexican_train::error::InvalidInput>(&mut st, &opts, &registry, |_| {}, |_| Ok(()))
+        .unwrap();
+    assert!(!stopped && st.complete());
+    assert_eq!(a["total"].as_u64().unwrap(), st.games());
+    let files = mexican_train::report::compare::result_files(&c, &st.cells);
+    let r = &a["result"];
+    assert_eq!(files[0], ("compare.csv".to_string(), r["compare_csv"].as_str().unwrap().to_string()));
+    assert_eq!(files[1], ("rulesets.csv".to_string(), r["rulesets_csv"].as_str().unwrap().to_string()));
+    assert_eq!(files[2], ("summary.txt".to_string(), r["summary"].as_str().unwrap().to_string()));
+    // A row a difference, the CSV's figures as data.
+    let rows = r["rows"].as_array().unwrap();
+    assert_eq!(rows.len() + 1, files[0].1.lines().count());
+    let turns = rows.iter().find(|x| x["metric"] == "turns" && x["hand"] == 10).unwrap();
+    assert_eq!(turns["headline"], "turns/round");
+    let line = files[0].1.lines().find(|l| l.starts_with("3,10,") && l.contains(",turns,")).unwrap();
+    assert_eq!(line.split(',').nth(7).unwrap(), format!("{:.6}", turns["difference"].as_f64().unwrap()));
+    // Asked again, the same results.
+    assert_eq!(ask(json!({"op": "compare_result"}))["result"], *r);
+}
+
+#[test]
+fn the_lab_plays_the_baselines_dealt_hand_unless_asked_and_names_the_command_line() {
+    let a = ask(json!({"op": "compare_start", "lab": {"rulesets": ["wikipedia", "wikipedia:tap=draw_two"]}}));
+    assert_eq!(a["ok"], true, "{a}");
+    assert_eq!(a["about"]["hands"], json!([15]));
+    assert_eq!(
+        a["about"]["command"],
+        "mtrain compare --ruleset wikipedia --ruleset wikipedia:tap=draw_two --players 4 --hands 15 --games 200 --seed 1"
+    );
+    assert_eq!(a["finished"], false);
+    let early = ask(json!({"op": "compare_result"}));
+    assert!(early["error"].as_str().unwrap().contains("not finished: 0 of"), "{early}");
+    let a = ask(json!({"op": "compare_start", "lab": {"rulesets": ["wikipedia", "celko1998:tap=draw_two"],
+        "players": 2, "hands": "auto", "games": 7, "seed": "0x10", "bots": "planner, greedy"}}));
+    assert_eq!(a["ok"], true, "{a}");
+    assert_eq!(a["about"]["hands"][0], 5);
+    assert_eq!(
+        a["about"]["command"],
+        "mtrain compare --ruleset wikipedia --ruleset celko1998:tap=draw_two --players 2 --games 7 --bots 'planner, greedy' --seed 16"
+    );
+}
+
+#[test]
+fn a_bad_comparison_is_refused_in_one_line() {
+    let lab = |v: Value| {
+        let a = ask(json!({"op": "compare_start", "lab": v}));
+        assert_eq!(a["ok"], false, "{a}");
+        let e = a["error"].as_str().unwrap().to_string();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        e
+    };
+    let two = |extra: Value| {
+        let mut v = json!({"rulesets": ["wikipedia", "wikipedia:tap=draw_two"]});
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    assert!(lab(json!({"rulesets": ["wikipedia"]})).contains("at least two rule sets"));
+    assert!(lab(json!({"rulesets": []})).contains("at least two rule sets"));
+    assert!(lab(json!({"rulesets": ["wikipedai", "wikipedia"]})).contains("unknown preset 'wikipedai'"));
+    assert!(lab(json!({"rulesets": ["wikipedia", "wikipedia:tap=never"]})).contains("tap"));
+    assert!(lab(json!({"rulesets": ["wikipedia", "wikipedia:tap=always_announced"]})).contains("the same rules"));
+    assert!(lab(two(json!({"hands": "30"}))).contains("at most"));
+    assert!(lab(two(json!({"hands": "9-x"}))).contains("expected dealt, auto, H or A-B"));
+    assert!(lab(two(json!({"hands": "0"}))).contains("expected dealt, auto, H or A-B"));
+    assert!(lab(two(json!({"games": 0}))).contains("0 games"));
+    assert!(lab(two(json!({"seed": "x"}))).contains("seed 'x'"));
+    assert!(lab(two(json!({"players": 1}))).contains("players"));
+    assert!(lab(two(json!({"bots": "nobody"}))).contains("nobody"));
+    assert!(lab(two(json!({"colour": "red"}))).contains("unknown field `colour`"));
+    let a = ask(json!({"op": "compare_step"}));
+    assert!(a["error"].as_str().unwrap().contains("'games'"), "{a}");
+}
