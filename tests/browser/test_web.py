@@ -191,3 +191,130 @@ def test_the_engine_measures_its_speed_in_the_page(open_page, page_file):
     page.click("#bench")
     page.wait_for_selector("#bench-result[data-rate]", timeout=120_000)
     assert float(page.get_attribute("#bench-result", "data-rate")) > 1000
+
+
+# ---------------------------------------------------------------- the rules lab
+
+LAB_SEED = "0x5eed"
+
+
+def lab_setup(page, games, seed=LAB_SEED):
+    """The lab tab: wikipedia against wikipedia with tap=draw_two (set by hand), 4 seats, the
+    baseline's hand, `games` games, `seed`."""
+    page.click('#tabs .tab[data-tab="lab"]')
+    assert page.locator("#lab").is_visible() and page.locator("#setup").is_hidden()
+    page.select_option("#lab-a select >> nth=0", "wikipedia")
+    page.select_option("#lab-b select >> nth=0", "wikipedia")
+    page.select_option("#lab-b .rule-add select", "tap")
+    page.fill("#lab-b .rule-add input", "draw_two")
+    page.click("#lab-b .rule-add button")
+    assert page.locator("#lab-b .lab-changes code").all_text_contents() == ["tap=draw_two"]
+    page.select_option("#lab-players", "4")
+    page.select_option("#lab-hands", "dealt")
+    page.fill("#lab-games", games)
+    page.fill("#lab-seed", seed)
+
+
+def lab_run(page):
+    """Runs the comparison, watching the progress bar; returns the values it showed."""
+    page.evaluate(
+        """() => {
+            window.labSeen = [];
+            window.labWatch = setInterval(() => {
+                const p = document.getElementById('lab-progress');
+                if (!document.getElementById('lab-progress-box').hidden) window.labSeen.push([p.value, p.max]);
+            }, 2);
+        }"""
+    )
+    page.click("#lab-run")
+    page.wait_for_selector("#lab-results:not([hidden])", timeout=120_000)
+    return page.evaluate("() => { clearInterval(window.labWatch); return window.labSeen; }")
+
+
+def cli_compare(mtrain, command, out):
+    """The page's command line, run: the files `mtrain compare` writes."""
+    import shlex
+
+    words = shlex.split(command)
+    assert words[:2] == ["mtrain", "compare"], command
+    r = subprocess.run([str(mtrain), *words[1:], "--quiet", "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return {f: (out / f).read_text() for f in ("compare.csv", "summary.txt")}
+
+
+def test_the_rules_lab_compares_two_rule_sets_with_the_command_lines_figures(open_page, page_file, mtrain, tmp_path):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    lab_setup(page, "100")
+    seen = lab_run(page)
+    total = page.evaluate("() => document.getElementById('lab-progress').max")
+    assert total == 200, "100 games under each rule set"
+    assert page.evaluate("() => document.getElementById('lab-progress').value") == total, "the bar reaches its end"
+    assert page.text_content("#lab-progress-text") == "200 of 200 games"
+    assert any(0 < v < m for v, m in seen), f"the bar moved through the run: {seen[:5]}..."
+    command = page.text_content("#lab-command")
+    assert command == (
+        "mtrain compare --ruleset wikipedia --ruleset wikipedia:tap=draw_two --players 4 --hands 15 --games 100 --seed 24301"
+    )
+    cli = cli_compare(mtrain, command, tmp_path / "cmp")
+    # The verdict in plain words: the command line's summary.txt, a paragraph each.
+    paragraphs = [p for p in cli["summary.txt"].split("\n\n") if p.strip()]
+    assert page.locator("#lab-summary p").all_text_contents() == [p.strip() for p in paragraphs]
+    assert "Under wikipedia:tap=draw_two (against wikipedia) at 4 players, hands of 15 tiles" in paragraphs[0]
+    # The files, byte for byte.
+    assert download(page, "#lab-csv") == cli["compare.csv"]
+    assert download(page, "#lab-summary-file") == cli["summary.txt"]
+    # One figure of the table: the difference in turns a round, as compare.csv has it.
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(cli["compare.csv"])))
+    turns = next(r for r in rows if r["metric"] == "turns")
+    cell = page.locator('#lab-table tr[data-metric="turns"][data-hand="15"] td.difference')
+    exact = float(cell.get_attribute("data-value"))
+    assert f"{exact:.6f}" == turns["difference"]
+    assert cell.text_content() == f"{exact:+.1f}"
+    verdict = page.text_content('#lab-table tr[data-metric="turns"] td.verdict')
+    assert verdict == {"changes": "changes", "no_change": "no measurable change", "undecided": "undecided"}[turns["verdict"]]
+    # The headline figures in the table, every one with "Every figure".
+    headline = page.locator("#lab-table tbody tr").count()
+    assert 5 <= headline <= 7
+    page.check("#lab-every")
+    assert page.locator("#lab-table tbody tr").count() == len(rows)
+    # The plot: a row per headline difference, with its interval, inside the page's width.
+    assert page.locator("#lab-plot svg .lab-row").count() == headline
+    assert page.locator("#lab-plot svg .lab-row .lab-interval").count() == 3 * headline
+    assert page.locator("#lab-plot svg .lab-band").count() == 1
+    box = page.locator("#lab-plot svg").bounding_box()
+    assert box["width"] <= 1280 and box["height"] > 100
+    page.screenshot(path=str(tmp_path / "lab-laptop.png"), full_page=True)
+    # Back to Play: the game's setup, the lab out of view.
+    page.click('#tabs .tab[data-tab="play"]')
+    assert page.locator("#setup").is_visible() and page.locator("#lab").is_hidden()
+
+
+def test_the_rules_lab_on_a_phone_fits_its_width(open_page, page_file, tmp_path):
+    page = open_page(page_file, 390, 844)
+    ready(page)
+    lab_setup(page, "40", seed="3")
+    lab_run(page)
+    assert page.locator("#lab-summary p").count() >= 1
+    assert page.locator("#lab-plot svg .lab-row").count() >= 5
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 391, f"the page is {width} px wide at 390"
+    box = page.locator("#lab-plot svg").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 391
+    page.screenshot(path=str(tmp_path / "lab-phone.png"), full_page=True)
+
+
+def test_the_rules_lab_refuses_a_hand_it_cannot_deal_in_one_line(open_page, page_file):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    lab_setup(page, "100")
+    page.select_option("#lab-hands", "custom")
+    page.fill("#lab-hands-custom", "30")
+    page.click("#lab-run")
+    page.wait_for_function("() => document.getElementById('lab-error').textContent.length > 0")
+    error = page.text_content("#lab-error")
+    assert "cannot be dealt to 4 players" in error and "\n" not in error
+    assert page.locator("#lab-results").is_hidden() and not page.locator("#lab-run").is_disabled()

@@ -601,6 +601,8 @@
     .then(() => ask({ op: "info" }))
     .then((info) => {
       INFO = info;
+      // The rules lab (lab.js) asks the same worker.
+      document.dispatchEvent(new CustomEvent("mtrain-ready", { detail: { ask, info } }));
       setupForm();
       wire();
       $("engine-state").textContent = "";

@@ -3,10 +3,11 @@
 //! built by `scripts/regen/build-web.sh`; docs/web.md).
 //!
 //! [`render`] puts the page together in the shared shell of [`super::page`]: the body of
-//! `web/page/index.html`, the viewer's stylesheet and the page's own, the worker's script as
-//! text (the page starts it from a `blob:` URL), the WebAssembly as base64 text, and the page's
-//! script after the table script it shares with the viewer ([`super::view::TABLE_JS`]). The
-//! page fetches nothing: its policy forbids every request.
+//! `web/page/index.html`, the viewer's stylesheet and the page's own (the game's, then the rules
+//! lab's), the worker's script as text (the page starts it from a `blob:` URL), the WebAssembly
+//! as base64 text, and the page's scripts (the game's, then the rules lab's) after the table
+//! script it shares with the viewer ([`super::view::TABLE_JS`]). The page fetches nothing: its
+//! policy forbids every request.
 
 use super::page::{self, Head};
 use base64::Engine as _;
@@ -19,15 +20,17 @@ const VIEWER_CSS: &str = include_str!("viewer.css");
 const CSS: &str = include_str!("../../../web/page/app.css");
 const APP_JS: &str = include_str!("../../../web/page/app.js");
 const WORKER_JS: &str = include_str!("../../../web/page/worker.js");
+const LAB_CSS: &str = include_str!("../../../web/page/lab.css");
+const LAB_JS: &str = include_str!("../../../web/page/lab.js");
 
 /// The page around the engine `wasm` (the `mtrain_web` WebAssembly module).
 pub fn render(wasm: &[u8]) -> String {
-    let css = format!("{VIEWER_CSS}{CSS}");
+    let css = format!("{VIEWER_CSS}{CSS}{LAB_CSS}");
     let head =
         Head { marker: MARKER, title: "mtrain: Mexican Train", css: &css, script: true, body_class: None, wasm: true };
     let b64 = base64::engine::general_purpose::STANDARD.encode(wasm);
     let mut out = page::open(&head);
-    out.reserve(TEMPLATE.len() + APP_JS.len() + WORKER_JS.len() + b64.len() + 1024);
+    out.reserve(TEMPLATE.len() + APP_JS.len() + LAB_JS.len() + WORKER_JS.len() + b64.len() + 1024);
     // Placeholders go in one pass, so text inside the scripts is never taken for one.
     let mut rest = TEMPLATE;
     while let Some(at) = rest.find("{{") {
@@ -37,6 +40,7 @@ pub fn render(wasm: &[u8]) -> String {
             "{{JS}}" => {
                 out.push_str(super::view::TABLE_JS);
                 out.push_str(APP_JS);
+                out.push_str(LAB_JS);
             }
             "{{WORKER}}" => out.push_str(WORKER_JS),
             "{{WASM}}" => out.push_str(&b64),
@@ -56,10 +60,16 @@ mod tests {
 
     #[test]
     fn the_scripts_never_close_their_elements() {
-        for (name, text) in [("app.js", APP_JS), ("worker.js", WORKER_JS), ("table.js", super::super::view::TABLE_JS)] {
+        for (name, text) in [
+            ("app.js", APP_JS),
+            ("lab.js", LAB_JS),
+            ("worker.js", WORKER_JS),
+            ("table.js", super::super::view::TABLE_JS),
+        ] {
             assert!(!text.contains("</script"), "{name} must not close its script element");
         }
         assert!(!CSS.contains("</style"), "app.css must not close its style element");
+        assert!(!LAB_CSS.contains("</style"), "lab.css must not close its style element");
         assert!(!TEMPLATE.contains("<body"), "index.html is the body's content");
     }
 
