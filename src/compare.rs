@@ -444,10 +444,7 @@ impl Comparison {
                 }
                 let played: Vec<Option<Vec<DealTotals>>> = pool.install(|| {
                     use rayon::prelude::*;
-                    batch
-                        .par_iter()
-                        .map(|&k| every_rule_set(&tours, k, &opts.cut))
-                        .collect()
+                    batch.par_iter().map(|&k| every_rule_set(&tours, k, &opts.cut)).collect()
                 });
                 for (&k, out) in batch.iter().zip(played) {
                     let Some(out) = out else {

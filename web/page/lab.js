@@ -167,6 +167,8 @@
       return;
     }
     running = { stop: false };
+    result = null;
+    $("lab-results").hidden = true;
     $("lab-run").disabled = true;
     $("lab-stop").hidden = false;
     try {
@@ -227,6 +229,16 @@
         .map((p) => el("p", { text: p.trim() }))
     );
     $("lab-command").textContent = result.about.command;
+    // Too few deals decide nothing (compare's MIN_DEALS): say how many games would.
+    const few = result.rows.find((r) => r.deals < result.min_deals);
+    $("lab-few").hidden = !few;
+    if (few) {
+      const games = Math.ceil((result.min_deals * result.about.games) / Math.max(few.deals, 1));
+      $("lab-few").textContent =
+        `${result.about.games} games are ${few.deals} deals at ${few.hand} tiles (every seat order of a deal is a game); ` +
+        `a difference is judged on ${result.min_deals} deals or more, so these are undecided whatever their intervals: ` +
+        `give at least ${games} games.`;
+    }
     drawPlot();
     drawTable();
   }
@@ -249,7 +261,7 @@
         el(
           "tr",
           { "data-metric": r.metric, "data-hand": r.hand, class: `verdict-${r.verdict}` },
-          el("td", { text: r.label }),
+          el("td", { class: "figure", text: every ? r.label : r.headline }),
           el("td", { text: String(r.hand) }),
           el("td", { text: num(r.baseline_value, r.share) }),
           el("td", { text: num(r.value, r.share) }),

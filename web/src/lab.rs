@@ -95,8 +95,14 @@ fn hands_of(text: &str, base: &RuleSet, set: u8, players: u8) -> Result<Option<(
     match t {
         "auto" => return Ok(None),
         "" | "dealt" => {
-            let table =
-                TableSpec { preset: base.preset.clone(), set, players, hand: None, rounds: None, rules: base.rules.clone() };
+            let table = TableSpec {
+                preset: base.preset.clone(),
+                set,
+                players,
+                hand: None,
+                rounds: None,
+                rules: base.rules.clone(),
+            };
             let (rules, _) = table.build().map_err(|e| format!("rule set '{}': {e}", base.name))?;
             let h = rules.hand().ok_or_else(|| {
                 format!("'{}' deals no hand to {players} players from double-{set}: give hand sizes", base.name)
@@ -154,8 +160,11 @@ impl Lab {
     /// # Errors
     /// One line naming the problem.
     pub fn start(spec: &LabSpec) -> Result<Lab, String> {
-        let rulesets =
-            spec.rulesets.iter().map(|r| RuleSet::parse(r).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
+        let rulesets = spec
+            .rulesets
+            .iter()
+            .map(|r| RuleSet::parse(r).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
         let base = rulesets.first().ok_or("a comparison needs at least two rule sets (the first is the baseline)")?;
         if spec.games == 0 {
             return Err("0 games play nothing: give 1 or more games".into());
@@ -304,6 +313,7 @@ impl Lab {
             "rulesets_csv": rep::rulesets_csv(c, cells),
             "summary": rep::summary(c, &diffs),
             "z": cmp::adjusted_z(diffs.len()),
+            "min_deals": cmp::MIN_DEALS,
             "rows": rows,
         }))
     }

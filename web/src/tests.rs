@@ -208,9 +208,7 @@ fn the_labs_stepped_comparison_writes_what_the_command_lines_threaded_one_writes
     let c = mexican_train::compare::Comparison::new(&spec, &registry).unwrap();
     let mut st = c.new_state(Value::Null, None);
     let opts = mexican_train::tournament::RunOptions::new(3);
-    let stopped = c
-        .play::<mexican_train::error::InvalidInput>(&mut st, &opts, &registry, |_| {}, |_| Ok(()))
-        .unwrap();
+    let stopped = c.play::<mexican_train::error::InvalidInput>(&mut st, &opts, &registry, |_| {}, |_| Ok(())).unwrap();
     assert!(!stopped && st.complete());
     assert_eq!(a["total"].as_u64().unwrap(), st.games());
     let files = mexican_train::report::compare::result_files(&c, &st.cells);
@@ -223,6 +221,8 @@ fn the_labs_stepped_comparison_writes_what_the_command_lines_threaded_one_writes
     assert_eq!(rows.len() + 1, files[0].1.lines().count());
     let turns = rows.iter().find(|x| x["metric"] == "turns" && x["hand"] == 10).unwrap();
     assert_eq!(turns["headline"], "turns/round");
+    assert_eq!(r["min_deals"], mexican_train::compare::MIN_DEALS);
+    assert!(turns["deals"].as_u64().unwrap() > 0);
     let line = files[0].1.lines().find(|l| l.starts_with("3,10,") && l.contains(",turns,")).unwrap();
     assert_eq!(line.split(',').nth(7).unwrap(), format!("{:.6}", turns["difference"].as_f64().unwrap()));
     // Asked again, the same results.
