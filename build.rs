@@ -9,8 +9,20 @@ use std::process::Command;
 /// `strategies/`, which `src/lib.rs` mounts with `#[path]`), the assets they embed with
 /// `include_str!` (all under `src/`), this script and the manifests. A new top-level folder of
 /// sources or assets belongs here: `tests/build_watch.rs` fails for a `#[path]`, `include_str!`,
-/// `include_bytes!` or `include!` that reaches outside these.
-const WATCHED: [&str; 5] = ["src", "strategies", "build.rs", "Cargo.toml", "Cargo.lock"];
+/// `include_bytes!` or `include!` that reaches outside these. The play page (`mtrain web`) embeds
+/// its own files from `web/page/`, its engine `web/mtrain.wasm`, and the strategy guide with its
+/// example match.
+const WATCHED: [&str; 9] = [
+    "src",
+    "strategies",
+    "build.rs",
+    "Cargo.toml",
+    "Cargo.lock",
+    "web/page",
+    "web/mtrain.wasm",
+    "docs/strategy.md",
+    "results/strategy/example.jsonl",
+];
 
 fn main() {
     println!("cargo:rerun-if-changed=.git/HEAD");

@@ -321,3 +321,21 @@ def test_the_rules_lab_refuses_a_hand_it_cannot_deal_in_one_line(open_page, page
     error = page.text_content("#lab-error")
     assert "cannot be dealt to 4 players" in error and "\n" not in error
     assert page.locator("#lab-results").is_hidden() and not page.locator("#lab-run").is_disabled()
+
+
+def test_the_guide_lists_the_rules_with_their_sizes_and_sets_an_example(open_page, page_file):
+    page = open_page(page_file, 1280, 900)
+    ready(page)
+    page.click('#tabs .tab[data-tab="guide"]')
+    assert page.locator("#game").is_hidden() and page.locator("#setup").is_hidden()
+    rules = page.locator("#guide-rules .guide-rule")
+    assert rules.count() >= 10
+    first = rules.first.text_content()
+    assert "points a round" in first and "plan_tile" in first
+    rules.first.locator("button").click()
+    page.wait_for_selector("#guide-position:not([hidden])")
+    assert page.text_content("#guide-position-text").startswith("Move 15 of the example match")
+    assert page.locator("#guide-trains .train.target").count() == 1
+    assert page.locator("#guide-hands .tile.selected").count() == 1
+    page.click('#tabs .tab[data-tab="play"]')
+    assert page.locator("#guide").is_hidden() and page.locator("#setup").is_visible()

@@ -22,6 +22,62 @@ const APP_JS: &str = include_str!("../../../web/page/app.js");
 const WORKER_JS: &str = include_str!("../../../web/page/worker.js");
 const LAB_CSS: &str = include_str!("../../../web/page/lab.css");
 const LAB_JS: &str = include_str!("../../../web/page/lab.js");
+const GUIDE_JS: &str = include_str!("../../../web/page/guide.js");
+/// The strategy guide the Guide tab shows: its rules, with their measured sizes (checked against
+/// the study's CSV by tests/readme_numbers.rs), and the logged match its examples come from.
+const STRATEGY: &str = include_str!("../../../docs/strategy.md");
+const EXAMPLE_LOG: &str = include_str!("../../../results/strategy/example.jsonl");
+
+/// The Guide tab's data: each rule of docs/strategy.md's "The rules, largest first" (its title,
+/// its paragraphs as HTML, the example's move number) and the example match's log lines.
+fn guide_json() -> String {
+    let start = STRATEGY.find("## The rules, largest first").expect("docs/strategy.md lists its rules");
+    let end = STRATEGY[start..].find("\n## ").map_or(STRATEGY.len(), |e| start + e + 1);
+    let mut rules = Vec::new();
+    for section in STRATEGY[start..end].split("\n### ").skip(1) {
+        let (title, body) = section.split_once('\n').unwrap_or((section, ""));
+        let paragraphs: Vec<String> = body
+            .split("\n\n")
+            .map(|p| p.trim().replace('\n', " "))
+            .filter(|p| !p.is_empty())
+            .map(|p| inline(&p))
+            .collect();
+        let example = body.find("**Example:** move ").and_then(|at| {
+            let rest = &body[at + "**Example:** move ".len()..];
+            rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())].parse::<u32>().ok()
+        });
+        rules.push(serde_json::json!({"title": title.trim(), "paragraphs": paragraphs, "move": example}));
+    }
+    let lines: Vec<&str> = EXAMPLE_LOG.lines().collect();
+    page::script_safe(&serde_json::json!({"rules": rules, "log": lines}).to_string())
+}
+
+/// A paragraph of the guide as HTML: escaped, with its two inline marks, `**bold**` and
+/// `` `code` ``, made elements. Written here because the guide's paragraphs use nothing else
+/// (no links, lists or nesting), which a Markdown crate would be a dependency for.
+fn inline(text: &str) -> String {
+    let escaped = page::esc(text);
+    let mut out = String::with_capacity(escaped.len());
+    let (mut bold, mut code) = (false, false);
+    let mut rest = escaped.as_str();
+    while let Some(i) = rest.find(['*', '`']) {
+        out.push_str(&rest[..i]);
+        if rest[i..].starts_with("**") && !code {
+            out.push_str(if bold { "</b>" } else { "<b>" });
+            bold = !bold;
+            rest = &rest[i + 2..];
+        } else if rest[i..].starts_with('`') {
+            out.push_str(if code { "</code>" } else { "<code>" });
+            code = !code;
+            rest = &rest[i + 1..];
+        } else {
+            out.push('*');
+            rest = &rest[i + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// The page around the engine `wasm` (the `mtrain_web` WebAssembly module).
 pub fn render(wasm: &[u8]) -> String {
@@ -41,8 +97,10 @@ pub fn render(wasm: &[u8]) -> String {
                 out.push_str(super::view::TABLE_JS);
                 out.push_str(APP_JS);
                 out.push_str(LAB_JS);
+                out.push_str(GUIDE_JS);
             }
             "{{WORKER}}" => out.push_str(WORKER_JS),
+            "{{GUIDE}}" => out.push_str(&guide_json()),
             "{{WASM}}" => out.push_str(&b64),
             "{{VERSION}}" => out.push_str(env!("CARGO_PKG_VERSION")),
             other => panic!("unknown placeholder {other} in web/page/index.html"),
@@ -63,6 +121,7 @@ mod tests {
         for (name, text) in [
             ("app.js", APP_JS),
             ("lab.js", LAB_JS),
+            ("guide.js", GUIDE_JS),
             ("worker.js", WORKER_JS),
             ("table.js", super::super::view::TABLE_JS),
         ] {
@@ -71,6 +130,20 @@ mod tests {
         assert!(!CSS.contains("</style"), "app.css must not close its style element");
         assert!(!LAB_CSS.contains("</style"), "lab.css must not close its style element");
         assert!(!TEMPLATE.contains("<body"), "index.html is the body's content");
+    }
+
+    #[test]
+    fn the_guide_carries_every_rule_of_the_strategy_guide_with_its_example() {
+        let g: serde_json::Value = serde_json::from_str(&guide_json()).unwrap();
+        let rules = g["rules"].as_array().unwrap();
+        let listed = STRATEGY.split("## The rules, largest first").nth(1).unwrap();
+        let listed = &listed[..listed.find("\n## ").unwrap()];
+        assert_eq!(rules.len(), listed.matches("\n### ").count());
+        assert!(rules[0]["title"].as_str().unwrap().starts_with("1. "));
+        assert!(rules.iter().all(|r| r["move"].as_u64().is_some()), "every rule has its example move");
+        assert!(rules[0]["paragraphs"][0].as_str().unwrap().contains("<code>plan_tile</code>"));
+        assert_eq!(g["log"].as_array().unwrap().len(), EXAMPLE_LOG.lines().count());
+        assert_eq!(inline("a **b** `c*d` <e>"), "a <b>b</b> <code>c*d</code> &lt;e&gt;");
     }
 
     #[test]
