@@ -46,17 +46,8 @@
   let INFO = null;
   const chosenRules = [];
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v == null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const k of kids) if (k != null) e.append(k);
-    return e;
-  }
+  // The element builder the table script shares (it needs no table to build an element).
+  const { el } = mtrainTable(0);
 
   function randomSeed() {
     const w = new Uint32Array(2);
