@@ -157,10 +157,19 @@ def tournament(
 
     ``bots`` is the field: a list of bot specs (``"greedy"``, ``"montecarlo:samples=32"``) and
     Python bots, or one comma-separated string; ``None`` is the command line's default field. A
-    Python bot is any object with a ``choose(observation, legal)`` method: ``observation`` is
-    the bot protocol's ``decide`` message as a dict, ``legal`` its list of moves, and the
-    answer an index into ``legal``; its ``name`` attribute names it in the tables. A bot that
-    raises fails the run with a ``RuntimeError`` naming it and the error. ``options`` are
+    Python bot is an object of one of two shapes, named in the tables by its ``name`` attribute:
+
+    - a *tensor bot* has an ``act(obs, mask)`` method: ``obs`` is the seat's observation tensor
+      (:meth:`State.observation_tensor`, float32) and ``mask`` the action mask (int8, 1: legal),
+      exactly what :mod:`mtrain.gym`, :mod:`mtrain.pettingzoo` and :func:`vec_env` give a learner
+      at the same decision; the answer is an action number. A policy trained in those
+      environments plays here as it is.
+    - otherwise a *protocol bot* has a ``choose(observation, legal)`` method: ``observation`` is
+      the bot protocol's ``decide`` message as a dict, ``legal`` its list of moves, and the
+      answer an index into ``legal``.
+
+    A bot that raises, or answers an illegal action, fails the run with a ``RuntimeError``
+    naming it and the error. ``options`` are
     rule changes, a dict or a list of strings (``{"tap": "draw_two"}`` or ``["tap=draw_two"]``:
     ``--rule tap=draw_two``). ``threads`` is 1 to 4 per core (at least 16 are allowed; default:
     every core). The same arguments give the same numbers as the command line, at any thread
@@ -190,10 +199,15 @@ def _run_keywords(kind: str, kw: Dict[str, object]) -> Dict[str, object]:
     return _mtrain.run_keywords(kind, kw, python_bots=python_bots, threads=threads, progress=progress)
 
 
+def _is_bot(obj) -> bool:
+    """Whether ``obj`` is a Python bot: it has a callable ``act`` (a tensor bot) or ``choose``."""
+    return callable(getattr(obj, "act", None)) or callable(getattr(obj, "choose", None))
+
+
 def _field(bots) -> Tuple[Optional[str], List[Tuple[str, object]]]:
     """The field as a ``--bots`` list, and the Python bots in it as ``(name, object)``: any
-    object with a ``choose(observation, legal)`` method, named by its ``name`` attribute (else
-    ``python1``, ``python2``, ...)."""
+    object with an ``act(obs, mask)`` or a ``choose(observation, legal)`` method, named by its
+    ``name`` attribute (else ``python1``, ``python2``, ...)."""
     if bots is None or isinstance(bots, str):
         return bots, []
     names: List[str] = []
@@ -201,13 +215,16 @@ def _field(bots) -> Tuple[Optional[str], List[Tuple[str, object]]]:
     for b in bots:
         if isinstance(b, str):
             names.append(b)
-        elif callable(getattr(b, "choose", None)):
+        elif _is_bot(b):
             name = getattr(b, "name", None) or f"python{len(python_bots) + 1}"
             if all(o is not b for _, o in python_bots):
                 python_bots.append((name, b))
             names.append(name)
         else:
-            raise TypeError(f"{b!r} is neither a bot spec nor an object with a choose(observation, legal) method")
+            raise TypeError(
+                f"{b!r} is neither a bot spec nor a Python bot (an object with an act(obs, mask) "
+                "or a choose(observation, legal) method)"
+            )
     return ",".join(names), python_bots
 
 
@@ -464,7 +481,7 @@ def _game(rules: str, set: int, players: int, hand, rounds, options) -> Game:
 
 def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:
     """Opponents as bot specs and the Python bots among them (see :func:`tournament`)."""
-    if isinstance(opponents, str) or callable(getattr(opponents, "choose", None)):
+    if isinstance(opponents, str) or _is_bot(opponents):
         opponents = [opponents]
     field, python_bots = _field(list(opponents))
     return field.split(","), python_bots
