@@ -566,6 +566,49 @@ impl State {
         Ok(PyArray1::from_vec(py, out))
     }
 
+    /// What `player` sees and may do now, in one call (what the environments ask at every
+    /// step): its observation tensor (as [`State::observation_tensor`]) and its action mask over
+    /// `Game.num_distinct_actions()` (int8, 1: legal; all zero when another seat is to act or
+    /// the match is over).
+    #[allow(clippy::type_complexity)]
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        player: Int,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+        let layout = ObservationLayout::new(self.st.rules());
+        let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
+        let seat = Seat::from_index(player);
+        let mut obs = vec![0.0; layout.len()];
+        if let Some(view) = self.st.view(seat) {
+            layout.write(&view, self.st.round_number(), self.st.current(), &mut obs);
+        }
+        let mut mask = vec![0i8; self.space.len()];
+        if self.st.current() == Some(seat) {
+            for &m in self.st.legal().iter() {
+                mask[self.space.encode(m).expect("every legal move is numbered")] = 1;
+            }
+        }
+        Ok((PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask)))
+    }
+
+    /// Plays `action` as [`State::apply_action`] does and returns each seat's reward for it as
+    /// the environments count them: minus the score of each round it ended over 100, and once
+    /// the match is over, the seat's return ([`State::returns`]) added.
+    fn apply_action_rewards(&mut self, action: Int) -> PyResult<Vec<f64>> {
+        let n = self.st.rules().players as usize;
+        let before: Vec<u32> = self.st.result().totals[..n].to_vec();
+        self.apply_action(action)?;
+        let r = self.st.result();
+        let over = self.st.is_over();
+        Ok((0..n)
+            .map(|s| {
+                let round = -f64::from(r.totals[s] - before[s]) / 100.0;
+                if over { round + match_return(r, s) } else { round }
+            })
+            .collect())
+    }
+
     /// A full state consistent with everything `player` has seen: the hidden hands and
     /// boneyard redrawn by the engine's determinization (the worlds search bots sample), the
     /// later deals redrawn, all from `seed`. Its events are `player`'s view of the round so far.

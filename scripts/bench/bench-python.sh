@@ -1,11 +1,20 @@
 #!/bin/bash
-# Throughput of the Python environments, random legal actions: the vectorised environment
-# (mtrain.vec_env, n games of seat 0 against greedy bots, 4 players, wikipedia) in agent steps
-# per second at n = 1024, and the PettingZoo AEC environment driven from Python in turns per
-# second. Each figure is the median of RUNS timed runs after a warm-up.
-# Writes results/benchmarks/python.csv.
+# Throughput of the Python environments per CPU-second, with random legal actions on the same
+# matches (4 players, wikipedia, double-12), each figure interleaved with its baseline in one run:
 #
-# Usage: scripts/bench/bench-python.sh     (about a minute on 2 cores; run it on a quiet machine)
+# - `State` driven directly: each step asks the seat to act for its observation tensor and
+#   action mask (`State.observe`) and plays a random legal action (the baseline);
+# - the PettingZoo AEC environment (`mtrain.pettingzoo.env`) with the same steps through
+#   PettingZoo's loop (`agent_iter`, `last`, `step`);
+# - `mtrain.vec_env` at n = 1,024 and n = 64 (seat 0 against `greedy`), agent steps (a step of
+#   every game) per CPU-second of the process, bots' turns included;
+# - the memory each vec_env game keeps: the growth of the process's resident memory when
+#   65,536 games are made, over 65,536.
+#
+# Each rate is the median of RUNS rounds; in each round every measure runs once, in turn, so a
+# busy machine slows them alike. Writes results/benchmarks/python.csv.
+#
+# Usage: scripts/bench/bench-python.sh     (about two minutes on 2 cores; a quiet machine is best)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/checks/python-test.sh -q -k "not a_random_match" > /dev/null   # builds and installs the package
@@ -18,25 +27,33 @@ import mtrain
 from mtrain.pettingzoo import env as aec_env
 
 out, runs = sys.argv[1], int(sys.argv[2])
-rows = []
+STEPS = 20_000
 
-def vec(n, steps):
-    env = mtrain.vec_env(n, ["greedy"], players=4, seed=1)
-    rng = np.random.default_rng(1)
-    for _ in range(20):
-        env.step((rng.random(env.mask.shape) * env.mask).argmax(axis=1).astype(np.int64))
-    t = time.perf_counter()
-    for _ in range(steps):
-        env.step((rng.random(env.mask.shape) * env.mask).argmax(axis=1).astype(np.int64))
-    return n * steps / (time.perf_counter() - t)
 
-def aec(turns):
-    e = aec_env(players=4)
+def cpu(f):
+    """Steps per CPU-second of the process (every thread's time counted)."""
+    t = time.process_time()
+    steps = f()
+    return steps / (time.process_time() - t)
+
+
+def state():
+    game, rng, done, k = mtrain.Game("wikipedia", players=4), np.random.default_rng(1), 0, 0
+    while done < STEPS:
+        s = game.new_state(mtrain.episode_seed(1, k)) if hasattr(mtrain, "episode_seed") else game.new_state(k)
+        k += 1
+        while not s.is_terminal() and done < STEPS:
+            obs, mask = s.observe(s.current_player())
+            legal = mask.nonzero()[0]
+            s.apply_action(int(legal[rng.integers(len(legal))]))
+            done += 1
+    return done
+
+
+def aec():
+    e, rng, done = aec_env(players=4), np.random.default_rng(1), 0
     e.reset(seed=1)
-    rng = np.random.default_rng(1)
-    done = 0
-    t = time.perf_counter()
-    while done < turns:
+    while done < STEPS:
         for agent in e.agent_iter():
             obs, reward, term, trunc, info = e.last()
             if term or trunc:
@@ -45,22 +62,54 @@ def aec(turns):
             legal = obs["action_mask"].nonzero()[0]
             e.step(int(legal[rng.integers(len(legal))]))
             done += 1
-            if done >= turns:
+            if done >= STEPS:
                 break
         e.reset()
-    return turns / (time.perf_counter() - t)
+    return done
 
-cores = os.cpu_count()
-for name, f in [("vec_env n=1024 steps/s", lambda: vec(1024, 100)), ("vec_env n=64 steps/s", lambda: vec(64, 1000)),
-                ("pettingzoo turns/s", lambda: aec(20000))]:
-    f()
-    values = [f() for _ in range(runs)]
-    rows.append([name, runs, cores, f"{min(values):.0f}", f"{statistics.median(values):.0f}", f"{max(values):.0f}"])
+
+def vec(n, steps):
+    env = mtrain.vec_env(n, ["greedy"], players=4, seed=1)
+    rng = np.random.default_rng(1)
+
+    def run():
+        for _ in range(steps):
+            env.step((rng.random(env.mask.shape) * env.mask).argmax(axis=1))
+        return n * steps
+
+    run()
+    return run
+
+
+def resident():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+measures = {
+    "State steps/cpu-s": state,
+    "pettingzoo AEC steps/cpu-s": aec,
+    "vec_env n=1024 steps/cpu-s": vec(1024, 40),
+    "vec_env n=64 steps/cpu-s": vec(64, 400),
+}
+for f in measures.values():
+    f()  # warm-up
+values = {name: [] for name in measures}
+for _ in range(runs):
+    for name, f in measures.items():
+        values[name].append(cpu(f))
+rows = [[name, runs, os.cpu_count(), f"{min(v):.0f}", f"{statistics.median(v):.0f}", f"{max(v):.0f}"] for name, v in values.items()]
+ratio = [statistics.median(values["State steps/cpu-s"]) / statistics.median(values["pettingzoo AEC steps/cpu-s"])]
+rows.append(["State over AEC (ratio of medians)", runs, os.cpu_count(), "", f"{ratio[0]:.2f}", ""])
+before = resident()
+big = mtrain.vec_env(65_536, ["greedy"], players=4, seed=1)
+per_game = (resident() - before) / len(big)
+rows.append(["vec_env bytes per game (n=65536)", 1, os.cpu_count(), "", f"{per_game:.0f}", ""])
 with open(out, "w", newline="") as fh:
     w = csv.writer(fh, lineterminator="\n")
     w.writerow(["what", "runs", "cores", "min", "median", "max"])
     w.writerows(rows)
 for r in rows:
-    print(f"{r[0]:<26} median {int(r[4]):>10,}  (min {int(r[3]):,}, max {int(r[5]):,})")
+    print(f"{r[0]:<36} median {r[4]:>10}  (min {r[3]}, max {r[5]})")
 PY
 echo "wrote $OUT" >&2
