@@ -94,7 +94,7 @@ def board(state, player: Optional[int]) -> dict:
 
 def _train_text(t: dict) -> str:
     if t["tiles"] is None:
-        laid = f"{t['count']} tiles"
+        laid = f"{t['count']} tile{'s' if t['count'] != 1 else ''}"
     elif t["tiles"]:
         laid = " ".join(t["tiles"])
     else:
@@ -164,7 +164,7 @@ def html_board(state, player: Optional[int] = None) -> str:
     for t in b["trains"]:
         who = t["owner"]
         info = f"hand {b['hands'][who]} · score {b['scores'][who]}" if who is not None else ""
-        laid = _tiles_html(t["tiles"]) if t["tiles"] else (f"{t['count']} tiles" if t["count"] else "not started")
+        laid = _tiles_html(t["tiles"]) if t["tiles"] else (f"{t['count']} tile{'s' if t['count'] != 1 else ''}" if t["count"] else "not started")
         notes = [f"open end {t['end']}"] + (["open double"] if t["open_double"] else [])
         marker = ' <span title="marker" style="color:#c00">&#9873; marker</span>' if t["marked"] else ""
         acting = ' style="background:#eef6ff"' if who is not None and who == b["to_act"] else ""
