@@ -50,7 +50,7 @@ class MexicanTrainEnv(gymnasium.Env):
     ``players`` seats (default: you and one seat per opponent given) under ``rules``, ``set``,
     ``hand``, ``rounds`` and ``options`` as in :class:`mtrain.Game`."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,
