@@ -42,8 +42,9 @@ def board(state, player: Optional[int]) -> dict:
     """What a render shows, as data: ``over``, ``round``, ``to_act``, ``scores``, and while the
     match is in play ``seat`` (the seat whose view it is), ``engine``, ``boneyard``, ``hands``
     (each seat's tile count), ``hand`` (the seat's tiles), ``trains`` (one dict per train:
-    ``name``, ``owner``, ``tiles`` (the tiles laid, or ``None`` when the round's events are not
-    known), ``count``, ``end``, ``open_double``, ``marked``), ``owed`` and ``moves`` (the seat's
+    ``name``, ``owner``, ``tiles`` (the tiles laid, as far as the round's events tell: the last
+    ones when the state did not see the first plays), ``earlier`` (how many tiles laid before
+    those), ``count``, ``end``, ``open_double``, ``marked``), ``owed`` and ``moves`` (the seat's
     legal moves, numbered, when it is to act)."""
     out = {
         "over": state.is_terminal(),
@@ -62,12 +63,13 @@ def board(state, player: Optional[int]) -> dict:
     trains = []
     for t in obs["trains"]:
         name = str(t["train"])
-        tiles = laid.get(name, [])
+        tiles = laid.get(name, [])[-t["tiles"] :] if t["tiles"] else []
         trains.append(
             {
                 "name": _train_label(name),
                 "owner": int(name) if name.isdigit() else None,
-                "tiles": tiles if len(tiles) == t["tiles"] else None,
+                "tiles": tiles,
+                "earlier": t["tiles"] - len(tiles),
                 "count": t["tiles"],
                 "end": t["end"],
                 "open_double": t["open_double"],
@@ -92,13 +94,16 @@ def board(state, player: Optional[int]) -> dict:
     return out
 
 
+def _earlier(n: int) -> str:
+    """Tiles laid before the events a state has seen (those of a match dealt without them)."""
+    return f"({n} tile{'s' if n != 1 else ''})"
+
+
 def _train_text(t: dict) -> str:
-    if t["tiles"] is None:
-        laid = f"{t['count']} tile{'s' if t['count'] != 1 else ''}"
-    elif t["tiles"]:
-        laid = " ".join(t["tiles"])
-    else:
+    if t["count"] == 0:
         laid = "(not started)"
+    else:
+        laid = " ".join(([_earlier(t["earlier"])] if t["earlier"] else []) + t["tiles"])
     notes = [f"open end {t['end']}"]
     if t["open_double"]:
         notes.append("open double")
@@ -164,7 +169,8 @@ def html_board(state, player: Optional[int] = None) -> str:
     for t in b["trains"]:
         who = t["owner"]
         info = f"hand {b['hands'][who]} · score {b['scores'][who]}" if who is not None else ""
-        laid = _tiles_html(t["tiles"]) if t["tiles"] else (f"{t['count']} tile{'s' if t['count'] != 1 else ''}" if t["count"] else "not started")
+        laid = (_earlier(t["earlier"]) + " " if t["earlier"] else "") + _tiles_html(t["tiles"])
+        laid = laid if t["count"] else "not started"
         notes = [f"open end {t['end']}"] + (["open double"] if t["open_double"] else [])
         marker = ' <span title="marker" style="color:#c00">&#9873; marker</span>' if t["marked"] else ""
         acting = ' style="background:#eef6ff"' if who is not None and who == b["to_act"] else ""
