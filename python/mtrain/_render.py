@@ -172,11 +172,12 @@ def html_board(state, player: Optional[int] = None) -> str:
         laid = (_earlier(t["earlier"]) + " " if t["earlier"] else "") + _tiles_html(t["tiles"])
         laid = laid if t["count"] else "not started"
         notes = [f"open end {t['end']}"] + (["open double"] if t["open_double"] else [])
-        marker = ' <span title="marker" style="color:#c00">&#9873; marker</span>' if t["marked"] else ""
+        marker = ' <span title="marker" style="color:#c00">&#9873;</span>' if t["marked"] else ""
         acting = ' style="background:#eef6ff"' if who is not None and who == b["to_act"] else ""
+        cell = '<td style="padding:2px 6px;white-space:nowrap;vertical-align:top">'
         rows.append(
-            f"<tr{acting}><td><b>{esc(t['name'])}</b>{marker}</td><td>{esc(info)}</td>"
-            f"<td>{laid}</td><td>{esc(', '.join(notes))}</td></tr>"
+            f"<tr{acting}>{cell}<b>{esc(t['name'])}</b>{marker}</td>{cell}{esc(info)}</td>"
+            f'<td style="padding:2px 6px">{laid}</td>{cell}{esc(", ".join(notes))}</td></tr>'
         )
     moves = ""
     if b["moves"]:
