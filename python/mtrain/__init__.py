@@ -83,8 +83,11 @@ class Table(list):
         self.csv = text
 
     def to_pandas(self):
-        """The table as a ``pandas.DataFrame`` (pandas must be installed)."""
-        import pandas as pd
+        """The table as a ``pandas.DataFrame`` (pandas must be installed: ``mtrain[pandas]``)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("to_pandas needs pandas: pip install pandas (or the extra: mtrain[pandas])") from None
 
         return pd.read_csv(io.StringIO(self.csv), keep_default_na=False, na_values=[""])
 
