@@ -65,6 +65,16 @@ def test_bad_input_is_refused():
         env.step([1, None, 2, 3])
 
 
+class ArrayLike:
+    """An array of another library (a JAX or torch CPU array): numpy reads it through __array__."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __array__(self, dtype=None, copy=None):
+        return self.a if dtype is None else self.a.astype(dtype)
+
+
 @pytest.mark.parametrize(
     "convert",
     [
@@ -76,6 +86,7 @@ def test_bad_input_is_refused():
         lambda a: np.stack([a, a], axis=1)[:, 1],  # strided
         lambda a: a.tolist(),
         lambda a: tuple(int(x) for x in a),
+        lambda a: ArrayLike(a.astype(np.int32)),  # as a JAX array converts: through __array__
     ],
 )
 def test_every_integer_dtype_plays_the_same_as_int64(convert):
