@@ -52,6 +52,7 @@ def test_a_bad_opponent_is_refused():
     assert np.issubdtype(mtgym.env().observation_space["observation"].dtype, np.floating)
 
 
+@pytest.mark.filterwarnings("ignore:.*not having a spec")  # made directly, not by gymnasium.make
 def test_the_checker_passes_with_a_render_mode():
     check_env(mtgym.env(opponents=["greedy"], rounds=1, render_mode="ansi").unwrapped)
 
