@@ -18,7 +18,7 @@ import json
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _mtrain
-from ._mtrain import Game, State
+from ._mtrain import Game, State, episode_seed, stream_seed
 
 __version__ = _mtrain.__version__
 
@@ -43,8 +43,10 @@ __all__ = [
     "TuneResult",
     "balance",
     "compare",
+    "episode_seed",
     "run",
     "strategies",
+    "stream_seed",
     "tournament",
     "tune",
     "__version__",
@@ -81,8 +83,11 @@ class Table(list):
         self.csv = text
 
     def to_pandas(self):
-        """The table as a ``pandas.DataFrame`` (pandas must be installed)."""
-        import pandas as pd
+        """The table as a ``pandas.DataFrame`` (pandas must be installed: ``mtrain[pandas]``)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("to_pandas needs pandas: pip install pandas (or the extra: mtrain[pandas])") from None
 
         return pd.read_csv(io.StringIO(self.csv), keep_default_na=False, na_values=[""])
 
@@ -452,13 +457,23 @@ def vec_env(
     """``n`` games of one seat against built-in bots, stepped together in Rust on every core.
 
     Returns a ``VecEnv``, already reset: ``env.obs`` (n x ``Game.observation_shape()`` float32),
-    ``env.mask`` (n x actions, uint8), ``env.rewards`` and ``env.dones`` are numpy arrays written
-    in place by ``env.step(actions)`` (an int64 array of n actions; an illegal action plays the
-    first legal one). A finished game is dealt again at once: its ``dones`` entry is true and its
-    row of ``obs`` is already the new match's. Seats, opponents, rules and rewards are those of
-    :mod:`mtrain.gym` (Python bots among the opponents too); the games depend only on ``seed``,
-    never on the thread count. ``n`` is 1 to 1000000; a bad argument raises a ``ValueError`` or
-    ``TypeError`` naming it and its range.
+    ``env.mask`` (n x actions, uint8), ``env.rewards``, ``env.dones`` and ``env.illegal`` are
+    numpy arrays written in place by ``env.step(actions)``, which also returns ``(obs, rewards,
+    dones, infos)`` (the same arrays; ``infos["illegal"]`` is ``env.illegal``, ``infos["episode"]``
+    each game's match number in its seed stream). ``actions``: one action number per game, any
+    integer numpy array (int8 to int64, unsigned, strided) or a list (``numpy.asarray`` reads it,
+    so a JAX array too); a float or bool array raises ``TypeError``, another shape ``ValueError``.
+    An action outside a game's mask plays its first legal action and sets ``env.illegal[i]``. A
+    finished game is dealt again at once: its ``dones`` entry is true and its row of ``obs`` is
+    already the new match's. Seats, opponents, rules and rewards are those of :mod:`mtrain.gym`
+    (Python bots among the opponents too).
+
+    Seeds: game ``i`` plays the seed stream ``stream_seed(seed, i)``, its ``k``-th match dealt
+    from ``episode_seed(stream_seed(seed, i), k)``, so ``mtrain.gym.env(...).reset(seed=
+    mtrain.stream_seed(seed, i))`` replays game ``i``; nothing depends on the thread count. The
+    games run on a thread pool of the process that steps them, so a forked child (multiprocessing's
+    ``fork``) makes and steps its own environments. ``n`` is 1 to 1000000; a bad argument raises a
+    ``ValueError`` or ``TypeError`` naming it and its range.
     """
     names, python_bots = _opponents(opponents)
     players = players if players is not None else len(names) + 1

@@ -10,8 +10,17 @@ The bots play in Rust between your choices, exactly as in a tournament. Observat
 actions are those of :mod:`mtrain.pettingzoo` (``{"observation", "action_mask"}``, a fixed
 ``Discrete`` action space); rewards too (minus each round's score over 100 as the round ends,
 the win share minus 1/N at the end). An action outside the mask plays the first legal action
-instead and sets ``info["illegal"]``, so random exploration never crashes a run; mask your
-policy to avoid it. An episode is one match (``rounds=`` shortens it).
+instead and sets ``info["illegal"]`` (any integer counts, ``-1`` too, Python's or numpy's), so
+random exploration never crashes a run; mask your policy to avoid it. A float or a bool action
+raises ``TypeError`` rather than being truncated. An episode is one match (``rounds=`` shortens
+it).
+
+Seeds follow the package's one rule (docs/python.md, "Seeds"): ``reset(seed=S)`` deals the match
+``mtrain.episode_seed(S, 0)`` and each later ``reset()`` the next match of that stream
+(``episode_seed(S, 1)``, ...); before any seed is given the stream is drawn at random.
+
+``render_mode="ansi"`` makes ``render()`` return the board as text (:meth:`mtrain.State.render`
+from your seat); ``"human"`` prints it. In a notebook the environment shows the board as HTML.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import Options, _game, _opponents
-from ._mtrain import Solo
+from ._mtrain import Solo, episode_seed
 
 __all__ = ["MexicanTrainEnv", "env"]
 
@@ -41,7 +50,7 @@ class MexicanTrainEnv(gymnasium.Env):
     ``players`` seats (default: you and one seat per opponent given) under ``rules``, ``set``,
     ``hand``, ``rounds`` and ``options`` as in :class:`mtrain.Game`."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -59,6 +68,7 @@ class MexicanTrainEnv(gymnasium.Env):
         players = players if players is not None else len(names) + 1
         self.game = _game(rules, set, players, hand, rounds, options)
         self._solo = Solo(self.game, names, seat, python_bots)
+        self._seat = seat
         n = self.game.num_distinct_actions()
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Dict(
@@ -70,7 +80,8 @@ class MexicanTrainEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: valid are {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self._rng = random.Random()
+        self._stream: Optional[int] = None
+        self._episode = 0
 
     @staticmethod
     def _obs(raw: Tuple[list, list]) -> Dict[str, np.ndarray]:
@@ -83,19 +94,34 @@ class MexicanTrainEnv(gymnasium.Env):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._rng = random.Random(seed)
-        obs = self._obs(self._solo.reset(self._rng.getrandbits(63)))
+            self._stream, self._episode = seed, 0
+        elif self._stream is None:
+            self._stream, self._episode = random.getrandbits(64), 0
+        obs = self._obs(self._solo.reset(episode_seed(self._stream, self._episode)))
+        self._episode += 1
         return obs, {"action_mask": obs["action_mask"]}
 
     def step(self, action):
-        obs, mask, reward, over, illegal = self._solo.step(int(action))
+        obs, mask, reward, over, illegal = self._solo.step(action)
         o = self._obs((obs, mask))
         return o, float(reward), bool(over), False, {"action_mask": o["action_mask"], "illegal": illegal}
 
     def render(self) -> Optional[str]:
-        if self.render_mode == "ansi":
-            return repr(self._solo.state())
-        return None
+        """The board from your seat as text (``render_mode="ansi"``), or printed
+        (``"human"``); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        text = self._solo.state().render(self._seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+    def _repr_html_(self) -> str:
+        try:
+            return self._solo.state()._repr_html_()
+        except RuntimeError:  # not reset yet
+            return "<div>mtrain: call reset() first</div>"
 
     @property
     def state(self):

@@ -17,16 +17,28 @@ the pips left in hand: lower is better); when the match ends, each also receives
 win (1/k for each of k co-winners) minus 1/N. A match's rewards therefore favour both a low
 total and winning.
 
-An action outside the mask plays the agent's first legal action instead (``infos[agent]
-["illegal"]`` says so), so unmasked exploration never crashes a run. ``max_cycles`` (default:
-none) caps each agent's decisions: an agent that has decided ``max_cycles`` times is truncated,
-and its seat then plays its first legal action until every agent is truncated or the match
-ends. :func:`parallel_env` gives the same game in PettingZoo's parallel API, where one step is
-every live agent's next decision.
+An action outside the mask (any integer, ``-1`` too, or ``None``) plays the agent's first legal
+action instead (``infos[agent]["illegal"]`` says so), so unmasked exploration never crashes a
+run; a float or a bool action raises ``TypeError`` rather than being truncated. ``max_cycles``
+(default: none) caps each agent's decisions: an agent that has decided ``max_cycles`` times is
+truncated, and its seat then plays its first legal action until every agent is truncated or the
+match ends. :func:`parallel_env` gives the same game in PettingZoo's parallel API, where one step
+is the decision of the agent to act (the one agent whose mask is not empty); the other agents'
+actions are ignored, so agents that each sample from their own mask always play legally.
+
+Seeds follow the package's one rule (docs/python.md, "Seeds"): ``reset(seed=S)`` deals the match
+``mtrain.episode_seed(S, 0)`` (the match ``Game.new_state(episode_seed(S, 0))`` deals) and each
+later ``reset()`` the next match of that stream; before any seed is given the stream is drawn at
+random.
+
+``render_mode="ansi"`` makes ``render()`` return the board as text, as the agent to act sees it
+(:meth:`mtrain.State.render`); ``"human"`` prints it. In a notebook the environment shows the
+board as HTML.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Dict, Optional
 
@@ -35,6 +47,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from . import Options, _game
+from ._mtrain import episode_seed
 
 __all__ = ["MexicanTrainEnv", "MexicanTrainParallelEnv", "env", "parallel_env"]
 
@@ -51,21 +64,35 @@ def parallel_env(**kwargs: Any) -> "MexicanTrainParallelEnv":
     return MexicanTrainParallelEnv(**kwargs)
 
 
-def _legal_or_first(state, action) -> tuple:
+def action_number(action, n: int) -> Optional[int]:
+    """``action`` as an int (a Python or numpy integer; ``None`` stays ``None``); a float, a bool
+    or anything else raises ``TypeError`` naming what was given and what is taken."""
+    if action is None:
+        return None
+    if not isinstance(action, (bool, np.bool_)):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise TypeError(f"action must be an integer action number (0 to {n - 1}); got {action!r} ({type(action).__name__})")
+
+
+def _legal_or_first(state, action, n: int) -> tuple:
     """``action`` if it is legal now, else the first legal action; and whether it was illegal."""
+    action = action_number(action, n)
     legal = state.legal_actions()
-    if action is not None and int(action) in legal:
-        return int(action), False
+    if action is not None and action in legal:
+        return action, False
     return legal[0], True
 
 
 class MexicanTrainEnv(AECEnv):
     """Mexican Train for N agents: ``players``, ``rules`` (a preset), ``set`` (double-``set``),
     ``hand``, ``rounds`` and ``options`` (rule changes, ``{"tap": "draw_two"}`` or
-    ``["tap=draw_two"]``) as in :class:`mtrain.Game`; ``render_mode`` ``"ansi"`` renders the
-    state as text."""
+    ``["tap=draw_two"]``) as in :class:`mtrain.Game`; ``render_mode`` ``"ansi"`` returns the
+    board as text from ``render()``, ``"human"`` prints it."""
 
-    metadata = {"name": "mexican_train_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "mexican_train_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
         self,
@@ -98,7 +125,8 @@ class MexicanTrainEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: valid are {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self._rng = random.Random()
+        self._stream: Optional[int] = None
+        self._episode = 0
         self.state = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -108,11 +136,14 @@ class MexicanTrainEnv(AECEnv):
         return self._action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        """Deals a new match: from ``seed`` when given (the same seed, the same match), else from
-        the environment's own stream."""
+        """Deals a new match: ``episode_seed(seed, 0)`` when ``seed`` is given (the same seed, the
+        same match), else the next match of the stream last seeded (drawn at random at first)."""
         if seed is not None:
-            self._rng = random.Random(seed)
-        self.state = self.game.new_state(self._rng.getrandbits(63))
+            self._stream, self._episode = seed, 0
+        elif self._stream is None:
+            self._stream, self._episode = random.getrandbits(64), 0
+        self.state = self.game.new_state(episode_seed(self._stream, self._episode))
+        self._episode += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -153,7 +184,7 @@ class MexicanTrainEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        chosen, illegal = _legal_or_first(self.state, action)
+        chosen, illegal = _legal_or_first(self.state, action, self.game.num_distinct_actions())
         self.infos[agent] = {"illegal": illegal}
         self._play(chosen)
         self._decisions[agent] += 1
@@ -172,9 +203,20 @@ class MexicanTrainEnv(AECEnv):
         self._deads_step_first()
 
     def render(self) -> Optional[str]:
-        if self.render_mode == "ansi":
-            return repr(self.state)
-        return None
+        """The board as the agent to act sees it, as text (``render_mode="ansi"``) or printed
+        (``"human"``); ``None`` without a render mode or before ``reset()``."""
+        if self.render_mode is None or self.state is None:
+            return None
+        text = self.state.render()
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+    def _repr_html_(self) -> str:
+        if self.state is None:
+            return "<div>mtrain: call reset() first</div>"
+        return self.state._repr_html_()
 
     def close(self) -> None:
         pass
@@ -182,12 +224,15 @@ class MexicanTrainEnv(AECEnv):
 
 class MexicanTrainParallelEnv(ParallelEnv):
     """Mexican Train in PettingZoo's parallel API (arguments as :class:`MexicanTrainEnv`). A
-    turn-based game has one seat to act at a time, so one parallel step plays every live agent's
-    next decision, in the game's order, with the action that agent gave (an agent asked twice in
-    a step plays its action again; an illegal action is replaced by its first legal one).
-    ``max_cycles`` truncates every agent after that many steps."""
+    turn-based game has one seat to act at a time, so one parallel step plays one decision: that
+    of the agent to act, the one agent whose ``action_mask`` is not empty; every other agent's
+    action is ignored (give any value, or leave it out). An agent that samples from its own mask
+    therefore always plays legally. The acting agent's action is checked as in the AEC env (an
+    illegal one, or a missing one, plays its first legal action and sets ``infos[agent]
+    ["illegal"]``). Every agent's reward is what that decision earned it (the round and match
+    rewards of the AEC env). ``max_cycles`` truncates every agent after that many steps."""
 
-    metadata = {"name": "mexican_train_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "mexican_train_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, max_cycles: Optional[int] = None, **kwargs: Any) -> None:
         self._aec = MexicanTrainEnv(**kwargs)
@@ -211,16 +256,15 @@ class MexicanTrainParallelEnv(ParallelEnv):
         aec, state = self._aec, self._aec.state
         rewards = {a: 0.0 for a in self.agents}
         infos: Dict[str, dict] = {a: {} for a in self.agents}
-        decided = set()
-        while not state.is_terminal() and len(decided) < len(self.agents):
+        if not state.is_terminal():
             agent = self.possible_agents[state.current_player()]
-            chosen, illegal = _legal_or_first(state, actions.get(agent))
+            n = aec.game.num_distinct_actions()
+            chosen, illegal = _legal_or_first(state, actions.get(agent), n)
             infos[agent] = {"illegal": illegal}
             aec.rewards = {a: 0.0 for a in aec.agents}
             aec._play(chosen)
             for a in self.agents:
                 rewards[a] += aec.rewards[a]
-            decided.add(agent)
         self._steps += 1
         over = state.is_terminal()
         truncated = self.max_cycles is not None and self._steps >= self.max_cycles and not over
@@ -233,6 +277,9 @@ class MexicanTrainParallelEnv(ParallelEnv):
 
     def render(self) -> Optional[str]:
         return self._aec.render()
+
+    def _repr_html_(self) -> str:
+        return self._aec._repr_html_()
 
     def close(self) -> None:
         pass

@@ -5,7 +5,9 @@
 
 mod args;
 mod keywords;
+mod pool;
 mod pybot;
+mod seeds;
 
 use args::Int;
 
@@ -28,8 +30,8 @@ use mexican_train::strategies::{Origin, Registry};
 use mexican_train::strategy::{SpecError, StrategySpec};
 use mexican_train::tournament::{TournamentConfig, TournamentSpec};
 use mexican_train::tune::TuningSpec;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -374,6 +376,14 @@ fn action_arg(a: &Int, space: &ActionSpace) -> PyResult<usize> {
     a.within("action", 0, space.len() as i128 - 1)
 }
 
+/// An action an environment takes: any integer (a float or a bool raises `TypeError`), as an
+/// action number of `space` or `usize::MAX` for one outside it (played as an illegal action).
+fn loose_action_arg(a: &Int, space: &ActionSpace) -> PyResult<usize> {
+    let range = format!("an integer action number (0 to {})", space.len() - 1);
+    let v: i128 = a.checked("action", i128::MIN, i128::MAX, &range)?;
+    Ok(usize::try_from(v).ok().filter(|&v| v < space.len()).unwrap_or(usize::MAX))
+}
+
 /// A match configuration: the rules, the set, the table. `new_state(seed)` deals a match.
 /// `set` is one of 6, 9, 12, 15, 18, `players` 2 to 16; `options` a dict `{rule: value}` or a
 /// list of `"rule=value"` strings.
@@ -627,6 +637,27 @@ impl State {
         Clone::clone(self)
     }
 
+    /// The board as text, as `player` (default: the seat to act) sees it: the round, who is to
+    /// act, the engine, every train (its owner, tiles, open end, an open double, a marker), the
+    /// Mexican train(s), each seat's hand size and score, the boneyard, and `player`'s hand and
+    /// legal moves. Once the match is over: the final scores and the winners.
+    #[pyo3(signature = (player = None))]
+    fn render(slf: &Bound<'_, Self>, player: Option<Int>) -> PyResult<String> {
+        let n = slf.borrow().st.rules().players as usize;
+        let player = player.map(|p| seat_arg(&p, "player", n)).transpose()?;
+        slf.py().import("mtrain._render")?.call_method1("text", (slf, player))?.extract()
+    }
+
+    /// The board as HTML (a notebook shows it): `render()`'s content drawn as tiles.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("mtrain._render")?.call_method1("html", (slf, None::<usize>))?.extract()
+    }
+
+    /// The engine tile of the round in play (`"12-12"`), or `None` once the match is over.
+    fn _engine(&self) -> Option<String> {
+        self.st.round().map(|r| r.view(Seat::from_index(0)).engine().0.to_string())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "mtrain.State(round {}, to act: {}, scores {:?})",
@@ -655,6 +686,9 @@ struct SoloCore {
     failure: Arc<Mutex<Option<String>>>,
     seats: Option<BotSeats<Bot>>,
     st: Option<MatchState>,
+    /// The events of the round in play, when kept (`Solo` keeps them for `state()`, a
+    /// `VecEnv`'s games do not).
+    events: Option<Vec<Event>>,
 }
 
 impl SoloCore {
@@ -692,6 +726,7 @@ impl SoloCore {
             failure,
             seats: None,
             st: None,
+            events: None,
         })
     }
 
@@ -711,8 +746,20 @@ impl SoloCore {
     fn reset(&mut self, seed: u64) {
         let bots =
             self.opponents.iter().map(|o| o.as_ref().map(|o| self.registry.build(o).expect("checked"))).collect();
-        let (mut seats, mut st) = BotSeats::deal(&self.rules, &MatchSeeds::from_seed(seed), bots);
-        seats.play(&mut st);
+        let seeds = MatchSeeds::from_seed(seed);
+        let (seats, st) = match self.events.as_mut() {
+            Some(events) => {
+                let mut seen = RoundEvents(events);
+                let (mut seats, mut st) = BotSeats::deal_observed(&self.rules, &seeds, bots, &mut seen);
+                while seats.step_observed(&mut st, &mut seen) {}
+                (seats, st)
+            }
+            None => {
+                let (mut seats, mut st) = BotSeats::deal(&self.rules, &seeds, bots);
+                seats.play(&mut st);
+                (seats, st)
+            }
+        };
         self.seats = Some(seats);
         self.st = Some(st);
     }
@@ -729,8 +776,17 @@ impl SoloCore {
         let seats = self.seats.as_mut().expect("dealt with the state");
         let found = st.legal().iter().position(|&m| space.encode(m) == Some(action));
         let before = st.result().totals[seat.index()];
-        seats.apply(st, found.unwrap_or(0));
-        seats.play(st);
+        match self.events.as_mut() {
+            Some(events) => {
+                let mut seen = RoundEvents(events);
+                seats.apply_observed(st, found.unwrap_or(0), &mut seen);
+                while seats.step_observed(st, &mut seen) {}
+            }
+            None => {
+                seats.apply(st, found.unwrap_or(0));
+                seats.play(st);
+            }
+        }
         let over = st.is_over();
         let r = st.result();
         let mut reward = -f64::from(r.totals[seat.index()] - before) / 100.0;
@@ -781,7 +837,9 @@ impl Solo {
     fn new(game: &Game, opponents: Vec<String>, seat: Int, python_bots: Vec<(String, Py<PyAny>)>) -> PyResult<Solo> {
         let failure = Arc::new(Mutex::new(None));
         let registry = Arc::new(with_python_bots(python_bots, &failure)?);
-        Ok(Solo(SoloCore::new(game, &opponents, &seat, registry, failure)?))
+        let mut core = SoloCore::new(game, &opponents, &seat, registry, failure)?;
+        core.events = Some(Vec::new());
+        Ok(Solo(core))
     }
 
     /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
@@ -792,13 +850,14 @@ impl Solo {
         Ok(self.observe())
     }
 
-    /// Plays `action` for the seat (0 to `Game.num_distinct_actions() - 1`; one outside the mask
-    /// plays the first legal action instead, and says so), then the bots, up to the seat's next
+    /// Plays `action` for the seat (an integer, a Python or numpy one; one outside the mask, or
+    /// outside 0 to `Game.num_distinct_actions() - 1`, plays the first legal action instead, and
+    /// says so; a float or a bool raises `TypeError`), then the bots, up to the seat's next
     /// choice or the end. Returns the observation, the mask, the seat's reward (minus each
     /// round's score over 100 as the round ends, and at the end its win share minus 1/N),
     /// whether the match is over, and whether the action was illegal.
     fn step(&mut self, action: Int) -> PyResult<Stepped> {
-        let action = action_arg(&action, &self.0.space)?;
+        let action = loose_action_arg(&action, &self.0.space)?;
         self.0.dealt()?;
         let (reward, over, illegal) =
             self.0.step(action).ok_or_else(|| PyRuntimeError::new_err("the match is over: call reset()"))?;
@@ -809,7 +868,8 @@ impl Solo {
 
     /// The match as it stands (a copy), for inspection.
     fn state(&self) -> PyResult<State> {
-        Ok(State { st: self.0.dealt()?.clone(), space: self.0.space.clone(), events: Vec::new() })
+        let events = self.0.events.clone().unwrap_or_default();
+        Ok(State { st: self.0.dealt()?.clone(), space: self.0.space.clone(), events })
     }
 }
 
@@ -817,11 +877,12 @@ impl Solo {
 const MAX_ENVS: usize = 1_000_000;
 
 /// `n` games of one seat against built-in bots, stepped together in Rust on every core with
-/// the GIL released: observations, action masks, rewards and dones are numpy arrays the
-/// environment writes in place (`obs`, `mask`, `rewards`, `dones`). A game that ends is dealt
-/// again at once (its reward and `dones` say it ended; `obs` is already the new match's).
-/// Game `i`'s `k`-th match is dealt from `mix(seed, i * 2^32 + k)`, so a run is reproducible
-/// at any thread count.
+/// the GIL released: observations, action masks, rewards, dones and illegal flags are numpy
+/// arrays the environment writes in place (`obs`, `mask`, `rewards`, `dones`, `illegal`). A game
+/// that ends is dealt again at once (its reward and `dones` say it ended; `obs` is already the
+/// new match's). Game `i` plays the seed stream `stream_seed(seed, i)`: its `k`-th match is
+/// dealt from `episode_seed(stream_seed(seed, i), k)`, so a run is reproducible at any thread
+/// count. The games run on a thread pool of this process (a forked child builds its own).
 #[pyclass(name = "VecEnv", module = "mtrain")]
 struct VecEnv {
     games: Vec<SoloCore>,
@@ -832,14 +893,57 @@ struct VecEnv {
     mask: Py<PyArray2<u8>>,
     rewards: Py<PyArray1<f64>>,
     dones: Py<PyArray1<bool>>,
+    illegal: Py<PyArray1<bool>>,
 }
 
-impl VecEnv {
-    fn deal(&mut self, i: usize) {
-        let seed = mexican_train::rng::mix(self.seed, ((i as u64) << 32) + self.episodes[i]);
-        self.episodes[i] += 1;
-        self.games[i].reset(seed);
+/// Deals game `i`'s next match (its `episode`-th, counting from 0) and counts it.
+fn deal_next(game: &mut SoloCore, seed: u64, i: usize, episode: &mut u64) {
+    game.reset(seeds::episode(seeds::stream(seed, i as u64), *episode));
+    *episode += 1;
+}
+
+/// The actions `vec_env.step` takes, as a contiguous int64 array of `n`: any integer numpy
+/// array (any width, signed or not, strided), or anything `numpy.asarray` makes one of (a list,
+/// a JAX or torch CPU array). Values outside `int64` wrap and count as illegal actions. A float,
+/// bool or object array raises `TypeError`, a shape other than `(n,)` `ValueError`, each one
+/// line naming what was given and what is taken.
+fn actions_arg<'py>(py: Python<'py>, given: &Bound<'py, PyAny>, n: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    if let Ok(a) = given.cast::<PyArray1<i64>>()
+        && a.is_c_contiguous()
+    {
+        let len = PyUntypedArrayMethods::len(a);
+        if len != n {
+            return Err(PyValueError::new_err(format!(
+                "{len} actions for {n} games: give one action number per game, shape ({n},)"
+            )));
+        }
+        return Ok(a.clone());
     }
+    let takes = format!("an integer array of shape ({n},) (any integer dtype), or a list of {n} ints");
+    let np = py.import("numpy")?;
+    let kind = given.get_type().name().map_or_else(|_| "?".to_string(), |k| k.to_string());
+    let arr = np
+        .call_method1("asarray", (given,))
+        .map_err(|_| PyTypeError::new_err(format!("actions must be {takes}; got a {kind} numpy cannot read")))?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let dtype = arr.getattr("dtype")?;
+    let (dkind, dname): (String, String) = (dtype.getattr("kind")?.extract()?, dtype.getattr("name")?.extract()?);
+    if shape != [n] {
+        let shown = shape.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let shown = if shape.len() == 1 { format!("({shown},)") } else { format!("({shown})") };
+        if shape.len() == 1 {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {n} games: give one action number per game, shape ({n},)",
+                shape[0]
+            )));
+        }
+        return Err(PyValueError::new_err(format!("actions must be {takes}; got shape {shown}")));
+    }
+    if dkind != "i" && dkind != "u" {
+        return Err(PyTypeError::new_err(format!("actions must be {takes}; got {dname} values")));
+    }
+    let ints = np.call_method1("ascontiguousarray", (arr, "int64"))?;
+    Ok(ints.cast_into::<PyArray1<i64>>()?)
 }
 
 #[pymethods]
@@ -871,14 +975,17 @@ impl VecEnv {
             mask: PyArray2::zeros(py, [n, actions], false).unbind(),
             rewards: PyArray1::zeros(py, n, false).unbind(),
             dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            illegal: PyArray1::from_vec(py, vec![false; n]).unbind(),
         })
     }
 
-    /// Deals every game afresh (from the environment's seed) and writes the observations.
+    /// Deals every game afresh (each game's stream from its first match) and writes the
+    /// observations.
     fn reset(&mut self, py: Python<'_>) -> PyResult<()> {
         self.episodes.iter_mut().for_each(|e| *e = 0);
-        for i in 0..self.games.len() {
-            self.deal(i);
+        let seed = self.seed;
+        for (i, (g, e)) in self.games.iter_mut().zip(self.episodes.iter_mut()).enumerate() {
+            deal_next(g, seed, i, e);
         }
         let mut obs = self.obs.bind(py).readwrite();
         let mut mask = self.mask.bind(py).readwrite();
@@ -889,48 +996,69 @@ impl VecEnv {
         }
         self.rewards.bind(py).readwrite().as_slice_mut()?.fill(0.0);
         self.dones.bind(py).readwrite().as_slice_mut()?.fill(false);
+        self.illegal.bind(py).readwrite().as_slice_mut()?.fill(false);
         self.games[0].failed()
     }
 
-    /// Plays `actions[i]` in game `i` (an illegal action plays the first legal one), then its
-    /// bots; writes `obs`, `mask`, `rewards` and `dones`, dealing a finished game again.
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+    /// Plays `actions[i]` in game `i`, then its bots; writes `obs`, `mask`, `rewards`, `dones`
+    /// and `illegal`, dealing a finished game again. An action outside game `i`'s mask plays its
+    /// first legal action instead and sets `illegal[i]`. `actions`: any integer numpy array of
+    /// shape `(n,)` (int8 to int64, unsigned too, strided), or a list (`numpy.asarray` reads it,
+    /// so JAX and torch CPU arrays too); floats and bools are refused. Returns `(obs, rewards,
+    /// dones, infos)`: the arrays written in place and `infos`, as the `infos` property.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<bool>>, Bound<'py, PyDict>)>
+    {
+        let actions = actions_arg(py, actions, self.games.len())?;
+        let actions = actions.readonly();
         let acts = actions.as_slice()?;
-        if acts.len() != self.games.len() {
-            return Err(PyValueError::new_err(format!("{} actions for {} games", acts.len(), self.games.len())));
-        }
         let (w, a) = (self.games[0].layout.len(), self.games[0].space.len());
-        let mut obs = self.obs.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut dones = self.dones.bind(py).readwrite();
-        let (o, m, r, d) = (obs.as_slice_mut()?, mask.as_slice_mut()?, rewards.as_slice_mut()?, dones.as_slice_mut()?);
-        let (games, episodes, seed) = (&mut self.games, &mut self.episodes, self.seed);
-        py.detach(|| {
-            use rayon::prelude::*;
-            games
-                .par_iter_mut()
-                .zip(episodes.par_iter_mut())
-                .zip(o.par_chunks_mut(w))
-                .zip(m.par_chunks_mut(a))
-                .zip(r.par_iter_mut())
-                .zip(d.par_iter_mut())
-                .enumerate()
-                .for_each(|(i, (((((g, e), o), m), r), d))| {
-                    let (reward, over) = match g.step(usize::try_from(acts[i]).unwrap_or(usize::MAX)) {
-                        Some((reward, over, _)) => (reward, over),
-                        None => (0.0, true),
-                    };
-                    if over {
-                        g.reset(mexican_train::rng::mix(seed, ((i as u64) << 32) + *e));
-                        *e += 1;
-                    }
-                    *r = reward;
-                    *d = over;
-                    g.write(o, m);
+        {
+            let mut obs = self.obs.bind(py).readwrite();
+            let mut mask = self.mask.bind(py).readwrite();
+            let mut rewards = self.rewards.bind(py).readwrite();
+            let mut dones = self.dones.bind(py).readwrite();
+            let mut illegal = self.illegal.bind(py).readwrite();
+            let (o, m, r, d, il) = (
+                obs.as_slice_mut()?,
+                mask.as_slice_mut()?,
+                rewards.as_slice_mut()?,
+                dones.as_slice_mut()?,
+                illegal.as_slice_mut()?,
+            );
+            let (games, episodes, seed) = (&mut self.games, &mut self.episodes, self.seed);
+            let pool = pool::get();
+            py.detach(|| {
+                use rayon::prelude::*;
+                pool.install(|| {
+                    games
+                        .par_iter_mut()
+                        .zip(episodes.par_iter_mut())
+                        .zip(o.par_chunks_mut(w))
+                        .zip(m.par_chunks_mut(a))
+                        .zip(r.par_iter_mut())
+                        .zip(d.par_iter_mut().zip(il.par_iter_mut()))
+                        .enumerate()
+                        .for_each(|(i, (((((g, e), o), m), r), (d, il)))| {
+                            let action = usize::try_from(acts[i]).unwrap_or(usize::MAX);
+                            let (reward, over, bad) = g.step(action).unwrap_or((0.0, true, false));
+                            if over {
+                                deal_next(g, seed, i, e);
+                            }
+                            *r = reward;
+                            *d = over;
+                            *il = bad;
+                            g.write(o, m);
+                        });
                 });
-        });
-        self.games[0].failed()
+            });
+        }
+        self.games[0].failed()?;
+        Ok((self.obs(py), self.rewards(py), self.dones(py), self.infos(py)?))
     }
 
     /// The observations, one row per game (float32, written in place).
@@ -955,6 +1083,37 @@ impl VecEnv {
     #[getter]
     fn dones<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         self.dones.bind(py).clone()
+    }
+
+    /// Whether each game's action at the last step was illegal (outside its mask: its first
+    /// legal action was played instead).
+    #[getter]
+    fn illegal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.illegal.bind(py).clone()
+    }
+
+    /// What the last step says beyond the rewards: `"illegal"` (the array written in place) and
+    /// `"episode"` (a copy of `episodes`).
+    #[getter]
+    fn infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("illegal", self.illegal(py))?;
+        out.set_item("episode", self.episodes(py))?;
+        Ok(out)
+    }
+
+    /// The number `k` of the match each game has in play in its seed stream (0 for the first
+    /// since the reset): game `i`'s match was dealt from `episode_seed(stream_seed(seed, i), k)`.
+    #[getter]
+    fn episodes<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let now: Vec<u64> = self.episodes.iter().map(|e| e.saturating_sub(1)).collect();
+        PyArray1::from_vec(py, now)
+    }
+
+    /// The seed the environment was made with (game `i` plays the stream `stream_seed(seed, i)`).
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Games.
@@ -989,6 +1148,8 @@ fn _mtrain(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kind_keywords, m)?)?;
     m.add_function(wrap_pyfunction!(strategies, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
+    m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(seeds::stream_seed, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<Solo>()?;
