@@ -796,6 +796,14 @@ pub struct BotSeats<S: Strategy> {
     rngs: Vec<GameRng>,
     /// The seats whose bot sees every hand, as a mask.
     all: u16,
+    /// Whether [`BotSeats::play`] and [`BotSeats::apply`] may play the bots' whole turns on the
+    /// plain loop (where a round's rules allow it): no bot reads events or the record of
+    /// decisions, which the loop does not keep (the round runner decides the same way).
+    plain: bool,
+    /// The seats whose pick the plain loop may make itself ([`Needs::heaviest_first`]).
+    heavy: u16,
+    /// The seats with a bot.
+    mask: u16,
 }
 
 impl<S: Strategy> BotSeats<S> {
@@ -840,12 +848,72 @@ impl<S: Strategy> BotSeats<S> {
             }
         }
         let rngs = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();
-        let all = bots
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.as_ref().is_some_and(|b| b.needs().hidden))
-            .fold(0, |m, (s, _)| m | 1 << s);
-        BotSeats { bots, rngs, all }
+        let (mut all, mut plain, mut heavy, mut mask) = (0, true, 0, 0);
+        for (s, b) in bots.iter().enumerate() {
+            if let Some(b) = b {
+                mask |= 1 << s;
+                let needs = b.needs();
+                all |= u16::from(needs.hidden) << s;
+                heavy |= u16::from(needs.heaviest_first) << s;
+                plain &= !needs.events && !needs.history;
+            }
+        }
+        BotSeats { bots, rngs, all, plain, heavy, mask }
+    }
+
+    /// These seats with the bots' turns always played on the general turn machine, never the
+    /// plain loop: the reference the plain loop is tested against.
+    #[doc(hidden)]
+    pub fn general_only(mut self) -> BotSeats<S> {
+        self.plain = false;
+        self
+    }
+
+    /// [`MatchState::settle`] with each bot's whole turn played on the plain loop where the
+    /// round's rules allow it (the same game: the loop is held to the general machine by the
+    /// plain-path tests): stops where a seat has a real choice outside the loop (a seat without
+    /// a bot, or a bot in a turn the general machine began) or the match is over.
+    fn settle_plain(&mut self, st: &mut MatchState) {
+        loop {
+            let Some(round) = st.round.as_mut() else {
+                st.to_act = None;
+                return;
+            };
+            // Stop where a bot's turn begins, and only there: a seat without a bot plays its
+            // turn on the general machine, up to its choice or the next bot's turn.
+            let bots = if round.plain_rules() { self.mask } else { 0 };
+            match round.advance_until_seats(&mut st.moves, &mut NoObserver, bots) {
+                None => {
+                    let until = round.turns() + 1;
+                    let (bots, rngs, all) = (&mut self.bots, &mut self.rngs, self.all);
+                    round.play_plain::<true, _>(
+                        &mut st.moves,
+                        &mut NoObserver,
+                        until,
+                        self.heavy,
+                        |rs, seat, moves| {
+                            let v = rs.view_as(seat, all & seat.bit() != 0);
+                            let bot = bots[seat.index()].as_mut().expect("a bot's turn");
+                            bot.choose(&v, moves, &mut rngs[seat.index()])
+                        },
+                    );
+                }
+                Some(Step::Choice(seat, _)) => {
+                    st.to_act = Some(seat);
+                    return;
+                }
+                Some(Step::Over) => {
+                    let outcome = *round.outcome().expect("a round that is over has its outcome");
+                    st.flow.end_round(round, outcome, &mut st.result);
+                    st.round = st.flow.next_round(&st.rules, self);
+                    if st.round.is_some() {
+                        st.round_number += 1;
+                    } else {
+                        st.flow.finish(&st.rules, &mut st.result);
+                    }
+                }
+            }
+        }
     }
 
     /// Plays one bot's choice if a bot is to act (`obs` seeing its events and any new deal);
@@ -873,7 +941,9 @@ impl<S: Strategy> BotSeats<S> {
         self.bots.get(seat.index()).is_some_and(Option::is_some)
     }
 
-    /// Plays the bots' choices until a seat without a bot is to act or the match is over.
+    /// Plays the bots' choices until a seat without a bot is to act or the match is over. Where
+    /// the rules allow it and no bot reads events, the bots' whole turns are played on the
+    /// plain loop (the same game, faster).
     pub fn play(&mut self, st: &mut MatchState) {
         while let Some(seat) = st.current() {
             let s = seat.index();
@@ -883,13 +953,27 @@ impl<S: Strategy> BotSeats<S> {
                 let view = round.view_as(seat, self.all & seat.bit() != 0);
                 bot.choose(&view, st.legal(), &mut self.rngs[s])
             };
-            st.apply_observed(i, self);
+            self.apply(st, i);
         }
     }
 
-    /// Plays move `i` for the seat to act (one without a bot), the bots hearing of any new deal.
+    /// Plays move `i` for the seat to act (one without a bot), the bots hearing of any new deal;
+    /// the forced actions after it are applied, and, as in [`BotSeats::play`], the bots' whole
+    /// turns may be played on the plain loop, so a bot may be left to choose: call
+    /// [`BotSeats::play`] next.
+    ///
+    /// # Panics
+    /// As [`MatchState::apply`].
     pub fn apply(&mut self, st: &mut MatchState, i: usize) {
-        st.apply_observed(i, self);
+        if !self.plain {
+            st.apply_observed(i, self);
+            return;
+        }
+        assert!(i < st.moves.len(), "move {i} of {} legal moves", st.moves.len());
+        let m = st.moves[i];
+        // The built-in bots read the table, not the events (`Observer for BotSeats`).
+        st.round.as_mut().expect("a decision in hand means a round in play").play_unchecked(m, &mut NoObserver);
+        self.settle_plain(st);
     }
 }
 

@@ -152,3 +152,52 @@ fn bots_in_every_seat_of_a_stepped_match_play_the_runners_match() {
     }
     assert!(st.is_over() && !seats.is_bot(Seat::from_index(0)) && seats.is_bot(Seat::from_index(1)));
 }
+
+/// With a seat left to its player, the bots' turns played on the plain loop (where the rules
+/// allow it) give the same match as the general turn machine: the same decisions offered to the
+/// player, in the same positions, and the same result, under every preset and a house rule.
+#[test]
+fn bots_turns_on_the_plain_loop_are_the_general_machines() {
+    use mexican_train::game::BotSeats;
+    use mexican_train::rng::below;
+    let mut tables: Vec<Rules> = PRESETS.iter().map(|p| Rules::preset(p.name).unwrap()).collect();
+    tables.push(Rules { players: 3, ..Rules::wikipedia() });
+    tables.push(Rules { players: 2, set: mexican_train::tile::Pip::new(9).unwrap(), ..Rules::wikipedia() });
+    let mut plain_tables = 0;
+    for (k, rules) in tables.iter().enumerate() {
+        if rules.validate().is_err() {
+            continue;
+        }
+        plain_tables += usize::from(MatchState::new(rules, 1).round().is_some_and(|r| r.plain_rules()));
+        let n = rules.players as usize;
+        for seed in [3u64, 40, 77] {
+            let field = ["greedy", "weighted", "random", "planner", "cutthroat"];
+            let bots = || (0..n).map(|s| (s != 0).then(|| Bot::parse(field[(s + k) % field.len()]).unwrap())).collect();
+            let deal = |bots| BotSeats::deal(rules, &MatchSeeds::from_seed(seed), bots);
+            let ((fast, mut a), (general, mut b)) = (deal(bots()), deal(bots()));
+            let (mut fast, mut general) = (fast, general.general_only());
+            let mut pick = rng_from_seed(seed);
+            let mut decisions = 0;
+            loop {
+                fast.play(&mut a);
+                general.play(&mut b);
+                assert_eq!(a.current(), b.current(), "table {k} seed {seed} decision {decisions}");
+                let Some(seat) = a.current() else { break };
+                assert_eq!(seat.index(), 0);
+                let (la, lb): (Vec<String>, Vec<String>) = (
+                    a.legal().iter().map(|m| m.to_string()).collect(),
+                    b.legal().iter().map(|m| m.to_string()).collect(),
+                );
+                assert_eq!(la, lb, "table {k} seed {seed} decision {decisions}");
+                assert_eq!(a.round().map(|r| r.turns()), b.round().map(|r| r.turns()));
+                let i = below(&mut pick, la.len() as u64) as usize;
+                fast.apply(&mut a, i);
+                general.apply(&mut b, i);
+                decisions += 1;
+            }
+            assert!(decisions > 20, "table {k} seed {seed}: {decisions} decisions");
+            assert_eq!(a.result(), b.result(), "table {k} seed {seed}");
+        }
+    }
+    assert!(plain_tables >= 2, "the plain loop was tried on {plain_tables} tables");
+}

@@ -21,11 +21,23 @@ impl RoundState {
 
     /// [`RoundState::advance`], stopping early (`None`) at the next turn boundary when
     /// `stop_at_turn` is set (where [`RoundState::play_plain`] may take over).
+    #[inline(always)]
     pub(crate) fn advance_until<O: Observer>(
         &mut self,
         moves: &mut MoveList,
         obs: &mut O,
         stop_at_turn: bool,
+    ) -> Option<Step> {
+        self.advance_until_seats(moves, obs, if stop_at_turn { u16::MAX } else { 0 })
+    }
+
+    /// [`RoundState::advance`], stopping early (`None`) at the next turn boundary of a seat of
+    /// `stop_at` (a mask): the turns of the other seats are played through.
+    pub(crate) fn advance_until_seats<O: Observer>(
+        &mut self,
+        moves: &mut MoveList,
+        obs: &mut O,
+        stop_at: u16,
     ) -> Option<Step> {
         loop {
             match self.phase {
@@ -34,7 +46,7 @@ impl RoundState {
                     return Some(Step::Over);
                 }
                 Phase::Setup => self.setup(obs),
-                Phase::TurnStart if stop_at_turn => return None,
+                Phase::TurnStart if stop_at & self.current.bit() != 0 => return None,
                 Phase::TurnStart => {
                     if self.rules.tap == TapModel::DrawTwo
                         && let Some(q) = self.tap_due.take()
