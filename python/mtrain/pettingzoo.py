@@ -154,25 +154,21 @@ class MexicanTrainEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
-        i = self._index[agent]
-        mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
-        if self.state.current_player() == i:
-            mask[self.state.legal_actions()] = 1
-        return {"observation": np.asarray(self.state.observation_tensor(i), dtype=np.float32), "action_mask": mask}
+        # One call for both arrays (State.observe): the tensor, and the mask (empty unless the
+        # agent is to act).
+        obs, mask = self.state.observe(self._index[agent])
+        return {"observation": obs, "action_mask": mask}
 
     def _play(self, action: int) -> None:
         """Plays `action` for the seat to act, adding round and match rewards to the agents."""
-        before_round, before = self.state.round(), self.state.scores()
-        self.state.apply_action(action)
-        over = self.state.is_terminal()
-        if over or self.state.round() != before_round:
-            after = self.state.scores()
+        self._add(self.state.apply_action_rewards(action))
+
+    def _add(self, gained) -> None:
+        """Adds each seat's reward of a move (``State.apply_action_rewards``: minus the score of a
+        round it ended over 100, and the match return at the end) to the agents still in."""
+        if any(gained):
             for a in self.agents:
-                i = self._index[a]
-                self.rewards[a] -= (after[i] - before[i]) / ROUND_SCALE
-        if over:
-            for a in self.agents:
-                self.rewards[a] += self.state.returns()[self._index[a]]
+                self.rewards[a] += gained[self._index[a]]
 
     def _live(self, agent: str) -> bool:
         return agent in self.agents and not (self.terminations[agent] or self.truncations[agent])
@@ -183,24 +179,34 @@ class MexicanTrainEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        chosen, illegal = _legal_or_first(self.state, action, self.game.num_distinct_actions())
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        state = self.state
+        action = action_number(action, self.game.num_distinct_actions())
+        try:
+            # A legal action is played at once; anything else is refused by the state.
+            gained, illegal = state.apply_action_rewards(-1 if action is None else action), False
+        except ValueError:
+            gained, illegal = state.apply_action_rewards(state.legal_actions()[0]), True
+        self._add(gained)
         self.infos[agent] = {"illegal": illegal}
-        self._play(chosen)
-        self._decisions[agent] += 1
-        if self.max_cycles is not None and self._decisions[agent] >= self.max_cycles:
-            self.truncations[agent] = True
-        # A seat whose agent has left plays its first legal action.
-        while not self.state.is_terminal() and not self._live(self.possible_agents[self.state.current_player()]):
-            self._play(self.state.legal_actions()[0])
-        if self.state.is_terminal():
+        if self.max_cycles is not None:
+            self._decisions[agent] += 1
+            if self._decisions[agent] >= self.max_cycles:
+                self.truncations[agent] = True
+            # A seat whose agent has left plays its first legal action.
+            while not state.is_terminal() and not self._live(self.possible_agents[state.current_player()]):
+                self._play(state.legal_actions()[0])
+        player = state.current_player()
+        if player < 0:
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player()]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[player]
+        for a, r in self.rewards.items():
+            self._cumulative_rewards[a] += r
         # Agents that just ended step once more (with None) to leave.
-        self._deads_step_first()
+        if player < 0 or self.max_cycles is not None:
+            self._deads_step_first()
 
     def render(self) -> Optional[str]:
         """The board as the agent to act sees it, as text (``render_mode="ansi"``) or printed

@@ -7,26 +7,30 @@
 # - the PettingZoo AEC environment (`mtrain.pettingzoo.env`) with the same steps through
 #   PettingZoo's loop (`agent_iter`, `last`, `step`);
 # - `mtrain.vec_env` at n = 1,024 and n = 64 (seat 0 against `greedy`), agent steps (a step of
-#   every game) per CPU-second of the process, bots' turns included;
+#   every game) per CPU-second of the process, bots' turns included, the actions random legal
+#   ones picked by a cheap numpy expression;
 # - the memory each vec_env game keeps: the growth of the process's resident memory when
 #   65,536 games are made, over 65,536.
 #
-# Each rate is the median of RUNS rounds; in each round every measure runs once, in turn, so a
-# busy machine slows them alike. Writes results/benchmarks/python.csv.
+# Each rate is the median of RUNS rounds; in each round every measure runs once, in turn, each in
+# a fresh process, so a busy machine slows them alike. With BASE=PYTHON (an interpreter with
+# another build of the package installed, e.g. the one before a change), every measure that
+# build can run is also run there, interleaved in the same rounds, and labelled "(base)".
+# Writes results/benchmarks/python.csv.
 #
-# Usage: scripts/bench/bench-python.sh     (about two minutes on 2 cores; a quiet machine is best)
+# Usage: [BASE=/path/to/python] scripts/bench/bench-python.sh     (about three minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/checks/python-test.sh -q -k "not a_random_match" > /dev/null   # builds and installs the package
 OUT="${OUT:-results/benchmarks/python.csv}"
 RUNS="${RUNS:-5}"
-target/pyenv/bin/python - "$OUT" "$RUNS" <<'PY'
-import csv, os, statistics, sys, time
+BENCH="$(mktemp --suffix=.py)"
+trap 'rm -f "$BENCH"' EXIT
+cat > "$BENCH" <<'PY'
+import csv, os, statistics, subprocess, sys, time
 import numpy as np
 import mtrain
-from mtrain.pettingzoo import env as aec_env
 
-out, runs = sys.argv[1], int(sys.argv[2])
 STEPS = 20_000
 
 
@@ -40,7 +44,7 @@ def cpu(f):
 def state():
     game, rng, done, k = mtrain.Game("wikipedia", players=4), np.random.default_rng(1), 0, 0
     while done < STEPS:
-        s = game.new_state(mtrain.episode_seed(1, k)) if hasattr(mtrain, "episode_seed") else game.new_state(k)
+        s = game.new_state(mtrain.episode_seed(1, k))
         k += 1
         while not s.is_terminal() and done < STEPS:
             obs, mask = s.observe(s.current_player())
@@ -51,6 +55,8 @@ def state():
 
 
 def aec():
+    from mtrain.pettingzoo import env as aec_env
+
     e, rng, done = aec_env(players=4), np.random.default_rng(1), 0
     e.reset(seed=1)
     while done < STEPS:
@@ -70,46 +76,67 @@ def aec():
 
 def vec(n, steps):
     env = mtrain.vec_env(n, ["greedy"], players=4, seed=1)
+    # Random legal actions at little cost of their own: the legal action of highest priority,
+    # the priorities drawn once (8 tables in turn), so the figure is the environment's.
     rng = np.random.default_rng(1)
+    priorities = rng.integers(1, 256, size=(8,) + env.mask.shape, dtype=np.uint16)
 
     def run():
-        for _ in range(steps):
-            env.step((rng.random(env.mask.shape) * env.mask).argmax(axis=1))
+        for k in range(steps):
+            env.step((env.mask * priorities[k % 8]).argmax(axis=1))
         return n * steps
 
-    run()
+    run()  # warm-up
     return run
 
 
-def resident():
+def bytes_per_game():
     with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        before = int(f.read().split()[1])
+    big = mtrain.vec_env(65_536, ["greedy"], players=4, seed=1)
+    with open("/proc/self/statm") as f:
+        after = int(f.read().split()[1])
+    return (after - before) * os.sysconf("SC_PAGE_SIZE") / len(big)
 
 
-measures = {
-    "State steps/cpu-s": state,
-    "pettingzoo AEC steps/cpu-s": aec,
-    "vec_env n=1024 steps/cpu-s": vec(1024, 40),
-    "vec_env n=64 steps/cpu-s": vec(64, 400),
+MEASURES = {
+    "State steps/cpu-s": lambda: cpu(state),
+    "pettingzoo AEC steps/cpu-s": lambda: cpu(aec),
+    "vec_env n=1024 steps/cpu-s": lambda: cpu(vec(1024, 40)),
+    "vec_env n=64 steps/cpu-s": lambda: cpu(vec(64, 400)),
+    "vec_env bytes per game (n=65536)": bytes_per_game,
 }
-for f in measures.values():
-    f()  # warm-up
-values = {name: [] for name in measures}
-for _ in range(runs):
-    for name, f in measures.items():
-        values[name].append(cpu(f))
-rows = [[name, runs, os.cpu_count(), f"{min(v):.0f}", f"{statistics.median(v):.0f}", f"{max(v):.0f}"] for name, v in values.items()]
-ratio = [statistics.median(values["State steps/cpu-s"]) / statistics.median(values["pettingzoo AEC steps/cpu-s"])]
-rows.append(["State over AEC (ratio of medians)", runs, os.cpu_count(), "", f"{ratio[0]:.2f}", ""])
-before = resident()
-big = mtrain.vec_env(65_536, ["greedy"], players=4, seed=1)
-per_game = (resident() - before) / len(big)
-rows.append(["vec_env bytes per game (n=65536)", 1, os.cpu_count(), "", f"{per_game:.0f}", ""])
+
+if sys.argv[1] == "--one":  # one measure in this process: print its figure, or nothing
+    try:
+        print(MEASURES[sys.argv[2]]())
+    except AttributeError:  # a build without what the measure uses
+        pass
+    sys.exit(0)
+
+out, runs, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+pythons = [("", sys.executable)] + ([(" (base)", base)] if base else [])
+values = {}
+for r in range(runs):
+    for name in MEASURES:
+        if name.startswith("vec_env bytes") and r > 0:
+            continue
+        for label, python in pythons:
+            got = subprocess.run([python, __file__, "--one", name], capture_output=True, text=True, check=True).stdout
+            if got.strip():
+                values.setdefault(name + label, []).append(float(got))
+rows = [[name, len(v), os.cpu_count(), f"{min(v):.0f}", f"{statistics.median(v):.0f}", f"{max(v):.0f}"] for name, v in values.items()]
+med = {name: statistics.median(v) for name, v in values.items()}
+rows.append(["State over AEC", runs, os.cpu_count(), "", f"{med['State steps/cpu-s'] / med['pettingzoo AEC steps/cpu-s']:.2f}", ""])
+if "vec_env n=1024 steps/cpu-s (base)" in med:
+    rows.append(["vec_env n=1024 over base", runs, os.cpu_count(), "",
+                 f"{med['vec_env n=1024 steps/cpu-s'] / med['vec_env n=1024 steps/cpu-s (base)']:.2f}", ""])
 with open(out, "w", newline="") as fh:
     w = csv.writer(fh, lineterminator="\n")
     w.writerow(["what", "runs", "cores", "min", "median", "max"])
     w.writerows(rows)
-for r in rows:
-    print(f"{r[0]:<36} median {r[4]:>10}  (min {r[3]}, max {r[5]})")
+for row in rows:
+    print(f"{row[0]:<44} median {row[4]:>10}  (min {row[3]}, max {row[5]})")
 PY
+target/pyenv/bin/python "$BENCH" "$OUT" "$RUNS" "${BASE:-}"
 echo "wrote $OUT" >&2
