@@ -892,7 +892,7 @@ impl SoloCore {
 /// One seat of a match played from Python, every other seat by a built-in bot: the core of
 /// `mtrain.gym`. `reset(seed)` deals and lets the bots play up to the seat's first choice;
 /// `step(action)` plays the seat's action, then the bots', up to its next choice or the end.
-#[pyclass(name = "Solo", module = "mtrain")]
+#[pyclass(name = "Solo", module = "mtrain._mtrain")]
 struct Solo(SoloCore, Made);
 
 /// What a `Solo` or a `VecEnv` was made from, as given: its constructor's arguments, kept to
@@ -1038,7 +1038,7 @@ const MAX_ENVS: usize = 1_000_000;
 /// again at once (its reward and `dones` say it ended; `obs` is already the new match's).
 /// Game `i`'s `k`-th match is dealt from `mix(seed, i * 2^32 + k)`, so a run is reproducible
 /// at any thread count.
-#[pyclass(name = "VecEnv", module = "mtrain")]
+#[pyclass(name = "VecEnv", module = "mtrain._mtrain")]
 struct VecEnv {
     games: Vec<SoloCore>,
     /// Matches dealt so far per game.
