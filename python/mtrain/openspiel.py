@@ -11,9 +11,9 @@ ISMCTS, ...) play it.
 Parameters (all optional, their defaults in :data:`DEFAULTS`): ``rules`` (a preset, default ``"wikipedia"``), ``players`` (2 to 16,
 default 4), ``set`` (6, 9, 12, 15 or 18, default 12), ``hand`` (tiles dealt to each seat; 0, the
 default, keeps the preset's deal table), ``rounds`` (rounds per match; 0, the default, plays one
-per double from the highest down), ``options`` (rule changes as ``"key=value;key=value"``, as
-``--rule`` takes them; ``;`` because OpenSpiel's game string separates parameters with ``,``;
-default none), ``deals`` (how many deals the opening chance node picks from, default 65,536) and
+per double from the highest down), ``options`` (rule changes as ``"key:value;key:value"``,
+``--rule key=value`` written with ``:`` and ``;`` because OpenSpiel's game string reserves
+``=`` and ``,``; default none), ``deals`` (how many deals the opening chance node picks from, default 65,536) and
 ``seed`` (mixed into every deal's seed, default 0).
 
 **Chance.** One explicit chance node opens the match: it picks one of ``deals`` seeds
@@ -106,13 +106,15 @@ def max_game_length(game: Game, set: int) -> int:
 
 
 def _options(text: object) -> List[str]:
-    """The rule changes of the ``options`` parameter (``key=value`` items separated by ``;``)."""
+    """The rule changes of the ``options`` parameter, ``key:value`` items separated by ``;``, as
+    ``key=value`` rule changes."""
     text = str(text)
-    if "," in text:
+    if "," in text or "=" in text:
         raise ValueError(
-            f"options {text!r}: separate rule changes with ';' (OpenSpiel's game string uses ',' between parameters)"
+            f"options {text!r}: write rule changes as 'key:value;key:value' "
+            "(OpenSpiel's game string reserves ',' and '=')"
         )
-    return [o.strip() for o in text.split(";") if o.strip()]
+    return [o.strip().replace(":", "=", 1) for o in text.split(";") if o.strip()]
 
 
 def _game_of(params: Dict[str, object]) -> Game:

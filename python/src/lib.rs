@@ -905,7 +905,13 @@ struct Made {
 }
 
 impl Made {
-    fn new(py: Python<'_>, game: &Bound<'_, Game>, opponents: &[String], seat: Seat, bots: &[(String, Py<PyAny>)]) -> Made {
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        opponents: &[String],
+        seat: Seat,
+        bots: &[(String, Py<PyAny>)],
+    ) -> Made {
         Made {
             game: game.clone().unbind(),
             opponents: opponents.to_vec(),
@@ -969,7 +975,8 @@ impl Solo {
         python_bots: Vec<(String, Py<PyAny>)>,
     ) -> PyResult<Solo> {
         let failure = Arc::new(Mutex::new(None));
-        let bots: Vec<(String, Py<PyAny>)> = python_bots.iter().map(|(n, o)| (n.clone(), o.clone_ref(game.py()))).collect();
+        let bots: Vec<(String, Py<PyAny>)> =
+            python_bots.iter().map(|(n, o)| (n.clone(), o.clone_ref(game.py()))).collect();
         let registry = Arc::new(with_python_bots(python_bots, &failure)?);
         let core = SoloCore::new(game.get(), &opponents, &seat, registry, failure)?;
         let made = Made::new(game.py(), game, &opponents, core.seat, &bots);
@@ -1082,7 +1089,8 @@ impl VecEnv {
             .map(|_| SoloCore::new(game, &opponents, &seat, registry.clone(), failure.clone()))
             .collect::<PyResult<Vec<_>>>()?;
         let (width, actions) = (games[0].layout.len(), games[0].space.len());
-        let made = Made::new(py, &Bound::new(py, Game::from_spec((*game.spec).clone())?)?, &opponents, games[0].seat, &kept);
+        let made =
+            Made::new(py, &Bound::new(py, Game::from_spec((*game.spec).clone())?)?, &opponents, games[0].seat, &kept);
         Ok(VecEnv {
             games,
             episodes: vec![0; n],

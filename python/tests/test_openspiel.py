@@ -52,7 +52,7 @@ def test_the_game_loads_with_its_parameters_and_facts():
     assert default.num_players() == 4
     assert default.max_game_length() == 1 + 13 * (3 * tiles + 2 * 4)
     # Rule changes and the game string round trip.
-    house = pyspiel.load_game("mtrain", {"options": "tap=draw_two;blanks_wild=true", "players": 3, "deals": 10})
+    house = pyspiel.load_game("mtrain", {"options": "tap:draw_two;blanks_wild:true", "players": 3, "deals": 10})
     again = pyspiel.load_game(str(house))
     assert str(again) == str(house)
     assert again.num_distinct_actions() == mtrain.Game(players=3, options=["tap=draw_two", "blanks_wild=true"]).num_distinct_actions()
@@ -62,9 +62,10 @@ def test_bad_parameters_raise_one_clear_line():
     with pytest.raises(Exception, match="set"):
         pyspiel.load_game("mtrain", {"set": 7})
     with pytest.raises(Exception, match="nonsense"):
-        pyspiel.load_game("mtrain", {"options": "nonsense=1"})
-    with pytest.raises(Exception, match="separate rule changes with ';'"):
-        pyspiel.load_game("mtrain", {"options": "tap=draw_two,blanks_wild=true"})
+        pyspiel.load_game("mtrain", {"options": "nonsense:1"})
+    for bad in ("tap=draw_two", "tap:draw_two,blanks_wild:true"):
+        with pytest.raises(Exception, match="write rule changes as 'key:value;key:value'"):
+            pyspiel.load_game("mtrain", {"options": bad})
     with pytest.raises(Exception, match="deals 0"):
         pyspiel.load_game("mtrain", {"deals": 0})
 
@@ -72,7 +73,7 @@ def test_bad_parameters_raise_one_clear_line():
 def test_random_sim_test_passes_with_serialisation():
     for params in (
         SMALL,
-        {"players": 2, "set": 9, "options": "tap=draw_two;blanks_wild=true", "deals": 100},
+        {"players": 2, "set": 9, "options": "tap:draw_two;blanks_wild:true", "deals": 100},
         {"rules": "harbour_cay", "players": 4, "rounds": 1},
     ):
         game = pyspiel.load_game("mtrain", params)

@@ -20,7 +20,7 @@ def test_every_seat_resamples_a_world_it_cannot_tell_from_the_real_one(table):
     game = mtrain.Game(t.pop("rules"), **t)
     n = game.num_players()
     rng = random.Random(n)
-    redrawn_actor = 0
+    redrawn_actor = hidden = varied = 0
     for match in range(3):
         state = game.new_state(100 + match)
         points = 0
@@ -44,12 +44,13 @@ def test_every_seat_resamples_a_world_it_cannot_tell_from_the_real_one(table):
                         assert len(w.legal_actions()) >= 2, "the seat to act still has a real choice"
                         assert len(w.observation(actor)["hand"]) == seen["hands"][actor]
                     # The tiles it cannot see are redrawn: another seat's hand differs across
-                    # seeds (the seat to act's only among the hands that leave it a choice,
-                    # which may be one: counted over the run below).
+                    # seeds (unless its known voids and the seat to act's need of a choice
+                    # leave it one hand: rare, so counted over the run).
                     for other in (s for s in range(n) if s not in (seat, actor)):
                         if seen["hands"][other] and seen["boneyard"] + sum(seen["hands"]) - seen["hands"][seat] > seen["hands"][other]:
                             hands = {tuple(w.observation(other)["hand"]) for w in worlds}
-                            assert len(hands) > 1, f"seat {other}'s hand redrawn for watcher {seat}"
+                            hidden += 1
+                            varied += len(hands) > 1
                     if seat != actor:
                         real = state.observation(actor)["hand"]
                         redrawn_actor += sum(w.observation(actor)["hand"] != real for w in worlds)
@@ -63,6 +64,7 @@ def test_every_seat_resamples_a_world_it_cannot_tell_from_the_real_one(table):
         with pytest.raises(ValueError, match="the match is over"):
             state.resample_from_infostate(0, 1)
     assert redrawn_actor > 0, "a watcher's worlds redraw the acting seat's hand too"
+    assert hidden > 50 and varied > 0.9 * hidden, f"hidden hands redrawn: {varied} of {hidden}"
 
 
 def test_a_watchers_world_plays_on_to_the_end():
