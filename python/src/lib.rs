@@ -620,6 +620,8 @@ impl State {
     /// What `player` may know now, as the bot protocol's `decide` message (docs/bot-protocol.md):
     /// its hand, the trains, the counts, the events of this round as it saw them, and the legal
     /// moves when it is to act (with `legal_actions()`'s numbers as `actions`, in the same order).
+    /// Once the match is over: `{"type": "over", "round", "scores", "winners", "returns",
+    /// "actions": []}`.
     fn observation<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
         let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
         let seat = Seat::from_index(player);
