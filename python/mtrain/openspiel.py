@@ -5,16 +5,18 @@ ISMCTS, ...) play it.
 >>> import pyspiel
 >>> import mtrain.openspiel
 >>> game = pyspiel.load_game("mtrain", {"players": 3, "rounds": 2})
->>> state = game.new_initial_state()
+>>> state = game.new_initial_state()      # the deal: a chance node
+>>> state.apply_action(42)                 # deal 42
 >>> state.apply_action(state.legal_actions()[0])
 
-Parameters (all optional, their defaults in :data:`DEFAULTS`): ``rules`` (a preset, default ``"wikipedia"``), ``players`` (2 to 16,
-default 4), ``set`` (6, 9, 12, 15 or 18, default 12), ``hand`` (tiles dealt to each seat; 0, the
-default, keeps the preset's deal table), ``rounds`` (rounds per match; 0, the default, plays one
-per double from the highest down), ``options`` (rule changes as ``"key:value;key:value"``,
-``--rule key=value`` written with ``:`` and ``;`` because OpenSpiel's game string reserves
-``=`` and ``,``; default none), ``deals`` (how many deals the opening chance node picks from, default 65,536) and
-``seed`` (mixed into every deal's seed, default 0).
+Parameters (all optional, their defaults in :data:`DEFAULTS`): ``rules`` (a preset, default
+``"wikipedia"``), ``players`` (2 to 16, default 4), ``set`` (6, 9, 12, 15 or 18, default 12),
+``hand`` (tiles dealt to each seat; 0, the default, keeps the preset's deal table), ``rounds``
+(rounds per match; 0, the default, plays one per double from the highest down), ``options``
+(rule changes as ``"key:value;key:value"``: ``--rule key=value`` written with ``:`` and ``;``,
+as OpenSpiel's game string reserves ``=`` and ``,``; default none), ``deals`` (how many deals
+the opening chance node picks from, default 65,536) and ``seed`` (mixed into every deal's seed,
+default 0).
 
 **Chance.** One explicit chance node opens the match: it picks one of ``deals`` seeds
 (default 65,536), uniformly, and the match is dealt from it (mixed with ``seed``). Everything
@@ -96,11 +98,11 @@ def _mix(seed: int, k: int) -> int:
 
 def max_game_length(game: Game, set: int) -> int:
     """A bound on the actions of a match: the deal, then ``rounds * (3 * T + 2 * N)`` decisions
-    at most, for ``T`` tiles in the set and ``N`` seats. Every decision lays a tile (at most ``T`` a round), ends a sequence
-    after a tile laid in that turn (a build, a double's follow-up, a swan walk: at most one per
-    tile), skips the Mexican train on a swan walk (at most one a walk, each begun by a tile), or
-    declares a bullet train or passes a delayed first turn (each at most once per seat and
-    round); forced moves are not decisions."""
+    at most, for ``T`` tiles in the set and ``N`` seats. Every decision lays a tile (at most
+    ``T`` a round), ends a sequence after a tile laid in that turn (a build, a double's
+    follow-up, a swan walk: each begun by a tile, so at most one per tile), skips the Mexican
+    train on a swan walk (at most once a walk), or declares a bullet train or passes a delayed
+    first turn (each at most once per seat and round); forced moves are not decisions."""
     tiles = (set + 1) * (set + 2) // 2
     return 1 + game.num_rounds() * (3 * tiles + 2 * game.num_players())
 
