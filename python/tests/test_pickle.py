@@ -304,3 +304,25 @@ def test_the_pettingzoo_envs_pickle_mid_match():
         assert rew == r2 and term == t2 and trunc == u2
         for a in obs:
             assert np.array_equal(obs[a]["observation"], o2[a]["observation"])
+
+
+def test_the_quoted_recipe_costs_are_the_csvs():
+    import csv
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    rows = {r["what"]: float(r["seconds"]) for r in csv.DictReader(open(root / "results/benchmarks/recipe.csv"))}
+    doc = (root / "docs/python.md").read_text()
+    m = re.search(
+        r"`serialize\(\)` (\d+) µs, the\nreplaying `deserialize_state\(\)` ([\d.]+) ms, a pickle round trip ([\d.]+) ms, "
+        r"`copy.deepcopy` (\d+) µs.",
+        doc,
+    )
+    assert m, "docs/python.md quotes the recipe costs"
+    assert int(m.group(1)) == round(rows["serialize"] * 1e6)
+    assert float(m.group(2)) == round(rows["deserialize_state"] * 1e3, 2)
+    assert float(m.group(3)) == round(rows["pickle_round_trip"] * 1e3, 2)
+    assert int(m.group(4)) == round(rows["deepcopy"] * 1e6)
+    sim = re.search(r"simulations\) takes ([\d.]+) s there", doc)
+    assert sim and float(sim.group(1)) == round(rows["random_sim_test_3_sims"], 2)
