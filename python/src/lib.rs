@@ -479,10 +479,10 @@ impl Game {
 
     /// The state `text` describes (a [`State::serialize`] of a state of this game), rebuilt by
     /// replaying its recipe: the match seed, then every action and resampling in order.
-    /// Text that is not such a recipe, or whose actions are not legal in this game, raises
-    /// `ValueError`.
+    /// Text that is not such a recipe, one of another table, or one whose actions are not legal
+    /// in this game raises `ValueError`.
     fn deserialize_state(&self, text: &str) -> PyResult<State> {
-        let recipe = saved::Recipe::from_text(text)?;
+        let recipe = saved::Recipe::from_text(text, &self.spec)?;
         let mut state = self.dealt(recipe.seed);
         let mut resamples = recipe.resamples.iter().peekable();
         for (k, &a) in recipe.actions.iter().enumerate() {
@@ -673,12 +673,11 @@ impl State {
         )
     }
 
-    /// The state as text: its recipe (the match seed, every action applied and every
-    /// resampling, as JSON), which `Game.deserialize_state` replays into an equal state.
+    /// The state as text: its recipe (its table, the match seed, every action applied and
+    /// every resampling, as JSON), which `Game.deserialize_state` replays into an equal state.
     /// A copy taken from `Solo.state()` has no recipe and raises `ValueError`.
     fn serialize(&self) -> PyResult<String> {
-        self.table()?;
-        Ok(self.recipe.to_text())
+        Ok(self.recipe.to_text(self.table()?))
     }
 
     /// The game this state is played in (a new `Game` of the same table).

@@ -4,6 +4,7 @@
 //! same recipe replayed gives the same state: pickling, deep copies across processes and
 //! OpenSpiel's `serialize` all travel as a recipe and are rebuilt by replaying it.
 
+use mexican_train::rules::TableSpec;
 use pyo3::PyResult;
 use pyo3::exceptions::PyValueError;
 use serde::{Deserialize, Serialize};
@@ -37,13 +38,16 @@ pub struct Recipe {
     pub resamples: Vec<Resample>,
 }
 
-/// A recipe as text: `{"format": "mtrain-state", "version": 1, "seed": .., "actions": [..],
-/// "resamples": [{"after": .., "player": .., "seed": ..}]}`.
+/// A recipe as text: `{"format": "mtrain-state", "version": 1, "game": {the table},
+/// "seed": .., "actions": [..], "resamples": [{"after": .., "player": .., "seed": ..}]}`.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Text {
     format: String,
     version: u32,
+    /// The table the state is played on (checked on reading when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game: Option<TableSpec>,
     seed: u64,
     actions: Vec<u16>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -67,11 +71,12 @@ impl Recipe {
         self.resamples.push(Resample { after, player: player as u8, seed });
     }
 
-    /// The recipe as JSON text.
-    pub fn to_text(&self) -> String {
+    /// The recipe of a state played on `game`, as JSON text.
+    pub fn to_text(&self, game: &TableSpec) -> String {
         let t = Text {
             format: FORMAT.to_string(),
             version: VERSION,
+            game: Some(game.clone()),
             seed: self.seed,
             actions: self.actions.clone(),
             resamples: self.resamples.clone(),
@@ -79,14 +84,23 @@ impl Recipe {
         serde_json::to_string(&t).expect("serialisable")
     }
 
-    /// The recipe in `text`; anything but a recipe of this version raises `ValueError`.
-    pub fn from_text(text: &str) -> PyResult<Recipe> {
+    /// The recipe in `text`, for a state played on `game`; anything but a recipe of this
+    /// version, or one of another table, raises `ValueError`.
+    pub fn from_text(text: &str, game: &TableSpec) -> PyResult<Recipe> {
         let t: Text = serde_json::from_str(text)
             .map_err(|e| PyValueError::new_err(format!("not a serialised mtrain state ({FORMAT} v{VERSION}): {e}")))?;
         if t.format != FORMAT || t.version != VERSION {
             return Err(PyValueError::new_err(format!(
                 "not a serialised mtrain state: format {:?} version {} (valid: {FORMAT:?} version {VERSION})",
                 t.format, t.version
+            )));
+        }
+        if let Some(other) = t.game.as_ref().filter(|&g| g != game) {
+            let show = |g: &TableSpec| serde_json::to_string(g).expect("serialisable");
+            return Err(PyValueError::new_err(format!(
+                "not a state of this game: it was played on {}, this game is {}",
+                show(other),
+                show(game)
             )));
         }
         let mut last = 0;

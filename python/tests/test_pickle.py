@@ -326,3 +326,11 @@ def test_the_quoted_recipe_costs_are_the_csvs():
     assert int(m.group(4)) == round(rows["deepcopy"] * 1e6)
     sim = re.search(r"simulations\) takes ([\d.]+) s there", doc)
     assert sim and float(sim.group(1)) == round(rows["random_sim_test_3_sims"], 2)
+
+
+def test_a_recipe_names_its_table():
+    game = mtrain.Game("wikipedia", players=4, rounds=1, options={"tap": "draw_two"})
+    text = game.new_state(1).serialize()
+    assert '"preset":"wikipedia"' in text and "tap=draw_two" in text
+    with pytest.raises(ValueError, match="not a state of this game: it was played on"):
+        mtrain.Game("wikipedia", players=4, rounds=1).deserialize_state(text)
