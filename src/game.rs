@@ -751,9 +751,11 @@ impl MatchState {
 
     /// A full state consistent with everything `seat` has seen: the hidden hands and boneyard
     /// of the round in play redrawn by the engine's determinization (the worlds the search bots
-    /// sample), and the later rounds' deals and last-tile coins redrawn, all from `seed`. When another seat is to
-    /// act, its legal moves are those of its redrawn hand (and any forced action that hand
-    /// leads to is applied). `None` once the match is over.
+    /// sample), and the later rounds' deals and last-tile coins redrawn, all from `seed`. Any seat
+    /// may resample: when another seat is to act, its hand (and a tile it just drew) is hidden
+    /// and redrawn too, among the hands that leave it a real choice, so it is still to act with
+    /// the legal moves of its redrawn hand (see `round::determinize`). `None` once the match is
+    /// over.
     pub fn resampled(&self, seat: Seat, seed: u64) -> Option<MatchState> {
         let round = self.round.as_ref()?;
         let mut rng = rng_from_seed(seeds::resample_world(seed));

@@ -160,7 +160,8 @@ impl<'a> View<'a> {
     }
 
     /// A full round state consistent with everything this seat knows, the hidden tiles dealt
-    /// afresh from `rng` (see `round::determinize`); `None` unless this seat is to act. For
+    /// afresh from `rng` (see `round::determinize`; for a seat not to act, the acting seat's
+    /// hand and any tile it just drew are hidden too); `None` when no round is in play. For
     /// search bots: the world depends only on this view and `rng`.
     pub fn sample_world(&self, rng: &mut crate::rng::GameRng) -> Option<RoundState> {
         self.state.sample_world(self.seat, rng)

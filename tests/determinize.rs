@@ -35,6 +35,7 @@ fn fits(rules: &Rules, t: Tile, v: u8) -> bool {
 fn sampled_worlds_keep_the_view_and_meet_the_voids() {
     let mut checked = 0;
     let mut voids_seen = 0;
+    let mut redrawn = 0;
     for (i, preset) in ["wikipedia", "dominorules", "celko1998", "family_house", "harbour_cay"].iter().enumerate() {
         for seed in 0..60u64 {
             let Some(st) = position(preset, 4, seed * 7 + i as u64, (seed % 40) as usize) else { continue };
@@ -71,13 +72,38 @@ fn sampled_worlds_keep_the_view_and_meet_the_voids() {
             // The same seed gives the same world.
             let w2 = view.sample_world(&mut rng_from_seed(seed)).unwrap();
             assert_eq!(w2.boneyard().as_slice(), w.boneyard().as_slice());
-            // Another seat cannot sample (it would see a just-drawn tile).
-            assert!(st.view(me.next(4)).sample_world(&mut rng).is_none());
+            // Another seat (a watcher) samples too: its hand and the table kept, every other
+            // hand (the acting seat's included) and the boneyard dealt afresh, the seat to act
+            // still at a choice.
+            let watcher = me.next(4);
+            let ww = st.view(watcher).sample_world(&mut rng).expect("a watcher may sample");
+            assert_eq!(ww.hand(watcher), st.hand(watcher));
+            assert_eq!(ww.current(), me);
+            assert_eq!(ww.view(watcher).played(), st.view(watcher).played());
+            assert_eq!(ww.boneyard().len(), st.boneyard().len());
+            let mut all = ww.view(watcher).played().to_owned();
+            for s in 0..4 {
+                let seat = Seat::from_index(s);
+                assert_eq!(ww.hand(seat).len(), st.hand(seat).len());
+                assert!(all.intersect(ww.hand(seat)).is_empty());
+                all = all.union(ww.hand(seat));
+            }
+            for &t in ww.boneyard().as_slice() {
+                assert!(all.insert(t), "{t} twice");
+            }
+            assert_eq!(all, TileSet::full(view.rules().set));
+            let mut moves = MoveList::new();
+            ww.legal_moves(&mut moves);
+            assert!(moves.len() >= 2, "the seat to act still has a choice");
+            if ww.hand(me) != st.hand(me) {
+                redrawn += 1;
+            }
             checked += 1;
         }
     }
     assert!(checked > 200, "{checked}");
     assert!(voids_seen > 50, "voids exercised: {voids_seen}");
+    assert!(redrawn * 2 > checked, "the acting seat's hand is hidden from a watcher: {redrawn} of {checked}");
 }
 
 /// The sampled world is a function of the view and the rng only: two real worlds the seat

@@ -7,6 +7,7 @@ mod args;
 mod keywords;
 mod pool;
 mod pybot;
+mod saved;
 mod seeds;
 
 use args::Int;
@@ -391,6 +392,8 @@ fn loose_action_arg(a: &Int, space: &ActionSpace) -> PyResult<usize> {
 struct Game {
     rules: Rules,
     space: Arc<ActionSpace>,
+    /// The table as given, kept to pickle the game and the states it deals.
+    spec: Arc<TableSpec>,
 }
 
 #[pymethods]
@@ -408,15 +411,13 @@ impl Game {
         options: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
         let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
-        let (rules, _) = table.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let space = Arc::new(ActionSpace::new(&rules));
-        Ok(Game { rules, space })
+        Game::from_spec(table)
     }
 
     /// A match dealt from `seed`, at its first decision.
     fn new_state(&self, seed: Int) -> PyResult<State> {
         let seed = seed_arg(&seed)?;
-        Ok(State { st: MatchState::new(&self.rules, seed), space: self.space.clone(), events: Vec::new() })
+        Ok(self.dealt(seed))
     }
 
     /// How many actions the configuration numbers (every move it can offer).
@@ -443,6 +444,90 @@ impl Game {
         let r = &self.rules;
         format!("mtrain.Game({} rules, double-{}, {} players)", r.preset, r.set, r.players)
     }
+
+    /// The table this game was built from, as JSON text (`preset`, `set`, `players`, `hand`,
+    /// `rounds`, `rules`: the rule changes as `key=value`): what a pickled game stores.
+    fn spec(&self) -> String {
+        serde_json::to_string(&*self.spec).expect("serialisable")
+    }
+
+    /// The game of a table given as [`Game::spec`]'s JSON text.
+    #[classmethod]
+    fn from_spec_json(_cls: &Bound<'_, pyo3::types::PyType>, spec: &str) -> PyResult<Game> {
+        let spec: TableSpec =
+            serde_json::from_str(spec).map_err(|e| PyValueError::new_err(format!("not a game spec: {e}")))?;
+        Game::from_spec(spec)
+    }
+
+    /// Pickles as its table ([`Game::spec`]).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let rebuild = slf.get_type().getattr("from_spec_json")?;
+        Ok((rebuild, (slf.get().spec(),)))
+    }
+
+    /// A game never changes: a copy is the game itself.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// A game never changes: a deep copy is the game itself.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
+    /// Two games are equal when their tables are.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Game>().is_ok_and(|o| o.get().spec == self.spec)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.spec().hash(&mut h);
+        h.finish()
+    }
+
+    /// The state `text` describes (a [`State::serialize`] of a state of this game), rebuilt by
+    /// replaying its recipe: the match seed, then every action and resampling in order.
+    /// Text that is not such a recipe, one of another table, or one whose actions are not legal
+    /// in this game raises `ValueError`.
+    fn deserialize_state(&self, text: &str) -> PyResult<State> {
+        let recipe = saved::Recipe::from_text(text, &self.spec)?;
+        let mut state = self.dealt(recipe.seed);
+        let mut resamples = recipe.resamples.iter().peekable();
+        for (k, &a) in recipe.actions.iter().enumerate() {
+            while let Some(r) = resamples.next_if(|r| r.after as usize == k) {
+                state = state.resample(r.player as usize, r.seed)?;
+            }
+            state.apply(usize::from(a)).map_err(|e| {
+                PyValueError::new_err(format!("not a state of this game: at action {k} of the recipe: {e}"))
+            })?;
+        }
+        for r in resamples {
+            state = state.resample(r.player as usize, r.seed)?;
+        }
+        Ok(state)
+    }
+}
+
+impl Game {
+    /// The game of table `spec` (checked: one the rules cannot deal raises `ValueError`).
+    fn from_spec(spec: TableSpec) -> PyResult<Game> {
+        let (rules, _) = spec.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let space = Arc::new(ActionSpace::new(&rules));
+        Ok(Game { rules, space, spec: Arc::new(spec) })
+    }
+
+    /// A match dealt from `seed`, at its first decision, its recipe started.
+    fn dealt(&self, seed: u64) -> State {
+        State {
+            st: MatchState::new(&self.rules, seed),
+            space: self.space.clone(),
+            events: Vec::new(),
+            spec: Some(self.spec.clone()),
+            recipe: saved::Recipe::dealt(seed),
+        }
+    }
 }
 
 /// Collects the events of the round in play (a new deal starts the list again).
@@ -468,6 +553,10 @@ struct State {
     space: Arc<ActionSpace>,
     /// The events of the round in play, in order.
     events: Vec<Event>,
+    /// The table it is played on; `None` for a copy from `Solo.state()`, which has no recipe.
+    spec: Option<Arc<TableSpec>>,
+    /// What made it (see `saved.rs`).
+    recipe: saved::Recipe,
 }
 
 /// Seat `s`'s return from a finished match: its share of the win (1/k for each of k co-winners)
@@ -499,14 +588,7 @@ impl State {
     /// Plays `action` (one of `legal_actions()`), then the forced actions after it.
     fn apply_action(&mut self, action: Int) -> PyResult<()> {
         let action = action_arg(&action, &self.space)?;
-        let i = self
-            .st
-            .legal()
-            .iter()
-            .position(|&m| self.space.encode(m) == Some(action))
-            .ok_or_else(|| PyValueError::new_err(format!("action {action} is not legal here")))?;
-        self.st.apply_observed(i, &mut RoundEvents(&mut self.events));
-        Ok(())
+        self.apply(action)
     }
 
     /// The move `action` stands for, in words (`12-5 on 2`, `stop`).
@@ -548,11 +630,13 @@ impl State {
     /// What `player` may know now, as the bot protocol's `decide` message (docs/bot-protocol.md):
     /// its hand, the trains, the counts, the events of this round as it saw them, and the legal
     /// moves when it is to act (with `legal_actions()`'s numbers as `actions`, in the same order).
+    /// Once the match is over: `{"type": "over", "round", "scores", "winners", "returns",
+    /// "actions": []}`.
     fn observation<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
         let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
         let seat = Seat::from_index(player);
         let Some(view) = self.st.view(seat) else {
-            return Err(PyValueError::new_err("the match is over: there is nothing to observe"));
+            return self.final_observation(py);
         };
         let seen: Vec<SeenEvent> = self.events.iter().map(|e| e.seen_by(seat, false)).collect();
         let empty = MoveList::new();
@@ -625,11 +709,7 @@ impl State {
     fn resample_from_infostate(&self, player: Int, seed: Int) -> PyResult<State> {
         let player = seat_arg(&player, "player", self.st.rules().players as usize)?;
         let seed = seed_arg(&seed)?;
-        let st = self
-            .st
-            .resampled(Seat::from_index(player), seed)
-            .ok_or_else(|| PyValueError::new_err("the match is over: there is nothing hidden to resample"))?;
-        Ok(State { st, space: self.space.clone(), events: self.events.clone() })
+        self.resample(player, seed)
     }
 
     /// An independent copy.
@@ -666,6 +746,92 @@ impl State {
             self.scores()
         )
     }
+
+    /// The state as text: its recipe (its table, the match seed, every action applied and
+    /// every resampling, as JSON), which `Game.deserialize_state` replays into an equal state.
+    /// A copy taken from `Solo.state()` has no recipe and raises `ValueError`.
+    fn serialize(&self) -> PyResult<String> {
+        Ok(self.recipe.to_text(self.table()?))
+    }
+
+    /// The game this state is played in (a new `Game` of the same table).
+    fn game(&self) -> PyResult<Game> {
+        Game::from_spec((**self.table()?).clone())
+    }
+
+    /// Pickles as its game's `deserialize_state` and its recipe ([`State::serialize`]).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let game = Bound::new(py, self.game()?)?;
+        Ok((game.getattr("deserialize_state")?, (self.serialize()?,)))
+    }
+
+    /// An independent copy (as `clone()`).
+    fn __copy__(&self) -> State {
+        Clone::clone(self)
+    }
+
+    /// An independent copy (as `clone()`: nothing in a state refers to Python objects).
+    fn __deepcopy__(&self, _memo: Bound<'_, PyAny>) -> State {
+        Clone::clone(self)
+    }
+
+    /// How many actions made this state (resamplings not counted).
+    fn history_len(&self) -> usize {
+        self.recipe.actions.len()
+    }
+}
+
+impl State {
+    /// The table, when the state has a recipe.
+    fn table(&self) -> PyResult<&Arc<TableSpec>> {
+        self.spec.as_ref().ok_or_else(|| {
+            PyValueError::new_err(
+                "this State is a copy from Solo.state() and has no recipe: pickle the Solo (or the env) instead",
+            )
+        })
+    }
+
+    /// Plays action number `action`, then the forced actions after it, and records it.
+    fn apply(&mut self, action: usize) -> PyResult<()> {
+        if self.st.is_over() {
+            return Err(PyValueError::new_err(format!("action {action} is not legal here: the match is over")));
+        }
+        let i = self
+            .st
+            .legal()
+            .iter()
+            .position(|&m| self.space.encode(m) == Some(action))
+            .ok_or_else(|| PyValueError::new_err(format!("action {action} is not legal here")))?;
+        self.st.apply_observed(i, &mut RoundEvents(&mut self.events));
+        self.recipe.push(action);
+        Ok(())
+    }
+
+    /// [`State::resample_from_infostate`] for a checked seat and seed, recorded in the recipe.
+    fn resample(&self, player: usize, seed: u64) -> PyResult<State> {
+        let st = self
+            .st
+            .resampled(Seat::from_index(player), seed)
+            .ok_or_else(|| PyValueError::new_err("the match is over: there is nothing hidden to resample"))?;
+        let mut recipe = self.recipe.clone();
+        recipe.push_resample(player, seed);
+        Ok(State { st, space: self.space.clone(), events: self.events.clone(), spec: self.spec.clone(), recipe })
+    }
+
+    /// The observation once the match is over: `{"type": "over", "round", "scores",
+    /// "winners", "returns", "actions": []}`.
+    fn final_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let r = self.st.result();
+        let out = PyDict::new(py);
+        out.set_item("type", "over")?;
+        out.set_item("round", self.st.round_number())?;
+        out.set_item("scores", self.scores())?;
+        let winners: Vec<usize> = r.winner_seats().map(|s| s.index()).collect();
+        out.set_item("winners", winners)?;
+        out.set_item("returns", self.returns())?;
+        out.set_item("actions", Vec::<usize>::new())?;
+        Ok(out.into_any())
+    }
 }
 
 /// What `Solo.step` returns: observation, action mask, reward, over, illegal.
@@ -689,6 +855,9 @@ struct SoloCore {
     /// The events of the round in play, when kept (`Solo` keeps them for `state()`, a
     /// `VecEnv`'s games do not).
     events: Option<Vec<Event>>,
+    /// The seed of the match in play, if one is dealt, and the seat's actions in it: what
+    /// rebuilds the game after pickling (the bots replay their own choices from their seeds).
+    replay: Option<(u64, Vec<u16>)>,
 }
 
 impl SoloCore {
@@ -727,6 +896,7 @@ impl SoloCore {
             seats: None,
             st: None,
             events: None,
+            replay: None,
         })
     }
 
@@ -762,6 +932,7 @@ impl SoloCore {
         };
         self.seats = Some(seats);
         self.st = Some(st);
+        self.replay = Some((seed, Vec::new()));
     }
 
     /// Plays `action` (the first legal action when it is not legal), then the bots. Returns the
@@ -776,6 +947,9 @@ impl SoloCore {
         let seats = self.seats.as_mut().expect("dealt with the state");
         let found = st.legal().iter().position(|&m| space.encode(m) == Some(action));
         let before = st.result().totals[seat.index()];
+        if let Some((_, played)) = self.replay.as_mut() {
+            played.push(space.encode(st.legal()[found.unwrap_or(0)]).expect("numbered") as u16);
+        }
         match self.events.as_mut() {
             Some(events) => {
                 let mut seen = RoundEvents(events);
@@ -818,8 +992,68 @@ impl SoloCore {
 /// One seat of a match played from Python, every other seat by a built-in bot: the core of
 /// `mtrain.gym`. `reset(seed)` deals and lets the bots play up to the seat's first choice;
 /// `step(action)` plays the seat's action, then the bots', up to its next choice or the end.
-#[pyclass(name = "Solo", module = "mtrain")]
-struct Solo(SoloCore);
+#[pyclass(name = "Solo", module = "mtrain._mtrain")]
+struct Solo(SoloCore, Made);
+
+/// What a `Solo` or a `VecEnv` was made from, as given: its constructor's arguments, kept to
+/// pickle it (the Python bots pickle as the objects they are).
+struct Made {
+    game: Py<Game>,
+    opponents: Vec<String>,
+    seat: usize,
+    python_bots: Vec<(String, Py<PyAny>)>,
+}
+
+impl Made {
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, Game>,
+        opponents: &[String],
+        seat: Seat,
+        bots: &[(String, Py<PyAny>)],
+    ) -> Made {
+        Made {
+            game: game.clone().unbind(),
+            opponents: opponents.to_vec(),
+            seat: seat.index(),
+            python_bots: bots.iter().map(|(n, o)| (n.clone(), o.clone_ref(py))).collect(),
+        }
+    }
+
+    /// The Python bots as a list of `(name, object)` tuples.
+    fn bots<'py>(&self, py: Python<'py>) -> Vec<(String, Py<PyAny>)> {
+        self.python_bots.iter().map(|(n, o)| (n.clone(), o.clone_ref(py))).collect()
+    }
+}
+
+/// A game's replay state as Python values: `None` (no match dealt) or `(seed, actions)`.
+type Replay = Option<(u64, Vec<u16>)>;
+
+impl SoloCore {
+    /// Deals the match of `replay` again and replays the seat's actions in it (the bots
+    /// choosing as they did: they are deterministic given their seeds).
+    fn replay(&mut self, replay: Replay) -> PyResult<()> {
+        let Some((seed, actions)) = replay else {
+            self.seats = None;
+            self.st = None;
+            self.replay = None;
+            return Ok(());
+        };
+        self.reset(seed);
+        for (k, &a) in actions.iter().enumerate() {
+            let legal = self.st.as_ref().is_some_and(|st| {
+                st.current() == Some(self.seat) && st.legal().iter().any(|&m| self.space.encode(m) == Some(a.into()))
+            });
+            if !legal {
+                return Err(PyValueError::new_err(format!(
+                    "cannot restore the game: action {a} (the seat's action {k} of the match of seed {seed}) is not legal on replay"
+                )));
+            }
+            self.step(a.into());
+        }
+        self.failed()
+    }
+}
 
 impl Solo {
     fn observe(&self) -> (Vec<f32>, Vec<u8>) {
@@ -834,12 +1068,20 @@ impl Solo {
 impl Solo {
     #[new]
     #[pyo3(signature = (game, opponents, seat = Int::of(0), python_bots = Vec::new()))]
-    fn new(game: &Game, opponents: Vec<String>, seat: Int, python_bots: Vec<(String, Py<PyAny>)>) -> PyResult<Solo> {
+    fn new(
+        game: &Bound<'_, Game>,
+        opponents: Vec<String>,
+        seat: Int,
+        python_bots: Vec<(String, Py<PyAny>)>,
+    ) -> PyResult<Solo> {
         let failure = Arc::new(Mutex::new(None));
+        let bots: Vec<(String, Py<PyAny>)> =
+            python_bots.iter().map(|(n, o)| (n.clone(), o.clone_ref(game.py()))).collect();
         let registry = Arc::new(with_python_bots(python_bots, &failure)?);
-        let mut core = SoloCore::new(game, &opponents, &seat, registry, failure)?;
+        let mut core = SoloCore::new(game.get(), &opponents, &seat, registry, failure)?;
         core.events = Some(Vec::new());
-        Ok(Solo(core))
+        let made = Made::new(game.py(), game, &opponents, core.seat, &bots);
+        Ok(Solo(core, made))
     }
 
     /// Deals the match of `seed`; the bots play up to the seat's first choice. Returns the
@@ -868,8 +1110,31 @@ impl Solo {
 
     /// The match as it stands (a copy), for inspection.
     fn state(&self) -> PyResult<State> {
-        let events = self.0.events.clone().unwrap_or_default();
-        Ok(State { st: self.0.dealt()?.clone(), space: self.0.space.clone(), events })
+        Ok(State {
+            st: self.0.dealt()?.clone(),
+            space: self.0.space.clone(),
+            events: self.0.events.clone().unwrap_or_default(),
+            spec: None,
+            recipe: saved::Recipe::default(),
+        })
+    }
+
+    /// Pickles by recipe: `Solo(game, opponents, seat, python_bots)` again, then the match in
+    /// play dealt from its seed and the seat's actions replayed (`__setstate__`).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Py<Game>, Vec<String>, usize, Vec<(String, Py<PyAny>)>), Replay)> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let m = &me.1;
+        let args = (m.game.clone_ref(py), m.opponents.clone(), m.seat, m.bots(py));
+        Ok((slf.get_type().into_any(), args, me.0.replay.clone()))
+    }
+
+    /// Restores the match a pickled `Solo` was playing (see `__reduce__`).
+    fn __setstate__(&mut self, state: Replay) -> PyResult<()> {
+        self.0.replay(state)
     }
 }
 
@@ -883,7 +1148,7 @@ const MAX_ENVS: usize = 1_000_000;
 /// new match's). Game `i` plays the seed stream `stream_seed(seed, i)`: its `k`-th match is
 /// dealt from `episode_seed(stream_seed(seed, i), k)`, so a run is reproducible at any thread
 /// count. The games run on a thread pool of this process (a forked child builds its own).
-#[pyclass(name = "VecEnv", module = "mtrain")]
+#[pyclass(name = "VecEnv", module = "mtrain._mtrain")]
 struct VecEnv {
     games: Vec<SoloCore>,
     /// Matches dealt so far per game.
@@ -894,6 +1159,8 @@ struct VecEnv {
     rewards: Py<PyArray1<f64>>,
     dones: Py<PyArray1<bool>>,
     illegal: Py<PyArray1<bool>>,
+    /// Its constructor's arguments, kept to pickle it.
+    made: Made,
 }
 
 /// Deals game `i`'s next match (its `episode`-th, counting from 0) and counts it.
@@ -962,11 +1229,14 @@ impl VecEnv {
         let n: usize = n.within("n", 1, MAX_ENVS as i128)?;
         let seed = seed_arg(&seed)?;
         let failure = Arc::new(Mutex::new(None));
+        let kept: Vec<(String, Py<PyAny>)> = python_bots.iter().map(|(n, o)| (n.clone(), o.clone_ref(py))).collect();
         let registry = Arc::new(with_python_bots(python_bots, &failure)?);
         let games = (0..n)
             .map(|_| SoloCore::new(game, &opponents, &seat, registry.clone(), failure.clone()))
             .collect::<PyResult<Vec<_>>>()?;
         let (width, actions) = (games[0].layout.len(), games[0].space.len());
+        let made =
+            Made::new(py, &Bound::new(py, Game::from_spec((*game.spec).clone())?)?, &opponents, games[0].seat, &kept);
         Ok(VecEnv {
             games,
             episodes: vec![0; n],
@@ -976,6 +1246,7 @@ impl VecEnv {
             rewards: PyArray1::zeros(py, n, false).unbind(),
             dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
             illegal: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            made,
         })
     }
 
@@ -1119,6 +1390,57 @@ impl VecEnv {
     /// Games.
     fn __len__(&self) -> usize {
         self.games.len()
+    }
+
+    /// Pickles by recipe: `VecEnv(n, game, opponents, seat, seed, python_bots)` again, then
+    /// (`__setstate__`) each game's match in play dealt from its seed and the seat's actions
+    /// replayed, the matches dealt so far, and the last step's rewards and dones.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (usize, Py<Game>, Vec<String>, usize, u64, Vec<(String, Py<PyAny>)>),
+        (Vec<u64>, Vec<Replay>, Vec<f64>, Vec<bool>, Vec<bool>),
+    )> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let m = &me.made;
+        let args = (me.games.len(), m.game.clone_ref(py), m.opponents.clone(), m.seat, me.seed, m.bots(py));
+        let replays = me.games.iter().map(|g| g.replay.clone()).collect();
+        let rewards = me.rewards.bind(py).readonly().as_slice()?.to_vec();
+        let dones = me.dones.bind(py).readonly().as_slice()?.to_vec();
+        let illegal = me.illegal.bind(py).readonly().as_slice()?.to_vec();
+        Ok((slf.get_type().into_any(), args, (me.episodes.clone(), replays, rewards, dones, illegal)))
+    }
+
+    /// Restores the games a pickled `VecEnv` was playing (see `__reduce__`).
+    #[allow(clippy::type_complexity)]
+    fn __setstate__(
+        &mut self,
+        py: Python<'_>,
+        state: (Vec<u64>, Vec<Replay>, Vec<f64>, Vec<bool>, Vec<bool>),
+    ) -> PyResult<()> {
+        let (episodes, replays, rewards, dones, illegal) = state;
+        let n = self.games.len();
+        if [episodes.len(), replays.len(), rewards.len(), dones.len(), illegal.len()].iter().any(|&k| k != n) {
+            return Err(PyValueError::new_err(format!("cannot restore the VecEnv: a state for other than {n} games")));
+        }
+        for (g, r) in self.games.iter_mut().zip(replays) {
+            g.replay(r)?;
+        }
+        self.episodes = episodes;
+        let (w, a) = (self.games[0].layout.len(), self.games[0].space.len());
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let (o, m) = (obs.as_slice_mut()?, mask.as_slice_mut()?);
+        for (i, g) in self.games.iter().enumerate() {
+            g.write(&mut o[i * w..(i + 1) * w], &mut m[i * a..(i + 1) * a]);
+        }
+        self.rewards.bind(py).readwrite().as_slice_mut()?.copy_from_slice(&rewards);
+        self.dones.bind(py).readwrite().as_slice_mut()?.copy_from_slice(&dones);
+        self.illegal.bind(py).readwrite().as_slice_mut()?.copy_from_slice(&illegal);
+        Ok(())
     }
 }
 

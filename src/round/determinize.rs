@@ -25,6 +25,10 @@ use crate::tile_set::TileSet;
 /// Attempts at a fill that meets every known void before dropping them.
 pub(crate) const FILL_TRIES: usize = 8;
 
+/// Attempts at a watcher's world in which the seat to act still faces a choice
+/// ([`RoundState::sample_world`] for a seat not to act).
+const CHOICE_TRIES: usize = 256;
+
 impl RoundState {
     /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, `blanks_wild`, docs/rules.md §9): the
     /// definition [`Self::allowed`] computes for a whole mask of values.
@@ -41,10 +45,52 @@ impl RoundState {
         s
     }
 
-    /// A world `seat` cannot tell from this one, or `None` when `seat` is not the seat to act
-    /// (another seat's just-drawn tile would leak) or the round is not in play.
+    /// A world `seat` cannot tell from this one, or `None` when the round is not in play. For
+    /// the seat to act it is [`Self::fill_world`]'s; for another seat (a watcher) it is
+    /// [`Self::watched_world`]'s.
     pub(crate) fn sample_world(&self, seat: Seat, rng: &mut GameRng) -> Option<RoundState> {
+        if seat != self.current && !matches!(self.phase, Phase::Setup | Phase::Over) {
+            return Some(self.watched_world(seat, rng));
+        }
         self.sample_world_with(seat, rng, false)
+    }
+
+    /// A world a seat that is not to act (`seat`) cannot tell from this one. Everything it
+    /// cannot see is hidden from it, the acting seat's hand included, and so is the tile that
+    /// seat may have just drawn (the table saw a draw, not the tile): the acting seat's hand
+    /// less that tile is dealt as every hidden hand is (meeting its known voids, which were
+    /// recorded before the draw), and the drawn tile is the next one of the redealt boneyard.
+    /// The watcher has also seen that the acting seat faces a real choice (two or more legal
+    /// moves: the engine plays a lone move itself), so worlds where it would not are redrawn,
+    /// up to [`CHOICE_TRIES`] times; after that (rare: a one- or two-tile hand with few
+    /// fitting tiles) the acting seat keeps its real hand and only the other hidden tiles are
+    /// redrawn.
+    fn watched_world(&self, seat: Seat, rng: &mut GameRng) -> RoundState {
+        let c = self.current;
+        let drawn = self.drawn_this_turn();
+        let mut before = self.clone();
+        if let Some(d) = drawn {
+            before.holdings.hands[c.index()].remove_present(d);
+        }
+        let mut moves = crate::round::MoveList::new();
+        for _ in 0..CHOICE_TRIES {
+            let mut world = before.fill_world(seat, 0, rng, false);
+            if drawn.is_some() {
+                let d = world.holdings.boneyard.draw().expect("the drawn tile is among the unseen");
+                world.holdings.hands[c.index()].insert_new(d);
+                world.phase = match world.phase {
+                    Phase::Normal(_) => Phase::Normal(Some(d)),
+                    Phase::Cover(_) => Phase::Cover(Some(d)),
+                    Phase::FollowUp { train, value, .. } => Phase::FollowUp { train, value, drawn: Some(d) },
+                    other => other,
+                };
+            }
+            world.legal_moves(&mut moves);
+            if moves.len() >= 2 {
+                return world;
+            }
+        }
+        self.fill_world(seat, c.bit(), rng, false)
     }
 
     /// As [`RoundState::sample_world`]; with `loose`, each hand also meets the seat's loosened
@@ -56,7 +102,17 @@ impl RoundState {
         if seat != self.current || matches!(self.phase, Phase::Setup | Phase::Over) {
             return None;
         }
-        let unseen_set = self.unseen_by(seat);
+        Some(self.fill_world(seat, 0, rng, loose))
+    }
+
+    /// The world of [`Self::sample_world_with`] for `seat` in play: every hand but `seat`'s
+    /// and those of `keep` (a mask of seats) and the boneyard dealt afresh from the tiles
+    /// `seat` cannot see (less `keep`'s hands).
+    fn fill_world(&self, seat: Seat, keep: u16, rng: &mut GameRng, loose: bool) -> RoundState {
+        let mut unseen_set = self.unseen_by(seat);
+        for s in (0..self.players as usize).filter(|&s| keep >> s & 1 == 1) {
+            unseen_set = unseen_set.difference(&self.holdings.hands[s]);
+        }
         let mut unseen = [Tile::from_pips(0, 0); MAX_TILES];
         let mut n_unseen = 0;
         for t in &unseen_set {
@@ -67,7 +123,7 @@ impl RoundState {
         // Other seats, most constrained first (fewest unseen tiles they may hold), then by seat.
         let mut order = [(0usize, 0usize); MAX_PLAYERS];
         let mut k = 0;
-        for s in (0..n).filter(|&s| s != seat.index()) {
+        for s in (0..n).filter(|&s| s != seat.index() && keep >> s & 1 == 0) {
             let voids = self.known_voids(Seat::from_index(s));
             order[k] = (self.allowed_count(&unseen_set, voids), s);
             k += 1;
@@ -129,7 +185,7 @@ impl RoundState {
             if ok {
                 shuffle(rng, &mut pool[..left]);
                 world.holdings.boneyard = Boneyard::from_tiles(&pool[..left]);
-                return Some(world);
+                return world;
             }
         }
         unreachable!("a fill without void constraints always succeeds")
