@@ -33,28 +33,31 @@ FEATURES = ["pips", "double", "own", "mexican", "other", "suit", "no_tile"]
 
 class Tables:
     """What the feature function needs about one table size: for each action number its tile, its
-    target train and whether it places a tile; for each pair of tiles whether they share a number."""
+    target train and whether it places a tile; for each tile and action whether the tile shares a
+    number with the action's tile."""
 
     def __init__(self, players: int):
         self.players = players
         targets = players + 1  # each seat's train, then the Mexican train (one under these rules)
         self.actions = SET_TILES * targets + 3
-        tile, self.target = np.divmod(np.arange(self.actions - 3), targets)
+        places = self.actions - 3
+        tile, target = np.divmod(np.arange(places), targets)
+        self.target = np.concatenate([target, np.full(3, -1)])
         high = ((np.sqrt(8 * tile + 1) - 1) // 2).astype(int)
         low = tile - high * (high + 1) // 2
         tiles_high = ((np.sqrt(8 * np.arange(SET_TILES) + 1) - 1) // 2).astype(int)
         tiles_low = np.arange(SET_TILES) - tiles_high * (tiles_high + 1) // 2
         self.static = np.zeros((self.actions, len(FEATURES)), dtype=np.float32)
-        self.static[: self.actions - 3, 0] = (low + high) / (2 * (VALUES - 1))
-        self.static[: self.actions - 3, 1] = low == high
-        self.static[: self.actions - 3, 3] = self.target == players
-        self.static[self.actions - 3 :, 6] = 1.0
-        # share[t, a]: tile t has a number in common with action a's tile (and is not that tile).
-        share = (tiles_low[:, None] == low[None]) | (tiles_low[:, None] == high[None])
-        share |= (tiles_high[:, None] == low[None]) | (tiles_high[:, None] == high[None])
-        share &= np.arange(SET_TILES)[:, None] != tile[None]
-        self.share = np.zeros((SET_TILES, self.actions), dtype=np.float32)
-        self.share[:, : self.actions - 3] = share
+        self.static[:places, 0] = (low + high) / (2 * (VALUES - 1))
+        self.static[:places, 1] = low == high
+        self.static[:places, 3] = target == players
+        self.static[places:, 6] = 1.0
+        # share[a, t]: tile t has a number in common with action a's tile (and is not that tile).
+        share = (low[:, None] == tiles_low[None]) | (low[:, None] == tiles_high[None])
+        share |= (high[:, None] == tiles_low[None]) | (high[:, None] == tiles_high[None])
+        share &= tile[:, None] != np.arange(SET_TILES)[None]
+        self.share = np.zeros((self.actions, SET_TILES), dtype=np.float32)
+        self.share[:places] = share
         # Where the observation tensor keeps the observing seat, one-hot (docs/python.md).
         self.seat_at = 2 * SET_TILES + targets * (VALUES + 3) + players + 1
 
@@ -65,22 +68,28 @@ class Tables:
             raise ValueError(f"an observation of {width} numbers is not a double-12 table with one Mexican train")
         return Tables(players)
 
-    def features(self, obs: np.ndarray) -> np.ndarray:
-        """The feature matrix (games x actions x features) of a batch of observations."""
-        n = obs.shape[0]
-        f = np.broadcast_to(self.static, (n,) + self.static.shape).copy()
+    def features(self, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """The features (rows x k x features) of the actions idx (rows x k) in each observation."""
+        f = self.static[idx]
         seat = obs[:, self.seat_at : self.seat_at + self.players].argmax(axis=1)
-        placing = slice(0, self.actions - 3)
-        own = self.target[None] == seat[:, None]
-        f[:, placing, 2] = own
-        f[:, placing, 4] = (self.target[None] < self.players) & ~own
-        f[:, :, 5] = obs[:, :SET_TILES] @ self.share / 6.0
+        target = self.target[idx]
+        own = target == seat[:, None]
+        f[:, :, 2] = own
+        f[:, :, 4] = (target >= 0) & (target < self.players) & ~own
+        f[:, :, 5] = np.einsum("nkt,nt->nk", self.share[idx], obs[:, :SET_TILES]) / 6.0
         return f
 
 
-def policy(theta: np.ndarray, feats: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Action probabilities (games x actions) under weights theta, zero outside the mask."""
-    logits = np.where(mask > 0, feats @ theta, -np.inf)
+def legal_columns(mask: np.ndarray):
+    """Each row's legal action numbers, padded to the widest row: (indices, valid)."""
+    k = max(int(mask.sum(axis=1).max()), 1)
+    idx = np.argsort(mask == 0, axis=1, kind="stable")[:, :k]
+    return idx, np.take_along_axis(mask, idx, axis=1) > 0
+
+
+def policy(theta: np.ndarray, feats: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Probabilities (rows x k) over each row's legal actions under weights theta."""
+    logits = np.where(valid, feats @ theta, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
@@ -93,13 +102,15 @@ def train(iterations: int, seed: int = 1, log=sys.stderr) -> np.ndarray:
     tables = Tables.for_observation(env.obs.shape[1])
     theta = np.zeros(len(FEATURES))
     for it in range(iterations):
-        obs, masks, acts, rewards, dones = [], [], [], [], []
+        feats, valids, picks, obs, rewards, dones = [], [], [], [], [], []
         for _ in range(HORIZON):
-            o, m = env.obs.copy(), env.mask.copy()
-            p = policy(theta, tables.features(o), m)
-            a = (p.cumsum(axis=1) > rng.random((GAMES, 1))).argmax(axis=1)
-            env.step(a.astype(np.int64))
-            obs.append(o), masks.append(m), acts.append(a)
+            o = env.obs.copy()
+            idx, valid = legal_columns(env.mask)
+            f = tables.features(o, idx)
+            p = policy(theta, f, valid)
+            j = (p.cumsum(axis=1) > rng.random((GAMES, 1))).argmax(axis=1)
+            env.step(idx[np.arange(GAMES), j])
+            feats.append(f), valids.append(valid), picks.append(j), obs.append(o)
             rewards.append(env.rewards.copy()), dones.append(env.dones.copy())
         # Returns-to-go within each match (an unfinished match's tail is left out: no bootstrap).
         g = np.zeros((HORIZON, GAMES))
@@ -107,19 +118,22 @@ def train(iterations: int, seed: int = 1, log=sys.stderr) -> np.ndarray:
         for t in reversed(range(HORIZON)):
             running = np.where(dones[t], 0.0, running) + rewards[t]
             g[t] = running
-        o = np.concatenate(obs)
-        x = np.hstack([o, np.ones((len(o), 1))])
+        x = np.hstack([np.concatenate(obs), np.ones((HORIZON * GAMES, 1))])
         value = x @ np.linalg.lstsq(x.T @ x + 1e-3 * np.eye(x.shape[1]), x.T @ g.ravel(), rcond=None)[0]
         adv = g.ravel() - value
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-        feats, m, a = tables.features(o), np.concatenate(masks), np.concatenate(acts)
-        rows = np.arange(len(a))
-        old = policy(theta, feats, m)[rows, a]
+        # One padded width for the whole batch.
+        k = max(f.shape[1] for f in feats)
+        pad = lambda a, fill: np.pad(a, [(0, 0), (0, k - a.shape[1])] + [(0, 0)] * (a.ndim - 2), constant_values=fill)
+        f = np.concatenate([pad(f, 0.0) for f in feats])
+        valid = np.concatenate([pad(v, False) for v in valids])
+        j, rows = np.concatenate(picks), np.arange(HORIZON * GAMES)
+        old = policy(theta, f, valid)[rows, j]
         for _ in range(4):  # epochs of clipped policy-ratio steps
-            p = policy(theta, feats, m)
-            ratio = p[rows, a] / old
+            p = policy(theta, f, valid)
+            ratio = p[rows, j] / old
             live = np.where(adv > 0, ratio < 1.2, ratio > 0.8)  # outside the clip, no gradient
-            grad_log = feats[rows, a] - np.einsum("na,naf->nf", p, feats)
+            grad_log = f[rows, j] - np.einsum("nk,nkf->nf", p, f)
             theta += 2.0 * ((live * ratio * adv)[:, None] * grad_log).mean(axis=0)
         if (it + 1) % 10 == 0:
             finished = np.concatenate(rewards)[np.concatenate(dones)]
@@ -128,7 +142,7 @@ def train(iterations: int, seed: int = 1, log=sys.stderr) -> np.ndarray:
 
 
 class Policy:
-    """The trained policy as a tensor bot: the action of highest probability among the legal ones."""
+    """The trained policy as a tensor bot: the legal action of highest probability."""
 
     name = "ppo_example"
 
@@ -140,8 +154,9 @@ class Policy:
         width = obs.shape[0]
         if width not in self.tables:
             self.tables[width] = Tables.for_observation(width)
-        feats = self.tables[width].features(obs[None])[0]
-        return int(np.argmax(np.where(mask > 0, feats @ self.theta, -np.inf)))
+        idx = np.flatnonzero(mask)
+        scores = self.tables[width].features(obs[None], idx[None])[0] @ self.theta
+        return int(idx[np.argmax(scores)])
 
 
 def main() -> None:
