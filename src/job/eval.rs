@@ -115,9 +115,7 @@ impl Job for EvalRun {
     fn outputs_of(_: &EvalState) {}
 
     fn check_state(&self, st: &EvalState, dir: &Path, _registry: &Registry) -> Result<(), JobError> {
-        self.eval
-            .check_state(st)
-            .map_err(|e| JobError::Invalid(format!("cannot resume from '{}': {e}", dir.display())))
+        self.eval.check_state(st).map_err(|e| JobError::Invalid(format!("cannot resume from '{}': {e}", dir.display())))
     }
 
     fn header(&self, _st: &EvalState) -> String {
