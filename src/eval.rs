@@ -566,7 +566,21 @@ pub struct Results {
 pub const CSV_HEADER: &str = "protocol,candidate,preset,players,baseline,baseline_spec,games,comparisons,score,score_lo,score_hi,elo,elo_lo,elo_hi";
 
 fn num(x: f64, digits: usize) -> String {
-    if x.is_finite() { format!("{x:.digits$}") } else { String::new() }
+    if x.is_finite() { unsigned_zero(format!("{x:.digits$}")) } else { String::new() }
+}
+
+/// `text` without the sign of a figure that rounds to zero (`-0.0` is `0.0`).
+fn unsigned_zero(text: String) -> String {
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => text,
+    }
+}
+
+/// A signed whole number of Elo for the console (`+12`, `-3`, `+0`: never `-0`).
+fn elo(x: f64) -> String {
+    let s = format!("{x:+.0}");
+    if s == "-0" { "+0".to_string() } else { s }
 }
 
 fn csv_field(s: &str) -> String {
@@ -627,17 +641,17 @@ impl Results {
                 BASELINES[r.baseline].name,
                 r.games,
                 format!("{:.1}% [{:.1}, {:.1}]", 100.0 * r.score.0, 100.0 * r.score.1, 100.0 * r.score.2),
-                format!("{:+.0} [{:+.0}, {:+.0}]", r.elo, r.elo_lo, r.elo_hi)
+                format!("{} [{}, {}]", elo(r.elo), elo(r.elo_lo), elo(r.elo_hi))
             ));
         }
         s.push_str("\nRating (greedy = 0; the baselines at their frozen ratings)\n");
         for g in &self.ratings {
             let at = if g.preset == "all" { "overall".to_string() } else { format!("{} {}p", g.preset, g.players) };
             s.push_str(&format!(
-                "  {at:<18} {:+.0} [{:+.0}, {:+.0}]\n",
-                g.rating,
-                g.rating - Z95 * g.se,
-                g.rating + Z95 * g.se
+                "  {at:<18} {} [{}, {}]\n",
+                elo(g.rating),
+                elo(g.rating - Z95 * g.se),
+                elo(g.rating + Z95 * g.se)
             ));
         }
         s
