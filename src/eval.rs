@@ -252,12 +252,15 @@ pub struct Cell {
 /// The registry `base` with the frozen baselines added under their aliases.
 ///
 /// # Errors
-/// A name already taken (an external bot or `--name` named like a baseline's alias).
+/// A baseline's name already taken (an external bot or `--name` named like it).
 pub fn with_baselines(base: &Registry) -> Result<Registry, InvalidInput> {
     let mut r = base.clone();
     for b in &BASELINES {
         if r.get(b.alias).is_some() {
-            continue;
+            return Err(InvalidInput(format!(
+                "the name '{}' is the frozen baseline {}'s in the evaluation: give your bot another name",
+                b.alias, b.name
+            )));
         }
         r.alias(b.alias, b.spec).map_err(|e| InvalidInput(format!("the baseline {}: {e}", b.name)))?;
     }

@@ -143,6 +143,7 @@ fn bad_input_is_refused_in_one_line() {
     rejects(&["eval", "--quick"], &["--bot"]);
     rejects(&["eval", "--bot", "greedy,random", "--quick"], &["not one bot"]);
     rejects(&["eval", "--bot", "greedy:ties=sometimes", "--quick"], &["ties"]);
+    rejects(&["eval", "--name", "greedy-v1=random", "--bot", "greedy", "--quick"], &["greedy-v1", "frozen baseline"]);
     let out = mtrain(&["eval", "--resume", "/nonexistent/mtrain-eval"]);
     assert_eq!(out.status.code(), Some(2));
 }
