@@ -152,6 +152,7 @@ mod cli;
 pub mod compare;
 pub mod deal;
 pub mod error;
+pub mod eval;
 pub mod external;
 pub mod game;
 pub mod job;

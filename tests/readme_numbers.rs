@@ -1513,3 +1513,32 @@ fn the_web_page_figures_are_those_of_speed_csv() {
     assert!(num(&r, "hint_s") < 1.0, "a hint takes a second or more");
     assert!(num(&r, "page_bytes") < 3e6, "the page is 3 MB or more");
 }
+
+/// README and results/eval/README.md quote the mtrain-eval v1 leaderboard as
+/// results/eval/leaderboard.csv has it (scripts/studies/eval-leaderboard.sh): each bot's rating
+/// with its interval, and results/eval/README.md's table is results/eval/leaderboard.md; the
+/// timing of `mtrain eval --bot greedy` is greedy's run's.
+#[test]
+fn the_eval_leaderboard_figures_are_those_of_leaderboard_csv() {
+    let rows = records("results/eval/leaderboard.csv");
+    assert!(rows.len() >= 5, "the leaderboard has {} rows", rows.len());
+    let readme = read("README.md");
+    let results = read("results/eval/README.md");
+    assert!(
+        results.contains(&read("results/eval/leaderboard.md")),
+        "results/eval/README.md lacks leaderboard.md's table"
+    );
+    for r in &rows {
+        let quote = format!(
+            "| {} | {:+.0} [{:+.0}, {:+.0}] |",
+            r["bot"],
+            num(r, "rating"),
+            num(r, "rating_lo"),
+            num(r, "rating_hi")
+        );
+        assert!(readme.contains(&quote), "README lacks: {quote}");
+    }
+    let greedy = rows.iter().find(|r| r["bot"] == "greedy").expect("greedy's row");
+    let quote = format!("`mtrain eval --bot greedy --threads 2` took {} s", greedy["seconds"]);
+    assert!(readme.contains(&quote), "README lacks: {quote}");
+}

@@ -505,3 +505,69 @@ def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:
 def strategies() -> Dict[str, str]:
     """The built-in bots: name to a one-line description."""
     return dict(_mtrain.strategies())
+
+
+class EvalResult(_Result):
+    """What an evaluation returns: the table ``mtrain eval`` writes (``eval.csv``) and its report.
+
+    ``table`` (a :class:`Table`, also ``tables["eval"]``) has a row per preset, table size and
+    baseline (``score`` and its 95% interval, ``elo`` the Elo difference to the baseline and its
+    interval), then the ratings (``baseline`` is ``rating``: ``elo`` the rating on the scale where
+    greedy is 0, per preset and table size, then overall with ``preset`` ``all``); ``rating`` is
+    the overall rating and ``rating_interval`` its 95% interval. docs/eval.md describes the
+    protocol. An evaluation stopped early (Ctrl-C) has no table: ``stopped`` is true.
+    """
+
+    table = property(lambda self: self.tables["eval"], doc="Every cell and rating (eval.csv).")
+
+    @property
+    def rating(self) -> Optional[float]:
+        """The overall rating (greedy = 0)."""
+        row = self._overall()
+        return None if row is None else row["elo"]
+
+    @property
+    def rating_interval(self) -> Optional[Tuple[float, float]]:
+        """The overall rating's 95% interval."""
+        row = self._overall()
+        return None if row is None else (row["elo_lo"], row["elo_hi"])
+
+    def _overall(self):
+        rows = [r for r in self.tables.get("eval", []) if r["baseline"] == "rating" and r["preset"] == "all"]
+        return rows[0] if rows else None
+
+    def __str__(self) -> str:
+        return self.header + self.report
+
+
+def evaluate(
+    bot,
+    *,
+    quick: bool = False,
+    threads: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> EvalResult:
+    """Rates ``bot`` under the standard evaluation mtrain-eval v1, as ``mtrain eval --bot`` does,
+    and returns its table.
+
+    ``bot`` is one bot: a built-in spec (``"greedy"``, ``"montecarlo:samples=32"``) or a Python
+    bot object (as in :func:`tournament`: an object with a ``choose(observation, legal)``
+    method, named by its ``name`` attribute). It plays every preset, table size and frozen
+    baseline of the protocol on the protocol's own deals; the table equals the ``eval.csv`` of
+    ``mtrain eval --bot SPEC --out DIR`` for a built-in spec, at any thread count. ``quick``
+    plays the small variant for smoke tests (its figures are not v1 figures). ``threads``,
+    Ctrl-C and ``progress`` are as in :func:`tournament`. A spec that is not one known bot
+    raises ``ValueError``.
+    """
+    if isinstance(bot, str):
+        name, python_bots = bot, []
+    else:
+        name, python_bots = _field([bot])
+    raw = _mtrain.run_keywords(
+        "eval", {"bot": name, "quick": quick}, python_bots=python_bots, threads=threads, progress=progress
+    )
+    return EvalResult(raw)
+
+
+__all__ += ["EvalResult", "evaluate"]
+_RESULTS["eval"] = EvalResult

@@ -176,8 +176,11 @@ static COMPARE: &[Row] = &[
     key("seconds_per_turn", "seconds_per_turn", Above(0.0, 3600.0)),
 ];
 
+/// `mtrain.evaluate`: an `EvalSpec` (the protocol filled in from `quick`).
+static EVAL: &[Row] = &[key("bot", "bot", Text), key("quick", "quick", Bool)];
+
 /// Every kind the keyword functions play.
-static KINDS: [Kind; 4] = [
+static KINDS: [Kind; 5] = [
     Kind { name: "tournament", rows: TOURNAMENT, base: || json!({"sprt": null, "shard": null}) },
     Kind {
         name: "balance",
@@ -186,6 +189,7 @@ static KINDS: [Kind; 4] = [
     },
     Kind { name: "tune", rows: TUNE, base: || json!({}) },
     Kind { name: "compare", rows: COMPARE, base: || json!({"players": [4, 4], "bots": DEFAULT_POPULATION}) },
+    Kind { name: "eval", rows: EVAL, base: || json!({"protocol": ""}) },
 ];
 
 /// The kind named `name`.

@@ -320,6 +320,26 @@ fn play<'py>(
             let start = Start::unsaved(CompareConfig { spec, bots: Default::default() }, None);
             (run_job::<CompareRun>(py, start, &registry, threads, progress, &failure, |j, st| j.table(st))?, json)
         }
+        "eval" => {
+            let mut spec: mexican_train::eval::EvalSpec = given.read(kind)?;
+            if spec.protocol.is_empty() {
+                spec.protocol = mexican_train::eval::Protocol::of(spec.quick).name.to_string();
+            }
+            let json = serde_json::to_string(&spec).expect("serialisable");
+            let start = Start::unsaved(mexican_train::eval::EvalConfig { spec, bots: Default::default() }, None);
+            (
+                run_job::<mexican_train::job::eval::EvalRun>(
+                    py,
+                    start,
+                    &registry,
+                    threads,
+                    progress,
+                    &failure,
+                    |j, st| j.table(st),
+                )?,
+                json,
+            )
+        }
         other => {
             return Err(PyValueError::new_err(format!(
                 "unknown kind of run '{other}' (valid: {})",

@@ -46,7 +46,7 @@ def test_a_stored_run_plays_again_from_its_spec(tmp_path):
 
 
 def test_run_refuses_an_unknown_kind_and_a_spec_that_does_not_parse():
-    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune, compare\)"):
+    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune, compare, eval\)"):
         mtrain.run("league", {})
     with pytest.raises(ValueError, match="not a tournament spec"):
         mtrain.run("tournament", {"games": "many"})
@@ -103,7 +103,7 @@ def test_an_unknown_keyword_is_refused_naming_it_and_the_valid_ones():
         mtrain._mtrain.run_keywords("tournament", {"gams": 3})
     with pytest.raises(TypeError, match=r"'threads'.*\(valid: .*margin, rank_by, seconds_per_turn\)"):
         mtrain._mtrain.run_keywords("balance", {"threads": 3})
-    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune, compare\)"):
+    with pytest.raises(ValueError, match=r"unknown kind of run 'league' \(valid: tournament, balance, tune, compare, eval\)"):
         mtrain._mtrain.run_keywords("league", {})
 
 

@@ -25,6 +25,7 @@ pub(crate) mod balance;
 mod bench;
 pub(crate) mod compare;
 pub(crate) mod durable;
+mod eval;
 mod human;
 mod limits;
 pub(crate) mod merge;
@@ -73,6 +74,9 @@ pub(crate) enum Command {
     /// Compare two or more rule sets on the same deals: what a house rule changes, with
     /// intervals and verdicts at a margin, and a summary in plain words.
     Compare(compare::CompareArgs),
+    /// Rate a bot under the standard evaluation (mtrain-eval v1) against frozen baselines:
+    /// score and Elo difference per preset, table size and baseline, and one rating.
+    Eval(eval::EvalArgs),
     /// List the built-in bots with their idea, parameters and defaults.
     Strategies(strategies::StrategiesArgs),
     /// Draw an SVG chart (lines or dots, with interval bars) from a CSV that mtrain wrote.
@@ -473,6 +477,7 @@ where
         Command::Rules(a) => rules::run(&a).map(|()| 0),
         Command::Balance(a) => balance::run(&a, &raw, registry),
         Command::Compare(a) => compare::run(&a, &raw, registry),
+        Command::Eval(a) => eval::run(&a, &raw, registry),
         Command::Strategies(a) => strategies::run(&a, registry).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
         Command::Bench(a) => bench::run(&a, &raw, registry).map(|()| 0),

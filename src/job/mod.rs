@@ -26,6 +26,7 @@
 
 pub mod balance;
 pub mod compare;
+pub mod eval;
 pub mod tournament;
 pub mod tune;
 

@@ -100,9 +100,19 @@ pub const COMPARE: Kind = Kind {
     merged_mark: Some("rulesets"),
 };
 
+/// An evaluation against the frozen baselines (`mtrain eval`).
+pub const EVAL: Kind = Kind {
+    name: "eval",
+    described: "an evaluation",
+    state_file: "eval.json",
+    files: &["eval.csv", "manifest.json"],
+    plots: false,
+    merged_mark: None,
+};
+
 /// Every kind, for naming what a folder holds.
 #[doc(hidden)] // for the integration tests
-pub const KINDS: [Kind; 4] = [TOURNAMENT, BALANCE, TUNE, COMPARE];
+pub const KINDS: [Kind; 5] = [TOURNAMENT, BALANCE, TUNE, COMPARE, EVAL];
 
 /// The folder of external bots' stderr logs, which every kind may write.
 pub(crate) const BOT_LOGS: &str = "bot-logs";
@@ -138,7 +148,7 @@ impl Kind {
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
     /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
     pub(crate) fn of_folder(dir: &Path) -> Option<Kind> {
-        for kind in [TUNE, COMPARE] {
+        for kind in [TUNE, COMPARE, EVAL] {
             if is_regular(&dir.join(kind.state_file)) {
                 return Some(kind);
             }
