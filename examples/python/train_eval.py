@@ -159,6 +159,12 @@ class Policy:
         return int(idx[np.argmax(scores)])
 
 
+def trained(iterations: int = 60) -> Policy:
+    """The policy trained with the defaults (seed 1): the example's row of the evaluation
+    leaderboard (scripts/studies/eval-leaderboard.sh)."""
+    return Policy(train(iterations))
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     quick = "--quick" in sys.argv

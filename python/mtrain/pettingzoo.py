@@ -110,7 +110,7 @@ class MexicanTrainEnv(AECEnv):
         self.game = _game(rules, set, players, hand, rounds, options)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        n = self.game.num_distinct_actions()
+        n = self._actions = self.game.num_distinct_actions()
         shape = self.game.observation_shape()
         self._action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._observation_spaces = {
@@ -151,6 +151,7 @@ class MexicanTrainEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._decisions = {a: 0 for a in self.agents}
+        self._rewarded = False
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
@@ -167,6 +168,7 @@ class MexicanTrainEnv(AECEnv):
         """Adds each seat's reward of a move (``State.apply_action_rewards``: minus the score of a
         round it ended over 100, and the match return at the end) to the agents still in."""
         if any(gained):
+            self._rewarded = True
             for a in self.agents:
                 self.rewards[a] += gained[self._index[a]]
 
@@ -179,9 +181,12 @@ class MexicanTrainEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # the last step's rewards, back to zero (most steps reward nothing)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         state = self.state
-        action = action_number(action, self.game.num_distinct_actions())
+        if type(action) is not int:
+            action = action_number(action, self._actions)
         try:
             # A legal action is played at once; anything else is refused by the state.
             gained, illegal = state.apply_action_rewards(-1 if action is None else action), False
@@ -202,8 +207,9 @@ class MexicanTrainEnv(AECEnv):
                 self.terminations[a] = True
         else:
             self.agent_selection = self.possible_agents[player]
-        for a, r in self.rewards.items():
-            self._cumulative_rewards[a] += r
+        if self._rewarded:
+            for a, r in self.rewards.items():
+                self._cumulative_rewards[a] += r
         # Agents that just ended step once more (with None) to leave.
         if player < 0 or self.max_cycles is not None:
             self._deads_step_first()

@@ -35,3 +35,17 @@ def test_the_pandas_example_plots_the_ratings(tmp_path, capsys):
     runpy.run_path(str(EXAMPLES / "tables_pandas.py"), run_name="__main__")
     assert png.stat().st_size > 10_000 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "win_rate" in capsys.readouterr().out
+
+
+def test_a_policy_trained_in_vec_env_is_rated_by_the_evaluation_as_it_is():
+    sys.argv = ["train_eval.py"]
+    ex = runpy.run_path(str(EXAMPLES / "train_eval.py"), run_name="example")
+    theta = ex["train"](8)
+    # Fixed seeds: the same weights every run. Eight iterations already value pips and doubles.
+    assert theta[0] > 0 and theta[1] > 0, theta
+    r = mtrain.evaluate(ex["Policy"](theta), quick=True, threads=2)
+    cells = [row for row in r.table if row["baseline"] == "random"]
+    assert len(cells) == 4 and all(row["candidate"] == "ppo_example" for row in cells)
+    # Against random the trained policy scores above even in every preset and table size.
+    assert all(row["score"] > 0.5 for row in cells), [row["score"] for row in cells]
+    assert r.rating is not None and r.rating > -96, r.rating  # above random's v1 rating

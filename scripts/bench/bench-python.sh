@@ -18,12 +18,12 @@
 # build can run is also run there, interleaved in the same rounds, and labelled "(base)".
 # Writes results/benchmarks/python.csv.
 #
-# Usage: [BASE=/path/to/python] scripts/bench/bench-python.sh     (about three minutes on 2 cores)
+# Usage: [BASE=/path/to/python] scripts/bench/bench-python.sh     (about three minutes on 2 cores once built)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scripts/checks/python-test.sh -q -k "not a_random_match" > /dev/null   # builds and installs the package
+scripts/checks/python-test.sh -q --collect-only > /dev/null   # builds and installs the package (no test runs)
 OUT="${OUT:-results/benchmarks/python.csv}"
-RUNS="${RUNS:-5}"
+RUNS="${RUNS:-7}"
 BENCH="$(mktemp --suffix=.py)"
 trap 'rm -f "$BENCH"' EXIT
 cat > "$BENCH" <<'PY'
@@ -31,7 +31,7 @@ import csv, os, statistics, subprocess, sys, time
 import numpy as np
 import mtrain
 
-STEPS = 20_000
+STEPS = 60_000
 
 
 def cpu(f):
@@ -102,8 +102,8 @@ def bytes_per_game():
 MEASURES = {
     "State steps/cpu-s": lambda: cpu(state),
     "pettingzoo AEC steps/cpu-s": lambda: cpu(aec),
-    "vec_env n=1024 steps/cpu-s": lambda: cpu(vec(1024, 40)),
-    "vec_env n=64 steps/cpu-s": lambda: cpu(vec(64, 400)),
+    "vec_env n=1024 steps/cpu-s": lambda: cpu(vec(1024, 150)),
+    "vec_env n=64 steps/cpu-s": lambda: cpu(vec(64, 2000)),
     "vec_env bytes per game (n=65536)": bytes_per_game,
 }
 

@@ -9,7 +9,11 @@
 #        BOTS="greedy montecarlo" scripts/studies/eval-leaderboard.sh   # these rows only (others kept)
 #        PY_BOTS="mine=my_module:make_bot" scripts/studies/eval-leaderboard.sh
 #            # adds a Python bot's row: my_module.make_bot() (or the object itself) evaluated by
-#            # mtrain.evaluate through scripts/studies/eval_python_bot.py (mtrain importable)
+#            # mtrain.evaluate through scripts/studies/eval_python_bot.py, run by $PYTHON (an
+#            # interpreter with mtrain installed; default python3)
+#        BOTS=" " PYTHON=target/pyenv/bin/python PYTHONPATH=examples/python \
+#          PY_BOTS="ppo_example=train_eval:trained" scripts/studies/eval-leaderboard.sh
+#            # the trained example policy's row (examples/python/train_eval.py), alone
 #
 # greedy's row is the one the protocol's frozen league ratings come from (minus its Elo
 # differences), so its rating is 0 by construction. Runs are kept in $WORK (resumable with
@@ -43,7 +47,7 @@ for entry in $PY_BOTS; do
   echo "== $name (Python: $target)" >&2
   start=$(date +%s)
   mkdir -p "$OUT/runs/$name"
-  python3 scripts/studies/eval_python_bot.py "$target" "$OUT/runs/$name" --threads "$THREADS"
+  "${PYTHON:-python3}" scripts/studies/eval_python_bot.py "$target" "$OUT/runs/$name" --threads "$THREADS"
   echo "$(( $(date +%s) - start ))" > "$OUT/runs/$name/seconds.txt"
 done
 python3 scripts/studies/eval_leaderboard.py "$OUT" "$THREADS"

@@ -2,8 +2,8 @@
 
 Usage: python3 scripts/studies/eval_python_bot.py MODULE:NAME OUTDIR [--threads T] [--quick]
 
-MODULE:NAME is a bot object (anything with choose(observation, legal), or what mtrain.evaluate
-takes) or a function of no arguments that returns one. Writes OUTDIR/eval.csv (the table
+MODULE:NAME is a bot object (anything with act(obs, mask) or choose(observation, legal): what
+mtrain.evaluate takes) or a function of no arguments that returns one. Writes OUTDIR/eval.csv (the table
 mtrain.evaluate returns, the same columns as `mtrain eval --out`) and OUTDIR/console.txt.
 """
 
@@ -25,7 +25,7 @@ def main() -> None:
     if not name:
         ap.error(f"expected MODULE:NAME, not {a.target!r}")
     obj = getattr(importlib.import_module(module), name)
-    bot = obj() if callable(obj) and not hasattr(obj, "choose") else obj
+    bot = obj() if callable(obj) and not (hasattr(obj, "choose") or hasattr(obj, "act")) else obj
     r = mtrain.evaluate(bot, quick=a.quick, threads=a.threads)
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "eval.csv").write_text(r.table.csv)
