@@ -34,13 +34,17 @@ def setup(page, players="2", seats=("human", "expert"), rounds=ROUNDS):
 
 
 def settle(page):
-    """Waits until the page asks the person, pauses between rounds, or the match is over."""
+    """Waits until the page asks the person (its prompt and its legal moves listed: a prompt
+    alone may be the last decision's while the worker answers), pauses between rounds with its
+    button shown, or the match is over."""
     page.wait_for_function(
         """() => {
             const p = document.getElementById('prompt').textContent;
-            return p.startsWith('Your move') || p.startsWith('You drew') || p.startsWith('Cover')
-                || p.startsWith('Where')
-                || !document.getElementById('pause').hidden;
+            const asks = p.startsWith('Your move') || p.startsWith('You drew') || p.startsWith('Where');
+            const listed = document.querySelectorAll('#move-list .move').length > 0;
+            const go = document.getElementById('pause-go');
+            const paused = !document.getElementById('pause').hidden && go.offsetParent !== null;
+            return (asks && listed) || p.startsWith('Cover') || paused;
         }""",
         timeout=60_000,
     )
