@@ -34,11 +34,12 @@ def setup(page, players="2", seats=("human", "expert"), rounds=ROUNDS):
 
 
 def settle(page):
-    """Waits until the page asks the person (its prompt and its legal moves listed: a prompt
-    alone may be the last decision's while the worker answers), pauses between rounds with its
-    button shown, or the match is over."""
+    """Waits until the page has no request in flight (body without data-busy: until then the
+    decision on screen may be the last one's) and asks the person (its prompt and its legal
+    moves listed), pauses between rounds with its button shown, or the match is over."""
     page.wait_for_function(
         """() => {
+            if (document.body.dataset.busy) return false;
             const p = document.getElementById('prompt').textContent;
             const asks = p.startsWith('Your move') || p.startsWith('You drew') || p.startsWith('Where');
             const listed = document.querySelectorAll('#move-list .move').length > 0;

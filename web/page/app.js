@@ -149,6 +149,25 @@
   // ---------------------------------------------------------------- the game
   let G = null; // { spec, practice, T, state, match, lines, answer, shownSeat, selected }
   let animating = Promise.resolve();
+  let pending = 0;
+
+  // Runs a job after those queued before it. While any is queued or running, the body carries
+  // data-busy, so whoever drives the page (a person's script, the browser tests) knows the
+  // decision on screen may be the last one's and waits for the answer.
+  function queue(job) {
+    pending += 1;
+    document.body.dataset.busy = "true";
+    animating = animating
+      .then(job)
+      .catch((e) => {
+        $("game-error").textContent = String(e && e.message ? e.message : e);
+      })
+      .finally(() => {
+        pending -= 1;
+        if (!pending) delete document.body.dataset.busy;
+      });
+    return animating;
+  }
 
   function show(id) {
     $("setup").hidden = id !== "setup";
@@ -243,7 +262,7 @@
   function play(i) {
     G.selected = null;
     $("hint-text").hidden = true;
-    animating = animating.then(async () => {
+    queue(async () => {
       const a = await ask({ op: "play", move: i });
       if (!a.ok) {
         $("game-error").textContent = a.error;
@@ -488,10 +507,11 @@
 
   // ---------------------------------------------------------------- buttons
   function wire() {
-    $("start").addEventListener("click", () => begin({ op: "new", game: specFromForm() }, specFromForm(), $("practice").checked));
+    $("start").addEventListener("click", () => queue(() => begin({ op: "new", game: specFromForm() }, specFromForm(), $("practice").checked)));
     $("resume").addEventListener("click", () => {
       try {
-        resumeFrom(JSON.parse(localStorage.getItem(SAVE_KEY)));
+        const saved = JSON.parse(localStorage.getItem(SAVE_KEY));
+        queue(() => resumeFrom(saved));
       } catch (e) {
         $("setup-error").textContent = `the saved game cannot be read: ${e.message}`;
       }
@@ -518,10 +538,10 @@
         show("setup");
         return;
       }
-      animating = animating.then(async () => receive(await ask({ op: "continue" })));
+      queue(async () => receive(await ask({ op: "continue" })));
     });
     $("review-go").addEventListener("click", () => {
-      animating = animating.then(reviewRound);
+      queue(reviewRound);
     });
     $("position-back").addEventListener("click", () => {
       G.viewing = null;
@@ -530,7 +550,7 @@
     $("position-retry").addEventListener("click", () => {
       const choice = G.viewing.choice;
       G.viewing = null;
-      animating = animating.then(async () => {
+      queue(async () => {
         const a = await ask({ op: "rewind", choice });
         if (!a.ok) $("game-error").textContent = a.error;
         else await receive(a);
@@ -540,7 +560,7 @@
       $("hint").disabled = true;
       $("hint-text").hidden = false;
       $("hint-text").textContent = "thinking\u2026";
-      animating = animating.then(async () => {
+      queue(async () => {
         const a = await ask({ op: "hint" });
         $("hint").disabled = false;
         if (!a.ok) {
@@ -556,7 +576,7 @@
       });
     });
     $("undo").addEventListener("click", () => {
-      animating = animating.then(async () => {
+      queue(async () => {
         const a = await ask({ op: "undo" });
         if (!a.ok) $("game-error").textContent = a.error;
         else await receive(a);
