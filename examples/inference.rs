@@ -19,7 +19,7 @@ fn main() {
     let probes = measure_inference(
         &rules,
         &mut bots,
-        &mut policy,
+        &mut *policy,
         a[3].parse().expect("GAMES"),
         a[4].parse().expect("SEED"),
         a[5].parse().expect("WORLDS"),

@@ -612,6 +612,21 @@ impl MatchFlow {
     }
 }
 
+thread_local! {
+    /// Each thread's scratch list for [`with_move_list`].
+    static MOVE_SCRATCH: std::cell::RefCell<MoveList> = const { std::cell::RefCell::new(MoveList::new()) };
+}
+
+/// Runs `f` with a move list to generate into: the thread's scratch list, or, when that one is
+/// in use (a bot that plays a match of its own while choosing, such as a Python bot driving a
+/// `State`), a fresh one.
+fn with_move_list<R>(f: impl FnOnce(&mut MoveList) -> R) -> R {
+    MOVE_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut list) => f(&mut list),
+        Err(_) => f(&mut Box::new(MoveList::new())),
+    })
+}
+
 /// A match one decision at a time: the state an agent, a search or the Python `State` steps
 /// through. Forced actions (draws, passes, markers, a turn with one legal move, the ends of
 /// turns and rounds, the next deal) are applied as the engine applies them, so only real
@@ -626,8 +641,11 @@ pub struct MatchState {
     round: Option<RoundState>,
     /// Its number (1-based).
     round_number: u8,
-    /// The moves of the decision in hand.
-    moves: MoveList,
+    /// The moves of the decision in hand, kept compactly: a decision offers a few dozen moves,
+    /// while a [`MoveList`] holds the worst case (15 KB). The engine generates them into a
+    /// scratch list ([`with_move_list`]) and the state keeps a copy, so that a state (one per
+    /// game of a Python `VecEnv`, one per decision of a review) stays small.
+    moves: Vec<Move>,
     result: MatchResult,
     /// The seat to choose, if any.
     to_act: Option<Seat>,
@@ -666,7 +684,7 @@ impl MatchState {
             flow,
             round: None,
             round_number: 0,
-            moves: MoveList::new(),
+            moves: Vec::new(),
             result,
             to_act: None,
         };
@@ -679,14 +697,21 @@ impl MatchState {
     /// Applies forced actions until a seat has a real choice or the match is over; `obs` sees
     /// every event and every deal.
     fn settle<O: MatchObserver>(&mut self, obs: &mut O) {
+        with_move_list(|list| self.settle_with(list, obs));
+    }
+
+    fn settle_with<O: MatchObserver>(&mut self, list: &mut MoveList, obs: &mut O) {
         loop {
             let Some(state) = self.round.as_mut() else {
                 self.to_act = None;
+                self.moves.clear();
                 return;
             };
-            match state.advance(&mut self.moves, obs) {
+            match state.advance(list, obs) {
                 Step::Choice(seat, _) => {
                     self.to_act = Some(seat);
+                    self.moves.clear();
+                    self.moves.extend_from_slice(list);
                     return;
                 }
                 Step::Over => {
@@ -719,7 +744,7 @@ impl MatchState {
     }
 
     /// The legal moves of the decision in hand, in the engine's order (empty once over).
-    pub fn legal(&self) -> &MoveList {
+    pub fn legal(&self) -> &[Move] {
         &self.moves
     }
 
@@ -806,6 +831,9 @@ pub struct BotSeats<S: Strategy> {
     heavy: u16,
     /// The seats with a bot.
     mask: u16,
+    /// Whether the rounds keep void records: a bot reads them ([`Needs::voids`]), or the seats
+    /// without a bot may (unless [`BotSeats::outside_reads_no_voids`] said otherwise).
+    voids: bool,
 }
 
 impl<S: Strategy> BotSeats<S> {
@@ -850,7 +878,7 @@ impl<S: Strategy> BotSeats<S> {
             }
         }
         let rngs = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();
-        let (mut all, mut plain, mut heavy, mut mask) = (0, true, 0, 0);
+        let (mut all, mut plain, mut heavy, mut mask, mut voids) = (0, true, 0, 0, false);
         for (s, b) in bots.iter().enumerate() {
             if let Some(b) = b {
                 mask |= 1 << s;
@@ -858,9 +886,29 @@ impl<S: Strategy> BotSeats<S> {
                 all |= u16::from(needs.hidden) << s;
                 heavy |= u16::from(needs.heaviest_first) << s;
                 plain &= !needs.events && !needs.history;
+                voids |= needs.voids;
             }
         }
-        BotSeats { bots, rngs, all, plain, heavy, mask }
+        let outside = bots.iter().any(Option::is_none);
+        BotSeats { bots, rngs, all, plain, heavy, mask, voids: voids || outside }
+    }
+
+    /// Says that the seats without a bot read no void records (a learner shown the observation
+    /// tensor, which has none): unless a bot reads them, the round in play `st` and the later
+    /// ones played by [`BotSeats::play`] and [`BotSeats::apply`] on the plain loop keep none,
+    /// which saves their bookkeeping. The game is the same: the records only inform.
+    pub fn outside_reads_no_voids(&mut self, st: &mut MatchState) {
+        self.voids = self.bots.iter().flatten().any(|b| b.needs().voids);
+        self.keep_voids(st);
+    }
+
+    /// Turns the round's void records off where nobody reads them.
+    fn keep_voids(&self, st: &mut MatchState) {
+        if !self.voids
+            && let Some(round) = st.round.as_mut()
+        {
+            round.set_void_tracking(false);
+        }
     }
 
     /// These seats with the bots' turns always played on the general turn machine, never the
@@ -876,32 +924,33 @@ impl<S: Strategy> BotSeats<S> {
     /// plain-path tests): stops where a seat has a real choice outside the loop (a seat without
     /// a bot, or a bot in a turn the general machine began) or the match is over.
     fn settle_plain(&mut self, st: &mut MatchState) {
+        with_move_list(|list| self.settle_plain_with(st, list));
+    }
+
+    fn settle_plain_with(&mut self, st: &mut MatchState, list: &mut MoveList) {
         loop {
             let Some(round) = st.round.as_mut() else {
                 st.to_act = None;
+                st.moves.clear();
                 return;
             };
             // Stop where a bot's turn begins, and only there: a seat without a bot plays its
             // turn on the general machine, up to its choice or the next bot's turn.
             let bots = if round.plain_rules() { self.mask } else { 0 };
-            match round.advance_until_seats(&mut st.moves, &mut NoObserver, bots) {
+            match round.advance_until_seats(list, &mut NoObserver, bots) {
                 None => {
                     let until = round.turns() + 1;
                     let (bots, rngs, all) = (&mut self.bots, &mut self.rngs, self.all);
-                    round.play_plain::<true, _>(
-                        &mut st.moves,
-                        &mut NoObserver,
-                        until,
-                        self.heavy,
-                        |rs, seat, moves| {
-                            let v = rs.view_as(seat, all & seat.bit() != 0);
-                            let bot = bots[seat.index()].as_mut().expect("a bot's turn");
-                            bot.choose(&v, moves, &mut rngs[seat.index()])
-                        },
-                    );
+                    round.play_plain::<true, _>(list, &mut NoObserver, until, self.heavy, |rs, seat, moves| {
+                        let v = rs.view_as(seat, all & seat.bit() != 0);
+                        let bot = bots[seat.index()].as_mut().expect("a bot's turn");
+                        bot.choose(&v, moves, &mut rngs[seat.index()])
+                    });
                 }
                 Some(Step::Choice(seat, _)) => {
                     st.to_act = Some(seat);
+                    st.moves.clear();
+                    st.moves.extend_from_slice(list);
                     return;
                 }
                 Some(Step::Over) => {
@@ -910,6 +959,7 @@ impl<S: Strategy> BotSeats<S> {
                     st.round = st.flow.next_round(&st.rules, self);
                     if st.round.is_some() {
                         st.round_number += 1;
+                        self.keep_voids(st);
                     } else {
                         st.flow.finish(&st.rules, &mut st.result);
                     }
@@ -927,7 +977,10 @@ impl<S: Strategy> BotSeats<S> {
         let i = {
             let round = st.round.as_ref().expect("a seat to act means a round in play");
             let view = round.view_as(seat, self.all & seat.bit() != 0);
-            bot.choose(&view, st.legal(), &mut self.rngs[s])
+            with_move_list(|list| {
+                list.set_from(st.legal());
+                bot.choose(&view, list, &mut self.rngs[s])
+            })
         };
         st.apply_observed(i, &mut Both(self, obs));
         true
@@ -953,7 +1006,10 @@ impl<S: Strategy> BotSeats<S> {
             let i = {
                 let round = st.round.as_ref().expect("a seat to act means a round in play");
                 let view = round.view_as(seat, self.all & seat.bit() != 0);
-                bot.choose(&view, st.legal(), &mut self.rngs[s])
+                with_move_list(|list| {
+                    list.set_from(st.legal());
+                    bot.choose(&view, list, &mut self.rngs[s])
+                })
             };
             self.apply(st, i);
         }
@@ -1168,27 +1224,68 @@ impl ObservationLayout {
     /// Panics if `out` is not [`ObservationLayout::len`] long.
     pub fn write(&self, view: &crate::view::View<'_>, round: u8, to_act: Option<Seat>, out: &mut [f32]) {
         assert_eq!(out.len(), self.len(), "an observation of {} numbers", self.len());
-        out.fill(0.0);
-        let (tiles, values) = (self.tiles, self.values);
+        let tiles = self.tiles;
+        out[..2 * tiles].fill(0.0);
         for t in view.hand().iter() {
             out[t.index()] = 1.0;
         }
         for t in view.played().iter() {
             out[tiles + t.index()] = 1.0;
         }
-        let mut at = 2 * tiles;
-        let targets = (0..self.players)
-            .map(|s| TrainId::personal(Seat::from_index(s)))
-            .chain((0..self.mexican).map(TrainId::mexican));
-        for id in targets {
-            let t = view.train(id);
-            out[at] = f32::from(u8::from(t.len > 0));
-            out[at + 1 + t.end.index().min(values - 1)] = 1.0;
-            out[at + 1 + values] = f32::from(u8::from(t.open_double));
-            out[at + 2 + values] = f32::from(u8::from(id.owner().is_some_and(|o| view.is_marked(o))));
-            at += self.per_train();
+        self.write_rest(view, round, to_act, &mut out[2 * tiles..]);
+    }
+
+    /// [`ObservationLayout::write`] into a buffer that holds the observation `shown` records (the
+    /// same seat's, written by this layout): the two tile blocks are rewritten only where a tile
+    /// changed, the rest (about a hundred numbers) whole; `shown` is brought up to date. With
+    /// `shown` fresh ([`Shown::default`]) it writes everything. The result is what `write` writes
+    /// (a test holds them equal over whole matches).
+    ///
+    /// # Panics
+    /// As [`ObservationLayout::write`].
+    pub fn write_changes(
+        &self,
+        view: &crate::view::View<'_>,
+        round: u8,
+        to_act: Option<Seat>,
+        out: &mut [f32],
+        shown: &mut Shown,
+    ) {
+        if !shown.valid {
+            self.write(view, round, to_act, out);
+        } else {
+            assert_eq!(out.len(), self.len(), "an observation of {} numbers", self.len());
+            let (hand, rest) = out.split_at_mut(self.tiles);
+            let (played, rest) = rest.split_at_mut(self.tiles);
+            let max = Pip::from_u8(self.values as u8 - 1);
+            shown.hand.for_each_change(view.hand(), max, |t, now| hand[t.index()] = f32::from(u8::from(now)));
+            shown.played.for_each_change(view.played(), max, |t, now| played[t.index()] = f32::from(u8::from(now)));
+            self.write_rest(view, round, to_act, rest);
         }
-        let scale = tiles as f32;
+        *shown = Shown { hand: *view.hand(), played: *view.played(), valid: true };
+    }
+
+    /// Everything after the two tile blocks (parts 3 to 6), into `out` (overwritten).
+    fn write_rest(&self, view: &crate::view::View<'_>, round: u8, to_act: Option<Seat>, out: &mut [f32]) {
+        out.fill(0.0);
+        let values = self.values;
+        let at = (self.players + self.mexican) * self.per_train();
+        let (trains, out) = out.split_at_mut(at);
+        for (k, slot) in trains.chunks_exact_mut(self.per_train()).enumerate() {
+            let (id, marked) = if k < self.players {
+                let s = Seat::from_index(k);
+                (TrainId::personal(s), view.is_marked(s))
+            } else {
+                (TrainId::mexican(k - self.players), false)
+            };
+            let t = view.train(id);
+            slot[0] = f32::from(u8::from(t.len > 0));
+            slot[1 + t.end.index().min(values - 1)] = 1.0;
+            slot[1 + values] = f32::from(u8::from(t.open_double));
+            slot[2 + values] = f32::from(u8::from(marked));
+        }
+        let mut at = 0;
+        let scale = self.tiles as f32;
         for s in 0..self.players {
             out[at + s] = view.hand_size(Seat::from_index(s)) as f32 / scale;
         }
@@ -1203,6 +1300,16 @@ impl ObservationLayout {
         at += self.players;
         out[at] = f32::from(round) / f32::from(self.rounds.max(1));
     }
+}
+
+/// What an observation buffer shows of its two tile blocks (the seat's hand and the tiles on the
+/// table), for [`ObservationLayout::write_changes`]; [`Shown::default`]: nothing known, the next
+/// write is whole.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Shown {
+    hand: crate::tile_set::TileSet,
+    played: crate::tile_set::TileSet,
+    valid: bool,
 }
 
 /// an edge case of docs/rules.md §11: the seat that went out; after a blocked round the lowest round score, ties to the

@@ -107,6 +107,22 @@ impl TileSet {
         self
     }
 
+    /// Calls `f(t, now)` for every tile `t` in exactly one of this set and `now`, in canonical
+    /// order, with whether `now` holds it: what changed from this set to `now`. Both sets are
+    /// within the double-`max` set.
+    #[inline]
+    pub fn for_each_change(&self, now: &TileSet, max: Pip, mut f: impl FnMut(Tile, bool)) {
+        for a in 0..=max.index() {
+            // Bits >= a only: each tile once, from its low half.
+            let mut diff = (self.rows[a] ^ now.rows[a]) & (u32::MAX << a);
+            while diff != 0 {
+                let q = diff.trailing_zeros();
+                diff &= diff - 1;
+                f(Tile::from_pips(a as u8, q as u8), now.rows[a] >> q & 1 == 1);
+            }
+        }
+    }
+
     /// Tiles in both sets.
     #[must_use]
     pub fn intersect(&self, other: &TileSet) -> TileSet {

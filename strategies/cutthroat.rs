@@ -24,7 +24,7 @@ pub(super) const INFO: BotInfo = BotInfo {
     default_field: true,
     about: "the planner, leaving doubles open for others and steering ends into known voids",
     params: &[],
-    build: |_| Ok(Bot::Cutthroat(Cutthroat::default())),
+    build: |_| Ok(Bot::Cutthroat(Box::default())),
 };
 
 /// Aggressive planner.

@@ -159,7 +159,7 @@ pub(super) const INFO: BotInfo = BotInfo {
         },
         SCORE_PARAM,
     ],
-    build: |spec| Ok(Bot::Expert(Expert::from_spec(spec)?)),
+    build: |spec| Ok(Bot::Expert(Box::new(Expert::from_spec(spec)?))),
 };
 
 /// Largest accepted `ms`.

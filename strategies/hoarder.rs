@@ -33,7 +33,7 @@ pub(super) const INFO: BotInfo = BotInfo {
             help: "non-negative integer: play doubles freely once the hand holds at most this many tiles",
         },
     ],
-    build: |spec| Ok(Bot::Hoarder(Hoarder::from_spec(spec)?)),
+    build: |spec| Ok(Bot::Hoarder(Box::new(Hoarder::from_spec(spec)?))),
 };
 
 /// Double-hoarding planner.

@@ -189,16 +189,18 @@ macro_rules! builtin_bots {
     };
 }
 
+// The bots with a few hundred bytes of tables are boxed, so that a `Bot` is small: every game of
+// a Python `VecEnv` keeps one per opponent seat.
 builtin_bots! {
     Random(Random): random,
     Greedy(Greedy): greedy,
-    Planner(Planner): planner,
-    Hoarder(Hoarder): hoarder,
-    Cutthroat(Cutthroat): cutthroat,
+    Planner(Box<Planner>): planner,
+    Hoarder(Box<Hoarder>): hoarder,
+    Cutthroat(Box<Cutthroat>): cutthroat,
     MonteCarlo(MonteCarlo): montecarlo,
-    Expert(Expert): expert,
+    Expert(Box<Expert>): expert,
     Oracle(Oracle): oracle,
-    Weighted(Weighted): weighted,
+    Weighted(Box<Weighted>): weighted,
 }
 
 /// Comma-separated names of the built-in bots.

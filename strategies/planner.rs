@@ -23,7 +23,7 @@ pub(super) const INFO: BotInfo = BotInfo {
     default_field: true,
     about: "plays its longest own-train plan and dumps the other tiles on public trains",
     params: &[],
-    build: |_| Ok(Bot::Planner(Planner::default())),
+    build: |_| Ok(Bot::Planner(Box::default())),
 };
 
 /// Longest-train planner.

@@ -45,7 +45,7 @@
 use super::plan::PlanCache;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::rng::GameRng;
-use crate::round::{MoveKind, MoveList, OpponentModel, Seat, TrainId};
+use crate::round::{Move, MoveKind, MoveList, OpponentModel, Seat, TrainId};
 use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::tile::Pip;
 use crate::view::View;
@@ -187,7 +187,7 @@ pub(super) const INFO: BotInfo = BotInfo {
     default_field: false,
     about: "scores moves by a weighted sum of named features, the weights tuned by SPSA: under celko1998 the set tuned there, under the other presets the set tuned under wikipedia (every weight a parameter; set=hand for the hand-set weights: weighted:pips=1,urgent=2,double=0.3,open_double=-0.3,own=0,unmark=1,mexican=0.1,other=0.1,plan=0.5,plan_tile=-0.8,follow=0.3,void_end=0.3,unplayed=-0.2)",
     params: &PARAMS,
-    build: |spec| Ok(Bot::Weighted(Weighted::from_spec(spec)?)),
+    build: |spec| Ok(Bot::Weighted(Box::new(Weighted::from_spec(spec)?))),
 };
 
 /// Linear move scoring.
@@ -264,7 +264,7 @@ impl Weighted {
     /// (declaring a bullet train scores infinity, a stop or a skip 0). [`Strategy::choose`]
     /// plays the first best; `expert`'s inference reads the scores as a stochastic policy.
     #[inline]
-    fn for_each_score(&mut self, view: &View<'_>, moves: &MoveList, mut f: impl FnMut(usize, f64)) {
+    fn for_each_score(&mut self, view: &View<'_>, moves: &[Move], mut f: impl FnMut(usize, f64)) {
         let w = self.weights;
         self.for_each_feature(view, moves, |i, features| {
             let score = match features {
@@ -279,7 +279,7 @@ impl Weighted {
     /// Calls `f(i, features)` for every legal move in order: its features in the order of
     /// [`FEATURES`].
     #[inline]
-    fn for_each_feature(&mut self, view: &View<'_>, moves: &MoveList, mut f: impl FnMut(usize, Features)) {
+    fn for_each_feature(&mut self, view: &View<'_>, moves: &[Move], mut f: impl FnMut(usize, Features)) {
         let me = view.seat();
         let n = view.players() as usize;
         let hand = view.hand();
@@ -332,7 +332,7 @@ impl Weighted {
 
     /// The features of every legal move, in order (see [`Features`]): what a hint reads to say
     /// why one move scores above another.
-    pub fn features(&mut self, view: &View<'_>, moves: &MoveList) -> Vec<Features> {
+    pub fn features(&mut self, view: &View<'_>, moves: &[Move]) -> Vec<Features> {
         let mut out = Vec::with_capacity(moves.len());
         self.for_each_feature(view, moves, |_, x| out.push(x));
         out
@@ -386,7 +386,8 @@ mod tests {
     #[test]
     fn as_an_opponent_model_it_favours_the_true_hands() {
         let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse("weighted").unwrap()).collect();
-        let Bot::Weighted(mut policy) = Bot::parse("weighted").unwrap() else { unreachable!() };
+        let Bot::Weighted(policy) = Bot::parse("weighted").unwrap() else { unreachable!() };
+        let mut policy = *policy;
         let mut ws = Workspace::default();
         let (mut probes, mut truth_ahead) = (0, 0);
         let mut sampler = crate::rng::rng_from_seed(5);

@@ -4,6 +4,7 @@
 
 use mexican_train::game::{MatchSeeds, MatchState};
 use mexican_train::rng::rng_from_seed;
+use mexican_train::round::MoveList;
 use mexican_train::rules::{PRESETS, TableSpec};
 use mexican_train::strategy::MatchStart;
 use mexican_train::{Bot, NoObserver, Rules, Seat, Strategy, play_match};
@@ -28,7 +29,9 @@ fn stepped(rules: &Rules, seed: u64, bots: &mut [Bot]) -> MatchState {
         }
         let i = {
             let view = st.view(seat).unwrap();
-            bots[seat.index()].choose(&view, st.legal(), &mut rngs[seat.index()])
+            let mut moves = MoveList::new();
+            moves.set_from(st.legal());
+            bots[seat.index()].choose(&view, &moves, &mut rngs[seat.index()])
         };
         st.apply(i);
     }
@@ -200,4 +203,45 @@ fn bots_turns_on_the_plain_loop_are_the_general_machines() {
         }
     }
     assert!(plain_tables >= 2, "the plain loop was tried on {plain_tables} tables");
+}
+
+/// A `VecEnv` row rewritten only where it changed (`ObservationLayout::write_changes`) is, at
+/// every decision of whole matches (rounds ending, hands refilled, every preset, several seats),
+/// the observation written whole; and a fresh `Shown` writes a row full of stale numbers whole.
+#[test]
+fn an_observation_written_by_its_changes_is_the_observation_written_whole() {
+    use mexican_train::game::{ObservationLayout, Shown};
+    let mut decisions = 0;
+    for preset in PRESETS {
+        let table = TableSpec {
+            preset: preset.name.to_string(),
+            set: 12,
+            players: 3,
+            hand: None,
+            rounds: Some(3),
+            rules: Vec::new(),
+        };
+        let (rules, _) = table.build().expect("a preset builds");
+        let layout = ObservationLayout::new(&rules);
+        for (seed, seat) in [(5u64, 0usize), (6, 2)] {
+            let seat = Seat::from_index(seat);
+            let mut kept = vec![7.0f32; layout.len()];
+            let mut shown = Shown::default();
+            let mut st = MatchState::new(&rules, seed);
+            let mut k = 0usize;
+            while !st.is_over() {
+                if st.current() == Some(seat) {
+                    let view = st.view(seat).expect("a round in play");
+                    let mut whole = vec![0.0f32; layout.len()];
+                    layout.write(&view, st.round_number(), st.current(), &mut whole);
+                    layout.write_changes(&view, st.round_number(), st.current(), &mut kept, &mut shown);
+                    assert_eq!(kept, whole, "{} seed {seed}, round {}", preset.name, st.round_number());
+                    decisions += 1;
+                }
+                k = k.wrapping_mul(31).wrapping_add(7);
+                st.apply(k % st.legal().len());
+            }
+        }
+    }
+    assert!(decisions > 300, "{decisions} decisions");
 }

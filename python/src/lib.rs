@@ -16,14 +16,14 @@ use mexican_train::Bot;
 use mexican_train::balance::{SweepConfig, SweepSpec};
 use mexican_train::compare::{CompareConfig, CompareSpec};
 use mexican_train::external::decide_message;
-use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, MatchState, ObservationLayout};
+use mexican_train::game::{ActionSpace, BotSeats, MatchObserver, MatchSeeds, MatchState, ObservationLayout, Shown};
 use mexican_train::job::balance::BalanceRun;
 use mexican_train::job::compare::CompareRun;
 use mexican_train::job::tournament::TournamentRun;
 use mexican_train::job::tune::{TuneConfig, TuneRun};
 use mexican_train::job::{self, Ending, Job, JobError, Start};
 use mexican_train::report::manifest::{Invocation, Started};
-use mexican_train::round::{Event, MoveList, Observer, RoundState, Seat, SeenEvent};
+use mexican_train::round::{Event, Observer, RoundState, Seat, SeenEvent};
 use mexican_train::rules::TableSpec;
 use mexican_train::rules::{MAX_PLAYERS, Rules};
 use mexican_train::store::Progress;
@@ -34,7 +34,7 @@ use mexican_train::tune::TuningSpec;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{IntoPyDict, PyDict};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -659,8 +659,7 @@ impl State {
             return self.final_observation(py);
         };
         let seen: Vec<SeenEvent> = self.events.iter().map(|e| e.seen_by(seat, false)).collect();
-        let empty = MoveList::new();
-        let moves = if self.st.current() == Some(seat) { self.st.legal() } else { &empty };
+        let moves = if self.st.current() == Some(seat) { self.st.legal() } else { &[] };
         let text = decide_message(self.st.round_number(), &view, &seen, moves);
         let obs = py.import("json")?.call_method1("loads", (text,))?;
         let actions: Vec<usize> = moves.iter().map(|&m| self.space.encode(m).expect("numbered")).collect();
@@ -878,6 +877,8 @@ struct SoloCore {
     /// The seed of the match in play, if one is dealt, and the seat's actions in it: what
     /// rebuilds the game after pickling (the bots replay their own choices from their seeds).
     replay: Option<(u64, Vec<u16>)>,
+    /// What the `VecEnv` row of this game shows of the tile blocks ([`SoloCore::write_changes`]).
+    shown: Shown,
 }
 
 impl SoloCore {
@@ -917,6 +918,7 @@ impl SoloCore {
             st: None,
             events: None,
             replay: None,
+            shown: Shown::default(),
         })
     }
 
@@ -945,7 +947,9 @@ impl SoloCore {
                 (seats, st)
             }
             None => {
+                // A `VecEnv`'s game: the seat sees the tensor, which has no void records.
                 let (mut seats, mut st) = BotSeats::deal(&self.rules, &seeds, bots);
+                seats.outside_reads_no_voids(&mut st);
                 seats.play(&mut st);
                 (seats, st)
             }
@@ -953,6 +957,7 @@ impl SoloCore {
         self.seats = Some(seats);
         self.st = Some(st);
         self.replay = Some((seed, Vec::new()));
+        self.shown = Shown::default();
     }
 
     /// Plays `action` (the first legal action when it is not legal), then the bots. Returns the
@@ -965,7 +970,9 @@ impl SoloCore {
             return None;
         }
         let seats = self.seats.as_mut().expect("dealt with the state");
-        let found = st.legal().iter().position(|&m| space.encode(m) == Some(action));
+        // The action's move, found among the legal ones (decoding one action costs less than
+        // encoding every legal move; `tests/match_state.rs` holds the two to each other).
+        let found = space.decode(action).and_then(|d| st.legal().iter().position(|&m| m == d));
         let before = st.result().totals[seat.index()];
         if let Some((_, played)) = self.replay.as_mut() {
             played.push(space.encode(st.legal()[found.unwrap_or(0)]).expect("numbered") as u16);
@@ -992,19 +999,37 @@ impl SoloCore {
 
     /// Writes the seat's observation tensor into `obs` and its action mask into `mask`.
     fn write(&self, obs: &mut [f32], mask: &mut [u8]) {
-        mask.fill(0);
-        let Some(st) = self.st.as_ref() else {
-            obs.fill(0.0);
-            return;
-        };
-        match st.view(self.seat) {
-            Some(view) => self.layout.write(&view, st.round_number(), st.current(), obs),
-            None => obs.fill(0.0),
-        }
-        if st.current() == Some(self.seat) {
-            for &m in st.legal().iter() {
-                mask[self.space.encode(m).expect("numbered")] = 1;
-            }
+        write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut Shown::default());
+    }
+
+    /// [`SoloCore::write`] into this game's own `VecEnv` row, which holds what it last wrote
+    /// there (or is written whole after a deal): only the tiles that changed are rewritten.
+    fn write_changes(&mut self, obs: &mut [f32], mask: &mut [u8]) {
+        write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut self.shown);
+    }
+}
+
+/// Writes `seat`'s observation tensor into `obs` (see `ObservationLayout::write_changes`) and
+/// its action mask into `mask`.
+fn write_seat(
+    st: Option<&MatchState>,
+    layout: &ObservationLayout,
+    space: &ActionSpace,
+    seat: Seat,
+    obs: &mut [f32],
+    mask: &mut [u8],
+    shown: &mut Shown,
+) {
+    mask.fill(0);
+    let Some((st, view)) = st.and_then(|st| Some((st, st.view(seat)?))) else {
+        obs.fill(0.0);
+        *shown = Shown::default();
+        return;
+    };
+    layout.write_changes(&view, st.round_number(), st.current(), obs, shown);
+    if st.current() == Some(seat) {
+        for &m in st.legal() {
+            mask[space.encode(m).expect("numbered")] = 1;
         }
     }
 }
@@ -1175,6 +1200,9 @@ struct VecEnv {
     episodes: Vec<u64>,
     seed: u64,
     obs: Py<PyArray2<f32>>,
+    /// A read-only view of `obs`: what Python sees. Each step rewrites only the tiles that
+    /// changed in a row, so a row changed from Python would stay wrong; numpy refuses the write.
+    obs_view: Py<PyArray2<f32>>,
     mask: Py<PyArray2<u8>>,
     rewards: Py<PyArray1<f64>>,
     dones: Py<PyArray1<bool>>,
@@ -1257,11 +1285,15 @@ impl VecEnv {
         let (width, actions) = (games[0].layout.len(), games[0].space.len());
         let made =
             Made::new(py, &Bound::new(py, Game::from_spec((*game.spec).clone())?)?, &opponents, games[0].seat, &kept);
+        let obs = PyArray2::<f32>::zeros(py, [n, width], false);
+        let obs_view = obs.call_method0("view")?.cast_into::<PyArray2<f32>>()?;
+        obs_view.call_method("setflags", (), Some(&[("write", false)].into_py_dict(py)?))?;
         Ok(VecEnv {
             games,
             episodes: vec![0; n],
             seed,
-            obs: PyArray2::zeros(py, [n, width], false).unbind(),
+            obs: obs.unbind(),
+            obs_view: obs_view.unbind(),
             mask: PyArray2::zeros(py, [n, actions], false).unbind(),
             rewards: PyArray1::zeros(py, n, false).unbind(),
             dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
@@ -1282,8 +1314,9 @@ impl VecEnv {
         let mut mask = self.mask.bind(py).readwrite();
         let (o, m) = (obs.as_slice_mut()?, mask.as_slice_mut()?);
         let (w, a) = (self.games[0].layout.len(), self.games[0].space.len());
-        for (i, g) in self.games.iter().enumerate() {
-            g.write(&mut o[i * w..(i + 1) * w], &mut m[i * a..(i + 1) * a]);
+        for (i, g) in self.games.iter_mut().enumerate() {
+            g.shown = Shown::default();
+            g.write_changes(&mut o[i * w..(i + 1) * w], &mut m[i * a..(i + 1) * a]);
         }
         self.rewards.bind(py).readwrite().as_slice_mut()?.fill(0.0);
         self.dones.bind(py).readwrite().as_slice_mut()?.fill(false);
@@ -1343,7 +1376,7 @@ impl VecEnv {
                             *r = reward;
                             *d = over;
                             *il = bad;
-                            g.write(o, m);
+                            g.write_changes(o, m);
                         });
                 });
             });
@@ -1352,10 +1385,11 @@ impl VecEnv {
         Ok((self.obs(py), self.rewards(py), self.dones(py), self.infos(py)?))
     }
 
-    /// The observations, one row per game (float32, written in place).
+    /// The observations, one row per game (float32, written in place): a read-only view, since
+    /// each step rewrites only what changed in a row (copy it to change it).
     #[getter]
     fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.obs.bind(py).clone()
+        self.obs_view.bind(py).clone()
     }
 
     /// The action masks, one row per game (uint8, 1: legal).
@@ -1454,8 +1488,9 @@ impl VecEnv {
         let mut obs = self.obs.bind(py).readwrite();
         let mut mask = self.mask.bind(py).readwrite();
         let (o, m) = (obs.as_slice_mut()?, mask.as_slice_mut()?);
-        for (i, g) in self.games.iter().enumerate() {
-            g.write(&mut o[i * w..(i + 1) * w], &mut m[i * a..(i + 1) * a]);
+        for (i, g) in self.games.iter_mut().enumerate() {
+            g.shown = Shown::default();
+            g.write_changes(&mut o[i * w..(i + 1) * w], &mut m[i * a..(i + 1) * a]);
         }
         self.rewards.bind(py).readwrite().as_slice_mut()?.copy_from_slice(&rewards);
         self.dones.bind(py).readwrite().as_slice_mut()?.copy_from_slice(&dones);

@@ -12,7 +12,7 @@
 //! best move by playing the round out, further than the features see.
 
 use super::Analysis;
-use crate::round::{MoveKind, MoveList, Seat, TrainId};
+use crate::round::{Move, MoveKind, Seat, TrainId};
 use crate::strategies::{Bot, FEATURES, Features, Weighted};
 use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
@@ -32,14 +32,14 @@ pub struct Why {
 fn policy(view: &View<'_>) -> Weighted {
     let Ok(Bot::Weighted(mut w)) = Bot::parse("weighted") else { unreachable!("weighted is built in") };
     w.match_start(&MatchStart { rules: view.rules(), seat: view.seat(), game: 0, seed: 0 });
-    w
+    *w
 }
 
 /// The feature terms of `best` over `other` that weigh at least this much are said.
 const MIN_TERM: f64 = 0.05;
 
 /// Why `best` is preferred to `other` at `view`'s decision with legal moves `moves`.
-pub fn why(view: &View<'_>, moves: &MoveList, best: usize, other: usize) -> Why {
+pub fn why(view: &View<'_>, moves: &[Move], best: usize, other: usize) -> Why {
     let mut w = policy(view);
     let features = w.features(view, moves);
     let weights = *w.weights();
@@ -79,7 +79,7 @@ pub fn why(view: &View<'_>, moves: &MoveList, best: usize, other: usize) -> Why 
 }
 
 /// The tile and train of a placement.
-fn placed(moves: &MoveList, i: usize) -> Option<(crate::tile::Tile, TrainId)> {
+fn placed(moves: &[Move], i: usize) -> Option<(crate::tile::Tile, TrainId)> {
     match moves[i].kind() {
         MoveKind::Place(p) => Some((p.tile, p.train)),
         _ => None,
@@ -88,7 +88,7 @@ fn placed(moves: &MoveList, i: usize) -> Option<(crate::tile::Tile, TrainId)> {
 
 /// Feature `j` in words, for the best move against the other; `more` when the best move has
 /// more of it.
-fn phrase(view: &View<'_>, moves: &MoveList, best: usize, other: usize, j: usize, more: bool) -> String {
+fn phrase(view: &View<'_>, moves: &[Move], best: usize, other: usize, j: usize, more: bool) -> String {
     let (Some((tb, _)), Some((to, _))) = (placed(moves, best), placed(moves, other)) else {
         return String::new();
     };
@@ -147,7 +147,7 @@ fn phrase(view: &View<'_>, moves: &MoveList, best: usize, other: usize, j: usize
 pub fn hint_text(
     a: &Analysis,
     view: &View<'_>,
-    moves: &MoveList,
+    moves: &[Move],
     asked: Option<usize>,
     number: impl Fn(usize) -> String,
 ) -> String {

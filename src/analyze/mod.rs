@@ -492,7 +492,7 @@ impl Clock {
 ///
 /// # Panics
 /// Panics if `moves` is empty or `view`'s seat is not the seat to act (no world can be sampled).
-pub fn analyze(view: &View<'_>, moves: &MoveList, settings: &Settings, seed: u64) -> Analysis {
+pub fn analyze(view: &View<'_>, moves: &[Move], settings: &Settings, seed: u64) -> Analysis {
     assert!(!moves.is_empty(), "a decision has legal moves");
     let start = Clock::start();
     let me = view.seat();

@@ -42,7 +42,7 @@ pub fn decide_message(
     round: u8,
     view: &crate::view::View<'_>,
     events: &[crate::round::SeenEvent],
-    moves: &crate::round::MoveList,
+    moves: &[crate::round::Move],
 ) -> String {
     let mut out = Vec::new();
     protocol::decide(&mut out, round, view, events, moves);

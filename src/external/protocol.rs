@@ -3,7 +3,7 @@
 //! an event hides the tiles another seat drew.
 
 use super::wire::{EventJson, Pairs, TileText, Tiles, TrainRef};
-use crate::round::{Event, Move, MoveList, Seat, SeenEvent, TrainId};
+use crate::round::{Event, Move, Seat, SeenEvent, TrainId};
 use crate::rules::{PARAMS, Rules};
 use crate::strategy::MatchStart;
 use crate::tile::{Pip, Tile};
@@ -289,7 +289,7 @@ impl Serialize for MoveJson {
     }
 }
 
-struct Moves<'a>(&'a MoveList);
+struct Moves<'a>(&'a [crate::round::Move]);
 
 impl Serialize for Moves<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -324,7 +324,13 @@ struct Decide<'a, 'v, I: Iterator<Item = Tile> + Clone, F: Fn(Seat) -> u64, G: F
 }
 
 /// `decide`: the seat must choose; the bot answers `{"move": index}`.
-pub(crate) fn decide(out: &mut Vec<u8>, round: u8, view: &View<'_>, events: &[SeenEvent], moves: &MoveList) {
+pub(crate) fn decide(
+    out: &mut Vec<u8>,
+    round: u8,
+    view: &View<'_>,
+    events: &[SeenEvent],
+    moves: &[crate::round::Move],
+) {
     use crate::round::Decision;
     let n = view.players() as usize;
     let seat = view.seat();

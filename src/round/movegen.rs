@@ -67,6 +67,12 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Makes the list `moves` (at most the capacity, as every list of one decision).
+    pub fn set_from(&mut self, moves: &[Move]) {
+        self.moves[..moves.len()].copy_from_slice(moves);
+        self.len = moves.len() as u16;
+    }
+
     /// Keeps the moves for which `f` holds, in order (`f` sees them in order, once each).
     pub fn retain(&mut self, mut f: impl FnMut(&Move) -> bool) {
         let mut k = 0;
