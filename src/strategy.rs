@@ -22,7 +22,8 @@ pub struct MatchStart<'a> {
     /// A seed for this seat's own randomness: a strategy with randomness of its own (an
     /// external program) seeds it from this, so that the same match replays exactly. It is a
     /// one-way function of the seat's stream ([`crate::rng::seeds::bot_public`]): nothing a
-    /// strategy is told leads back to the deal. (The match seed is not told either.)
+    /// strategy is told leads back to the deal. (The match seed is not told either.) A strategy
+    /// whose [`Needs::rng`] is off (it draws no randomness) is told 0.
     pub seed: u64,
 }
 

@@ -465,7 +465,8 @@ def vec_env(
     so a JAX array too); a float or bool array raises ``TypeError``, another shape ``ValueError``.
     An action outside a game's mask plays its first legal action and sets ``env.illegal[i]``. A
     finished game is dealt again at once: its ``dones`` entry is true and its row of ``obs`` is
-    already the new match's. Seats, opponents, rules and rewards are those of :mod:`mtrain.gym`
+    already the new match's. ``env.obs`` is read-only (each step rewrites only what changed in a
+    row); copy it to change it. Seats, opponents, rules and rewards are those of :mod:`mtrain.gym`
     (Python bots among the opponents too).
 
     Seeds: game ``i`` plays the seed stream ``stream_seed(seed, i)``, its ``k``-th match dealt

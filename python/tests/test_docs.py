@@ -21,7 +21,8 @@ def test_the_quoted_throughputs_are_the_csvs():
         "vec_env n=1024 steps/cpu-s": r"`vec_env`, n = 1024 \| ([\d,]+) agent steps",
         "vec_env n=1024 steps/cpu-s (base)": r"`vec_env`, n = 1024 \| [\d,]+ agent steps \| ([\d,]+) agent steps",
         "vec_env n=64 steps/cpu-s": r"`vec_env`, n = 64 \| ([\d,]+) agent steps",
-        "vec_env bytes per game (n=65536)": r"memory per `vec_env` game \| ([\d,]+) bytes",
+        "vec_env bytes per game (n=65536, 200 steps)": r"memory per `vec_env` game \| ([\d,]+) bytes",
+        "vec_env bytes per game (n=65536, 200 steps) (base)": r"memory per `vec_env` game \| [\d,]+ bytes \| ([\d,]+) bytes",
         "State over AEC": r"`State` over the AEC env: ([\d.]+)",
     }
     for what, pattern in quoted.items():

@@ -24,6 +24,11 @@ def test_the_arrays_have_their_shapes_and_every_game_has_a_choice():
     env.step(first_legal(env.mask))
     assert obs is not None and np.shares_memory(obs, env.obs)
     assert (env.mask.sum(axis=1) >= 2).all()
+    # Each step rewrites only what changed in a row, so the rows are read-only; a copy is not.
+    with pytest.raises(ValueError, match="read-only"):
+        env.obs[0, 0] = 1.0
+    mine = env.obs.copy()
+    mine[0, 0] = 1.0
 
 
 def test_episodes_end_reset_and_replay_from_the_seed():
