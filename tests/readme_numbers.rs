@@ -1542,3 +1542,30 @@ fn the_eval_leaderboard_figures_are_those_of_leaderboard_csv() {
     let quote = format!("`mtrain eval --bot greedy --threads 2` took {} s", greedy["seconds"]);
     assert!(readme.contains(&quote), "README lacks: {quote}");
 }
+
+/// STEPS.md's table of the plain-rules kernel's steps: its last row is the run that wrote the
+/// budgets (`scripts/bench/instructions.sh --update`), so its figures are budgets.csv's.
+#[test]
+fn the_kernel_steps_last_row_is_the_budgets() {
+    let steps = read("results/benchmarks/STEPS.md");
+    let section = steps.split("## The plain-rules kernel").nth(1).expect("the kernel's section");
+    let table = first_table(section);
+    let last = table.lines().last().expect("a row");
+    let cells: Vec<&str> = last.trim_matches('|').split('|').map(str::trim).collect();
+    let budget = |name: &str| {
+        let r = records("results/benchmarks/budgets.csv").into_iter().find(|r| r["name"] == name).expect(name);
+        let n: u64 = r["instructions"].parse().unwrap();
+        // Grouped by thousands, as the table writes it.
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let want = ["greedy_round", "greedy_round_general", "montecarlo_decision", "tournament_round"].map(budget);
+    assert_eq!(&cells[1..], &want[..], "{last}");
+}
