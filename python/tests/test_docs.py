@@ -29,6 +29,12 @@ def test_the_quoted_throughputs_are_the_csvs():
         m = re.search(pattern, doc)
         assert m, what
         assert float(m.group(1).replace(",", "")) == rows[what], what
+    counted = {(r["what"], r["build"]): int(r["instructions_per_agent_step"])
+               for r in csv.DictReader(open(ROOT / "results/benchmarks/vec-env-instructions.csv"))}
+    m = re.search(r"an agent step costs ([\d,]+) instructions against the\nbase's ([\d,]+)", doc)
+    assert m, "the instruction counts"
+    assert int(m.group(1).replace(",", "")) == counted[("agent step", "now")]
+    assert int(m.group(2).replace(",", "")) == counted[("agent step", "base")]
     readme = re.search(r"steps 1,024 games\nat ([\d,]+) agent steps per CPU-second", (ROOT / "README.md").read_text())
     assert readme and int(readme.group(1).replace(",", "")) == rows["vec_env n=1024 steps/cpu-s"]
     # The floors: 500,000 agent steps a CPU-second at n = 1024, 50,000 AEC steps.
