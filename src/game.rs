@@ -631,6 +631,14 @@ fn with_move_list<R>(f: impl FnOnce(&mut MoveList) -> R) -> R {
     })
 }
 
+/// `bot`'s choice at the decision `st` holds (given the moves as the list a strategy takes).
+fn choose_held<S: Strategy>(bot: &mut S, view: &crate::view::View<'_>, st: &MatchState, rng: &mut GameRng) -> usize {
+    with_move_list(|list| {
+        list.set_from(st.legal());
+        bot.choose(view, list, rng)
+    })
+}
+
 /// A match one decision at a time: the state an agent, a search or the Python `State` steps
 /// through. Forced actions (draws, passes, markers, a turn with one legal move, the ends of
 /// turns and rounds, the next deal) are applied as the engine applies them, so only real
@@ -713,9 +721,7 @@ impl MatchState {
             };
             match state.advance(list, obs) {
                 Step::Choice(seat, _) => {
-                    self.to_act = Some(seat);
-                    self.moves.clear();
-                    self.moves.extend_from_slice(list);
+                    self.hold(seat, list);
                     return;
                 }
                 Step::Over => {
@@ -730,6 +736,13 @@ impl MatchState {
                 }
             }
         }
+    }
+
+    /// `seat` is to choose among `moves` (kept as a compact copy).
+    fn hold(&mut self, seat: Seat, moves: &MoveList) {
+        self.to_act = Some(seat);
+        self.moves.clear();
+        self.moves.extend_from_slice(moves);
     }
 
     /// The rules.
@@ -835,9 +848,10 @@ pub struct BotSeats<S: Strategy> {
     heavy: u16,
     /// The seats with a bot.
     mask: u16,
-    /// Whether the rounds keep void records: a bot reads them ([`Needs::voids`]), or the seats
-    /// without a bot may (unless [`BotSeats::outside_reads_no_voids`] said otherwise).
-    voids: bool,
+    /// Whether a bot reads void records ([`Needs::voids`]).
+    bots_read_voids: bool,
+    /// Whether the seats without a bot may read them (until [`BotSeats::outside_reads_no_voids`]).
+    outside_reads_voids: bool,
 }
 
 impl<S: Strategy> BotSeats<S> {
@@ -895,7 +909,7 @@ impl<S: Strategy> BotSeats<S> {
             }
         }
         let outside = bots.iter().any(Option::is_none);
-        BotSeats { bots, rngs, all, plain, heavy, mask, voids: voids || outside }
+        BotSeats { bots, rngs, all, plain, heavy, mask, bots_read_voids: voids, outside_reads_voids: outside }
     }
 
     /// Says that the seats without a bot read no void records (a learner shown the observation
@@ -903,13 +917,14 @@ impl<S: Strategy> BotSeats<S> {
     /// ones played by [`BotSeats::play`] and [`BotSeats::apply`] on the plain loop keep none,
     /// which saves their bookkeeping. The game is the same: the records only inform.
     pub fn outside_reads_no_voids(&mut self, st: &mut MatchState) {
-        self.voids = self.bots.iter().flatten().any(|b| b.needs().voids);
+        self.outside_reads_voids = false;
         self.keep_voids(st);
     }
 
     /// Turns the round's void records off where nobody reads them.
     fn keep_voids(&self, st: &mut MatchState) {
-        if !self.voids
+        if !self.bots_read_voids
+            && !self.outside_reads_voids
             && let Some(round) = st.round.as_mut()
         {
             round.set_void_tracking(false);
@@ -962,9 +977,7 @@ impl<S: Strategy> BotSeats<S> {
                     });
                 }
                 Some(Step::Choice(seat, _)) => {
-                    st.to_act = Some(seat);
-                    st.moves.clear();
-                    st.moves.extend_from_slice(list);
+                    st.hold(seat, list);
                     return;
                 }
                 Some(Step::Over) => {
@@ -991,10 +1004,7 @@ impl<S: Strategy> BotSeats<S> {
         let i = {
             let round = st.round.as_ref().expect("a seat to act means a round in play");
             let view = round.view_as(seat, self.all & seat.bit() != 0);
-            with_move_list(|list| {
-                list.set_from(st.legal());
-                bot.choose(&view, list, &mut self.rngs[s])
-            })
+            choose_held(bot, &view, st, &mut self.rngs[s])
         };
         st.apply_observed(i, &mut Both(self, obs));
         true
@@ -1020,10 +1030,7 @@ impl<S: Strategy> BotSeats<S> {
             let i = {
                 let round = st.round.as_ref().expect("a seat to act means a round in play");
                 let view = round.view_as(seat, self.all & seat.bit() != 0);
-                with_move_list(|list| {
-                    list.set_from(st.legal());
-                    bot.choose(&view, list, &mut self.rngs[s])
-                })
+                choose_held(bot, &view, st, &mut self.rngs[s])
             };
             self.apply(st, i);
         }
