@@ -93,6 +93,29 @@ impl TileSet {
         self.pips -= t.pips();
     }
 
+    /// Adds the tile with halves `a` and `b` (either order), which the caller knows to be absent:
+    /// [`TileSet::insert_new`] for a caller that holds the halves, not the tile (the plain-rules
+    /// kernel, whose moves are a train, the end joined and the other half).
+    #[inline(always)]
+    pub(crate) fn insert_halves(&mut self, a: Pip, b: Pip) {
+        debug_assert!(!self.contains(Tile::new(a, b)), "[{a}|{b}] already present");
+        self.rows[a.index()] |= 1 << b.get();
+        self.rows[b.index()] |= 1 << a.get();
+        self.len += 1;
+        self.pips += u16::from(a.get() + b.get());
+    }
+
+    /// Removes the tile with halves `a` and `b`, which the caller knows to be present (the twin
+    /// of [`TileSet::insert_halves`]).
+    #[inline(always)]
+    pub(crate) fn remove_halves(&mut self, a: Pip, b: Pip) {
+        debug_assert!(self.contains(Tile::new(a, b)), "[{a}|{b}] absent");
+        self.rows[a.index()] &= !(1 << b.get());
+        self.rows[b.index()] &= !(1 << a.get());
+        self.len -= 1;
+        self.pips -= u16::from(a.get() + b.get());
+    }
+
     /// This set plus `t`.
     #[must_use]
     pub fn with(mut self, t: Tile) -> TileSet {

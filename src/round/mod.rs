@@ -8,6 +8,7 @@
 mod determinize;
 mod event;
 mod infer;
+mod kernel;
 mod movegen;
 mod plain;
 mod state;

@@ -31,6 +31,7 @@
 //! plain rule combinations, and compares everything.
 
 use super::event::Observer;
+use super::kernel::Hoisted;
 use super::movegen::MoveList;
 use super::state::{Phase, RoundState};
 use super::{Move, Seat, TrainId};
@@ -130,6 +131,24 @@ impl RoundState {
         mut choose: impl FnMut(&RoundState, Seat, &MoveList) -> usize,
     ) {
         debug_assert!(self.plain_rules() && self.phase == Phase::TurnStart);
+        if heavy != 0 && !self.voids.track {
+            // The heaviest-first seats' turns on the kernel (round/kernel.rs), which keeps no
+            // void records: only while no strategy at the table reads them.
+            let k = Hoisted::of(self);
+            let mut last = None;
+            while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
+                if heavy & self.current.bit() != 0 {
+                    last = Some(self.kernel_turn(&k, obs));
+                } else {
+                    last = None;
+                    self.plain_turn(moves, obs, &mut choose);
+                }
+            }
+            if let Some(f) = last {
+                self.kernel_write_back(f);
+            }
+            return;
+        }
         while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
             if heavy & self.current.bit() != 0 {
                 self.plain_turn(&mut Heaviest::default(), obs, &mut choose);
