@@ -4,7 +4,7 @@
 # (manifest.json) or the state format (tally.json, tune.json). A refactoring that must not
 # change results is checked with it against the build before.
 #
-# Usage: scripts/checks/compare-builds.sh OLD_MTRAIN NEW_MTRAIN   (about a minute on 2 cores)
+# Usage: scripts/checks/compare-builds.sh OLD_MTRAIN NEW_MTRAIN   (about two minutes on 2 cores)
 # Exit code 0 when every output is the same, 1 naming the first difference.
 set -euo pipefail
 OLD="$1"
@@ -25,6 +25,15 @@ COMMANDS=(
   "bshard2|balance --players 3 --hands 8-9 --games 200 --max-games 200 --bots planner,greedy --quiet --shard 2/2 --out OUT"
   "tune|tune --bot weighted --param pips=0:3 --iterations 6 --games 32 --confirm-games 400 --quiet --out OUT"
   "play|play --bots greedy,planner --players 2 --seed 4 --log OUT/match.jsonl"
+  # Every preset, and plain-rule variations, with greedy tables (the plain-rules kernel) and
+  # montecarlo (its rollouts on the kernel).
+  "celko|tournament --rules celko1998 --bots greedy,random --players 3 --games 600 --seed 21 --quiet --out OUT"
+  "family|tournament --rules family_house --bots greedy,planner --players 4 --games 300 --seed 22 --quiet --out OUT"
+  "harbour|tournament --rules harbour_cay --bots greedy,montecarlo:samples=3 --players 3 --games 24 --seed 23 --quiet --out OUT"
+  "wiki-mc|tournament --bots greedy,montecarlo:samples=3 --players 4 --games 24 --seed 24 --per-game --quiet --out OUT"
+  "vary1|tournament --bots greedy --players 6 --games 800 --seed 25 --rule marker_removal=any_play_on_train --rule only_others_unmark=true --rule obligation_order=fifo --rule early_end_when_stuck=true --per-game --quiet --out OUT"
+  "vary2|tournament --bots greedy,random --players 2 --set 9 --games 800 --seed 26 --rule mexican_start=requires_own_train_play --rule max_mexican_trains=2 --rule mark_on_empty_boneyard=false --rule followup_draw_per_double=false --rule go_out_on_double=must_cover --per-game --quiet --out OUT"
+  "vary3|tournament --bots greedy --players 5 --games 800 --seed 27 --rule first_turn_own_train_only=false --rule reprivatise_exempt=true --rule last_of_suit_exempt=false --rule parsons_first_move=true --rule obligation_overrides_first_turn=true --per-game --quiet --out OUT"
 )
 
 run_all() {

@@ -22,7 +22,10 @@
 //! **One set of rules.** The placement (PLACE, [`RoundState::place`] with `PLAIN`, which compiles
 //! out the arms of rules the loop never plays) and the end of a turn (END) are the general
 //! machine's own functions; the loop replaces only the machine's dispatch: the phase it re-reads
-//! at every step, and the move generation's tests of rare rules.
+//! at every step, and the move generation's tests of rare rules. The one exception is the turn
+//! of a heaviest-first seat while void inference is off, which the plain-rules kernel
+//! ([`super::kernel`]) plays with its own placement and end of turn, held to these by the same
+//! tests.
 //!
 //! **Same game, by construction and by test.** Each step below names the general step it
 //! replaces; under plain rules the general machine's other branches are dead. The round, its
@@ -135,6 +138,17 @@ impl RoundState {
             // The heaviest-first seats' turns on the kernel (round/kernel.rs), which keeps no
             // void records: only while no strategy at the table reads them.
             let k = Hoisted::of(self);
+            if heavy & k.everyone == k.everyone {
+                // Every seat heaviest-first (a greedy table, `montecarlo`'s rollouts).
+                let mut last = None;
+                while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
+                    last = Some(self.kernel_turn(&k, obs));
+                }
+                if let Some(f) = last {
+                    self.kernel_write_back(f);
+                }
+                return;
+            }
             let mut last = None;
             while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
                 if heavy & self.current.bit() != 0 {
