@@ -134,6 +134,21 @@ fn new_round(rules: &Rules, seed: u64) -> RoundState {
     state
 }
 
+/// Below `most` steps of the general machine with random moves (stopping if the round ends):
+/// a round handed over to the plain loop in the middle of play.
+fn random_steps(state: &mut RoundState, rng: &mut GameRng, most: u64) {
+    let mut moves = MoveList::new();
+    for _ in 0..below(rng, most) {
+        match state.advance(&mut moves, &mut NoObserver) {
+            Step::Over => break,
+            Step::Choice(..) => {
+                let m = moves[below(rng, moves.len() as u64) as usize];
+                state.play(m, &mut NoObserver).unwrap();
+            }
+        }
+    }
+}
+
 /// Plays `state` to the end with `general` or not; returns everything observable.
 fn play(mut state: RoundState, specs: &[&str], seed: u64, general: bool) -> Played {
     let n = state.view(state.current()).players() as usize;
@@ -172,16 +187,7 @@ fn plain_loop_plays_the_general_game() {
         }
         // Half the time, hand over in the middle of play: a few random general steps first.
         if i % 2 == 1 {
-            let mut moves = MoveList::new();
-            for _ in 0..below(&mut rng, 40) {
-                match state.advance(&mut moves, &mut NoObserver) {
-                    Step::Over => break,
-                    Step::Choice(..) => {
-                        let m = moves[below(&mut rng, moves.len() as u64) as usize];
-                        state.play(m, &mut NoObserver).unwrap();
-                    }
-                }
-            }
+            random_steps(&mut state, &mut rng, 40);
             if !state.is_over() {
                 mid_turn += 1;
             }
@@ -240,16 +246,7 @@ fn the_plain_loops_heaviest_pick_is_greedys() {
         }
         // A third of the time, hand over in the middle of play: a few random general steps first.
         if i % 3 == 2 {
-            let mut moves = MoveList::new();
-            for _ in 0..below(&mut rng, 60) {
-                match state.advance(&mut moves, &mut NoObserver) {
-                    Step::Over => break,
-                    Step::Choice(..) => {
-                        let m = moves[below(&mut rng, moves.len() as u64) as usize];
-                        state.play(m, &mut NoObserver).unwrap();
-                    }
-                }
-            }
+            random_steps(&mut state, &mut rng, 60);
         }
         let lineup = lineups[i as usize % lineups.len()];
         let a = play_bare(state.clone(), lineup, i, false);
