@@ -93,6 +93,12 @@ impl TileSet {
         self.pips -= t.pips();
     }
 
+    /// The suit rows (bit `b` of row `a`: the tile `[a|b]`), for a key that names the set.
+    #[inline]
+    pub(crate) fn rows(&self) -> &[u32; PIP_COUNT] {
+        &self.rows
+    }
+
     /// Adds the tile with halves `a` and `b` (either order), which the caller knows to be absent:
     /// [`TileSet::insert_new`] for a caller that holds the halves, not the tile (the plain-rules
     /// kernel, whose moves are a train, the end joined and the other half).

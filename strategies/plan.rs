@@ -21,10 +21,10 @@ use crate::tile_set::TileSet;
 use crate::view::View;
 
 pub use super::plan_search::Trail;
-pub(crate) use super::plan_search::longest_plan_within;
 pub use super::plan_search::{
     DECISION_PLAN_BUDGET, PLAN_BUDGET, ROLLOUT_PLAN_BUDGET, longest_plan, plan_nodes_on_this_thread,
 };
+pub(crate) use super::plan_search::{longest_plan_memo, longest_plan_within};
 
 /// The current plan of one seat, searched again only when it went stale (S1c).
 #[derive(Clone, Debug)]
@@ -41,6 +41,9 @@ pub struct PlanCache {
     /// Nodes one plan search may expand ([`PLAN_BUDGET`], or [`ROLLOUT_PLAN_BUDGET`] for a bot
     /// playing a search bot's rollouts).
     budget: u32,
+    /// Whether searches go through the thread's memo of recent searches (a limited cache: a
+    /// search bot's rollouts, whose searches repeat across the candidate moves of a world).
+    memo: bool,
 }
 
 impl Default for PlanCache {
@@ -52,6 +55,7 @@ impl Default for PlanCache {
             valid: false,
             searches: 0,
             budget: PLAN_BUDGET,
+            memo: false,
         }
     }
 }
@@ -62,9 +66,13 @@ impl PlanCache {
         self.valid = false;
     }
 
-    /// Limits every plan search of this cache to `budget` expanded nodes.
+    /// Limits every plan search of this cache to `budget` expanded nodes, and has them answered
+    /// from the thread's memo of recent searches where they repeat one: a limited cache plays
+    /// a search bot's rollouts, whose searches repeat (the same answers, and the same nodes
+    /// counted, as searching).
     pub fn limit(&mut self, budget: u32) {
         self.budget = budget;
+        self.memo = true;
     }
 
     /// How many times a plan was searched.
@@ -80,7 +88,11 @@ impl PlanCache {
         if let Some(k) = self.fresh_from(hand, end) {
             return (&self.trail.tiles()[k..], &self.set);
         }
-        self.trail = longest_plan_within(hand, end, self.budget);
+        self.trail = if self.memo {
+            longest_plan_memo(hand, end, self.budget)
+        } else {
+            longest_plan_within(hand, end, self.budget)
+        };
         self.set = self.trail.tiles().iter().copied().collect();
         self.hand = *hand;
         self.valid = true;

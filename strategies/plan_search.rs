@@ -526,6 +526,125 @@ pub(crate) fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Tr
     plan_search(hand, start, budget.max(1)).0
 }
 
+/// [`longest_plan_within`], answered from this thread's [`PlanMemo`] when the same hand, end
+/// and budget were searched recently: the same trail, and the same nodes counted. For the
+/// searches of a search bot's rollouts, which repeat (a bot's own searches seldom do, and pay
+/// the memo's upkeep for nothing).
+pub(crate) fn longest_plan_memo(hand: &TileSet, start: Pip, budget: u32) -> Trail {
+    let budget = budget.max(1);
+    PLAN_MEMO.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        let memo = memo.get_or_insert_with(PlanMemo::new);
+        let slot = memo.slot(hand, start, budget);
+        if let Some(trail) = memo.get(slot, hand, start, budget) {
+            return trail;
+        }
+        let before = plan_nodes_on_this_thread();
+        let (trail, _) = plan_search(hand, start, budget);
+        memo.put(slot, hand, budget, &trail, plan_nodes_on_this_thread() - before);
+        trail
+    })
+}
+
+/// Slots of a [`PlanMemo`] (a power of two).
+const PLAN_MEMO_SLOTS: usize = 1 << 11;
+
+/// The longest trail a [`PlanMemo`] entry holds; longer plans are searched every time.
+const PLAN_MEMO_TILES: usize = 24;
+
+thread_local! {
+    /// This thread's recent plan searches (see [`PlanMemo`]), made on first use.
+    static PLAN_MEMO: std::cell::RefCell<Option<PlanMemo>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Recent plan searches and their answers, direct-mapped by a hash of (hand, end, budget).
+///
+/// A search bot's rollouts search the same hands again and again: every candidate move of a
+/// decision is rolled out in the same sampled worlds, so each opponent's first plan in a world
+/// is searched once per candidate, and the seat deciding holds the same hand in every world.
+/// In `expert`'s rollouts about a third of the searches repeat one made before (half the
+/// nodes). A search is a pure function of the hand, the end and the budget, so the memo's
+/// answer is the search's own; a hit adds the nodes the search took to
+/// [`plan_nodes_on_this_thread`], so the per-decision budget ([`DECISION_PLAN_BUDGET`]) binds
+/// exactly where it did without the memo and no move changes.
+struct PlanMemo {
+    entries: Vec<MemoEntry>,
+}
+
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    rows: [u32; PIP_COUNT],
+    budget: u32,
+    /// Nodes the search counted.
+    nodes: u32,
+    start: Pip,
+    /// Tiles of the trail (the first `len` of `tiles`).
+    len: u8,
+    /// Whether the slot holds an answer.
+    used: bool,
+    pips: u16,
+    tiles: [Tile; PLAN_MEMO_TILES],
+}
+
+impl PlanMemo {
+    fn new() -> PlanMemo {
+        let empty = MemoEntry {
+            rows: [0; PIP_COUNT],
+            budget: 0,
+            nodes: 0,
+            start: Pip::ZERO,
+            len: 0,
+            used: false,
+            pips: 0,
+            tiles: [Tile::from_pips(0, 0); PLAN_MEMO_TILES],
+        };
+        PlanMemo { entries: vec![empty; PLAN_MEMO_SLOTS] }
+    }
+
+    /// The slot of (hand, start, budget): a multiplicative hash of the rows.
+    #[inline]
+    fn slot(&self, hand: &TileSet, start: Pip, budget: u32) -> usize {
+        let mut h = u64::from(start.get()) << 32 | u64::from(budget);
+        for &r in hand.rows() {
+            h = (h.rotate_left(7) ^ u64::from(r)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        (h >> 40) as usize & (PLAN_MEMO_SLOTS - 1)
+    }
+
+    /// The trail stored in `slot` for exactly (hand, start, budget), its nodes counted again.
+    #[inline]
+    fn get(&self, slot: usize, hand: &TileSet, start: Pip, budget: u32) -> Option<Trail> {
+        let e = &self.entries[slot];
+        if !(e.used && e.start == start && e.budget == budget && e.rows == *hand.rows()) {
+            return None;
+        }
+        let mut trail = Trail::empty(start);
+        let n = e.len as usize;
+        trail.tiles[..n].copy_from_slice(&e.tiles[..n]);
+        trail.len = e.len;
+        trail.pips = e.pips;
+        count_nodes(e.nodes);
+        Some(trail)
+    }
+
+    /// Keeps `trail`, the answer for (hand, its start, budget) that took `nodes` nodes, in `slot`.
+    #[inline]
+    fn put(&mut self, slot: usize, hand: &TileSet, budget: u32, trail: &Trail, nodes: u64) {
+        let (Ok(nodes), true) = (u32::try_from(nodes), trail.len() <= PLAN_MEMO_TILES) else {
+            return;
+        };
+        let e = &mut self.entries[slot];
+        e.rows = *hand.rows();
+        e.budget = budget;
+        e.nodes = nodes;
+        e.start = trail.start;
+        e.len = trail.len;
+        e.used = true;
+        e.pips = trail.pips;
+        e.tiles[..trail.len()].copy_from_slice(trail.tiles());
+    }
+}
+
 /// [`longest_plan_within`], and whether the budget cut the search short.
 fn plan_search(hand: &TileSet, start: Pip, budget: u32) -> (Trail, bool) {
     let mut s = Search {

@@ -254,9 +254,19 @@ pub enum Features {
     Place([f64; FEATURES.len()]),
 }
 
-/// Tiles of `hand` showing `v`.
-fn fitting(hand: &crate::tile_set::TileSet, v: Pip) -> u32 {
-    hand.suit(v).count() as u32
+/// Tiles of `hand` other than `t` showing `v`: the tiles of `hand.without(t)` showing `v`,
+/// counted from `v`'s row without copying the hand.
+#[inline]
+fn fitting_without(hand: &crate::tile_set::TileSet, t: crate::tile::Tile, v: Pip) -> u32 {
+    let (a, b) = (t.low(), t.high());
+    let mut row = hand.row(v);
+    if v == a {
+        row &= !(1 << b.get());
+    }
+    if v == b {
+        row &= !(1 << a.get());
+    }
+    row.count_ones()
 }
 
 impl Weighted {
@@ -292,10 +302,8 @@ impl Weighted {
         let next_voids = view.known_voids(next);
         let urgent = (0..n).any(|s| s != me.index() && view.hand_size(Seat::from_index(s)) <= 2);
         let marked = view.is_marked(me);
-        let (plan_next, plan_set) = {
-            let (rest, set) = self.cache.rest(hand, view.train(own).end);
-            (rest.first().copied(), *set)
-        };
+        let (rest, plan_set) = self.cache.rest(hand, view.train(own).end);
+        let plan_next = rest.first().copied();
         for (i, m) in moves.iter().enumerate() {
             let features = match m.kind() {
                 MoveKind::Bullet => Features::Bullet,
@@ -305,21 +313,20 @@ impl Weighted {
                     let end = p.new_end(view.train(train).end, wild);
                     let on_own = train == own;
                     let pips = f64::from(t.pips()) / heaviest;
-                    let rest = hand.without(t);
                     let is_plan = on_own && plan_next == Some(t);
                     let public = !on_own || marked;
                     let f = [
                         pips,
                         if urgent { pips } else { 0.0 },
                         f64::from(u8::from(t.is_double())),
-                        f64::from(u8::from(t.is_double() && fitting(&rest, t.low()) == 0)),
+                        f64::from(u8::from(t.is_double() && fitting_without(hand, t, t.low()) == 0)),
                         f64::from(u8::from(on_own)),
                         f64::from(u8::from(on_own && marked)),
                         f64::from(u8::from(train.is_mexican())),
                         f64::from(u8::from(train.owner().is_some_and(|s| s != me))),
                         f64::from(u8::from(is_plan)),
                         f64::from(u8::from(plan_set.contains(t) && !is_plan)),
-                        f64::from(fitting(&rest, end)) / hand_size,
+                        f64::from(fitting_without(hand, t, end)) / hand_size,
                         f64::from(u8::from(public && next != me && next_voids & (1 << end.get()) != 0)),
                         f64::from(view.unplayed(end)) / f64::from(max.get() + 2),
                     ];

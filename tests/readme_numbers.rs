@@ -796,18 +796,20 @@ fn the_guided_search_tuning_is_quoted_from_its_runs() {
     }
 }
 
-/// STEPS.md quotes the search bots' rates before and after the engine work as
-/// scripts/bench/bench-engine-steps.sh wrote them.
+/// STEPS.md quotes the search bots' rates before and after the engine work and the plain-rules
+/// kernel's steps as scripts/bench/bench-engine-steps.sh wrote them (its two series).
 #[test]
 fn the_search_bots_rates_before_and_after_are_those_of_engine_steps() {
-    let md = read("results/benchmarks/engine-steps.md");
-    let table = first_table(&md);
-    assert!(table.lines().count() == 4, "{table}");
-    assert!(read("results/benchmarks/STEPS.md").contains(&table), "STEPS.md does not quote engine-steps.md");
-    for r in records("results/benchmarks/engine-steps.csv") {
-        let ratio = num(&r, "decisions_per_s_new") / num(&r, "decisions_per_s_old");
-        assert!((ratio - num(&r, "decisions_ratio")).abs() < 1e-3 && ratio > 1.0, "{r:?}");
-        assert!(table.contains(&format!("| {:.2} |", ratio)), "{ratio}");
+    for series in ["engine", "kernel"] {
+        let md = read(&format!("results/benchmarks/{series}-steps.md"));
+        let table = first_table(&md);
+        assert!(table.lines().count() == 4, "{table}");
+        assert!(read("results/benchmarks/STEPS.md").contains(&table), "STEPS.md does not quote {series}-steps.md");
+        for r in records(&format!("results/benchmarks/{series}-steps.csv")) {
+            let ratio = num(&r, "decisions_per_s_new") / num(&r, "decisions_per_s_old");
+            assert!((ratio - num(&r, "decisions_ratio")).abs() < 1e-3 && ratio > 1.0, "{r:?}");
+            assert!(table.contains(&format!("| {:.2} |", ratio)), "{ratio}");
+        }
     }
 }
 
@@ -1566,6 +1568,44 @@ fn the_kernel_steps_last_row_is_the_budgets() {
         }
         out
     };
-    let want = ["greedy_round", "greedy_round_general", "montecarlo_decision", "tournament_round"].map(budget);
+    let want = ["greedy_round", "greedy_round_general", "montecarlo_decision", "tournament_round", "expert_decision"]
+        .map(budget);
     assert_eq!(&cells[1..], &want[..], "{last}");
+}
+
+/// README's paragraph on instruction counts quotes budgets.csv (the last `instructions.sh
+/// --update`): the greedy round, the `montecarlo` and `expert` decisions, the tournament's
+/// overheads over the engine round and the plain loop's gain over the general machine.
+#[test]
+fn readme_instruction_counts_are_the_budgets() {
+    let readme = read("README.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let b = |name: &str| -> f64 {
+        let r = records("results/benchmarks/budgets.csv").into_iter().find(|r| r["name"] == name).expect(name);
+        r["instructions"].parse().unwrap()
+    };
+    let grouped = |n: f64| {
+        let s = format!("{n:.0}");
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let want = [
+        format!("counts a greedy round ({} instructions)", grouped(b("greedy_round"))),
+        format!("a `montecarlo` decision ({})", grouped(b("montecarlo_decision"))),
+        format!("an `expert` decision ({})", grouped(b("expert_decision"))),
+        format!(
+            "({:.1}% above `play_round` alone with full matches, {:.1}% with one-round games)",
+            (b("tournament_match_round") / b("greedy_round_all") - 1.0) * 100.0,
+            (b("tournament_round") / b("greedy_round") - 1.0) * 100.0
+        ),
+        format!("A greedy round is {:.2}x fewer instructions", b("greedy_round_general") / b("greedy_round")),
+    ];
+    for w in want {
+        assert!(readme.contains(&w), "README does not say: {w}");
+    }
 }

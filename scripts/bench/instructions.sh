@@ -10,6 +10,7 @@
 #   deal                 the seeded shuffle, deal and initial state of a round (the floor under it)
 #   planner_round        a planner round through `play_round`
 #   montecarlo_decision  one montecarlo decision (default settings), rounds through `play_round`
+#   expert_decision      one expert decision (default settings: weighted rollouts), likewise
 #   tournament_round     a round of `mtrain tournament --bots greedy --players 4 --rounds 1`
 #                        (whole command: scheduling, seeding, playing, accumulating), per round
 #   tournament_match_round  the same with full 13-round matches, per round
@@ -17,7 +18,7 @@
 # over its budget fails the check (exit 1). `--update` writes the measured figures as the new
 # budgets (after a change that was meant to cost more, or that saved).
 #
-# Usage: scripts/bench/instructions.sh [--update]      (about 4 minutes)
+# Usage: scripts/bench/instructions.sh [--update]      (about 6 minutes)
 # Writes results/benchmarks/instructions.csv (this run) and prints the table.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,16 +51,18 @@ dealonly=$(refs "$R" greedy 20000 deal)
 planner=$(refs "$R" planner 2000 play)
 mc=$(refs "$R" montecarlo 4 play)
 mc_decisions=$(decisions)
+ex=$(refs "$R" expert 4 play)
+ex_decisions=$(decisions)
 t1_small=$(tournament 1 4)
 t1=$(tournament 1 4004)
 t13_small=$(tournament 13 4)
 t13=$(tournament 13 404)
 
 python3 - "$OUT" "$BUDGETS" "$UPDATE" "$greedy" "$greedy_all" "$planner" "$mc" "$mc_decisions" \
-  "$t1_small" "$t1" "$t13_small" "$t13" "$general" "$dealonly" <<'PY'
+  "$t1_small" "$t1" "$t13_small" "$t13" "$general" "$dealonly" "$ex" "$ex_decisions" <<'PY'
 import csv, os, sys
 out, budgets_path, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-greedy, greedy_all, planner, mc, mc_dec, t1s, t1, t13s, t13, general, dealonly = (int(x) for x in sys.argv[4:15])
+greedy, greedy_all, planner, mc, mc_dec, t1s, t1, t13s, t13, general, dealonly, ex, ex_dec = (int(x) for x in sys.argv[4:17])
 measured = {
     "greedy_round": greedy / 20000,
     "greedy_round_all": greedy_all / 13000,
@@ -67,6 +70,7 @@ measured = {
     "deal": dealonly / 20000,
     "planner_round": planner / 2000,
     "montecarlo_decision": mc / mc_dec,
+    "expert_decision": ex / ex_dec,
     "tournament_round": (t1 - t1s) / 4000,
     "tournament_match_round": (t13 - t13s) / (400 * 13),
 }
@@ -77,6 +81,7 @@ what = {
     "deal": "`examples/rounds greedy 20000 deal`, per round",
     "planner_round": "`examples/rounds planner 2000 play`, per round",
     "montecarlo_decision": "`examples/rounds montecarlo 4 play`, per decision",
+    "expert_decision": "`examples/rounds expert 4 play`, per decision",
     "tournament_round": "`mtrain tournament --bots greedy --players 4 --rounds 1`, 4004 minus 4 games, per round",
     "tournament_match_round": "`mtrain tournament --bots greedy --players 4`, 404 minus 4 games, per round",
 }

@@ -33,6 +33,11 @@ COMMANDS=(
   "wiki-mc|tournament --bots greedy,montecarlo:samples=3 --players 4 --games 24 --seed 24 --per-game --quiet --out OUT"
   "vary1|tournament --bots greedy --players 6 --games 800 --seed 25 --rule marker_removal=any_play_on_train --rule only_others_unmark=true --rule obligation_order=fifo --rule early_end_when_stuck=true --per-game --quiet --out OUT"
   "vary2|tournament --bots greedy,random --players 2 --set 9 --games 800 --seed 26 --rule mexican_start=requires_own_train_play --rule max_mexican_trains=2 --rule mark_on_empty_boneyard=false --rule followup_draw_per_double=false --rule go_out_on_double=must_cover --per-game --quiet --out OUT"
+  # expert (weighted rollouts with plan searches, the plan memo), at 2 players under celko1998
+  # where draws swell hands and the per-decision plan budget can bind, and analyze's rollouts.
+  "expert4|tournament --bots weighted,expert:samples=4 --players 4 --games 8 --seed 28 --per-game --quiet --out OUT"
+  "expert2|tournament --rules celko1998 --bots planner,expert:samples=6 --players 2 --games 8 --seed 29 --per-game --log-games OUT/logs --quiet --out OUT"
+  "analyze|analyze --log OUT/../expert2/logs/games-000000.jsonl --round 1 --decision 5 --seed 30"
   "vary3|tournament --bots greedy --players 5 --games 800 --seed 27 --rule first_turn_own_train_only=false --rule reprivatise_exempt=true --rule last_of_suit_exempt=false --rule parsons_first_move=true --rule obligation_overrides_first_turn=true --per-game --quiet --out OUT"
 )
 
@@ -57,6 +62,8 @@ run_all "$NEW" "$WORK/new"
 # folder's name made the same.
 sed -i "s|$WORK/old|WORK|g" "$WORK"/old/*.stdout
 sed -i "s|$WORK/new|WORK|g" "$WORK"/new/*.stdout
+# analyze says how long its rollouts took.
+sed -i -E 's/ in [0-9.]+ s: / in T s: /' "$WORK"/old/analyze.stdout "$WORK"/new/analyze.stdout
 if diff -r -x manifest.json -x tally.json -x tune.json -x bot-logs "$WORK/old" "$WORK/new" > "$WORK/diff.txt"; then
   echo "same output: $(find "$WORK/new" -type f ! -name manifest.json ! -name tally.json ! -name tune.json | wc -l) files and stdouts compared"
 else

@@ -233,3 +233,46 @@ fn trails_compare_by_their_tiles_only() {
     assert_ne!(a, b);
     assert_ne!(a, Trail { start: Pip::from_u8(5), ..a });
 }
+
+/// [`longest_plan_memo`] answers from its memo exactly as a search would: over random hands
+/// (small budgets included, so that some searches stop short), asked in an order that repeats
+/// many of them and overwrites slots, every answer is the search's own trail, with its length
+/// and pips, and counts the nodes that search counts.
+#[test]
+fn the_plan_memo_answers_as_the_search() {
+    let all: Vec<Tile> = Tile::canonical(Pip::from_u8(12)).collect();
+    let mut rng = rng_from_seed(41);
+    let asks: Vec<(TileSet, Pip, u32)> = (0..600)
+        .map(|_| {
+            let n = 1 + below(&mut rng, 24) as usize;
+            let v = Pip::from_u8(below(&mut rng, 13) as u8);
+            let budget = [3, 40, ROLLOUT_PLAN_BUDGET][below(&mut rng, 3) as usize];
+            (hand(&mut rng, &all, n), v, budget)
+        })
+        .collect();
+    let mut hits = 0;
+    for i in 0..6000 {
+        // Mostly the recent asks again, sometimes any.
+        let k = if i % 5 == 0 { below(&mut rng, 600) as usize } else { (i / 10) % 600 };
+        let (h, v, budget) = asks[k];
+        let before = plan_nodes_on_this_thread();
+        let searched = PLAN_MEMO
+            .with(|m| m.borrow().as_ref().is_none_or(|m| m.get(m.slot(&h, v, budget), &h, v, budget).is_none()));
+        let after_peek = plan_nodes_on_this_thread();
+        let got = longest_plan_memo(&h, v, budget);
+        let counted = plan_nodes_on_this_thread() - after_peek;
+        let peek_counted = after_peek - before;
+        let (want, _) = plan_search(&h, v, budget);
+        let want_nodes = plan_nodes_on_this_thread() - after_peek - counted;
+        assert_eq!(
+            (got.start(), got.tiles(), got.pips(), got.len()),
+            (want.start(), want.tiles(), want.pips(), want.len())
+        );
+        assert_eq!(counted, want_nodes, "{h} from {v}, budget {budget}");
+        if !searched {
+            hits += 1;
+            assert_eq!(peek_counted, want_nodes);
+        }
+    }
+    assert!(hits > 3000, "only {hits} answers from the memo");
+}
