@@ -40,7 +40,7 @@ use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{Move, MoveList, NoObserver, RoundState, Seat, TrainId};
 use crate::rules::MAX_PLAYERS;
 use crate::strategies::Bot;
-use crate::strategies::plan::{ROLLOUT_PLAN_BUDGET, longest_plan_within};
+use crate::strategies::plan::{ROLLOUT_PLAN_BUDGET, longest_plan_memo};
 use crate::strategy::{MatchStart, Strategy};
 use crate::view::View;
 use rand::Rng;
@@ -219,11 +219,13 @@ impl Hands {
         let mut plans = Vec::with_capacity(PLAN_POOL);
         for _ in 0..PLAN_POOL {
             let world = sample(rng)?;
+            // Through the rollouts' memo of plan searches: the rollouts in the world picked
+            // search these hands again first, and find them there.
             let plan: usize = others
                 .iter()
                 .map(|&o| {
                     let end = world.train(TrainId::personal(o)).end;
-                    longest_plan_within(world.hand(o), end, ROLLOUT_PLAN_BUDGET).len()
+                    longest_plan_memo(world.hand(o), end, ROLLOUT_PLAN_BUDGET).len()
                 })
                 .sum();
             plans.push(plan as f64);
