@@ -6,6 +6,19 @@ fn read(rel: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()
 }
 
+/// `n` with its thousands grouped by commas, as the pages write counts.
+fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[test]
 fn set_up_times_are_those_of_results_setup_times_csv() {
     let readme = read("README.md");
@@ -1177,21 +1190,10 @@ fn the_decision_cost_table_is_that_of_its_csv_and_keeps_to_the_budgets() {
     use mexican_train::strategies::plan::{DECISION_PLAN_BUDGET, PLAN_BUDGET, ROLLOUT_PLAN_BUDGET};
     let page = read("results/benchmarks/DECISION-COST.md");
     let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
-    let commas = |n: u64| {
-        let s = n.to_string();
-        let mut out = String::new();
-        for (i, ch) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(ch);
-        }
-        out
-    };
     for quote in [
-        format!("at most {} nodes (a bot's own plan)", commas(u64::from(PLAN_BUDGET))),
-        format!("or {} (a plan searched in a search bot's rollout)", commas(u64::from(ROLLOUT_PLAN_BUDGET))),
-        format!("in which they passed {} nodes", commas(DECISION_PLAN_BUDGET)),
+        format!("at most {} nodes (a bot's own plan)", grouped(u64::from(PLAN_BUDGET))),
+        format!("or {} (a plan searched in a search bot's rollout)", grouped(u64::from(ROLLOUT_PLAN_BUDGET))),
+        format!("in which they passed {} nodes", grouped(DECISION_PLAN_BUDGET)),
     ] {
         assert!(text.contains(&quote), "{quote}");
     }
@@ -1202,14 +1204,14 @@ fn the_decision_cost_table_is_that_of_its_csv_and_keeps_to_the_budgets() {
             "| {} | `{}` | {} | {} | {:.3} | {:.2} | {:.1} | {} | {} | {} |",
             r["preset"],
             r["bot"],
-            commas(num(r, "decisions") as u64),
+            grouped(num(r, "decisions") as u64),
             r["max_hand"],
             num(r, "mean_ms"),
             num(r, "p99_ms"),
             num(r, "max_ms"),
-            commas(num(r, "mean_nodes").round() as u64),
-            commas(num(r, "max_nodes") as u64),
-            commas(num(r, "max_rollouts") as u64),
+            grouped(num(r, "mean_nodes").round() as u64),
+            grouped(num(r, "max_nodes") as u64),
+            grouped(num(r, "max_rollouts") as u64),
         );
         assert!(page.contains(&line), "{line}");
         // One world past the budget at most: a world of planning rollouts where hands pass 40
@@ -1556,17 +1558,8 @@ fn the_kernel_steps_last_row_is_the_budgets() {
     let cells: Vec<&str> = last.trim_matches('|').split('|').map(str::trim).collect();
     let budget = |name: &str| {
         let r = records("results/benchmarks/budgets.csv").into_iter().find(|r| r["name"] == name).expect(name);
-        let n: u64 = r["instructions"].parse().unwrap();
         // Grouped by thousands, as the table writes it.
-        let s = n.to_string();
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
+        grouped(r["instructions"].parse().unwrap())
     };
     let want = ["greedy_round", "greedy_round_general", "montecarlo_decision", "tournament_round", "expert_decision"]
         .map(budget);
@@ -1583,21 +1576,10 @@ fn readme_instruction_counts_are_the_budgets() {
         let r = records("results/benchmarks/budgets.csv").into_iter().find(|r| r["name"] == name).expect(name);
         r["instructions"].parse().unwrap()
     };
-    let grouped = |n: f64| {
-        let s = format!("{n:.0}");
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
     let want = [
-        format!("counts a greedy round ({} instructions)", grouped(b("greedy_round"))),
-        format!("a `montecarlo` decision ({})", grouped(b("montecarlo_decision"))),
-        format!("an `expert` decision ({})", grouped(b("expert_decision"))),
+        format!("counts a greedy round ({} instructions)", grouped(b("greedy_round") as u64)),
+        format!("a `montecarlo` decision ({})", grouped(b("montecarlo_decision") as u64)),
+        format!("an `expert` decision ({})", grouped(b("expert_decision") as u64)),
         format!(
             "({:.1}% above `play_round` alone with full matches, {:.1}% with one-round games)",
             (b("tournament_match_round") / b("greedy_round_all") - 1.0) * 100.0,
