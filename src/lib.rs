@@ -38,7 +38,8 @@
 //!    `tournament::rows`. [`balance`] sweeps hand sizes as one tournament per cell and judges
 //!    each against its limits (metrics, verdicts and the recommendation, as data); [`tune`] moves
 //!    a bot's parameters by SPSA over rounds of games; [`compare`] plays rule sets side by side
-//!    on the same deals and pairs their differences deal by deal. They compute and never format: they emit
+//!    on the same deals and pairs their differences deal by deal; [`label`] plays matches and
+//!    labels positions by playouts of the true round, for a learned evaluation. They compute and never format: they emit
 //!    records and sums, and tell a [`store::Progress`] observer how far they are. [`store`] is
 //!    the durable folder they keep their state in: files written atomically, self-checked state
 //!    files, what a new run may replace. `stats` turns sums into estimates with intervals.
@@ -59,7 +60,7 @@
 //! The modules stand on floors, and a module uses only its own floor and those below (lowest
 //! first): `error`, `rng`, `stats`, `tile`; `tile_set`, `rules`; `deal`; `round`, `view`,
 //! `strategy`; `game`; `strategies`, `external`, `log`; `analyze`, `store`; `tournament`,
-//! `balance`, `tune`, `compare`; `report`; `job`; `cli`. `tests/module_graph.rs` holds the floors and lists
+//! `balance`, `tune`, `compare`, `eval`, `label`; `report`; `job`; `cli`. `tests/module_graph.rs` holds the floors and lists
 //! the few imports allowed to run back up, each with its reason.
 //!
 //! # Modules
@@ -83,6 +84,7 @@
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
 //! | [`compare`] | rule sets on the same deals: paired differences, adjusted intervals, verdicts at a margin |
+//! | [`label`] | training labels for a learned evaluation: positions, features and playout targets as `.npy` files |
 //! | [`store`] | the durable folder of every kind of run: atomic files, self-checked state, progress |
 //! | `report` (hidden) | CSV, console, transcript, manifests, plots, the HTML run report and game viewer |
 //! | [`job`] | the `Job` trait, the kinds of run, and the one driver: new, resumed, merged |
@@ -156,6 +158,7 @@ pub mod eval;
 pub mod external;
 pub mod game;
 pub mod job;
+pub mod label;
 pub mod log;
 #[doc(hidden)] // what the runs write; the integration tests and the Python crate read manifests
 pub mod report;

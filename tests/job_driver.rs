@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The kind: the sum of the squares of 0..n, one number a chunk.
 const SQUARES: Kind = Kind {
+    patterned: None,
     name: "squares",
     described: "a sum of squares",
     state_file: "squares.json",

@@ -22,7 +22,7 @@ const FLOORS: &[(usize, &[&str])] = &[
     (4, &["game"]),
     (5, &["strategies", "external", "log"]),
     (6, &["analyze", "store"]),
-    (7, &["tournament", "balance", "tune", "compare", "eval"]),
+    (7, &["tournament", "balance", "tune", "compare", "eval", "label"]),
     (8, &["report"]),
     (9, &["job"]),
     (10, &["cli"]),

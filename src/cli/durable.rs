@@ -78,12 +78,12 @@ impl<'a> Durable<'a> {
         Invocation { subcommand: self.kind.name, command: self.raw, started: self.started, threads: self.threads }
     }
 
-    /// The timing line on stderr (unless quiet): `played` games in `elapsed`.
-    pub(crate) fn timing(&self, played: u64, elapsed: Duration) {
+    /// The timing line on stderr (unless quiet): `played` units (games, matches) in `elapsed`.
+    pub(crate) fn timing(&self, played: u64, unit: &str, elapsed: Duration) {
         if !self.quiet {
             let s = elapsed.as_secs_f64();
             eprintln!(
-                "played {played} games in {s:.2} s: {:.0} games/s on {} thread{}",
+                "played {played} {unit} in {s:.2} s: {:.0} {unit}/s on {} thread{}",
                 played as f64 / s.max(1e-9),
                 self.threads,
                 if self.threads == 1 { "" } else { "s" }
@@ -213,7 +213,7 @@ pub(crate) fn drive<J: Job>(
         Ending::Complete { report, played } => {
             print_now(&report);
             if let Some(n) = played {
-                d.timing(n, started.elapsed());
+                d.timing(n, J::UNIT, started.elapsed());
             }
             Ok(0)
         }

@@ -27,6 +27,7 @@ pub(crate) mod compare;
 pub(crate) mod durable;
 mod eval;
 mod human;
+mod label;
 mod limits;
 pub(crate) mod merge;
 mod play;
@@ -77,6 +78,9 @@ pub(crate) enum Command {
     /// Rate a bot under the standard evaluation (mtrain-eval v1) against frozen baselines:
     /// score and Elo difference per preset, table size and baseline, and one rating.
     Eval(eval::EvalArgs),
+    /// Write training labels for a learned evaluation: positions from matches a bot plays, each
+    /// with its observation, the hidden hands and what playouts of the true round say it is worth.
+    Label(label::LabelArgs),
     /// List the built-in bots with their idea, parameters and defaults.
     Strategies(strategies::StrategiesArgs),
     /// Draw an SVG chart (lines or dots, with interval bars) from a CSV that mtrain wrote.
@@ -478,6 +482,7 @@ where
         Command::Balance(a) => balance::run(&a, &raw, registry),
         Command::Compare(a) => compare::run(&a, &raw, registry),
         Command::Eval(a) => eval::run(&a, &raw, registry),
+        Command::Label(a) => label::run(&a, &raw, registry),
         Command::Strategies(a) => strategies::run(&a, registry).map(|()| 0),
         Command::Plot(a) => plot::run(&a).map(|()| 0),
         Command::Bench(a) => bench::run(&a, &raw, registry).map(|()| 0),

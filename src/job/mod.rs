@@ -27,6 +27,7 @@
 pub mod balance;
 pub mod compare;
 pub mod eval;
+pub mod label;
 pub mod tournament;
 pub mod tune;
 
@@ -352,6 +353,17 @@ impl Run<'_> {
         }
     }
 
+    /// Writes a binary file of the run's folder atomically (none without a folder).
+    ///
+    /// # Errors
+    /// A failed write.
+    pub fn write_bytes(&self, name: &str, bytes: &[u8]) -> Result<(), JobError> {
+        match &self.folder {
+            Some(f) => Ok(write_in_folder(&f.dir.join(name), bytes)?),
+            None => Ok(()),
+        }
+    }
+
     /// The folder's path, if any.
     pub fn dir(&self) -> Option<&Path> {
         self.folder.as_ref().map(|f| f.dir.as_path())
@@ -623,6 +635,7 @@ pub(crate) fn merge_any(
     let merged = match first.name {
         "balance" => merge::<balance::BalanceRun>(dirs, out, base, invocation)?,
         "compare" => merge::<compare::CompareRun>(dirs, out, base, invocation)?,
+        "label" => merge::<label::LabelRun>(dirs, out, base, invocation)?,
         _ => merge::<tournament::TournamentRun>(dirs, out, base, invocation)?,
     };
     Ok((first, merged))

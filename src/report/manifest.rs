@@ -136,6 +136,11 @@ impl Started {
     pub fn now() -> Started {
         Started { wall: SystemTime::now(), mono: std::time::Instant::now() }
     }
+
+    /// The time since it started.
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.mono.elapsed()
+    }
 }
 
 impl Manifest {

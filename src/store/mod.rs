@@ -45,6 +45,9 @@ pub struct Kind {
     pub files: &'static [&'static str],
     /// Whether it also writes `.svg` plots (any name).
     pub plots: bool,
+    /// Files it writes by a pattern, as (prefix, suffix): a label run's chunk files
+    /// (`labels-000012.x.npy`). `None`: only the files named.
+    pub patterned: Option<(&'static str, &'static str)>,
     /// The field only this kind's `manifest.json` holds, by which a manifest that `mtrain merge`
     /// wrote (it merges tournaments and sweeps) is known as this kind's; `None`: never merged.
     pub merged_mark: Option<&'static str>,
@@ -66,6 +69,7 @@ pub(crate) const TOURNAMENT: Kind = Kind {
         "manifest.json",
     ],
     plots: false,
+    patterned: None,
     merged_mark: Some("rotate"),
 };
 
@@ -76,6 +80,7 @@ pub(crate) const BALANCE: Kind = Kind {
     state_file: "tally.json",
     files: &["balance.csv", "recommendation.csv", "decisions.csv", "manifest.json"],
     plots: true,
+    patterned: None,
     merged_mark: Some("cells"),
 };
 
@@ -87,6 +92,7 @@ pub const TUNE: Kind = Kind {
     state_file: "tune.json",
     files: &["trajectory.csv", "trajectory.svg", "tuned.txt", "confirm.csv"],
     plots: false,
+    patterned: None,
     merged_mark: None,
 };
 
@@ -97,6 +103,7 @@ pub const COMPARE: Kind = Kind {
     state_file: "compare.json",
     files: &["compare.csv", "rulesets.csv", "summary.txt", "manifest.json"],
     plots: false,
+    patterned: None,
     merged_mark: Some("rulesets"),
 };
 
@@ -107,12 +114,24 @@ pub const EVAL: Kind = Kind {
     state_file: "eval.json",
     files: &["eval.csv", "manifest.json"],
     plots: false,
+    patterned: None,
     merged_mark: None,
+};
+
+/// A label run (`mtrain label`, `mtrain merge` of its shards).
+pub const LABEL: Kind = Kind {
+    name: "label",
+    described: "a label run",
+    state_file: "label.json",
+    files: &["labels.json", "manifest.json"],
+    plots: false,
+    patterned: Some(("labels-", ".npy")),
+    merged_mark: Some("matches_planned"),
 };
 
 /// Every kind, for naming what a folder holds.
 #[doc(hidden)] // for the integration tests
-pub const KINDS: [Kind; 5] = [TOURNAMENT, BALANCE, TUNE, COMPARE, EVAL];
+pub const KINDS: [Kind; 6] = [TOURNAMENT, BALANCE, TUNE, COMPARE, EVAL, LABEL];
 
 /// The folder of external bots' stderr logs, which every kind may write.
 pub(crate) const BOT_LOGS: &str = "bot-logs";
@@ -128,6 +147,7 @@ impl Kind {
             || name == BOT_LOGS
             || self.files.contains(&name)
             || (self.plots && name.ends_with(".svg"))
+            || self.patterned.is_some_and(|(pre, suf)| name.starts_with(pre) && name.ends_with(suf))
     }
 
     /// Whether `dir`'s `manifest.json` is one a run of this kind writes first: by its command
@@ -148,7 +168,7 @@ impl Kind {
     /// The kind of run `dir` holds, from its state file (`None`: no state file mtrain reads).
     /// A `tally.json` without a `kind` is a tournament's (as every format before kinds).
     pub(crate) fn of_folder(dir: &Path) -> Option<Kind> {
-        for kind in [TUNE, COMPARE, EVAL] {
+        for kind in [TUNE, COMPARE, EVAL, LABEL] {
             if is_regular(&dir.join(kind.state_file)) {
                 return Some(kind);
             }
