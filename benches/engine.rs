@@ -118,6 +118,32 @@ fn decisions(c: &mut Criterion) {
     });
 }
 
+/// One call of the value network `expert:leaf=net` uses (strategies/nets/value-d12-4p.json):
+/// the input built from a position of greedy play (the seat to act judging), then the forward
+/// pass. Both allocate nothing (tests/alloc.rs).
+fn value_net(c: &mut Criterion) {
+    use mexican_train::net::{Encoder, NetFile};
+    let rules = Rules::wikipedia();
+    let points: Vec<RoundState> = decision_points(&rules, 20).into_iter().map(|(s, _)| s).collect();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/strategies/nets/value-d12-4p.json"))
+        .expect("the shipped network");
+    let net = NetFile::from_json(&text).expect("it reads").mlp();
+    let mut encoder = Encoder::new(&rules);
+    let mut acts = net.activations();
+    let (mut idx, mut val) = (Vec::with_capacity(encoder.width()), Vec::with_capacity(encoder.width()));
+    let mut i = 0usize;
+    c.bench_function("value_net/encode+forward/4p/d12", |b| {
+        b.iter(|| {
+            i = (i + 1) % points.len();
+            let s = &points[i];
+            encoder.from_round(s, 1, s.current(), &mut idx, &mut val);
+            let v = net.value(&idx, &val, &mut acts);
+            assert!(v.margin.is_finite() && (0.0..=1.0).contains(&v.win));
+            black_box(v)
+        })
+    });
+}
+
 /// Move generation alone over a fixed list of 2,000 positions from greedy play; the total
 /// number of moves is pinned, so a change in what the engine offers fails the benchmark.
 fn movegen(c: &mut Criterion) {
@@ -159,5 +185,5 @@ fn chunk(c: &mut Criterion) {
     c.bench_function("chunk/greedy/64-matches/4p/d12", |b| b.iter(|| black_box(t.play_chunk(0, false).tally.games)));
 }
 
-criterion_group!(benches, rounds, rounds_general, matches, decisions, movegen, chunk);
+criterion_group!(benches, rounds, rounds_general, matches, decisions, value_net, movegen, chunk);
 criterion_main!(benches);

@@ -30,6 +30,7 @@
 use crate::error::InvalidInput;
 use crate::external::BotSetup;
 use crate::game::{BotSeats, MatchSeeds, ObservationLayout, play_round};
+pub use crate::net::files::{META, NpyElement, TARGETS, chunk_file, npy, read_npy};
 use crate::rng::{GameRng, below, mix, rng_from_seed};
 use crate::round::{MoveList, NoObserver, RoundState, Seat};
 use crate::rules::{MAX_PLAYERS, Rules, TableSpec};
@@ -48,12 +49,6 @@ pub const LABEL_KIND: &str = "label";
 
 /// Matches in a chunk: the unit a run saves, shards and resumes by.
 pub const MATCHES_PER_CHUNK: u64 = 4;
-
-/// The targets of a label, in the order of `y`'s columns.
-pub const TARGETS: [&str; 4] = ["margin", "win", "own", "margin_sd"];
-
-/// What `meta`'s columns hold.
-pub const META: [&str; 5] = ["match", "round", "turn", "seat", "to_act"];
 
 /// Largest accepted `rollouts`.
 pub const MAX_ROLLOUTS: u32 = 1_000;
@@ -318,56 +313,6 @@ impl Chunk {
             ("meta", npy(&self.meta, "<u4", &[self.rows, META.len()])),
         ]
     }
-}
-
-/// The file name of chunk `c`'s `part` (`x`, `y` or `meta`).
-pub fn chunk_file(c: u64, part: &str) -> String {
-    format!("labels-{c:06}.{part}.npy")
-}
-
-/// A number that an `.npy` file stores little-endian.
-pub trait NpyElement: Copy {
-    /// Its bytes, little-endian.
-    fn le(self) -> [u8; 4];
-}
-
-impl NpyElement for f32 {
-    fn le(self) -> [u8; 4] {
-        self.to_le_bytes()
-    }
-}
-
-impl NpyElement for u32 {
-    fn le(self) -> [u8; 4] {
-        self.to_le_bytes()
-    }
-}
-
-/// `data` as an `.npy` file (format version 1.0) of dtype `descr` and `shape`, C order.
-///
-/// Written here rather than with a crate: the crates that write `.npy` also read it, through a
-/// parser of Python literals and a C-compiled stack guard, which this library (built for
-/// WebAssembly too) would carry for a writer of one fixed header. The format: the magic
-/// `\x93NUMPY`, version 1.0, the header's length (u16, little-endian), the header (a Python
-/// dict literal padded with spaces and ending in a newline so that the data starts at a
-/// multiple of 64 bytes), then the data. Tests read the files back with numpy.
-pub fn npy<T: NpyElement>(data: &[T], descr: &str, shape: &[usize]) -> Vec<u8> {
-    assert_eq!(data.len(), shape.iter().product::<usize>(), "the data fills the shape");
-    let dims: Vec<String> = shape.iter().map(ToString::to_string).collect();
-    let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    // Magic (6) + version (2) + length (2) + header + newline, to a multiple of 64.
-    let unpadded = 10 + header.len() + 1;
-    header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
-    header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + 4 * data.len());
-    out.extend_from_slice(b"\x93NUMPY\x01\x00");
-    out.extend_from_slice(&u16::try_from(header.len()).expect("a short header").to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    for &v in data {
-        out.extend_from_slice(&v.le());
-    }
-    out
 }
 
 /// The state of a label run (`label.json`): the chunks written, with the same self-check as

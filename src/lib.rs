@@ -59,7 +59,7 @@
 //!
 //! The modules stand on floors, and a module uses only its own floor and those below (lowest
 //! first): `error`, `rng`, `stats`, `tile`; `tile_set`, `rules`; `deal`; `round`, `view`,
-//! `strategy`; `game`; `strategies`, `external`, `log`; `analyze`, `store`; `tournament`,
+//! `strategy`; `game`, `net`; `strategies`, `external`, `log`; `analyze`, `store`; `tournament`,
 //! `balance`, `tune`, `compare`, `eval`, `label`; `report`; `job`; `cli`. `tests/module_graph.rs` holds the floors and lists
 //! the few imports allowed to run back up, each with its reason.
 //!
@@ -84,6 +84,7 @@
 //! | [`balance`] | hand-size sweeps: metrics, verdicts against limits, the recommendation |
 //! | [`tune`] | SPSA tuning of numeric bot parameters |
 //! | [`compare`] | rule sets on the same deals: paired differences, adjusted intervals, verdicts at a margin |
+//! | [`net`] | the value network: its input, forward pass, file format and training |
 //! | [`label`] | training labels for a learned evaluation: positions, features and playout targets as `.npy` files |
 //! | [`store`] | the durable folder of every kind of run: atomic files, self-checked state, progress |
 //! | `report` (hidden) | CSV, console, transcript, manifests, plots, the HTML run report and game viewer |
@@ -160,6 +161,7 @@ pub mod game;
 pub mod job;
 pub mod label;
 pub mod log;
+pub mod net;
 #[doc(hidden)] // what the runs write; the integration tests and the Python crate read manifests
 pub mod report;
 pub mod rng;

@@ -75,6 +75,12 @@
 //! (`depth=0,samples=32`), the other changes together score only 51.8% [49.6, 54.0] (2,000
 //! two-player games).
 //!
+//! **A learned leaf** (`leaf=net`, not the default): the position a rollout reaches at its cut
+//! is judged by a value network trained on `mtrain label`'s playouts of true rounds instead of
+//! by the hands' scores (docs/labels.md); `depth=0` then judges right after the move. The
+//! network is built in for four players on double-12 only; elsewhere `leaf=net` judges by the
+//! hands. Values are summed in sixteenths of a point, the prior's credit with them.
+//!
 //! `ms` caps the time of one decision in milliseconds (the search stops at the first world
 //! after the deadline and plays the best survivor so far); off by default, because a clock
 //! makes results depend on the machine: runs with `ms` set are not reproducible.
@@ -99,6 +105,7 @@ use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, Worlds, rollo
 use super::plan::{DECISION_PLAN_BUDGET, plan_nodes_on_this_thread};
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
+use crate::net::{Activations, Encoder, Mlp, NetFile};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{MoveList, RoundState};
 use crate::strategy::{Needs, SpecError, StrategySpec};
@@ -151,6 +158,11 @@ pub(super) const INFO: BotInfo = BotInfo {
             key: "prior",
             default: "5",
             help: "0..=100: points of round score a world credits the move the tuned `weighted` policy plays, so the search leaves the policy's move only when the rollouts say another is better by more; 0 for none",
+        },
+        ParamInfo {
+            key: "leaf",
+            default: "hands",
+            help: "hands|net: a rollout cut at `depth` is judged by the scores the hands would get, or by the built-in value network (docs/labels.md; tables without one are judged by the hands); with net, depth=0 judges right after the move",
         },
         ParamInfo {
             key: "rollout",
@@ -212,6 +224,10 @@ pub struct Expert {
     /// The bot playing each seat in the rollouts, when they differ (the `oracle`'s model of
     /// each seat's own bot); empty: `rollout` plays every seat.
     seat_models: Vec<Bot>,
+    /// `leaf=net`: the rollouts' positions are judged by the value network.
+    leaf_net: bool,
+    /// The network's judge for the match's table (with `leaf=net`, where one is built in).
+    net_leaf: Option<Box<NetLeaf>>,
 }
 
 /// How the rollouts of one decision are spread over the moves.
@@ -274,6 +290,14 @@ impl Expert {
             Ok(x) if (0.0..=MAX_PRIOR).contains(&x) => x,
             _ => return Err(bad("prior", v, &format!("a number from 0 (no prior) to {MAX_PRIOR}"))),
         };
+        let leaf_net = match param(spec, &INFO, "leaf") {
+            "hands" => false,
+            "net" => true,
+            v => return Err(bad("leaf", v, "hands, net")),
+        };
+        if leaf_net && score == Score::Own {
+            return Err(bad("score", "own", "margin with leaf=net (the network predicts the margin)"));
+        }
         let alloc = match param(spec, &INFO, "alloc") {
             "race" => Alloc::Race,
             "halving" => Alloc::Halving,
@@ -294,11 +318,13 @@ impl Expert {
             policy: Box::new(Weighted::from_spec(&"weighted".parse().expect("a valid spec"))?),
             favoured: None,
             scratch: Scratch::new(),
-            survivors: Vec::new(),
+            survivors: Vec::with_capacity(SURVIVORS_ROOM),
             values: Vec::new(),
             bank: 0,
             worlds: Worlds::Sampled,
             seat_models: Vec::new(),
+            leaf_net,
+            net_leaf: None,
         })
     }
 
@@ -336,11 +362,13 @@ impl Clone for Expert {
             policy: self.policy.clone(),
             favoured: None,
             scratch: Scratch::new(),
-            survivors: Vec::new(),
+            survivors: Vec::with_capacity(SURVIVORS_ROOM),
             values: Vec::new(),
             bank: self.bank,
             worlds: self.worlds,
             seat_models: self.seat_models.clone(),
+            leaf_net: self.leaf_net,
+            net_leaf: self.net_leaf.clone(),
         }
     }
 
@@ -359,6 +387,8 @@ impl Clone for Expert {
         self.bank = source.bank;
         self.worlds = source.worlds;
         self.seat_models.clone_from(&source.seat_models);
+        self.leaf_net = source.leaf_net;
+        self.net_leaf.clone_from(&source.net_leaf);
     }
 }
 
@@ -375,7 +405,71 @@ impl fmt::Debug for Expert {
             .field("rollout", &self.rollout)
             .field("prior", &self.prior)
             .field("worlds", &self.worlds)
+            .field("leaf_net", &self.leaf_net)
             .finish_non_exhaustive()
+    }
+}
+
+/// Room made for the moves in the running at the start: every move list outside blanks wild
+/// fits (as the search's totals), so decisions do not grow it.
+const SURVIVORS_ROOM: usize = crate::round::TRAIN_SLOTS * crate::tile::PIP_COUNT + 3;
+
+/// Value units of a decision judged by the network: a point of round score is this many, so
+/// that the network's fractions of a point count.
+pub(super) const NET_UNITS: i64 = 16;
+
+/// The built-in value network for a table of `players` seats and double-`set`, if one is
+/// shipped (`strategies/nets/`; none in WebAssembly, whose page would carry it).
+fn builtin_net(players: u8, set: u8) -> Option<&'static Mlp> {
+    #[cfg(not(target_family = "wasm"))]
+    {
+        use std::sync::OnceLock;
+        static D12_4P: OnceLock<Mlp> = OnceLock::new();
+        if (players, set) == (4, 12) {
+            return Some(D12_4P.get_or_init(|| {
+                NetFile::from_json(include_str!("nets/value-d12-4p.json")).expect("the built-in network reads").mlp()
+            }));
+        }
+    }
+    let _ = (players, set);
+    None
+}
+
+/// The value network as `expert`'s judge of the positions its rollouts reach.
+#[derive(Clone)]
+pub(super) struct NetLeaf {
+    net: &'static Mlp,
+    encoder: Encoder,
+    acts: Activations,
+    idx: Vec<u32>,
+    val: Vec<f32>,
+    /// The round in play (counted by `round_start`; 0 before the first).
+    round: u8,
+}
+
+impl NetLeaf {
+    /// The judge for the table of `rules`, if a network is built in for it.
+    fn for_table(rules: &crate::rules::Rules) -> Option<NetLeaf> {
+        let net = builtin_net(rules.players, rules.set.get())?;
+        let encoder = Encoder::new(rules);
+        // Room for every input column: a call never grows them.
+        let width = encoder.width();
+        Some(NetLeaf {
+            net,
+            encoder,
+            acts: net.activations(),
+            idx: Vec::with_capacity(width),
+            val: Vec::with_capacity(width),
+            round: 0,
+        })
+    }
+
+    /// What `state` is worth to `me`, in [`NET_UNITS`] of the `margin` score.
+    pub(super) fn judge(&mut self, state: &RoundState, me: crate::round::Seat) -> i64 {
+        self.encoder.from_round(state, self.round.max(1), me, &mut self.idx, &mut self.val);
+        let v = self.net.value(&self.idx, &self.val, &mut self.acts);
+        let n = f64::from(state.players());
+        (f64::from(v.margin) * (n - 1.0) * NET_UNITS as f64).round() as i64
     }
 }
 
@@ -474,9 +568,10 @@ impl Expert {
         let sc = &mut *self.scratch;
         let models: &[Bot] =
             if self.seat_models.is_empty() { std::slice::from_ref(&*self.rollout) } else { &self.seat_models };
+        let units = if self.net_leaf.is_some() { NET_UNITS } else { 1 };
         for &c in &self.survivors {
             let credit = match self.favoured {
-                Some((f, credit)) if f == c => credit,
+                Some((f, credit)) if f == c => credit * units,
                 _ => 0,
             };
             let v = credit
@@ -488,6 +583,7 @@ impl Expert {
                     self.score,
                     view.seat(),
                     self.depth * u32::from(view.players()),
+                    self.net_leaf.as_deref_mut(),
                 );
             sc.totals[c] += v;
             if store {
@@ -611,12 +707,16 @@ impl Strategy for Expert {
     fn match_start(&mut self, start: &crate::strategy::MatchStart<'_>) {
         self.rollout.match_start(start);
         self.policy.match_start(start);
+        self.net_leaf = if self.leaf_net { NetLeaf::for_table(start.rules).map(Box::new) } else { None };
     }
 
     /// A new round: the budget saved in the last one is not carried over.
     fn round_start(&mut self, view: &View<'_>) {
         self.bank = 0;
         self.policy.round_start(view);
+        if let Some(leaf) = self.net_leaf.as_mut() {
+            leaf.round = leaf.round.saturating_add(1);
+        }
     }
 
     /// The sampled worlds respect the voids the table has revealed, and the search draws on

@@ -176,6 +176,7 @@ impl Scratch {
         score: Score,
         me: Seat,
         depth: u32,
+        leaf: Option<&mut super::expert::NetLeaf>,
     ) -> i64 {
         ROLLOUTS.with(|r| r.set(r.get() + 1));
         let n = world.players() as usize;
@@ -190,6 +191,19 @@ impl Scratch {
             }
         }
         let (seats, rngs) = (&mut self.seats[..n], &mut self.rngs[..n]);
+        if let Some(leaf) = leaf {
+            // The network judges the position reached (at once with `depth` 0); a round that
+            // ends first is scored as it ended, in the network's finer units.
+            let ended = if depth == 0 || sim.is_over() {
+                sim.outcome().copied()
+            } else {
+                play_round_for(&mut sim, seats, rngs, &mut self.moves, &mut NoObserver, depth)
+            };
+            return match ended {
+                Some(outcome) => score.value(&outcome.scores, me, n) * super::expert::NET_UNITS,
+                None => leaf.judge(&sim, me),
+            };
+        }
         if depth == 0 {
             let outcome = play_round(&mut sim, seats, rngs, &mut self.moves, &mut NoObserver);
             return score.value(&outcome.scores, me, n);
@@ -377,7 +391,7 @@ impl Strategy for MonteCarlo {
             let rollout_seed = mix(seed, rollout_stream(i));
             for (c, &m) in moves.iter().enumerate() {
                 sc.totals[c] +=
-                    sc.play_out(&world, m, std::slice::from_ref(&*self.rollout), rollout_seed, self.score, me, 0);
+                    sc.play_out(&world, m, std::slice::from_ref(&*self.rollout), rollout_seed, self.score, me, 0, None);
             }
         }
         let mut best = 0;

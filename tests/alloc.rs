@@ -131,3 +131,55 @@ fn montecarlo_decisions_do_not_allocate() {
     let (b, _) = allocations(|| full.play_chunk(0, false));
     assert_eq!(a, b, "allocations grow with the number of games: {a} for 4 games, {b} for 64");
 }
+
+/// The value network's input and forward pass allocate nothing once its buffers are made, and
+/// `expert:leaf=net` decisions allocate nothing once its buffers have grown in a first round.
+#[test]
+fn value_network_calls_do_not_allocate() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    use mexican_train::net::{Encoder, NetFile};
+    let rules = Rules::wikipedia();
+    let net = NetFile::from_json(&std::fs::read_to_string("strategies/nets/value-d12-4p.json").unwrap()).unwrap().mlp();
+    let mut encoder = Encoder::new(&rules);
+    let mut acts = net.activations();
+    let (mut idx, mut val) = (Vec::with_capacity(1024), Vec::with_capacity(1024));
+    let mut states = Vec::new();
+    for i in 0..20u64 {
+        let deal = deal_round(&rules, rules.set, &mut rng_from_seed(mix(17, i)));
+        states.push(RoundState::new(&rules, &deal, Seat::from_index((i % 4) as usize)));
+    }
+    let (n, total) = allocations(|| {
+        let mut total = 0f32;
+        for (i, s) in states.iter().enumerate() {
+            encoder.from_round(s, 1, Seat::from_index(i % 4), &mut idx, &mut val);
+            total += net.value(&idx, &val, &mut acts).margin;
+        }
+        total
+    });
+    assert!(total.is_finite());
+    assert_eq!(n, 0, "20 network calls allocated {n} times");
+
+    let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse("expert:leaf=net,depth=0,samples=3").unwrap()).collect();
+    for (s, b) in bots.iter_mut().enumerate() {
+        use mexican_train::Strategy;
+        b.match_start(&mexican_train::strategy::MatchStart {
+            rules: &rules,
+            seat: Seat::from_index(s),
+            game: 0,
+            seed: 0,
+        });
+    }
+    let mut rngs: Vec<GameRng> = (0..4).map(rng_from_seed).collect();
+    let mut moves = MoveList::new();
+    let mut round = |i: u64| {
+        let deal = deal_round(&rules, rules.set, &mut rng_from_seed(mix(19, i)));
+        let mut state = RoundState::new(&rules, &deal, Seat::from_index(0));
+        play_round(&mut state, &mut bots, &mut rngs, &mut moves, &mut NoObserver).turns
+    };
+    assert!(round(0) > 0);
+    for i in 1..10u64 {
+        let (n, turns) = allocations(|| round(i));
+        assert!(turns > 0);
+        assert_eq!(n, 0, "expert:leaf=net round {i} allocated {n} times");
+    }
+}

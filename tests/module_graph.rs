@@ -19,7 +19,7 @@ const FLOORS: &[(usize, &[&str])] = &[
     (1, &["tile_set", "rules"]),
     (2, &["deal"]),
     (3, &["round", "view", "strategy"]),
-    (4, &["game"]),
+    (4, &["game", "net"]),
     (5, &["strategies", "external", "log"]),
     (6, &["analyze", "store"]),
     (7, &["tournament", "balance", "tune", "compare", "eval", "label"]),

@@ -89,6 +89,7 @@ impl LabelRun {
             "set": rules.set.get(),
             "players": rules.players,
             "rules": spec.table.rules,
+            "table": spec.table,
             "policy": spec.policy,
             "rollout": spec.rollout,
             "rollouts": spec.rollouts,

@@ -1,0 +1,155 @@
+//! The value network (`mexican_train::net`): the shipped network's test vectors, training that
+//! gives the same weights from the same labels and seed and learns something, the input that
+//! renumbers seats from the seat judged, and `expert:leaf=net`.
+
+mod common;
+
+use common::{run_ok, temp_path};
+use mexican_train::net::train::{Dataset, TrainConfig, fit, train};
+use mexican_train::net::{Encoder, NetFile};
+use mexican_train::rng::{mix, rng_from_seed};
+use mexican_train::{RoundState, Rules, Seat, deal_round};
+
+fn shipped() -> NetFile {
+    NetFile::from_json(&std::fs::read_to_string("strategies/nets/value-d12-4p.json").unwrap()).unwrap()
+}
+
+#[test]
+fn the_shipped_network_answers_its_test_vectors_bit_for_bit() {
+    let file = shipped();
+    assert_eq!((file.preset.as_str(), file.set, file.players), ("wikipedia", 12, 4));
+    assert_eq!(file.sizes[0], 640);
+    assert_eq!(file.test_vectors.len(), 8);
+    let net = file.mlp();
+    let mut a = net.activations();
+    for (k, v) in file.test_vectors.iter().enumerate() {
+        let out = net.forward(&v.idx, &v.val, &mut a);
+        assert_eq!(out.map(f32::to_bits), v.out.map(f32::to_bits), "test vector {k}");
+    }
+    // A file whose weights do not fit its sizes is refused.
+    let mut bad = file.clone();
+    bad.layers[1].b.pop();
+    assert!(NetFile::from_json(&bad.to_json()).unwrap_err().contains("layer 1"));
+}
+
+fn labels(name: &str, matches: &str) -> std::path::PathBuf {
+    let dir = temp_path(name);
+    run_ok(&[
+        "label",
+        "--matches",
+        matches,
+        "--rollouts",
+        "4",
+        "--every",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    dir
+}
+
+#[test]
+fn training_is_reproducible_and_beats_the_mean_on_held_out_matches() {
+    let dir = labels("train", "40");
+    let (data, rules) = Dataset::load(&dir).unwrap();
+    assert_eq!(rules.players, 4);
+    let width = Encoder::new(&rules).width();
+    let cfg = TrainConfig { hidden: vec![32, 16], epochs: 6, lr: 3e-3, ..TrainConfig::default() };
+    let (a, history) = train(&data, width, &cfg, |_| {});
+    let (b, _) = train(&data, width, &cfg, |_| {});
+    assert_eq!(a, b, "the same labels and seed give the same weights");
+    let (c, _) = train(&data, width, &TrainConfig { seed: 2, ..cfg.clone() }, |_| {});
+    assert_ne!(a, c, "another seed, other weights");
+    assert_eq!(history.len(), 6);
+    // Held out: matches 9, 19, 29, 39 (one in ten). The network against the training mean.
+    let held: Vec<usize> = (0..data.len()).filter(|&r| data.matches[r] % 10 == 9).collect();
+    let train_rows: Vec<usize> = (0..data.len()).filter(|&r| data.matches[r] % 10 != 9).collect();
+    let mean = train_rows.iter().map(|&r| f64::from(data.margin[r])).sum::<f64>() / train_rows.len() as f64;
+    let base = held.iter().map(|&r| (f64::from(data.margin[r]) - mean).powi(2)).sum::<f64>() / held.len() as f64;
+    let got = fit(&a, &data, held.iter().copied());
+    assert_eq!(got.labels, held.len());
+    assert_eq!(got, history[5].held_out);
+    assert!(got.margin_mse < 0.96 * base, "held-out margin MSE {} against the mean's {base}", got.margin_mse);
+}
+
+#[test]
+fn the_input_renumbers_seats_from_the_seat_judged() {
+    let rules = Rules::wikipedia();
+    let mut enc = Encoder::new(&rules);
+    let deal = deal_round(&rules, rules.set, &mut rng_from_seed(mix(3, 0)));
+    let state = RoundState::new(&rules, &deal, Seat::from_index(0));
+    let (obs, tiles) = (276u32, 91u32);
+    let (mut idx, mut val) = (Vec::new(), Vec::new());
+    for s in 0..4 {
+        let seat = Seat::from_index(s);
+        enc.from_round(&state, 1, seat, &mut idx, &mut val);
+        // Hands block 0 is the judged seat's hand, block 1 the next seat's.
+        for (block, who) in [(0u32, s), (1, (s + 1) % 4)] {
+            for t in state.hand(Seat::from_index(who)).iter() {
+                assert!(idx.contains(&(obs + block * tiles + t.index() as u32)), "seat {s}: block {block}");
+            }
+        }
+        // The seat one-hot is always seat 0's; the seat to act (seat 0) is (4 - s) % 4 places on.
+        let seat_at = obs - 1 - 8;
+        assert!(idx.contains(&seat_at) && !(1..4).any(|k| idx.contains(&(seat_at + k))));
+        assert!(idx.contains(&(seat_at + 4 + ((4 - s as u32) % 4))));
+    }
+}
+
+#[test]
+fn expert_with_the_network_leaf_plays_reproducibly_and_as_the_hands_where_no_network_is_built_in() {
+    let bots = "expert:leaf=net,depth=0,samples=4";
+    let run = |threads: &str| {
+        run_ok(&[
+            "tournament",
+            "--bots",
+            bots,
+            "--players",
+            "4",
+            "--games",
+            "2",
+            "--rounds",
+            "2",
+            "--quiet",
+            "--threads",
+            threads,
+        ])
+    };
+    assert_eq!(run("1"), run("2"));
+    // At four players the network judges: the match differs from the hands' judging.
+    let four = |leaf: &str| {
+        let out = run_ok(&[
+            "play",
+            "--bots",
+            &format!("expert:leaf={leaf},samples=4,depth=2"),
+            "--seed",
+            "3",
+            "--rounds",
+            "2",
+        ]);
+        out.lines().filter(|l| !l.contains("expert:")).collect::<Vec<_>>().join("\n")
+    };
+    assert_ne!(four("net"), four("hands"));
+    // At two players no network is built in: the leaf is judged by the hands.
+    let two = |leaf: &str| {
+        let out = run_ok(&[
+            "play",
+            "--bots",
+            &format!("expert:leaf={leaf},samples=4,depth=2"),
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--rounds",
+            "2",
+        ]);
+        out.lines().filter(|l| !l.contains("expert:")).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(two("net"), two("hands"));
+    common::rejects(
+        &["tournament", "--bots", "expert:leaf=net,score=own", "--games", "1"],
+        &["score", "margin with leaf=net"],
+    );
+    common::rejects(&["tournament", "--bots", "expert:leaf=tree", "--games", "1"], &["leaf", "hands, net"]);
+}
