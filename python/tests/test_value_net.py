@@ -3,6 +3,7 @@ describes them, and a numpy forward pass of the shipped network answers its test
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -56,3 +57,13 @@ def test_a_numpy_forward_pass_answers_the_shipped_test_vectors():
         out = forward(net, v["idx"], v["val"])
         # The sums run in another order than Rust's: equal to float32 rounding.
         assert np.allclose(out, v["out"], rtol=1e-4, atol=1e-5), (out, v["out"])
+
+
+def test_the_loading_example_of_docs_labels_runs(tmp_path, monkeypatch):
+    subprocess.run([CLI, "label", "--matches", "4", "--rollouts", "1", "--quiet", "--out", str(tmp_path / "labels")],
+                   check=True, capture_output=True)
+    (code,) = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "labels.md").read_text(), re.S)
+    monkeypatch.chdir(tmp_path)
+    scope = {}
+    exec(compile(code, "docs/labels.md", "exec"), scope)
+    assert scope["x"].shape == (scope["about"]["labels"], 640) and scope["y"].shape[1] == 4
