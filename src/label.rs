@@ -175,8 +175,9 @@ impl Labeler {
         self.spec.matches.div_ceil(MATCHES_PER_CHUNK)
     }
 
-    /// The labels of chunk `c`, or `None` when `abandon` says to stop (checked between
-    /// matches; a chunk left unfinished is played again by a resume).
+    /// The labels of chunk `c`, or `None` when `abandon` says to stop (checked before each
+    /// match and once more at the end: a match played while searches were being cut short is
+    /// not the match, so its chunk is dropped; a resume plays the chunk again).
     pub fn chunk(&self, c: u64, abandon: &dyn Fn() -> bool) -> Option<Chunk> {
         let mut out = Chunk::default();
         let first = c * MATCHES_PER_CHUNK;
@@ -186,7 +187,7 @@ impl Labeler {
             }
             self.label_match(m, &mut out);
         }
-        Some(out)
+        (!abandon()).then_some(out)
     }
 
     /// A bot of `spec` for `seat`, told of the match.
