@@ -5,16 +5,20 @@
 //!
 //! Usage: cargo run --release --example train_value -- LABELS_DIR OUT.json
 //!        [--hidden 64,32] [--epochs 20] [--batch 256] [--lr 0.001] [--seed 1]
+//!        [--inputs observation+hands|observation]
+//!
+//! `--inputs observation` trains a network that reads only what the seat sees (the observation
+//! tensor), as the player without search (`learned`) needs; the default reads every hand too.
 
 use mexican_train::net::train::{Dataset, TrainConfig, fit, test_vectors, train};
-use mexican_train::net::{Encoder, NetFile};
+use mexican_train::net::{Encoder, Inputs, NetFile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn usage(why: &str) -> ExitCode {
     eprintln!(
-        "train_value: {why}\nusage: train_value LABELS_DIR OUT.json [--hidden 64,32] [--epochs N] [--batch N] [--lr X] [--seed S]"
+        "train_value: {why}\nusage: train_value LABELS_DIR OUT.json [--hidden 64,32] [--epochs N] [--batch N] [--lr X] [--seed S] [--inputs observation+hands|observation]"
     );
     ExitCode::from(2)
 }
@@ -22,6 +26,7 @@ fn usage(why: &str) -> ExitCode {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut cfg = TrainConfig::default();
+    let mut inputs = Inputs::ObservationAndHands;
     let mut paths = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -53,6 +58,14 @@ fn main() -> ExitCode {
                     .ok_or(format!("--lr {v}: a step size between 0 and 1"))?;
                 Ok(())
             }),
+            "--inputs" => value("--inputs").and_then(|v| {
+                inputs = match v.as_str() {
+                    "observation" => Inputs::Observation,
+                    "observation+hands" => Inputs::ObservationAndHands,
+                    _ => return Err(format!("--inputs {v}: give observation or observation+hands")),
+                };
+                Ok(())
+            }),
             "--seed" => value("--seed").and_then(|v| {
                 cfg.seed = v.parse().map_err(|_| format!("--seed {v}: a whole number"))?;
                 Ok(())
@@ -69,11 +82,11 @@ fn main() -> ExitCode {
     }
     let [labels, out] = paths.as_slice() else { return usage("give LABELS_DIR and OUT.json") };
     let started = Instant::now();
-    let (data, rules) = match Dataset::load(labels) {
+    let (data, rules) = match Dataset::load(labels, inputs) {
         Ok(d) => d,
         Err(why) => return usage(&why),
     };
-    let width = Encoder::new(&rules).width();
+    let width = Encoder::with_inputs(&rules, inputs).width();
     eprintln!(
         "{} labels ({:.1} inputs not 0 on average) read in {:.1} s",
         data.len(),
@@ -118,7 +131,7 @@ fn main() -> ExitCode {
         "held_out_fit": last,
         "epochs": history,
     });
-    let file = NetFile::new(&net, &rules, test_vectors(&net, &data, &picks), trained);
+    let file = NetFile::new(&net, &rules, inputs, test_vectors(&net, &data, &picks), trained);
     if let Err(e) = std::fs::write(out, file.to_json()) {
         eprintln!("train_value: cannot write '{}': {e}", out.display());
         return ExitCode::from(1);

@@ -29,7 +29,7 @@
 
 use crate::error::InvalidInput;
 use crate::external::BotSetup;
-use crate::game::{BotSeats, MatchSeeds, ObservationLayout, play_round};
+use crate::game::{BotSeats, MatchSeeds, ObservationLayout, play_round, play_round_for};
 pub use crate::net::files::{META, NpyElement, TARGETS, chunk_file, npy, read_npy};
 use crate::rng::{GameRng, below, mix, rng_from_seed};
 use crate::round::{MoveList, NoObserver, RoundState, Seat};
@@ -200,6 +200,14 @@ impl Labeler {
 
     /// Plays match `m` and appends its labels to `out`.
     fn label_match(&self, m: u64, out: &mut Chunk) {
+        self.visit_match(m, |pos, playout| self.label(&pos, playout, out));
+    }
+
+    /// Plays match `m` with the position policy and calls `f` at each decision the run labels
+    /// (the same positions, seen from the same seats, as [`Labeler::chunk`] writes), with the
+    /// rollout bots of the match. A study that judges positions its own way (the value
+    /// network's quality, scripts/studies/value-quality.sh) reads them here.
+    pub fn visit_match(&self, m: u64, mut f: impl FnMut(Position<'_>, &mut Playout)) {
         let match_seed = mix(self.spec.seed, m);
         let seeds = MatchSeeds { game: m, ..MatchSeeds::from_seed(match_seed) };
         let n = self.rules.players as usize;
@@ -217,39 +225,35 @@ impl Labeler {
             if take {
                 let round = st.round().expect("a seat to act means a round in play");
                 let seed = mix(match_seed, stream::ROLLOUT + decision);
-                self.label(round, st.round_number(), to_act, seen, m, seed, &mut playout, out);
+                let pos = Position { round, round_number: st.round_number(), to_act, seen, game: m, seed };
+                f(pos, &mut playout);
             }
             decision += 1;
             seats.step_observed(&mut st, &mut NoObserver);
         }
     }
 
-    /// Appends the label of `round` seen from `seen` (`to_act` to act) to `out`.
-    #[allow(clippy::too_many_arguments)]
-    fn label(
-        &self,
-        round: &RoundState,
-        round_number: u8,
-        to_act: Seat,
-        seen: Seat,
-        m: u64,
-        seed: u64,
-        playout: &mut Playout,
-        out: &mut Chunk,
-    ) {
-        let width = self.width();
-        let start = out.x.len();
-        out.x.resize(start + width, 0.0);
-        let x = &mut out.x[start..];
+    /// Writes the features of `pos` (the seat's observation tensor, then every seat's hand)
+    /// into `x`, [`Labeler::width`] numbers, all 0 beforehand.
+    pub fn features(&self, pos: &Position<'_>, x: &mut [f32]) {
         let obs = self.layout.len();
-        self.layout.write(&round.view(seen), round_number, Some(to_act), &mut x[..obs]);
+        self.layout.write(&pos.round.view(pos.seen), pos.round_number, Some(pos.to_act), &mut x[..obs]);
         let tiles = Tile::set_size(self.rules.set);
-        let n = self.rules.players as usize;
-        for s in 0..n {
-            for t in round.hand(Seat::from_index(s)).iter() {
+        for s in 0..self.rules.players as usize {
+            for t in pos.round.hand(Seat::from_index(s)).iter() {
                 x[obs + s * tiles + t.index()] = 1.0;
             }
         }
+    }
+
+    /// Appends the label of `pos` to `out`.
+    fn label(&self, pos: &Position<'_>, playout: &mut Playout, out: &mut Chunk) {
+        let width = self.width();
+        let start = out.x.len();
+        out.x.resize(start + width, 0.0);
+        self.features(pos, &mut out.x[start..]);
+        let n = self.rules.players as usize;
+        let (round, seen, seed) = (pos.round, pos.seen, pos.seed);
         let (mut sum, mut sq, mut wins, mut own) = (0f64, 0f64, 0f64, 0f64);
         for r in 0..self.spec.rollouts {
             let scores = playout.play(round, mix(seed, u64::from(r)));
@@ -269,18 +273,36 @@ impl Labeler {
         let sd = if self.spec.rollouts > 1 { ((sq - sum * mean) / (k - 1.0)).max(0.0).sqrt() } else { 0.0 };
         out.y.extend([mean as f32, (wins / k) as f32, (own / k) as f32, sd as f32]);
         out.meta.extend([
-            u32::try_from(m).unwrap_or(u32::MAX),
-            u32::from(round_number),
+            u32::try_from(pos.game).unwrap_or(u32::MAX),
+            u32::from(pos.round_number),
             round.turns(),
             seen.index() as u32,
-            to_act.index() as u32,
+            pos.to_act.index() as u32,
         ]);
         out.rows += 1;
     }
 }
 
-/// The bots and buffers of the playouts.
-struct Playout {
+/// A position a label run takes: the round in play, seen from `seen`.
+#[derive(Clone, Copy, Debug)]
+pub struct Position<'a> {
+    /// The true round (every hand, the boneyard).
+    pub round: &'a RoundState,
+    /// The round's number in the match, from 1.
+    pub round_number: u8,
+    /// The seat to act.
+    pub to_act: Seat,
+    /// The seat the label is seen from.
+    pub seen: Seat,
+    /// The match's number in the run.
+    pub game: u64,
+    /// The position's own seed: playout `r` of the label is played with `mix(seed, r)`.
+    pub seed: u64,
+}
+
+/// The rollout bots of a match (one per seat, as told of the match) and the buffers of the
+/// playouts from its positions.
+pub struct Playout {
     /// The rollout bots as told of the match, one per seat.
     models: Vec<Bot>,
     /// The bots of the playout in progress.
@@ -291,7 +313,23 @@ struct Playout {
 impl Playout {
     /// The round scores of `round` played to its end with its boneyard shuffled by `seed`'s
     /// stream, each seat's bot drawing from a stream of its own.
-    fn play(&mut self, round: &RoundState, seed: u64) -> [u32; MAX_PLAYERS] {
+    pub fn play(&mut self, round: &RoundState, seed: u64) -> [u32; MAX_PLAYERS] {
+        self.cut(round, seed, u32::MAX).1.expect("a round played to its end")
+    }
+
+    /// [`Playout::play`] for at most `turns` turns: the round scores if the round ended within
+    /// them, otherwise the scores the hands left would get ([`RoundState::hand_scores`]), as
+    /// `expert`'s rollouts of depth `turns` judge the position they reach.
+    pub fn play_for(&mut self, round: &RoundState, seed: u64, turns: u32) -> [u32; MAX_PLAYERS] {
+        match self.cut(round, seed, turns) {
+            (_, Some(scores)) => scores,
+            (world, None) => world.hand_scores(),
+        }
+    }
+
+    /// The playout [`Playout::play_for`] plays, and where it stopped: the round reached, and its
+    /// scores if it ended.
+    pub fn cut(&mut self, round: &RoundState, seed: u64, turns: u32) -> (RoundState, Option<[u32; MAX_PLAYERS]>) {
         let mut world = round.clone();
         let mut shuffle = rng_from_seed(mix(seed, MAX_PLAYERS as u64));
         world.reshuffle_boneyard(&mut shuffle);
@@ -300,7 +338,13 @@ impl Playout {
             bot.clone_from(model);
         }
         let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|s| rng_from_seed(mix(seed, s as u64)));
-        play_round(&mut world, &mut self.seats[..n], &mut rngs[..n], &mut self.moves, &mut NoObserver).scores
+        let (seats, rngs) = (&mut self.seats[..n], &mut rngs[..n]);
+        let ended = if turns == u32::MAX {
+            Some(play_round(&mut world, seats, rngs, &mut self.moves, &mut NoObserver))
+        } else {
+            play_round_for(&mut world, seats, rngs, &mut self.moves, &mut NoObserver, turns)
+        };
+        (world, ended.map(|o| o.scores))
     }
 }
 

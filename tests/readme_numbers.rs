@@ -1591,3 +1591,75 @@ fn readme_instruction_counts_are_the_budgets() {
         assert!(readme.contains(&w), "README does not say: {w}");
     }
 }
+
+/// The value network's quality: results/ladder/README.md quotes the study's page as written, the
+/// page's table is value-quality.csv's, and each figure the prose draws from it is recomputed.
+#[test]
+fn the_value_quality_figures_are_those_of_value_quality_csv() {
+    let md = read("results/ladder/value-quality.md");
+    let page = read("results/ladder/README.md");
+    assert!(page.contains(&md), "results/ladder/README.md does not quote value-quality.md as it is");
+    let rows = records("results/ladder/value-quality.csv");
+    let at = |stage: &str, judge: &str, k: &str| {
+        rows.iter().find(|r| r["stage"] == stage && r["judge"] == judge && r["k"] == k).unwrap()
+    };
+    // Every row of the page's table carries the CSV's Brier scores and margin error.
+    let table = first_table(&md);
+    for judge in ["net", "playouts", "hands", "cut"] {
+        for k in ["1", "2", "4", "8", "16"] {
+            if judge == "net" && k != "1" {
+                continue;
+            }
+            let cells: Vec<&str> =
+                ["all", "opening", "middle", "ending"].iter().map(|s| at(s, judge, k)["brier"].as_str()).collect();
+            let line = format!(" | {k} | ");
+            let mse = &at("all", judge, k)["margin_mse"];
+            assert!(
+                table.lines().any(|l| l.contains(&line)
+                    && l.contains(&format!("| {} | {} | {} | {} | {mse} |", cells[0], cells[1], cells[2], cells[3]))),
+                "value-quality.md lacks the row of {judge} k={k}"
+            );
+        }
+    }
+    // The prose's figures.
+    let b3 = |stage: &str, judge: &str, k: &str| format!("{:.3}", num(at(stage, judge, k), "brier"));
+    for quoted in [
+        format!("scores a Brier of {} against {} for one", b3("all", "net", "1"), b3("all", "playouts", "1")),
+        format!("playout and {} for two", b3("all", "playouts", "2")),
+        format!("score\n  {}, as well", b3("all", "cut", "1")),
+        format!(
+            "helping at about {} (16 of them), while 16 playouts reach {}",
+            b3("all", "cut", "16"),
+            b3("all", "playouts", "16")
+        ),
+        format!("hand-judged rollouts {}", b3("all", "hands", "16")),
+        format!("(Brier {} against {} in the opening)", b3("ending", "net", "1"), b3("opening", "net", "1")),
+    ] {
+        assert!(page.contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
+    }
+    // The judges' cost: the page's rounded microseconds are the cost file's.
+    let cost = records("results/ladder/value-cost.csv");
+    let us = |j: &str| num(cost.iter().find(|r| r["judge"] == j).unwrap(), "us_per_call");
+    for quoted in [
+        format!("One call (about {:.0} µs)", us("net")),
+        format!("one playout (about {:.0} µs)", us("playout")),
+        format!("network (about {:.0} µs)", us("cut")),
+    ] {
+        assert!(page.replace("\n  ", " ").contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
+    }
+    // The calibration claim: below 0.4, every band within 0.011; 0.4-0.5 too high by 0.031.
+    let cal: Vec<_> =
+        records("results/ladder/value-calibration.csv").into_iter().filter(|r| r["judge"] == "net").collect();
+    let (mut below, mut total) = (0.0, 0.0);
+    for r in &cal {
+        let (b, n, gap) = (num(r, "bin"), num(r, "positions"), num(r, "mean_predicted") - num(r, "mean_reference"));
+        total += n;
+        if b < 4.0 {
+            below += n;
+            assert!(gap.abs() < 0.0115, "band {b}: {gap}");
+        } else if b == 4.0 {
+            assert_eq!(format!("{gap:.3}"), "0.031");
+        }
+    }
+    assert!(below / total > 0.9 && below / total < 0.96, "more than nine positions in ten: {}", below / total);
+}

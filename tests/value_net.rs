@@ -6,7 +6,7 @@ mod common;
 
 use common::{run_ok, temp_path};
 use mexican_train::net::train::{Dataset, TrainConfig, fit, train};
-use mexican_train::net::{Encoder, NetFile};
+use mexican_train::net::{Encoder, Inputs, NetFile};
 use mexican_train::rng::{mix, rng_from_seed};
 use mexican_train::{RoundState, Rules, Seat, deal_round};
 
@@ -52,7 +52,7 @@ fn labels(name: &str, matches: &str) -> std::path::PathBuf {
 #[test]
 fn training_is_reproducible_and_beats_the_mean_on_held_out_matches() {
     let dir = labels("train", "40");
-    let (data, rules) = Dataset::load(&dir).unwrap();
+    let (data, rules) = Dataset::load(&dir, Inputs::ObservationAndHands).unwrap();
     assert_eq!(rules.players, 4);
     let width = Encoder::new(&rules).width();
     let cfg = TrainConfig { hidden: vec![32, 16], epochs: 6, lr: 3e-3, ..TrainConfig::default() };

@@ -35,6 +35,7 @@ pub const NET_VERSION: u32 = 1;
 /// (column, value) pairs: the first layer reads only what is not 0.
 #[derive(Clone, Debug)]
 pub struct Encoder {
+    inputs: Inputs,
     layout: ObservationLayout,
     obs: usize,
     width: usize,
@@ -44,9 +45,26 @@ pub struct Encoder {
     dense: Vec<f32>,
 }
 
+/// What a network reads of a label's features.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Inputs {
+    /// Both blocks: the seat's observation tensor and every seat's hand (a judge of sampled
+    /// worlds, as `expert:leaf=net` uses).
+    #[default]
+    ObservationAndHands,
+    /// The observation tensor alone: what the seat sees (a player without search, `learned`).
+    Observation,
+}
+
 impl Encoder {
-    /// The encoder of matches under `rules`.
+    /// The encoder of matches under `rules`, both blocks read.
     pub fn new(rules: &Rules) -> Encoder {
+        Encoder::with_inputs(rules, Inputs::ObservationAndHands)
+    }
+
+    /// The encoder of matches under `rules` reading `inputs`.
+    pub fn with_inputs(rules: &Rules, inputs: Inputs) -> Encoder {
         let layout = ObservationLayout::new(rules);
         let (tiles, p) = (Tile::set_size(rules.set), rules.players as usize);
         let (m, per_train) = (rules.max_mexican_trains as usize, rules.set.index() + 1 + 3);
@@ -75,21 +93,29 @@ impl Encoder {
                 perm
             })
             .collect();
-        Encoder { layout, obs, width, tiles, perms, dense: vec![0.0; width] }
+        Encoder { inputs, layout, obs, width, tiles, perms, dense: vec![0.0; width] }
     }
 
-    /// Numbers in an input (the label's features).
+    /// Numbers in an input: the label's features, or their first block alone.
     pub fn width(&self) -> usize {
-        self.width
+        match self.inputs {
+            Inputs::ObservationAndHands => self.width,
+            Inputs::Observation => self.obs,
+        }
     }
 
-    /// The sparse input of a label's feature row `row` seen from seat `seen`, into `idx` and
-    /// `val` (cleared first), in the label's column order.
+    /// What it reads.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
+    }
+
+    /// The sparse input of a label's feature row `row` (both blocks) seen from seat `seen`,
+    /// into `idx` and `val` (cleared first), in the label's column order.
     pub fn from_row(&self, row: &[f32], seen: usize, idx: &mut Vec<u32>, val: &mut Vec<f32>) {
         idx.clear();
         val.clear();
         let perm = &self.perms[seen];
-        for (c, &v) in row.iter().enumerate() {
+        for (c, &v) in row[..self.width()].iter().enumerate() {
             if v != 0.0 {
                 idx.push(perm[c]);
                 val.push(v);
@@ -111,7 +137,8 @@ impl Encoder {
         dense.fill(0.0);
         let to_act = (!round.is_over()).then(|| round.current());
         self.layout.write(&round.view(seen), round_number, to_act, &mut dense[..self.obs]);
-        for s in 0..round.players() as usize {
+        let hands = if self.inputs == Inputs::Observation { 0 } else { round.players() as usize };
+        for s in 0..hands {
             for t in round.hand(Seat::from_index(s)).iter() {
                 dense[self.obs + s * self.tiles + t.index()] = 1.0;
             }
@@ -242,6 +269,9 @@ pub struct NetFile {
     pub set: u8,
     /// Seats.
     pub players: u8,
+    /// What it reads (files without the field read both blocks).
+    #[serde(default)]
+    pub inputs: Inputs,
     /// Layer sizes, the input's first.
     pub sizes: Vec<usize>,
     /// Points per unit of the margin output.
@@ -255,9 +285,17 @@ pub struct NetFile {
 }
 
 impl NetFile {
-    /// The file of `net` for the table of `rules`, with `vectors` and `trained`.
-    pub fn new(net: &Mlp, rules: &Rules, vectors: Vec<TestVector>, trained: serde_json::Value) -> NetFile {
+    /// The file of `net` reading `inputs` for the table of `rules`, with `vectors` and
+    /// `trained`.
+    pub fn new(
+        net: &Mlp,
+        rules: &Rules,
+        inputs: Inputs,
+        vectors: Vec<TestVector>,
+        trained: serde_json::Value,
+    ) -> NetFile {
         NetFile {
+            inputs,
             format: NET_FORMAT.into(),
             version: NET_VERSION,
             preset: rules.preset.name().into(),
@@ -293,6 +331,26 @@ impl NetFile {
             }
         }
         Ok(f)
+    }
+
+    /// The encoder of its inputs at the table of `rules`.
+    ///
+    /// # Errors
+    /// A phrase naming the mismatch when the network was made for another table.
+    pub fn encoder(&self, rules: &Rules) -> Result<Encoder, InvalidInput> {
+        let e = Encoder::with_inputs(rules, self.inputs);
+        if e.width() != self.sizes[0] || rules.players != self.players || rules.set.get() != self.set {
+            return Err(InvalidInput(format!(
+                "the network reads {} inputs of {} players on double-{}; this table gives {} of {} players on double-{}",
+                self.sizes[0],
+                self.players,
+                self.set,
+                e.width(),
+                rules.players,
+                rules.set.get()
+            )));
+        }
+        Ok(e)
     }
 
     /// The network.

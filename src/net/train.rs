@@ -6,7 +6,7 @@
 //! epoch.
 
 use super::files::{META, TARGETS, chunk_file, read_npy};
-use super::{Encoder, Mlp};
+use super::{Encoder, Inputs, Mlp};
 use crate::error::InvalidInput;
 use crate::rng::{GameRng, rng_from_seed, shuffle};
 use crate::rules::{Rules, TableSpec};
@@ -49,12 +49,12 @@ impl Dataset {
         (&self.idx[a..b], &self.val[a..b])
     }
 
-    /// The labels in folder `dir` (a complete `mtrain label` run), with the rules they were
-    /// played under.
+    /// The labels in folder `dir` (a complete `mtrain label` run) as inputs of `inputs`, with
+    /// the rules they were played under.
     ///
     /// # Errors
     /// A phrase naming the folder and the problem.
-    pub fn load(dir: &Path) -> Result<(Dataset, Rules), InvalidInput> {
+    pub fn load(dir: &Path, inputs: Inputs) -> Result<(Dataset, Rules), InvalidInput> {
         let bad = |why: String| InvalidInput(format!("'{}': {why}", dir.display()));
         let text = std::fs::read_to_string(dir.join("labels.json"))
             .map_err(|e| bad(format!("no labels.json ({e}): give the folder of a complete mtrain label run")))?;
@@ -62,8 +62,9 @@ impl Dataset {
         let spec: TableSpec = serde_json::from_value(about["table"].clone())
             .map_err(|e| bad(format!("labels.json names no table ({e})")))?;
         let (rules, _) = spec.build().map_err(|e| bad(e.to_string()))?;
-        let encoder = Encoder::new(&rules);
-        let width = encoder.width();
+        let encoder = Encoder::with_inputs(&rules, inputs);
+        // The files hold both blocks whatever the network reads.
+        let width = Encoder::new(&rules).width();
         let chunks = about["files"].as_array().map_or(0, Vec::len) as u64;
         let mut d = Dataset { starts: vec![0], ..Dataset::default() };
         let (mut idx, mut val) = (Vec::new(), Vec::new());
