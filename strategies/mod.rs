@@ -8,6 +8,7 @@ mod cutthroat;
 mod expert;
 mod greedy;
 mod hoarder;
+mod learned;
 mod montecarlo;
 mod oracle;
 #[doc(hidden)] // the planner's search, for the integration tests and benches
@@ -21,6 +22,7 @@ pub use cutthroat::Cutthroat;
 pub use expert::Expert;
 pub use greedy::Greedy;
 pub use hoarder::Hoarder;
+pub use learned::{Learned, MOVE_FEATURES, input as learned_input};
 pub use montecarlo::{MonteCarlo, rollouts_on_this_thread};
 pub use oracle::Oracle;
 pub use planner::Planner;
@@ -201,6 +203,7 @@ builtin_bots! {
     Expert(Box<Expert>): expert,
     Oracle(Oracle): oracle,
     Weighted(Box<Weighted>): weighted,
+    Learned(Box<Learned>): learned,
 }
 
 /// Comma-separated names of the built-in bots.

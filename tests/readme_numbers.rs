@@ -1663,3 +1663,82 @@ fn the_value_quality_figures_are_those_of_value_quality_csv() {
     }
     assert!(below / total > 0.9 && below / total < 0.96, "more than nine positions in ten: {}", below / total);
 }
+
+/// `learned`, the baseline without search: results/ladder/README.md quotes the study's table as
+/// written, and each row's score and Elo are learned.csv's.
+#[test]
+fn the_learned_baseline_figures_are_those_of_learned_csv() {
+    let md = read("results/ladder/learned.md");
+    let page = read("results/ladder/README.md");
+    assert!(page.contains(&md), "results/ladder/README.md does not quote learned.md as it is");
+    let rows = records("results/ladder/learned.csv");
+    assert_eq!(rows.len(), 8);
+    for r in &rows {
+        let pct = |c: &str| format!("{:.1}", 100.0 * num(r, c));
+        let elo = |c: &str| format!("{:+.0}", num(r, c));
+        let line = format!(
+            "| `{}` | {} | `{}` | {} | {}% [{}, {}] | {} [{}, {}] |",
+            r["preset"],
+            r["players"],
+            r["opponent"],
+            r["games"],
+            pct("score"),
+            pct("score_lo"),
+            pct("score_hi"),
+            elo("elo"),
+            elo("elo_lo"),
+            elo("elo_hi")
+        );
+        assert!(md.contains(&line), "learned.md lacks '{line}'");
+    }
+}
+
+/// The prose around learned.md: the Elo differences and the networks' agreement with `expert`
+/// (from each network file's record of its training).
+#[test]
+fn the_learned_baseline_prose_is_that_of_its_csv_and_networks() {
+    let page = read("results/ladder/README.md").replace("\n  ", " ");
+    let rows = records("results/ladder/learned.csv");
+    let elo = |preset: &str, players: &str, opp: &str| {
+        let r = rows.iter().find(|r| r["preset"] == preset && r["players"] == players && r["opponent"] == opp).unwrap();
+        format!("{:+.0}", num(r, "elo"))
+    };
+    for quoted in [
+        format!(
+            "by {} Elo at two players and {} at four",
+            elo("wikipedia", "2", "weighted"),
+            elo("wikipedia", "4", "weighted")
+        ),
+        format!(
+            "({} and {} Elo, intervals across 0)",
+            elo("dominorules", "2", "weighted"),
+            elo("dominorules", "4", "weighted")
+        ),
+    ] {
+        assert!(page.contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
+    }
+    // Above 0 under wikipedia, across 0 under dominorules, below 0 against expert everywhere.
+    for r in &rows {
+        let (lo, hi) = (num(r, "elo_lo"), num(r, "elo_hi"));
+        match (r["preset"].as_str(), r["opponent"].as_str()) {
+            ("wikipedia", "weighted") => assert!(lo > 0.0, "{r:?}"),
+            ("dominorules", "weighted") => assert!(lo < 0.0 && hi > 0.0, "{r:?}"),
+            _ => assert!(hi < 0.0, "{r:?}"),
+        }
+    }
+    let worst = rows.iter().filter(|r| r["opponent"] == "expert").map(|r| num(r, "elo")).fold(0.0, f64::min);
+    let best = rows.iter().filter(|r| r["opponent"] == "expert").map(|r| num(r, "elo")).fold(f64::MIN, f64::max);
+    assert!(page.contains(&format!("by {:.0} to {:.0} Elo", -best, -worst)));
+    let readme = read("README.md").replace("\n  ", " ");
+    assert!(readme.contains(&format!("stays {:.0} to {:.0} Elo below `expert`", -best, -worst)), "README");
+    for players in [2, 4] {
+        let file: serde_json::Value =
+            serde_json::from_str(&read(&format!("strategies/nets/learned-d12-{players}p.json"))).unwrap();
+        let agree =
+            file["trained"]["epochs"].as_array().unwrap().last().unwrap()["held_out_agreement"].as_f64().unwrap();
+        let at = if players == 4 { "at four" } else { "at two" };
+        let quoted = format!("{:.1}% of decisions {at}", 100.0 * agree);
+        let alt = format!("{:.1}% {at}", 100.0 * agree);
+        assert!(page.contains(&quoted) || page.contains(&alt), "results/ladder/README.md lacks '{quoted}'");
+    }
+}

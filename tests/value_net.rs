@@ -19,17 +19,43 @@ fn the_shipped_network_answers_its_test_vectors_bit_for_bit() {
     let file = shipped();
     assert_eq!((file.preset.as_str(), file.set, file.players), ("wikipedia", 12, 4));
     assert_eq!(file.sizes[0], 640);
-    assert_eq!(file.test_vectors.len(), 8);
-    let net = file.mlp();
-    let mut a = net.activations();
-    for (k, v) in file.test_vectors.iter().enumerate() {
-        let out = net.forward(&v.idx, &v.val, &mut a);
-        assert_eq!(out.map(f32::to_bits), v.out.map(f32::to_bits), "test vector {k}");
-    }
+    assert_eq!(file.inputs, Inputs::ObservationAndHands);
     // A file whose weights do not fit its sizes is refused.
     let mut bad = file.clone();
     bad.layers[1].b.pop();
     assert!(NetFile::from_json(&bad.to_json()).unwrap_err().contains("layer 1"));
+}
+
+/// Every network under strategies/nets/ (the value network, `learned`'s) answers its own test
+/// vectors, and reads as many inputs as its encoder gives at its table.
+#[test]
+fn every_shipped_network_answers_its_test_vectors_bit_for_bit() {
+    let mut names: Vec<String> = std::fs::read_dir("strategies/nets")
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["learned-d12-2p.json", "learned-d12-4p.json", "value-d12-4p.json"]);
+    for name in names {
+        let file = NetFile::from_json(&std::fs::read_to_string(format!("strategies/nets/{name}")).unwrap()).unwrap();
+        let rules = Rules { players: file.players, ..Rules::wikipedia() };
+        let encoder = file.encoder(&rules).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            encoder.inputs(),
+            if name.starts_with("learned") { Inputs::Observation } else { Inputs::ObservationAndHands }
+        );
+        assert_eq!(file.test_vectors.len(), 8, "{name}");
+        let net = file.mlp();
+        let mut a = net.activations();
+        for (k, v) in file.test_vectors.iter().enumerate() {
+            let out = net.forward(&v.idx, &v.val, &mut a);
+            assert_eq!(out.map(f32::to_bits), v.out.map(f32::to_bits), "{name}: test vector {k}");
+        }
+        // At another table the network is refused with a line naming both.
+        let other = Rules { players: 3, ..Rules::wikipedia() };
+        assert!(file.encoder(&other).unwrap_err().0.contains("3 players"), "{name}");
+    }
 }
 
 fn labels(name: &str, matches: &str) -> std::path::PathBuf {
@@ -152,4 +178,70 @@ fn expert_with_the_network_leaf_plays_reproducibly_and_as_the_hands_where_no_net
         &["score", "margin with leaf=net"],
     );
     common::rejects(&["tournament", "--bots", "expert:leaf=tree", "--games", "1"], &["leaf", "hands, net"]);
+}
+
+/// `learned`, the baseline without search: reproducible at any thread count, its own player at
+/// the tables it has a network for (2 and 4 players on double-12), and `weighted` elsewhere.
+#[test]
+fn learned_plays_its_network_where_it_has_one_and_weighted_elsewhere() {
+    let run = |threads: &str| {
+        run_ok(&[
+            "tournament",
+            "--bots",
+            "learned,weighted",
+            "--players",
+            "4",
+            "--games",
+            "4",
+            "--rounds",
+            "2",
+            "--quiet",
+            "--threads",
+            threads,
+        ])
+    };
+    assert_eq!(run("1"), run("2"));
+    let moves = |bot: &str, players: &str| {
+        let out = run_ok(&["play", "--bots", bot, "--players", players, "--seed", "5", "--rounds", "2"]);
+        out.lines().filter(|l| !l.contains(bot)).collect::<Vec<_>>().join("\n")
+    };
+    for players in ["2", "4"] {
+        assert_ne!(moves("learned", players), moves("weighted", players), "{players} players");
+    }
+    assert_eq!(moves("learned", "3"), moves("weighted", "3"));
+    assert!(run_ok(&["strategies"]).contains("learned"));
+}
+
+/// Imitation (`train_choices`): on decisions where the teacher always plays the move whose
+/// input holds column 3, the network learns to pick it on held-out decisions, and the same
+/// decisions and seed give the same weights.
+#[test]
+fn imitation_learns_the_teachers_rule_and_is_reproducible() {
+    use mexican_train::net::train::{Choices, train_choices};
+    let mut rng = rng_from_seed(9);
+    let mut c = Choices::new();
+    for k in 0..600u32 {
+        let moves = 2 + (mexican_train::rng::below(&mut rng, 3) as u32);
+        let chosen = mexican_train::rng::below(&mut rng, u64::from(moves)) as u32;
+        for i in 0..moves {
+            // Two noise columns out of 20, and column 3 on the teacher's move alone.
+            let mut idx: Vec<u32> = (0..2).map(|_| 4 + mexican_train::rng::below(&mut rng, 16) as u32).collect();
+            if i == chosen {
+                idx.push(3);
+            }
+            idx.sort_unstable();
+            idx.dedup();
+            let val = vec![1.0; idx.len()];
+            c.push_after(&idx, &val);
+        }
+        c.end_decision(chosen, k / 10);
+    }
+    let cfg = TrainConfig { hidden: vec![8], epochs: 8, batch: 16, lr: 1e-2, ..TrainConfig::default() };
+    let (a, history) = train_choices(&c, 20, &cfg, |_| {});
+    let (b, _) = train_choices(&c, 20, &cfg, |_| {});
+    assert_eq!(a, b);
+    let last = history.last().unwrap();
+    assert!(last.held_out_agreement > 0.95, "{last:?}");
+    // Chance is about 1 in 3: the first epoch's loss is above the last's.
+    assert!(history[0].loss > last.loss, "{history:?}");
 }

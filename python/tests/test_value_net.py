@@ -50,13 +50,16 @@ def forward(net, idx, val):
 
 
 def test_a_numpy_forward_pass_answers_the_shipped_test_vectors():
-    net = json.loads((ROOT / "strategies" / "nets" / "value-d12-4p.json").read_text())
-    assert net["format"] == "mtrain-value-net" and net["version"] == 1 and net["sizes"][-1] == 2
-    assert len(net["test_vectors"]) == 8
-    for v in net["test_vectors"]:
-        out = forward(net, v["idx"], v["val"])
-        # The sums run in another order than Rust's: equal to float32 rounding.
-        assert np.allclose(out, v["out"], rtol=1e-4, atol=1e-5), (out, v["out"])
+    files = sorted((ROOT / "strategies" / "nets").glob("*.json"))
+    assert [f.name for f in files] == ["learned-d12-2p.json", "learned-d12-4p.json", "value-d12-4p.json"]
+    for f in files:
+        net = json.loads(f.read_text())
+        assert net["format"] == "mtrain-value-net" and net["version"] == 1 and net["sizes"][-1] == 2
+        assert len(net["test_vectors"]) == 8
+        for v in net["test_vectors"]:
+            out = forward(net, v["idx"], v["val"])
+            # The sums run in another order than Rust's: equal to float32 rounding.
+            assert np.allclose(out, v["out"], rtol=1e-4, atol=1e-5), (f.name, out, v["out"])
 
 
 def test_the_loading_example_of_docs_labels_runs(tmp_path, monkeypatch):

@@ -272,6 +272,10 @@ pub struct NetFile {
     /// What it reads (files without the field read both blocks).
     #[serde(default)]
     pub inputs: Inputs,
+    /// Numbers after the encoder's columns that describe the move just played (`learned`'s
+    /// networks: `weighted`'s features of the move); 0 (files without the field) for none.
+    #[serde(default)]
+    pub extras: usize,
     /// Layer sizes, the input's first.
     pub sizes: Vec<usize>,
     /// Points per unit of the margin output.
@@ -296,6 +300,7 @@ impl NetFile {
     ) -> NetFile {
         NetFile {
             inputs,
+            extras: net.sizes[0].saturating_sub(Encoder::with_inputs(rules, inputs).width()),
             format: NET_FORMAT.into(),
             version: NET_VERSION,
             preset: rules.preset.name().into(),
@@ -339,13 +344,13 @@ impl NetFile {
     /// A phrase naming the mismatch when the network was made for another table.
     pub fn encoder(&self, rules: &Rules) -> Result<Encoder, InvalidInput> {
         let e = Encoder::with_inputs(rules, self.inputs);
-        if e.width() != self.sizes[0] || rules.players != self.players || rules.set.get() != self.set {
+        if e.width() + self.extras != self.sizes[0] || rules.players != self.players || rules.set.get() != self.set {
             return Err(InvalidInput(format!(
                 "the network reads {} inputs of {} players on double-{}; this table gives {} of {} players on double-{}",
                 self.sizes[0],
                 self.players,
                 self.set,
-                e.width(),
+                e.width() + self.extras,
                 rules.players,
                 rules.set.get()
             )));

@@ -238,43 +238,7 @@ pub fn train(d: &Dataset, width: usize, cfg: &TrainConfig, mut each: impl FnMut(
                     - f64::from(win * p.max(1e-7).ln() + (1.0 - win) * (1.0 - p).max(1e-7).ln());
                 delta[layers - 1][0] = 2.0 * (o_m - t);
                 delta[layers - 1][1] = p - win;
-                for l in (0..layers).rev() {
-                    let out = sizes[l + 1];
-                    let (d_l, lower) = {
-                        let (lo, hi) = delta.split_at_mut(l);
-                        (&hi[0], lo)
-                    };
-                    for (g, &dj) in gb[l].iter_mut().zip(d_l.iter()) {
-                        *g += dj;
-                    }
-                    if l == 0 {
-                        for (&i, &v) in idx.iter().zip(val) {
-                            let row = &mut gw[0][i as usize * out..(i as usize + 1) * out];
-                            for (g, &dj) in row.iter_mut().zip(d_l.iter()) {
-                                *g += v * dj;
-                            }
-                        }
-                    } else {
-                        let input = &a.h[l - 1];
-                        let w = &net.w[l];
-                        let below = &mut lower[l - 1];
-                        for (i, &x) in input.iter().enumerate() {
-                            let wrow = &w[i * out..(i + 1) * out];
-                            if x != 0.0 {
-                                let grow = &mut gw[l][i * out..(i + 1) * out];
-                                for (g, &dj) in grow.iter_mut().zip(d_l.iter()) {
-                                    *g += x * dj;
-                                }
-                            }
-                            // Back through the ReLU of the layer below.
-                            below[i] = if a.z[l - 1][i] > 0.0 {
-                                wrow.iter().zip(d_l.iter()).map(|(&wj, &dj)| wj * dj).sum()
-                            } else {
-                                0.0
-                            };
-                        }
-                    }
-                }
+                backward(&net, &a, idx, val, &mut delta, &mut gw, &mut gb);
             }
             step += 1;
             let lr = cfg.lr * (1.0 - 0.9 * (step - 1) as f32 / total_steps.max(1) as f32);
@@ -304,6 +268,55 @@ pub fn train(d: &Dataset, width: usize, cfg: &TrainConfig, mut each: impl FnMut(
     (net, history)
 }
 
+/// Adds the gradient of the loss for input (`idx`, `val`) to `gw` and `gb`, given the forward
+/// pass's activations `a` and the loss's derivative by the outputs in `delta`'s last layer (the
+/// other layers of `delta` are working space).
+fn backward(
+    net: &Mlp,
+    a: &super::Activations,
+    idx: &[u32],
+    val: &[f32],
+    delta: &mut [Vec<f32>],
+    gw: &mut [Vec<f32>],
+    gb: &mut [Vec<f32>],
+) {
+    let layers = net.w.len();
+    for l in (0..layers).rev() {
+        let out = net.sizes[l + 1];
+        let (d_l, lower) = {
+            let (lo, hi) = delta.split_at_mut(l);
+            (&hi[0], lo)
+        };
+        for (g, &dj) in gb[l].iter_mut().zip(d_l.iter()) {
+            *g += dj;
+        }
+        if l == 0 {
+            for (&i, &v) in idx.iter().zip(val) {
+                let row = &mut gw[0][i as usize * out..(i as usize + 1) * out];
+                for (g, &dj) in row.iter_mut().zip(d_l.iter()) {
+                    *g += v * dj;
+                }
+            }
+        } else {
+            let input = &a.h[l - 1];
+            let w = &net.w[l];
+            let below = &mut lower[l - 1];
+            for (i, &x) in input.iter().enumerate() {
+                let wrow = &w[i * out..(i + 1) * out];
+                if x != 0.0 {
+                    let grow = &mut gw[l][i * out..(i + 1) * out];
+                    for (g, &dj) in grow.iter_mut().zip(d_l.iter()) {
+                        *g += x * dj;
+                    }
+                }
+                // Back through the ReLU of the layer below.
+                below[i] =
+                    if a.z[l - 1][i] > 0.0 { wrow.iter().zip(d_l.iter()).map(|(&wj, &dj)| wj * dj).sum() } else { 0.0 };
+            }
+        }
+    }
+}
+
 /// Labels `r` of `d` as test vectors of `net`: their inputs and the network's raw outputs.
 pub fn test_vectors(net: &Mlp, d: &Dataset, rows: &[usize]) -> Vec<super::TestVector> {
     let mut a = net.activations();
@@ -313,4 +326,191 @@ pub fn test_vectors(net: &Mlp, d: &Dataset, rows: &[usize]) -> Vec<super::TestVe
             super::TestVector { idx: idx.to_vec(), val: val.to_vec(), out: net.forward(idx, val, &mut a) }
         })
         .collect()
+}
+
+/// Decisions to imitate: at each, the inputs of the position after every legal move and the
+/// move the teacher played. A network trained on them ([`train_choices`]) scores a position
+/// after a move by its first output; the move with the highest score is its pick.
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    /// The positions after the moves, one input each, decisions one after another.
+    pub after: Dataset,
+    /// Where each decision's moves start in `after` (one more than the decisions).
+    pub starts: Vec<usize>,
+    /// The teacher's move at each decision, counted from its first.
+    pub chosen: Vec<u32>,
+    /// The match of each decision in its run.
+    pub matches: Vec<u32>,
+}
+
+impl Choices {
+    /// An empty set.
+    pub fn new() -> Choices {
+        Choices { after: Dataset { starts: vec![0], ..Dataset::default() }, starts: vec![0], ..Choices::default() }
+    }
+
+    /// Decisions.
+    pub fn len(&self) -> usize {
+        self.chosen.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.chosen.is_empty()
+    }
+
+    /// Adds the input of the position after one more move of the decision being built.
+    pub fn push_after(&mut self, idx: &[u32], val: &[f32]) {
+        let d = &mut self.after;
+        d.idx.extend_from_slice(idx);
+        d.val.extend_from_slice(val);
+        d.starts.push(d.idx.len());
+        d.margin.push(0.0);
+        d.win.push(0.0);
+    }
+
+    /// Ends the decision being built: the teacher played its move `chosen`, in match `game`.
+    pub fn end_decision(&mut self, chosen: u32, game: u32) {
+        self.starts.push(self.after.len());
+        self.chosen.push(chosen);
+        self.matches.push(game);
+    }
+
+    /// Appends `other`'s decisions.
+    pub fn extend(&mut self, other: &Choices) {
+        for k in 0..other.len() {
+            for r in other.starts[k]..other.starts[k + 1] {
+                let (idx, val) = other.after.input(r);
+                self.push_after(idx, val);
+            }
+            self.end_decision(other.chosen[k], other.matches[k]);
+        }
+    }
+
+    /// The share of decisions `rows` at which `net`'s pick is the teacher's, and the mean
+    /// cross-entropy of the teacher's move under the softmax of the scores.
+    pub fn agreement(&self, net: &Mlp, rows: impl Iterator<Item = usize>) -> (f64, f64) {
+        let mut a = net.activations();
+        let (mut n, mut hits, mut xent) = (0usize, 0usize, 0f64);
+        let mut scores = Vec::new();
+        for k in rows {
+            scores.clear();
+            for r in self.starts[k]..self.starts[k + 1] {
+                let (idx, val) = self.after.input(r);
+                scores.push(net.forward(idx, val, &mut a)[0]);
+            }
+            let best = scores.iter().enumerate().fold(0, |b, (i, &s)| if s > scores[b] { i } else { b });
+            hits += usize::from(best == self.chosen[k] as usize);
+            let top = scores.iter().copied().fold(f32::MIN, f32::max);
+            let z: f64 = scores.iter().map(|&s| f64::from(s - top).exp()).sum();
+            xent += z.ln() - f64::from(scores[self.chosen[k] as usize] - top);
+            n += 1;
+        }
+        (hits as f64 / n.max(1) as f64, xent / n.max(1) as f64)
+    }
+}
+
+/// One epoch of imitation.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ChoiceEpoch {
+    /// Its number, from 1.
+    pub epoch: u32,
+    /// The training cross-entropy, averaged over the epoch's decisions.
+    pub loss: f64,
+    /// The held-out decisions' agreement with the teacher after it.
+    pub held_out_agreement: f64,
+    /// Their cross-entropy.
+    pub held_out_loss: f64,
+}
+
+/// Trains a network to pick the teacher's moves of `c` (those of matches not held out): the
+/// softmax over a decision's moves of the first output of the position after each, fitted by
+/// cross-entropy to the move played; minibatches of `cfg.batch` decisions, Adam, one thread,
+/// seeded as [`train`]. The second output is not trained.
+pub fn train_choices(
+    c: &Choices,
+    width: usize,
+    cfg: &TrainConfig,
+    mut each: impl FnMut(&ChoiceEpoch),
+) -> (Mlp, Vec<ChoiceEpoch>) {
+    let mut rng = rng_from_seed(cfg.seed);
+    let mut sizes = vec![width];
+    sizes.extend_from_slice(&cfg.hidden);
+    sizes.push(2);
+    let held = |k: usize| cfg.holdout > 0 && c.matches[k] % cfg.holdout == cfg.holdout - 1;
+    let train_rows: Vec<usize> = (0..c.len()).filter(|&k| !held(k)).collect();
+    let active = c.after.idx.len() as f32 / c.after.len().max(1) as f32;
+    let mut net = initial(&sizes, active, cfg.margin_scale, &mut rng);
+    let layers = net.w.len();
+    let mut a = net.activations();
+    let zeros = |net: &Mlp| -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
+        (net.w.iter().map(|w| vec![0.0; w.len()]).collect(), net.b.iter().map(|b| vec![0.0; b.len()]).collect())
+    };
+    let (mut gw, mut gb) = zeros(&net);
+    let (mut mw, mut mb) = zeros(&net);
+    let (mut vw, mut vb) = zeros(&net);
+    let mut delta: Vec<Vec<f32>> = sizes[1..].iter().map(|&n| vec![0.0; n]).collect();
+    let batch = cfg.batch.max(1);
+    let total_steps = train_rows.len().div_ceil(batch).max(1) * cfg.epochs as usize;
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut order = train_rows.clone();
+    let mut history = Vec::new();
+    let mut step = 0usize;
+    let mut scores: Vec<f32> = Vec::new();
+    for epoch in 1..=cfg.epochs {
+        shuffle(&mut rng, &mut order);
+        let mut loss_sum = 0f64;
+        for chunk in order.chunks(batch) {
+            for g in gw.iter_mut().chain(gb.iter_mut()) {
+                g.fill(0.0);
+            }
+            for &k in chunk {
+                let moves = c.starts[k]..c.starts[k + 1];
+                scores.clear();
+                for r in moves.clone() {
+                    let (idx, val) = c.after.input(r);
+                    scores.push(net.forward(idx, val, &mut a)[0]);
+                }
+                let top = scores.iter().copied().fold(f32::MIN, f32::max);
+                let z: f32 = scores.iter().map(|&s| (s - top).exp()).sum();
+                let chosen = c.chosen[k] as usize;
+                loss_sum += f64::from(z.ln() - (scores[chosen] - top));
+                // The forward pass again for each move, then back with the softmax's gradient.
+                for (i, r) in moves.enumerate() {
+                    let (idx, val) = c.after.input(r);
+                    net.forward(idx, val, &mut a);
+                    let p = (scores[i] - top).exp() / z;
+                    delta[layers - 1][0] = p - f32::from(u8::from(i == chosen));
+                    delta[layers - 1][1] = 0.0;
+                    backward(&net, &a, idx, val, &mut delta, &mut gw, &mut gb);
+                }
+            }
+            step += 1;
+            let lr = cfg.lr * (1.0 - 0.9 * (step - 1) as f32 / total_steps as f32);
+            let scale = 1.0 / chunk.len() as f32;
+            let (c1, c2) = (1.0 - b1.powi(step as i32), 1.0 - b2.powi(step as i32));
+            let adam = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
+                for k in 0..p.len() {
+                    let gk = g[k] * scale;
+                    m[k] = b1 * m[k] + (1.0 - b1) * gk;
+                    v[k] = b2 * v[k] + (1.0 - b2) * gk * gk;
+                    p[k] -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+                }
+            };
+            for l in 0..layers {
+                adam(&mut net.w[l], &gw[l], &mut mw[l], &mut vw[l]);
+                adam(&mut net.b[l], &gb[l], &mut mb[l], &mut vb[l]);
+            }
+        }
+        let (agree, xent) = c.agreement(&net, (0..c.len()).filter(|&k| held(k)));
+        let e = ChoiceEpoch {
+            epoch,
+            loss: loss_sum / train_rows.len().max(1) as f64,
+            held_out_agreement: agree,
+            held_out_loss: xent,
+        };
+        each(&e);
+        history.push(e);
+    }
+    (net, history)
 }
