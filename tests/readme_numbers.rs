@@ -1731,6 +1731,7 @@ fn the_learned_baseline_prose_is_that_of_its_csv_and_networks() {
     assert!(page.contains(&format!("by {:.0} to {:.0} Elo", -best, -worst)));
     let readme = read("README.md").replace("\n  ", " ");
     assert!(readme.contains(&format!("stays {:.0} to {:.0} Elo below `expert`", -best, -worst)), "README");
+    let mut agreements = Vec::new();
     for players in [2, 4] {
         let file: serde_json::Value =
             serde_json::from_str(&read(&format!("strategies/nets/learned-d12-{players}p.json"))).unwrap();
@@ -1740,5 +1741,11 @@ fn the_learned_baseline_prose_is_that_of_its_csv_and_networks() {
         let quoted = format!("{:.1}% of decisions {at}", 100.0 * agree);
         let alt = format!("{:.1}% {at}", 100.0 * agree);
         assert!(page.contains(&quoted) || page.contains(&alt), "results/ladder/README.md lacks '{quoted}'");
+        let weighted = file["trained"]["weighted_held_out_agreement"].as_f64().unwrap();
+        agreements.push((agree, weighted));
     }
+    // weighted's agreement with expert on the same decisions, four players first, and above learned's.
+    let quoted = format!("picks it at {:.1}% and {:.1}% of the same", 100.0 * agreements[1].1, 100.0 * agreements[0].1);
+    assert!(page.replace('\n', " ").contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
+    assert!(agreements.iter().all(|&(l, w)| w > l), "{agreements:?}");
 }
