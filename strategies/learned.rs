@@ -34,7 +34,7 @@ use crate::view::View;
 pub(super) const INFO: BotInfo = BotInfo {
     name: "learned",
     default_field: false,
-    about: "a learned baseline without search: the move after which a value network reading only what the seat sees rates the position best (networks built in for double-12 at 2 and 4 players; other tables are played as weighted)",
+    about: "a learned baseline without search: a network trained by imitation of expert scores what the seat sees after each legal move, with the move's weighted features, and the best is played (networks built in for double-12 at 2 and 4 players; other tables are played as weighted)",
     params: &[],
     build: |spec| Ok(Bot::Learned(Box::new(Learned::from_spec(spec)?))),
 };
