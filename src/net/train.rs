@@ -195,6 +195,58 @@ pub fn fit(net: &Mlp, d: &Dataset, rows: impl Iterator<Item = usize>) -> Fit {
     Fit { labels: n, margin_mse: se / m, win_brier: brier / m }
 }
 
+/// Minibatch Adam over a network's weights: the summed gradients of the batch in progress and
+/// the moments, shaped as the weights, with a step size that decays linearly from `lr` to a tenth
+/// of it by the last of `total_steps`.
+struct Adam {
+    gw: Vec<Vec<f32>>,
+    gb: Vec<Vec<f32>>,
+    mw: Vec<Vec<f32>>,
+    mb: Vec<Vec<f32>>,
+    vw: Vec<Vec<f32>>,
+    vb: Vec<Vec<f32>>,
+    step: usize,
+    total_steps: usize,
+    lr: f32,
+}
+
+impl Adam {
+    fn new(net: &Mlp, total_steps: usize, lr: f32) -> Adam {
+        let w = || -> Vec<Vec<f32>> { net.w.iter().map(|w| vec![0.0; w.len()]).collect() };
+        let b = || -> Vec<Vec<f32>> { net.b.iter().map(|b| vec![0.0; b.len()]).collect() };
+        Adam { gw: w(), gb: b(), mw: w(), mb: b(), vw: w(), vb: b(), step: 0, total_steps: total_steps.max(1), lr }
+    }
+
+    /// Clears the gradients for a new batch.
+    fn zero(&mut self) {
+        for g in self.gw.iter_mut().chain(self.gb.iter_mut()) {
+            g.fill(0.0);
+        }
+    }
+
+    /// One step of `net` along the mean of the gradients summed over a batch of `batch` inputs.
+    fn apply(&mut self, net: &mut Mlp, batch: usize) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        self.step += 1;
+        let step = self.step;
+        let lr = self.lr * (1.0 - 0.9 * (step - 1) as f32 / self.total_steps as f32);
+        let scale = 1.0 / batch as f32;
+        let (c1, c2) = (1.0 - b1.powi(step as i32), 1.0 - b2.powi(step as i32));
+        let adam = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
+            for k in 0..p.len() {
+                let gk = g[k] * scale;
+                m[k] = b1 * m[k] + (1.0 - b1) * gk;
+                v[k] = b2 * v[k] + (1.0 - b2) * gk * gk;
+                p[k] -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+            }
+        };
+        for l in 0..net.w.len() {
+            adam(&mut net.w[l], &self.gw[l], &mut self.mw[l], &mut self.vw[l]);
+            adam(&mut net.b[l], &self.gb[l], &mut self.mb[l], &mut self.vb[l]);
+        }
+    }
+}
+
 /// Trains a network on the labels of `d` not held out; `each` hears every epoch as it ends.
 pub fn train(d: &Dataset, width: usize, cfg: &TrainConfig, mut each: impl FnMut(&Epoch)) -> (Mlp, Vec<Epoch>) {
     let mut rng = rng_from_seed(cfg.seed);
@@ -206,28 +258,17 @@ pub fn train(d: &Dataset, width: usize, cfg: &TrainConfig, mut each: impl FnMut(
     let mut net = initial(&sizes, active, cfg.margin_scale, &mut rng);
     let layers = net.w.len();
     let mut a = net.activations();
-    // Gradients and Adam's moments, shaped as the weights.
-    let zeros = |net: &Mlp| -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
-        (net.w.iter().map(|w| vec![0.0; w.len()]).collect(), net.b.iter().map(|b| vec![0.0; b.len()]).collect())
-    };
-    let (mut gw, mut gb) = zeros(&net);
-    let (mut mw, mut mb) = zeros(&net);
-    let (mut vw, mut vb) = zeros(&net);
     let mut delta: Vec<Vec<f32>> = sizes[1..].iter().map(|&n| vec![0.0; n]).collect();
     let batch = cfg.batch.max(1);
     let steps_per_epoch = train_rows.len().div_ceil(batch).max(1);
-    let total_steps = steps_per_epoch * cfg.epochs as usize;
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut adam = Adam::new(&net, steps_per_epoch * cfg.epochs as usize, cfg.lr);
     let mut order = train_rows.clone();
     let mut history = Vec::new();
-    let mut step = 0usize;
     for epoch in 1..=cfg.epochs {
         shuffle(&mut rng, &mut order);
         let mut loss_sum = 0f64;
         for chunk in order.chunks(batch) {
-            for g in gw.iter_mut().chain(gb.iter_mut()) {
-                g.fill(0.0);
-            }
+            adam.zero();
             for &r in chunk {
                 let (idx, val) = d.input(r);
                 let [o_m, o_w] = net.forward(idx, val, &mut a);
@@ -238,24 +279,9 @@ pub fn train(d: &Dataset, width: usize, cfg: &TrainConfig, mut each: impl FnMut(
                     - f64::from(win * p.max(1e-7).ln() + (1.0 - win) * (1.0 - p).max(1e-7).ln());
                 delta[layers - 1][0] = 2.0 * (o_m - t);
                 delta[layers - 1][1] = p - win;
-                backward(&net, &a, idx, val, &mut delta, &mut gw, &mut gb);
+                backward(&net, &a, idx, val, &mut delta, &mut adam.gw, &mut adam.gb);
             }
-            step += 1;
-            let lr = cfg.lr * (1.0 - 0.9 * (step - 1) as f32 / total_steps.max(1) as f32);
-            let scale = 1.0 / chunk.len() as f32;
-            let (c1, c2) = (1.0 - b1.powi(step as i32), 1.0 - b2.powi(step as i32));
-            let adam = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
-                for k in 0..p.len() {
-                    let gk = g[k] * scale;
-                    m[k] = b1 * m[k] + (1.0 - b1) * gk;
-                    v[k] = b2 * v[k] + (1.0 - b2) * gk * gk;
-                    p[k] -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
-                }
-            };
-            for l in 0..layers {
-                adam(&mut net.w[l], &gw[l], &mut mw[l], &mut vw[l]);
-                adam(&mut net.b[l], &gb[l], &mut mb[l], &mut vb[l]);
-            }
+            adam.apply(&mut net, chunk.len());
         }
         let e = Epoch {
             epoch,
@@ -443,27 +469,17 @@ pub fn train_choices(
     let mut net = initial(&sizes, active, cfg.margin_scale, &mut rng);
     let layers = net.w.len();
     let mut a = net.activations();
-    let zeros = |net: &Mlp| -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
-        (net.w.iter().map(|w| vec![0.0; w.len()]).collect(), net.b.iter().map(|b| vec![0.0; b.len()]).collect())
-    };
-    let (mut gw, mut gb) = zeros(&net);
-    let (mut mw, mut mb) = zeros(&net);
-    let (mut vw, mut vb) = zeros(&net);
     let mut delta: Vec<Vec<f32>> = sizes[1..].iter().map(|&n| vec![0.0; n]).collect();
     let batch = cfg.batch.max(1);
-    let total_steps = train_rows.len().div_ceil(batch).max(1) * cfg.epochs as usize;
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut adam = Adam::new(&net, train_rows.len().div_ceil(batch).max(1) * cfg.epochs as usize, cfg.lr);
     let mut order = train_rows.clone();
     let mut history = Vec::new();
-    let mut step = 0usize;
     let mut scores: Vec<f32> = Vec::new();
     for epoch in 1..=cfg.epochs {
         shuffle(&mut rng, &mut order);
         let mut loss_sum = 0f64;
         for chunk in order.chunks(batch) {
-            for g in gw.iter_mut().chain(gb.iter_mut()) {
-                g.fill(0.0);
-            }
+            adam.zero();
             for &k in chunk {
                 let moves = c.starts[k]..c.starts[k + 1];
                 scores.clear();
@@ -482,25 +498,10 @@ pub fn train_choices(
                     let p = (scores[i] - top).exp() / z;
                     delta[layers - 1][0] = p - f32::from(u8::from(i == chosen));
                     delta[layers - 1][1] = 0.0;
-                    backward(&net, &a, idx, val, &mut delta, &mut gw, &mut gb);
+                    backward(&net, &a, idx, val, &mut delta, &mut adam.gw, &mut adam.gb);
                 }
             }
-            step += 1;
-            let lr = cfg.lr * (1.0 - 0.9 * (step - 1) as f32 / total_steps as f32);
-            let scale = 1.0 / chunk.len() as f32;
-            let (c1, c2) = (1.0 - b1.powi(step as i32), 1.0 - b2.powi(step as i32));
-            let adam = |p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32]| {
-                for k in 0..p.len() {
-                    let gk = g[k] * scale;
-                    m[k] = b1 * m[k] + (1.0 - b1) * gk;
-                    v[k] = b2 * v[k] + (1.0 - b2) * gk * gk;
-                    p[k] -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
-                }
-            };
-            for l in 0..layers {
-                adam(&mut net.w[l], &gw[l], &mut mw[l], &mut vw[l]);
-                adam(&mut net.b[l], &gb[l], &mut mb[l], &mut vb[l]);
-            }
+            adam.apply(&mut net, chunk.len());
         }
         let (agree, xent) = c.agreement(&net, (0..c.len()).filter(|&k| held(k)));
         let e = ChoiceEpoch {
