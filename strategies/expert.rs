@@ -77,9 +77,10 @@
 //!
 //! **A learned leaf** (`leaf=net`, not the default): the position a rollout reaches at its cut
 //! is judged by a value network trained on `mtrain label`'s playouts of true rounds instead of
-//! by the hands' scores (docs/labels.md); `depth=0` then judges right after the move. The
-//! network is built in for four players on double-12 only; elsewhere `leaf=net` judges by the
-//! hands. Values are summed in sixteenths of a point, the prior's credit with them.
+//! by the hands' scores (docs/labels.md); `depth=0` then judges right after the move. Networks
+//! are built in for two and four players on double-12; `net=FILE` reads another (a file
+//! `examples/train_value` writes), used at the table it was made for. Elsewhere `leaf=net`
+//! judges by the hands. Values are summed in sixteenths of a point, the prior's credit with them.
 //!
 //! `ms` caps the time of one decision in milliseconds (the search stops at the first world
 //! after the deadline and plays the best survivor so far); off by default, because a clock
@@ -98,20 +99,22 @@
 //! Parameters: `samples` (default 31; `auto` for `12 + 136 / players`), `depth` (default 12; 0
 //! for full rollouts), `prior` (default 5), `rollout` (`weighted` by default, `greedy`,
 //! `random` or `planner`), `ms` (default 0: no time cap), `infer` (`draws`, `voids` or `policy`),
-//! `alloc` (`halving`, `race` or `flat`), `temp` and `pool` (for `infer=policy`) and `score` as
-//! for `montecarlo`.
+//! `alloc` (`halving`, `race` or `flat`), `temp` and `pool` (for `infer=policy`), `leaf`
+//! (`hands` or `net`), `net` (`builtin` or a file, with `leaf=net`) and `score` as for
+//! `montecarlo`.
 
 use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, Worlds, rollout_stream, world_stream};
 use super::plan::{DECISION_PLAN_BUDGET, plan_nodes_on_this_thread};
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
-use crate::net::{Activations, Encoder, Mlp, NetFile};
+use crate::net::{Activations, Encoder, Inputs, Mlp, NetFile};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{MoveList, RoundState};
 use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::view::View;
 use rand::RngCore;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub(super) const INFO: BotInfo = BotInfo {
@@ -162,7 +165,12 @@ pub(super) const INFO: BotInfo = BotInfo {
         ParamInfo {
             key: "leaf",
             default: "hands",
-            help: "hands|net: a rollout cut at `depth` is judged by the scores the hands would get, or by the built-in value network (docs/labels.md; tables without one are judged by the hands); with net, depth=0 judges right after the move",
+            help: "hands|net: a rollout cut at `depth` is judged by the scores the hands would get, or by the value network (docs/labels.md; tables without one are judged by the hands); with net, depth=0 judges right after the move",
+        },
+        ParamInfo {
+            key: "net",
+            default: "builtin",
+            help: "builtin|FILE: with leaf=net, the value network: the one built in for the table (double-12 at 2 and 4 players), or a network file (docs/labels.md) used at the table it was made for (its players and set; other tables are judged by the hands)",
         },
         ParamInfo {
             key: "rollout",
@@ -226,6 +234,8 @@ pub struct Expert {
     seat_models: Vec<Bot>,
     /// `leaf=net`: the rollouts' positions are judged by the value network.
     leaf_net: bool,
+    /// `net=FILE`: the network read from the file, in place of the built-in ones.
+    net_file: Option<Arc<TableNet>>,
     /// The network's judge for the match's table (with `leaf=net`, where one is built in).
     net_leaf: Option<Box<NetLeaf>>,
 }
@@ -295,6 +305,16 @@ impl Expert {
             "net" => true,
             v => return Err(bad("leaf", v, "hands, net")),
         };
+        let net_file = match param(spec, &INFO, "net") {
+            "builtin" => None,
+            path if !leaf_net => {
+                return Err(bad("net", path, "builtin, or a network file with leaf=net (the hands need none)"));
+            }
+            path => Some(
+                load_net(path)
+                    .map_err(|why| bad("net", path, &format!("builtin, or a value network file; this one: {why}")))?,
+            ),
+        };
         if leaf_net && score == Score::Own {
             return Err(bad("score", "own", "margin with leaf=net (the network predicts the margin)"));
         }
@@ -324,6 +344,7 @@ impl Expert {
             worlds: Worlds::Sampled,
             seat_models: Vec::new(),
             leaf_net,
+            net_file,
             net_leaf: None,
         })
     }
@@ -368,6 +389,7 @@ impl Clone for Expert {
             worlds: self.worlds,
             seat_models: self.seat_models.clone(),
             leaf_net: self.leaf_net,
+            net_file: self.net_file.clone(),
             net_leaf: self.net_leaf.clone(),
         }
     }
@@ -388,6 +410,7 @@ impl Clone for Expert {
         self.worlds = source.worlds;
         self.seat_models.clone_from(&source.seat_models);
         self.leaf_net = source.leaf_net;
+        self.net_file.clone_from(&source.net_file);
         self.net_leaf.clone_from(&source.net_leaf);
     }
 }
@@ -406,6 +429,7 @@ impl fmt::Debug for Expert {
             .field("prior", &self.prior)
             .field("worlds", &self.worlds)
             .field("leaf_net", &self.leaf_net)
+            .field("net_file", &self.net_file.as_ref().map(|n| (n.players, n.set)))
             .finish_non_exhaustive()
     }
 }
@@ -418,17 +442,46 @@ const SURVIVORS_ROOM: usize = crate::round::TRAIN_SLOTS * crate::tile::PIP_COUNT
 /// that the network's fractions of a point count.
 pub(super) const NET_UNITS: i64 = 16;
 
+/// A value network and the table it was made for.
+pub(super) struct TableNet {
+    players: u8,
+    set: u8,
+    mlp: Mlp,
+}
+
+impl TableNet {
+    fn from_file(file: &NetFile) -> TableNet {
+        TableNet { players: file.players, set: file.set, mlp: file.mlp() }
+    }
+}
+
+/// Reads a value network file for `net=FILE`: a network of the observation and the hands (not
+/// `learned`'s), checked for shape.
+fn load_net(path: &str) -> Result<Arc<TableNet>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let file = NetFile::from_json(&text).map_err(|e| e.0)?;
+    if file.inputs != Inputs::ObservationAndHands || file.extras != 0 {
+        return Err(
+            "reads other inputs than a label's observation and hands (a policy network such as learned's?)".into()
+        );
+    }
+    Ok(Arc::new(TableNet::from_file(&file)))
+}
+
 /// The built-in value network for a table of `players` seats and double-`set`, if one is
 /// shipped (`strategies/nets/`; none in WebAssembly, whose page would carry it).
-fn builtin_net(players: u8, set: u8) -> Option<&'static Mlp> {
+fn builtin_net(players: u8, set: u8) -> Option<Arc<TableNet>> {
     #[cfg(not(target_family = "wasm"))]
     {
         use std::sync::OnceLock;
-        static D12_4P: OnceLock<Mlp> = OnceLock::new();
-        if (players, set) == (4, 12) {
-            return Some(D12_4P.get_or_init(|| {
-                NetFile::from_json(include_str!("nets/value-d12-4p.json")).expect("the built-in network reads").mlp()
-            }));
+        static D12_2P: OnceLock<Arc<TableNet>> = OnceLock::new();
+        static D12_4P: OnceLock<Arc<TableNet>> = OnceLock::new();
+        let read =
+            |text: &str| Arc::new(TableNet::from_file(&NetFile::from_json(text).expect("the built-in network reads")));
+        match (players, set) {
+            (2, 12) => return Some(D12_2P.get_or_init(|| read(include_str!("nets/value-d12-2p.json"))).clone()),
+            (4, 12) => return Some(D12_4P.get_or_init(|| read(include_str!("nets/value-d12-4p.json"))).clone()),
+            _ => {}
         }
     }
     let _ = (players, set);
@@ -438,7 +491,7 @@ fn builtin_net(players: u8, set: u8) -> Option<&'static Mlp> {
 /// The value network as `expert`'s judge of the positions its rollouts reach.
 #[derive(Clone)]
 pub(super) struct NetLeaf {
-    net: &'static Mlp,
+    net: Arc<TableNet>,
     encoder: Encoder,
     acts: Activations,
     idx: Vec<u32>,
@@ -448,16 +501,23 @@ pub(super) struct NetLeaf {
 }
 
 impl NetLeaf {
-    /// The judge for the table of `rules`, if a network is built in for it.
-    fn for_table(rules: &crate::rules::Rules) -> Option<NetLeaf> {
-        let net = builtin_net(rules.players, rules.set.get())?;
+    /// The judge for the table of `rules`: `file`'s network where it was made for this table,
+    /// else the one built in for it, if any.
+    fn for_table(rules: &crate::rules::Rules, file: Option<&Arc<TableNet>>) -> Option<NetLeaf> {
+        let net = match file {
+            Some(f) => Some(f.clone()).filter(|f| (f.players, f.set) == (rules.players, rules.set.get()))?,
+            None => builtin_net(rules.players, rules.set.get())?,
+        };
         let encoder = Encoder::new(rules);
+        if encoder.width() != net.mlp.sizes[0] {
+            return None;
+        }
         // Room for every input column: a call never grows them.
         let width = encoder.width();
         Some(NetLeaf {
+            acts: net.mlp.activations(),
             net,
             encoder,
-            acts: net.activations(),
             idx: Vec::with_capacity(width),
             val: Vec::with_capacity(width),
             round: 0,
@@ -467,7 +527,7 @@ impl NetLeaf {
     /// What `state` is worth to `me`, in [`NET_UNITS`] of the `margin` score.
     pub(super) fn judge(&mut self, state: &RoundState, me: crate::round::Seat) -> i64 {
         self.encoder.from_round(state, self.round.max(1), me, &mut self.idx, &mut self.val);
-        let v = self.net.value(&self.idx, &self.val, &mut self.acts);
+        let v = self.net.mlp.value(&self.idx, &self.val, &mut self.acts);
         let n = f64::from(state.players());
         (f64::from(v.margin) * (n - 1.0) * NET_UNITS as f64).round() as i64
     }
@@ -707,7 +767,8 @@ impl Strategy for Expert {
     fn match_start(&mut self, start: &crate::strategy::MatchStart<'_>) {
         self.rollout.match_start(start);
         self.policy.match_start(start);
-        self.net_leaf = if self.leaf_net { NetLeaf::for_table(start.rules).map(Box::new) } else { None };
+        self.net_leaf =
+            if self.leaf_net { NetLeaf::for_table(start.rules, self.net_file.as_ref()).map(Box::new) } else { None };
     }
 
     /// A new round: the budget saved in the last one is not carried over.

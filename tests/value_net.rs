@@ -36,7 +36,7 @@ fn every_shipped_network_answers_its_test_vectors_bit_for_bit() {
         .filter(|n| n.ends_with(".json"))
         .collect();
     names.sort();
-    assert_eq!(names, ["learned-d12-2p.json", "learned-d12-4p.json", "value-d12-4p.json"]);
+    assert_eq!(names, ["learned-d12-2p.json", "learned-d12-4p.json", "value-d12-2p.json", "value-d12-4p.json"]);
     for name in names {
         let file = NetFile::from_json(&std::fs::read_to_string(format!("strategies/nets/{name}")).unwrap()).unwrap();
         let rules = Rules { players: file.players, ..Rules::wikipedia() };
@@ -125,6 +125,10 @@ fn the_input_renumbers_seats_from_the_seat_judged() {
 
 #[test]
 fn expert_with_the_network_leaf_plays_reproducibly_and_as_the_hands_where_no_network_is_built_in() {
+    let match_at = |players: &str, bot: &str| {
+        let out = run_ok(&["play", "--bots", bot, "--players", players, "--seed", "3", "--rounds", "2"]);
+        out.lines().filter(|l| !l.contains("expert:")).collect::<Vec<_>>().join("\n")
+    };
     let bots = "expert:leaf=net,depth=0,samples=4";
     let run = |threads: &str| {
         run_ok(&[
@@ -143,36 +147,38 @@ fn expert_with_the_network_leaf_plays_reproducibly_and_as_the_hands_where_no_net
         ])
     };
     assert_eq!(run("1"), run("2"));
-    // At four players the network judges: the match differs from the hands' judging.
-    let four = |leaf: &str| {
-        let out = run_ok(&[
-            "play",
-            "--bots",
-            &format!("expert:leaf={leaf},samples=4,depth=2"),
-            "--seed",
-            "3",
-            "--rounds",
-            "2",
-        ]);
-        out.lines().filter(|l| !l.contains("expert:")).collect::<Vec<_>>().join("\n")
-    };
-    assert_ne!(four("net"), four("hands"));
-    // At two players no network is built in: the leaf is judged by the hands.
-    let two = |leaf: &str| {
-        let out = run_ok(&[
-            "play",
-            "--bots",
-            &format!("expert:leaf={leaf},samples=4,depth=2"),
-            "--players",
-            "2",
-            "--seed",
-            "3",
-            "--rounds",
-            "2",
-        ]);
-        out.lines().filter(|l| !l.contains("expert:")).collect::<Vec<_>>().join("\n")
-    };
-    assert_eq!(two("net"), two("hands"));
+    // At two and four players a network is built in and judges: the match differs from the
+    // hands' judging. At three none is: the leaf is judged by the hands.
+    for players in ["2", "4"] {
+        assert_ne!(
+            match_at(players, "expert:leaf=net,samples=4,depth=2"),
+            match_at(players, "expert:leaf=hands,samples=4,depth=2"),
+            "{players} players"
+        );
+    }
+    assert_eq!(
+        match_at("3", "expert:leaf=net,samples=4,depth=2"),
+        match_at("3", "expert:leaf=hands,samples=4,depth=2")
+    );
+    // `net=FILE` with the built-in network's own file plays the built-in's match; at a table the
+    // file was not made for, the hands judge.
+    let file = "expert:leaf=net,net=strategies/nets/value-d12-4p.json,samples=4,depth=2";
+    assert_eq!(match_at("4", file), match_at("4", "expert:leaf=net,samples=4,depth=2"));
+    assert_eq!(match_at("2", file), match_at("2", "expert:leaf=hands,samples=4,depth=2"));
+    // A file that is not a value network, one that is missing, and a file without leaf=net are
+    // refused with one line each.
+    common::rejects(
+        &["tournament", "--bots", "expert:leaf=net,net=strategies/nets/learned-d12-4p.json", "--games", "1"],
+        &["expert:net", "reads other inputs"],
+    );
+    common::rejects(
+        &["tournament", "--bots", "expert:leaf=net,net=no-such-net.json", "--games", "1"],
+        &["expert:net", "cannot be read"],
+    );
+    common::rejects(
+        &["tournament", "--bots", "expert:net=strategies/nets/value-d12-4p.json", "--games", "1"],
+        &["expert:net", "with leaf=net"],
+    );
     common::rejects(
         &["tournament", "--bots", "expert:leaf=net,score=own", "--games", "1"],
         &["score", "margin with leaf=net"],

@@ -51,7 +51,8 @@ def forward(net, idx, val):
 
 def test_a_numpy_forward_pass_answers_the_shipped_test_vectors():
     files = sorted((ROOT / "strategies" / "nets").glob("*.json"))
-    assert [f.name for f in files] == ["learned-d12-2p.json", "learned-d12-4p.json", "value-d12-4p.json"]
+    assert [f.name for f in files] == [
+        "learned-d12-2p.json", "learned-d12-4p.json", "value-d12-2p.json", "value-d12-4p.json"]
     for f in files:
         net = json.loads(f.read_text())
         assert net["format"] == "mtrain-value-net" and net["version"] == 1 and net["sizes"][-1] == 2
