@@ -81,6 +81,10 @@
 //! are built in for two and four players on double-12; `net=FILE` reads another (a file
 //! `examples/train_value` writes), used at the table it was made for. Elsewhere `leaf=net`
 //! judges by the hands. Values are summed in sixteenths of a point, the prior's credit with them.
+//! It is not the default because it is not stronger: at equal time a decision (`depth=4`, 35
+//! worlds a move at four players, 33 at two) the SPRT (elo0 = 0, elo1 = 20) against the default
+//! accepted H0 under `wikipedia` at 2 and 4 players and stopped undecided under `dominorules`
+//! (`scripts/studies/study-leaf-net.sh`, results/ladder/README.md).
 //!
 //! `ms` caps the time of one decision in milliseconds (the search stops at the first world
 //! after the deadline and plays the best survivor so far); off by default, because a clock

@@ -1749,3 +1749,147 @@ fn the_learned_baseline_prose_is_that_of_its_csv_and_networks() {
     assert!(page.replace('\n', " ").contains(&quoted), "results/ladder/README.md lacks '{quoted}'");
     assert!(agreements.iter().all(|&(l, w)| w > l), "{agreements:?}");
 }
+
+/// results/ladder/leaf-net.md (`expert:leaf=net` against `expert`) carries every row of the
+/// study's CSVs: the depths, the equal-time measurements, the SPRTs and the curve.
+#[test]
+fn the_leaf_net_figures_are_those_of_its_csvs() {
+    let md = read("results/ladder/leaf-net.md");
+    let page = read("results/ladder/README.md");
+    assert!(page.contains(&md), "results/ladder/README.md does not quote leaf-net.md as it is");
+    let pct = |r: &std::collections::HashMap<String, String>| {
+        let p = |c: &str| format!("{:.1}", 100.0 * num(r, c));
+        format!("{}% [{}, {}]", p("score"), p("score_lo"), p("score_hi"))
+    };
+    let elo = |r: &std::collections::HashMap<String, String>| {
+        let e = |c: &str| format!("{:+.0}", num(r, c));
+        format!("{} [{}, {}]", e("elo"), e("elo_lo"), e("elo_hi"))
+    };
+    let ms = |r: &std::collections::HashMap<String, String>| format!("{:.2}", num(r, "ns_per_decision") / 1e6);
+    let depth = records("results/ladder/leaf-net/depth.csv");
+    assert_eq!(depth.len(), 6);
+    for r in depth.iter().filter(|r| r["depth"] != "expert") {
+        let line = format!("| {} | {} | {} | {} |", r["depth"], pct(r), elo(r), ms(r));
+        assert!(md.contains(&line), "leaf-net.md lacks '{line}'");
+    }
+    // Equal time: the medians of five runs a bot, and the worlds they imply.
+    let time = records("results/ladder/leaf-net/time.csv");
+    assert_eq!(time.len(), 10);
+    for players in ["4", "2"] {
+        let rs: Vec<_> = time.iter().filter(|r| r["players"] == players).collect();
+        let median = |c: &str| {
+            let mut v: Vec<f64> = rs.iter().map(|r| num(r, c)).collect();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (e, l, p) = (median("expert_ns"), median("leaf_ns"), median("pinned_ns"));
+        let implied = 31.0 * e / l;
+        let line = format!(
+            "| {players} | {:.2} | {:.2} | {implied:.1} | {} | {:.2} |",
+            e / 1e6,
+            l / 1e6,
+            rs[0]["pinned_samples"],
+            p / 1e6
+        );
+        assert!(md.contains(&line), "leaf-net.md lacks '{line}'");
+        // The pinned worlds are the implied ones, rounded, as measured when the study was written
+        // (a rerun's times drift on a shared machine: within 10% of them).
+        let pinned = num(rs[0], "pinned_samples");
+        assert!((implied / pinned - 1.0).abs() < 0.10, "{players} players: {implied} worlds implied, {pinned} pinned");
+    }
+    let sprt = records("results/ladder/leaf-net/sprt.csv");
+    assert_eq!(sprt.len(), 4);
+    for r in &sprt {
+        let games: u64 = r["games"].parse().unwrap();
+        assert!(games <= 1200 && (r["decision"] != "undecided" || games == 1200), "{r:?}");
+        let line = format!("| {} | {} | `{}` | ", r["preset"], r["players"], r["spec"]);
+        let tail = format!(" | {} | {} | {:.2} | {} |", pct(r), elo(r), num(r, "llr"), r["decision"]);
+        assert!(md.lines().any(|l| l.starts_with(&line) && l.ends_with(&tail)), "leaf-net.md lacks the SPRT {r:?}");
+    }
+    let curve = records("results/ladder/leaf-net/curve.csv");
+    assert_eq!(curve.len(), 8);
+    for r in &curve {
+        let params: u64 = r["parameters"].parse().unwrap();
+        let line = format!(
+            "| {} | `{}` | `{}` | {} | {} | {} | {} |",
+            r["setting"],
+            r["spec"],
+            r["opponent"],
+            grouped(params),
+            r["held_out_mse"],
+            pct(r),
+            elo(r)
+        );
+        assert!(md.contains(&line), "leaf-net.md lacks '{line}'");
+    }
+}
+
+/// The prose that quotes the leaf=net study (README, results/ladder/README.md, docs/labels.md,
+/// `expert`'s rustdoc) says what its CSVs say.
+#[test]
+fn the_leaf_net_prose_is_that_of_its_csvs() {
+    let flat = |rel: &str| read(rel).replace("//!", " ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let (readme, page, labels, expert) =
+        (flat("README.md"), flat("results/ladder/README.md"), flat("docs/labels.md"), flat("strategies/expert.rs"));
+    let sprt = records("results/ladder/leaf-net/sprt.csv");
+    let cell = |preset: &str, players: &str| {
+        sprt.iter()
+            .find(|r| r["preset"] == preset && r["players"] == players)
+            .unwrap_or_else(|| panic!("{preset} {players}"))
+    };
+    let e = |r: &std::collections::HashMap<String, String>, c: &str| format!("{:+.0}", num(r, c));
+    // H0 at wikipedia, undecided at dominorules, as every page says.
+    for p in ["2", "4"] {
+        assert_eq!(cell("wikipedia", p)["decision"], "H0");
+        assert_eq!(cell("dominorules", p)["decision"], "undecided");
+    }
+    let elos: Vec<f64> = sprt.iter().map(|r| num(r, "elo").round()).collect();
+    let (lo, hi) = elos.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(
+        readme.contains(&format!("{lo:+.0} to {hi:+.0} Elo in the four SPRT cells")),
+        "README lacks the SPRT range"
+    );
+    assert!(elos.iter().all(|x| x.abs() <= 10.0), "the pages say every estimate is within 10 Elo of level");
+    let worlds = |p: &str| {
+        records("results/ladder/leaf-net/time.csv").into_iter().find(|r| r["players"] == p).unwrap()["pinned_samples"]
+            .clone()
+    };
+    let (w4, w2) = (worlds("4"), worlds("2"));
+    assert!(labels.contains(&format!("({w4} worlds a move at four players, {w2} at two")));
+    assert!(expert.contains(&format!("`depth=4`, {w4} worlds a move at four players, {w2} at two")));
+    assert!(page.contains(&format!("buys it {w4} worlds a move at four players and {w2} at two")));
+    let (w2c, w4c) = (cell("wikipedia", "2"), cell("wikipedia", "4"));
+    assert!(page.contains(&format!("at 2 and 4 players ({} and {} Elo)", e(w2c, "elo"), e(w4c, "elo"))));
+    for p in ["2", "4"] {
+        let r = cell("dominorules", p);
+        let s = format!("{} [{}, {}] at {p}", e(r, "elo"), e(r, "elo_lo"), e(r, "elo_hi"));
+        assert!(page.contains(&s), "results/ladder/README.md lacks '{s}'");
+    }
+    assert!(labels.contains(&format!("(-1 and {} Elo", e(cell("dominorules", "4"), "elo"))));
+    // The depths and the curve.
+    let depth = records("results/ladder/leaf-net/depth.csv");
+    let d = |k: &str| e(depth.iter().find(|r| r["depth"] == k).unwrap(), "elo");
+    assert!(page.contains(&format!("(`depth=0`) loses {} Elo", &d("0")[1..])));
+    assert!(page.contains(&format!(
+        "({} and {} Elo, 200 games); after 12 it falls back to {}",
+        d("4"),
+        d("8"),
+        d("12")
+    )));
+    let curve = records("results/ladder/leaf-net/curve.csv");
+    let c = |axis: &str, setting: &str| {
+        e(curve.iter().find(|r| r["axis"] == axis && r["setting"] == setting).unwrap(), "elo")
+    };
+    for s in [
+        format!(
+            "A smaller network (32-16) scores {} Elo and the shipped size {}",
+            c("size", "32-16"),
+            c("size", "64-32")
+        ),
+        format!("a larger one (128-64) {}", c("size", "128-64")),
+        format!("(1,250 matches) {}", c("labels", "1250")),
+        format!("it is level ({}), at 62 behind ({})", c("samples", "16"), c("samples", "62")),
+    ] {
+        assert!(page.contains(&s), "results/ladder/README.md lacks '{s}'");
+    }
+}

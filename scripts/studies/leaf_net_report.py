@@ -5,6 +5,7 @@ Usage: python3 scripts/studies/leaf_net_report.py results/ladder/leaf-net > resu
 """
 
 import csv
+import statistics
 import sys
 from pathlib import Path
 
@@ -28,8 +29,7 @@ def ms(ns):
 
 def main():
     d = Path(sys.argv[1])
-    out = ["# `expert:leaf=net` against `expert`", ""]
-    out += ["Written by `scripts/studies/study-leaf-net.sh` from the CSVs in results/ladder/leaf-net/. "
+    out = ["Written by `scripts/studies/study-leaf-net.sh` from the CSVs in results/ladder/leaf-net/. "
             "`expert` is the default (`rollout=weighted,prior=5,depth=12,samples=31`, rollouts judged "
             "by the hands); `leaf=net` judges the position a rollout reaches by the built-in value "
             "network (docs/labels.md). Full matches on double-12, duplicate deals, the two bots in "
@@ -40,7 +40,7 @@ def main():
     depth = rows(d / "depth.csv")
     if depth:
         base = next((r for r in depth if r["depth"] == "expert"), None)
-        out += ["## 1. Depth of the rollout before the network judges", ""]
+        out += ["### 1. Depth of the rollout before the network judges", ""]
         out += ["4 players, `wikipedia`, 200 games each (seed 5), 31 worlds a move as `expert`"
                 + (f" (`expert` itself: {ms(base['ns_per_decision'])} ms a decision)." if base else "."), ""]
         out += ["| depth (turns a seat) | score against `expert` | Elo | ms a decision |", "|---:|---|---|---:|"]
@@ -54,29 +54,35 @@ def main():
     confirm = rows(d / "tune" / "confirm.csv")
     if tuned.exists() and confirm:
         c = confirm[0]
-        out += ["## 2. `mtrain tune` on `depth` and `prior`", ""]
+        out += ["### 2. `mtrain tune` on `depth` and `prior`", ""]
         out += ["From `expert:leaf=net,depth=4,prior=5`: 40 SPSA iterations of 32 games, depth 0 to 12 "
                 "and prior 0 to 20, 4 players, `wikipedia`, seed 1 (results/ladder/leaf-net/tune/); "
                 "the confirmation is an SPRT (0, 10) of the tuned bot against the start on fresh deals.", ""]
         out += ["| start | tuned | confirmation games | score | Elo | decision |", "|---|---|---:|---|---|---|"]
         out.append(f"| `{c['start']}` | `{tuned.read_text().strip()}` | {c['games']} | {score(c)} | {elo(c)} | "
-                   f"{c['decision']} |")
+                   f"{'undecided' if c['decision'] == 'none' else c['decision']} |")
         out.append("")
 
     time = rows(d / "time.csv")
     if time:
-        out += ["## 3. Equal time", ""]
-        out += ["Time a decision on one thread (`mtrain bench`, median of three runs of 3 s), and the "
-                "worlds a move pinned for the `leaf=net` bot so that its decisions take `expert`'s "
-                "time (the times are this machine's, measured when the study ran).", ""]
-        out += ["| players | spec | ms a decision |", "|---:|---|---:|"]
-        for r in time:
-            out.append(f"| {r['players']} | `{r['spec']}` | {ms(r['ns_per_decision'])} |")
+        out += ["### 3. Equal time", ""]
+        out += ["Milliseconds a decision on one thread: five rounds of one `mtrain bench` run of 3 s "
+                "for each bot in turn, the median (the times are this machine's, measured when the "
+                "study ran). The worlds a move of the `leaf=net` bot in the SPRT are pinned at "
+                "31 times `expert`'s median over its own at 31, rounded.", ""]
+        out += ["| players | `expert` | `leaf=net`, 31 worlds | 31 x ratio | pinned worlds | `leaf=net`, pinned worlds |",
+                "|---:|---:|---:|---:|---:|---:|"]
+        for p in sorted({r["players"] for r in time}, key=int, reverse=True):
+            rs = [r for r in time if r["players"] == p]
+            med = {c: statistics.median(float(r[c]) for r in rs) for c in ("expert_ns", "leaf_ns", "pinned_ns")}
+            implied = 31 * med["expert_ns"] / med["leaf_ns"]
+            out.append(f"| {p} | {ms(med['expert_ns'])} | {ms(med['leaf_ns'])} | {implied:.1f} | "
+                       f"{rs[0]['pinned_samples']} | {ms(med['pinned_ns'])} |")
         out.append("")
 
     sprt = rows(d / "sprt.csv")
     if sprt:
-        out += ["## 4. SPRT at equal time", ""]
+        out += ["### 4. SPRT at equal time", ""]
         out += ["SPRT (elo0 = 0, elo1 = 20, alpha = beta = 0.05) against `expert`, seed 21, at most "
                 "1,200 games; H0 means `leaf=net` is not 20 Elo stronger, H1 that it is.", ""]
         out += ["| rules | players | spec | games | score | Elo | LLR | SPRT |", "|---|---:|---|---:|---|---|---:|---|"]
@@ -88,14 +94,17 @@ def main():
     curve = rows(d / "curve.csv")
     if curve:
         names = {"size": "hidden layers", "labels": "matches of labels", "samples": "worlds a move (both bots)"}
-        out += ["## 5. Strength against network size, labels and time", ""]
+        out += ["### 5. Strength against network size, labels and time", ""]
         out += ["4 players, `wikipedia`, 200 games each (seed 5). Other networks were trained by "
                 "`examples/train_value` (seed 1, 4 epochs) on the same labels (or the first 1,250 "
-                "matches of them) and played with `net=FILE`.", ""]
-        out += ["| axis | setting | spec | against | score | Elo |", "|---|---|---|---|---|---|"]
+                "matches of them) and played with `net=FILE`; each network's held-out margin error "
+                "(points squared) is its training's last epoch, on one match in ten of its own labels "
+                "held out.", ""]
+        out += ["| axis | setting | spec | against | parameters | held-out margin MSE | score | Elo |",
+                "|---|---|---|---|---:|---:|---|---|"]
         for r in curve:
-            out.append(f"| {names[r['axis']]} | {r['setting']} | `{r['spec']}` | `{r['opponent']}` | {score(r)} | "
-                       f"{elo(r)} |")
+            out.append(f"| {names[r['axis']]} | {r['setting']} | `{r['spec']}` | `{r['opponent']}` | "
+                       f"{int(r['parameters']):,} | {r['held_out_mse']} | {score(r)} | {elo(r)} |")
         out.append("")
     print("\n".join(out).rstrip())
 

@@ -3,14 +3,17 @@
 # (issue "A learned evaluation", items 3 and 4). Every game is a full match on double-12 with
 # duplicate deals, the two bots in every seating (two seats each at four players).
 #   1. depth: leaf=net at depth 0, 2, 4, 8 and 12 turns a seat (31 worlds a move, as expert),
-#      4 players, wikipedia, 200 games each (seed 5), with each one's time a decision.
+#      4 players, wikipedia, 200 games each (seed 5), with each one's time a decision (the
+#      median of three `mtrain bench` runs of 3 s on one thread: a rough figure on a shared
+#      machine; stage 3 measures the bots the SPRT plays with more care).
 #   2. tune: `mtrain tune` on leaf=net's depth (0 to 12) and prior (0 to 20), from depth=4,
 #      prior=5: 40 iterations of 32 games, then at most 400 confirmation games (seed 1).
-#   3. time: the time a decision of expert and of the tuned leaf=net (`mtrain bench`, one
-#      thread, 4 and 2 players, three runs of 3 s each, the median); the worlds a move the
-#      leaf=net bot gets for equal time are `31 x expert's time / its own`, rounded, pinned below
-#      (SAMPLES4, SAMPLES2) as measured when the study was written, so that the games are the
-#      same on every machine; the times measured now are recorded beside them.
+#   3. time: the time a decision of expert, of the tuned leaf=net at 31 worlds a move and of it at
+#      the worlds pinned for equal time (`mtrain bench`, one thread, 4 and 2 players, five rounds
+#      of one 3 s run of each in turn, so that the machine's drift falls on all three alike). The
+#      pinned worlds (SAMPLES4, SAMPLES2) are `31 x expert's time / leaf=net's`, from the medians,
+#      rounded, as measured when the study was written, so that the games are the same on every
+#      machine; the times measured now are recorded beside them.
 #   4. sprt: the tuned leaf=net at equal time against expert, SPRT (elo0 = 0, elo1 = 20,
 #      alpha = beta = 0.05), 2 and 4 players, wikipedia and dominorules, seed 21, at most
 #      1,200 games (undecided after that: the fixed-sample figures stand).
@@ -36,17 +39,17 @@ trap 'rm -rf "$TMP"' EXIT
 # The tuned leaf=net (stage 2's result, rounded to what the bot reads: whole turns, a point of
 # prior to two decimals) and its worlds a move for equal time (stage 3, measured 2026-11-30).
 TUNED="${TUNED:-expert:leaf=net,depth=4,prior=5}"
-SAMPLES4="${SAMPLES4:-31}"
-SAMPLES2="${SAMPLES2:-31}"
+SAMPLES4="${SAMPLES4:-35}"
+SAMPLES2="${SAMPLES2:-33}"
 
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 
 # score of bot `n` against bot `e` in a finished tournament: comparisons,score,lo,hi,elo,lo,hi
 pair() { awk -F, '$1=="n" && $2=="e" {print $3","$7","$8","$9","$10","$11","$12}' "$1/pairs.csv"; }
 
-# ns a decision of spec $1 at $2 players, median of three runs
+# ns a decision of spec $1 at $2 players: the median of $3 runs of 3 s (default 1)
 per_decision() {
-  "$MT" bench --bots "$1" --players "$2" --threads 1 --seconds 3 --runs 3 --out "$TMP/b.csv" > /dev/null
+  "$MT" bench --bots "$1" --players "$2" --threads 1 --seconds 3 --runs "${3:-1}" --out "$TMP/b.csv" > /dev/null
   python3 -c "import csv,sys; print(round(float(list(csv.DictReader(open(sys.argv[1])))[-1]['ns_per_decision'])))" "$TMP/b.csv"
 }
 
@@ -69,9 +72,9 @@ if has depth; then
   for d in 0 2 4 8 12; do
     spec="expert:leaf=net,depth=$d"
     echo "== depth $d" >&2
-    echo "$d,\"$spec\",$(match4 "$spec" expert),$(per_decision "$spec" 4)" >> "$TMP/depth.csv"
+    echo "$d,\"$spec\",$(match4 "$spec" expert),$(per_decision "$spec" 4 3)" >> "$TMP/depth.csv"
   done
-  echo "expert,expert,,,,,,,,$(per_decision expert 4)" >> "$TMP/depth.csv"
+  echo "expert,expert,,,,,,,,$(per_decision expert 4 3)" >> "$TMP/depth.csv"
   mv "$TMP/depth.csv" "$OUT/depth.csv"
 fi
 
@@ -85,12 +88,12 @@ fi
 
 if has time; then
   echo "== time" >&2
-  echo "players,spec,ns_per_decision,pinned_samples" > "$TMP/time.csv"
+  echo "players,run,expert_ns,leaf_ns,pinned_ns,pinned_samples" > "$TMP/time.csv"
   for p in 4 2; do
     if [ "$p" = 4 ]; then s=$SAMPLES4; else s=$SAMPLES2; fi
-    echo "$p,expert,$(per_decision expert "$p")," >> "$TMP/time.csv"
-    echo "$p,\"$TUNED\",$(per_decision "$TUNED" "$p")," >> "$TMP/time.csv"
-    echo "$p,\"$TUNED,samples=$s\",$(per_decision "$TUNED,samples=$s" "$p"),$s" >> "$TMP/time.csv"
+    for run in 1 2 3 4 5; do
+      echo "$p,$run,$(per_decision expert "$p"),$(per_decision "$TUNED" "$p"),$(per_decision "$TUNED,samples=$s" "$p"),$s" >> "$TMP/time.csv"
+    done
   done
   mv "$TMP/time.csv" "$OUT/time.csv"
 fi
@@ -110,7 +113,8 @@ import json, sys
 d, preset, players, spec, row = sys.argv[1:]
 m = json.load(open(f"{d}/manifest.json"))
 s = m["sprt"]
-print(",".join([preset, players, f'"{spec}"', str(m["games"]), row, f"{s['llr']:.4f}", s["decision"] or "undecided"]))
+decision = s["decision"] if s["decision"] in ("H0", "H1") else "undecided"
+print(",".join([preset, players, f'"{spec}"', str(m["games"]), row, f"{s['llr']:.4f}", decision]))
 PY
     done
   done
@@ -144,6 +148,20 @@ if has curve; then
   curve samples 16 "$TUNED,samples=16" expert:samples=16
   curve samples 31 "$TUNED" expert
   curve samples 62 "$TUNED,samples=62" expert:samples=62
+  # Each network's size and held-out margin error, from its file's record of its training.
+  python3 - "$TMP/curve.csv" <<'PY'
+import csv, json, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, list(rows[0]) + ["parameters", "held_out_mse"], lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        m = re.search(r"net=([^,]+)", r["spec"])
+        net = json.load(open(m.group(1) if m else "strategies/nets/value-d12-4p.json"))
+        r["parameters"] = sum(len(l["w"]) + len(l["b"]) for l in net["layers"])
+        r["held_out_mse"] = f"{net['trained']['epochs'][-1]['held_out']['margin_mse']:.1f}"
+        w.writerow(r)
+PY
   mv "$TMP/curve.csv" "$OUT/curve.csv"
 fi
 
