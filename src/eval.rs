@@ -72,7 +72,7 @@ pub const BASELINES: [Baseline; 5] = [
     Baseline {
         name: "expert",
         alias: "expert-v1",
-        spec: "expert:samples=31,ms=0,infer=draws,temp=0.25,pool=8,alloc=halving,depth=12,leaf=hands,prior=5,rollout=weighted,score=margin",
+        spec: "expert:samples=31,ms=0,infer=draws,temp=0.25,pool=8,alloc=halving,depth=12,leaf=hands,net=builtin,prior=5,rollout=weighted,score=margin",
         fingerprint: "8a84b72c",
     },
 ];

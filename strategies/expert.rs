@@ -111,6 +111,7 @@ use super::montecarlo::{SCORE_PARAM, Score, Scratch, SearchParams, Worlds, rollo
 use super::plan::{DECISION_PLAN_BUDGET, plan_nodes_on_this_thread};
 use super::weighted::Weighted;
 use super::{Bot, BotInfo, ParamInfo, Strategy, param};
+use crate::error::InvalidInput;
 use crate::net::{Activations, Encoder, Inputs, Mlp, NetFile};
 use crate::rng::{GameRng, mix, rng_from_seed};
 use crate::round::{MoveList, RoundState};
@@ -309,16 +310,16 @@ impl Expert {
             "net" => true,
             v => return Err(bad("leaf", v, "hands, net")),
         };
-        let net_file = match param(spec, &INFO, "net") {
-            "builtin" => None,
-            path if !leaf_net => {
-                return Err(bad("net", path, "builtin, or a network file with leaf=net (the hands need none)"));
-            }
-            path => Some(
-                load_net(path)
-                    .map_err(|why| bad("net", path, &format!("builtin, or a value network file; this one: {why}")))?,
-            ),
-        };
+        let net_file =
+            match param(spec, &INFO, "net") {
+                "builtin" => None,
+                path if !leaf_net => {
+                    return Err(bad("net", path, "builtin, or a network file with leaf=net (the hands need none)"));
+                }
+                path => Some(load_net(path).map_err(|why| {
+                    bad("net", path, &format!("builtin, or a value network file; this one: {}", why.0))
+                })?),
+            };
         if leaf_net && score == Score::Own {
             return Err(bad("score", "own", "margin with leaf=net (the network predicts the margin)"));
         }
@@ -461,13 +462,13 @@ impl TableNet {
 
 /// Reads a value network file for `net=FILE`: a network of the observation and the hands (not
 /// `learned`'s), checked for shape.
-fn load_net(path: &str) -> Result<Arc<TableNet>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot be read ({e})"))?;
-    let file = NetFile::from_json(&text).map_err(|e| e.0)?;
+fn load_net(path: &str) -> Result<Arc<TableNet>, InvalidInput> {
+    let text = std::fs::read_to_string(path).map_err(|e| InvalidInput(format!("cannot be read ({e})")))?;
+    let file = NetFile::from_json(&text)?;
     if file.inputs != Inputs::ObservationAndHands || file.extras != 0 {
-        return Err(
-            "reads other inputs than a label's observation and hands (a policy network such as learned's?)".into()
-        );
+        return Err(InvalidInput(
+            "reads other inputs than a label's observation and hands (a policy network such as learned's?)".into(),
+        ));
     }
     Ok(Arc::new(TableNet::from_file(&file)))
 }
