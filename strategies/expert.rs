@@ -470,6 +470,9 @@ fn load_net(path: &str) -> Result<Arc<TableNet>, InvalidInput> {
             "reads other inputs than a label's observation and hands (a policy network such as learned's?)".into(),
         ));
     }
+    // Its input width must be what its own table gives (the check `NetFile::encoder` makes).
+    let set = crate::tile::Pip::new(file.set).ok_or_else(|| InvalidInput(format!("double-{} is no set", file.set)))?;
+    file.encoder(&crate::rules::Rules { players: file.players, set, ..crate::rules::Rules::wikipedia() })?;
     Ok(Arc::new(TableNet::from_file(&file)))
 }
 
@@ -506,8 +509,9 @@ pub(super) struct NetLeaf {
 }
 
 impl NetLeaf {
-    /// The judge for the table of `rules`: `file`'s network where it was made for this table,
-    /// else the one built in for it, if any.
+    /// The judge for the table of `rules`: with `file`, its network where it was made for this
+    /// table (none elsewhere); without, the one built in for the table, if any. None either way
+    /// where a rule change alters the input (more than one Mexican train): the hands judge.
     fn for_table(rules: &crate::rules::Rules, file: Option<&Arc<TableNet>>) -> Option<NetLeaf> {
         let net = match file {
             Some(f) => Some(f.clone()).filter(|f| (f.players, f.set) == (rules.players, rules.set.get()))?,

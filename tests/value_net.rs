@@ -175,6 +175,15 @@ fn expert_with_the_network_leaf_plays_reproducibly_and_as_the_hands_where_no_net
         &["tournament", "--bots", "expert:leaf=net,net=no-such-net.json", "--games", "1"],
         &["expert:net", "cannot be read"],
     );
+    // A file whose weights do not fit the table it names is refused too.
+    let mut wrong = shipped();
+    wrong.players = 2;
+    let path = temp_path("wrong-table-net.json");
+    std::fs::write(&path, wrong.to_json()).unwrap();
+    common::rejects(
+        &["tournament", "--bots", &format!("expert:leaf=net,net={}", path.display()), "--games", "1"],
+        &["expert:net", "reads 640 inputs of 2 players"],
+    );
     common::rejects(
         &["tournament", "--bots", "expert:net=strategies/nets/value-d12-4p.json", "--games", "1"],
         &["expert:net", "with leaf=net"],
