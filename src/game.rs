@@ -4,7 +4,7 @@ use crate::deal::deal;
 use crate::rng::{GameRng, below, rng_from_seed, seeds};
 use crate::round::{
     EndReason, Event, History, Move, MoveKind, MoveList, NoObserver, Observer, Outcome, Recording, RoundSetup,
-    RoundState, Seat, SeenEvent, Step, TrainId,
+    RoundState, STOP, Seat, SeenEvent, Step, TrainId,
 };
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::{MatchStart, Needs, Strategy};
@@ -846,8 +846,6 @@ pub struct BotSeats<S: Strategy> {
     plain: bool,
     /// The seats whose pick the plain loop may make itself ([`Needs::heaviest_first`]).
     heavy: u16,
-    /// The seats with a bot.
-    mask: u16,
     /// Whether a bot reads void records ([`Needs::voids`]).
     bots_read_voids: bool,
     /// Whether the seats without a bot may read them (until [`BotSeats::outside_reads_no_voids`]).
@@ -897,10 +895,9 @@ impl<S: Strategy> BotSeats<S> {
             }
         }
         let rngs = (0..bots.len()).map(|s| rng_from_seed(seeds.bots[s])).collect();
-        let (mut all, mut plain, mut heavy, mut mask, mut voids) = (0, true, 0, 0, false);
+        let (mut all, mut plain, mut heavy, mut voids) = (0, true, 0, false);
         for (s, b) in bots.iter().enumerate() {
             if let Some(b) = b {
-                mask |= 1 << s;
                 let needs = b.needs();
                 all |= u16::from(needs.hidden) << s;
                 heavy |= u16::from(needs.heaviest_first) << s;
@@ -909,7 +906,7 @@ impl<S: Strategy> BotSeats<S> {
             }
         }
         let outside = bots.iter().any(Option::is_none);
-        BotSeats { bots, rngs, all, plain, heavy, mask, bots_read_voids: voids, outside_reads_voids: outside }
+        BotSeats { bots, rngs, all, plain, heavy, bots_read_voids: voids, outside_reads_voids: outside }
     }
 
     /// Says that the seats without a bot read no void records (a learner shown the observation
@@ -954,27 +951,26 @@ impl<S: Strategy> BotSeats<S> {
                 st.moves.clear();
                 return;
             };
-            // Stop where a bot's turn begins, and only there: a seat without a bot plays its
-            // turn on the general machine, up to its choice or the next bot's turn.
-            let bots = if round.plain_rules() { self.mask } else { 0 };
-            match round.advance_until_seats(list, &mut NoObserver, bots) {
+            // Under plain rules, stop at the next turn boundary: the plain loop plays every
+            // seat's turns from there, the bots' choices made in the loop and a seat without a
+            // bot stopping it at its first real choice (a turn it cannot choose in, it plays
+            // through). Otherwise the general machine runs to a choice.
+            let stop_at = if round.plain_rules() { u16::MAX } else { 0 };
+            match round.advance_until_seats(list, &mut NoObserver, stop_at) {
                 None => {
-                    // Under plain rules the turns go round the table in order (no skips), so
-                    // the loop plays the run of bots' turns from this one up to the next seat
-                    // without a bot in one go.
-                    let n = round.players();
-                    let (mut run, mut next) = (1, round.current().next(n));
-                    while run < u32::from(n) && self.mask & next.bit() != 0 {
-                        run += 1;
-                        next = next.next(n);
-                    }
-                    let until = round.turns() + run;
                     let (bots, rngs, all) = (&mut self.bots, &mut self.rngs, self.all);
-                    round.play_plain::<true, _>(list, &mut NoObserver, until, self.heavy, |rs, seat, moves| {
+                    round.play_plain::<false, _>(list, &mut NoObserver, 0, self.heavy, |rs, seat, moves| {
+                        let Some(bot) = bots[seat.index()].as_mut() else { return STOP };
                         let v = rs.view_as(seat, all & seat.bit() != 0);
-                        let bot = bots[seat.index()].as_mut().expect("a bot's turn");
                         bot.choose(&v, moves, &mut rngs[seat.index()])
                     });
+                    if round.at_choice() {
+                        // The loop stopped at the choice of a seat without a bot: `list` holds
+                        // its moves, the state is where the general machine would stand.
+                        let seat = round.current();
+                        st.hold(seat, list);
+                        return;
+                    }
                 }
                 Some(Step::Choice(seat, _)) => {
                     st.hold(seat, list);
@@ -1272,7 +1268,9 @@ impl ObservationLayout {
         out: &mut [f32],
         shown: &mut Shown,
     ) {
-        if !shown.valid {
+        // A fresh buffer, or a new round (the table cleared, the hand dealt afresh: most of
+        // both blocks changed), is written whole.
+        if !shown.valid || view.played().len() < shown.played.len() {
             self.write(view, round, to_act, out);
         } else {
             assert_eq!(out.len(), self.len(), "an observation of {} numbers", self.len());
@@ -1331,6 +1329,13 @@ pub struct Shown {
     hand: crate::tile_set::TileSet,
     played: crate::tile_set::TileSet,
     valid: bool,
+}
+
+impl Shown {
+    /// Whether nothing is known of the buffer (the next write is whole).
+    pub fn is_blank(&self) -> bool {
+        !self.valid
+    }
 }
 
 /// an edge case of docs/rules.md §11: the seat that went out; after a blocked round the lowest round score, ties to the

@@ -879,6 +879,8 @@ struct SoloCore {
     replay: Option<(u64, Vec<u16>)>,
     /// What the `VecEnv` row of this game shows of the tile blocks ([`SoloCore::write_changes`]).
     shown: Shown,
+    /// The actions set in that row's mask.
+    masked: Vec<u16>,
 }
 
 impl SoloCore {
@@ -919,6 +921,7 @@ impl SoloCore {
             events: None,
             replay: None,
             shown: Shown::default(),
+            masked: Vec::new(),
         })
     }
 
@@ -999,18 +1002,30 @@ impl SoloCore {
 
     /// Writes the seat's observation tensor into `obs` and its action mask into `mask`.
     fn write(&self, obs: &mut [f32], mask: &mut [u8]) {
-        write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut Shown::default());
+        mask.fill(0);
+        write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut Shown::default(), None);
     }
 
     /// [`SoloCore::write`] into this game's own `VecEnv` row, which holds what it last wrote
-    /// there (or is written whole after a deal): only the tiles that changed are rewritten.
+    /// there (or is written whole after a deal): only the tiles that changed are rewritten, and
+    /// in the mask only the actions it last set are cleared.
     fn write_changes(&mut self, obs: &mut [f32], mask: &mut [u8]) {
-        write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut self.shown);
+        if self.shown.is_blank() {
+            mask.fill(0);
+        } else {
+            for &a in &self.masked {
+                mask[usize::from(a)] = 0;
+            }
+        }
+        self.masked.clear();
+        let masked = Some(&mut self.masked);
+        write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut self.shown, masked);
     }
 }
 
 /// Writes `seat`'s observation tensor into `obs` (see `ObservationLayout::write_changes`) and
-/// its action mask into `mask`.
+/// its legal actions into `mask` (cleared by the caller), noting them in `masked` if given.
+#[allow(clippy::too_many_arguments)]
 fn write_seat(
     st: Option<&MatchState>,
     layout: &ObservationLayout,
@@ -1019,8 +1034,8 @@ fn write_seat(
     obs: &mut [f32],
     mask: &mut [u8],
     shown: &mut Shown,
+    mut masked: Option<&mut Vec<u16>>,
 ) {
-    mask.fill(0);
     let Some((st, view)) = st.and_then(|st| Some((st, st.view(seat)?))) else {
         obs.fill(0.0);
         *shown = Shown::default();
@@ -1029,7 +1044,11 @@ fn write_seat(
     layout.write_changes(&view, st.round_number(), st.current(), obs, shown);
     if st.current() == Some(seat) {
         for &m in st.legal() {
-            mask[space.encode(m).expect("numbered")] = 1;
+            let a = space.encode(m).expect("numbered");
+            mask[a] = 1;
+            if let Some(v) = masked.as_deref_mut() {
+                v.push(u16::try_from(a).expect("action numbers fit 16 bits"));
+            }
         }
     }
 }

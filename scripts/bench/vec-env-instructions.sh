@@ -14,6 +14,9 @@ cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "vec-env-instructions.sh: valgrind is not installed" >&2; exit 2; }
 scripts/checks/python-test.sh -q --collect-only > /dev/null   # builds and installs the package (no test runs)
 OUT="${OUT:-results/benchmarks/vec-env-instructions.csv}"
+# One thread each for the pool and numpy's OpenBLAS: callgrind runs threads one at a time, and
+# an idle thread's spinning would add a count that differs from run to run.
+export RAYON_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 cat > "$TMP/steps.py" <<'PY'

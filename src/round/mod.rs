@@ -22,6 +22,7 @@ pub(crate) use infer::recorded_rounds;
 pub(crate) use infer::{History, Recording, Workspace};
 pub use infer::{Probe as InferenceProbe, measure as measure_inference};
 pub use movegen::MoveList;
+pub(crate) use plain::STOP;
 pub use state::{LOOSE_LEVELS, RoundSetup, RoundState};
 pub(crate) use state::{MAX_OPEN_DOUBLES, PositionParts};
 pub use trail::longest_trail;

@@ -27,6 +27,13 @@
 //! ([`super::kernel`]) plays with its own placement and end of turn, held to these by the same
 //! tests.
 //!
+//! **Seats played from outside.** A stepped match (`BotSeats`: a learner's seat among bots, the
+//! Python `vec_env`) runs the loop over every seat's turns: the bots choose inside it, and the
+//! first real choice of a seat without a bot stops it (its `choose` answers [`STOP`]) where the
+//! general machine's `advance` returns `Step::Choice`, in the same state, with the same moves;
+//! the move chosen outside is then played by the general machine. A turn of that seat with no
+//! choice in it is played through. `tests/plain_path.rs` compares the state at every such stop.
+//!
 //! **Same game, by construction and by test.** Each step below names the general step it
 //! replaces; under plain rules the general machine's other branches are dead. The round, its
 //! events, the strategies' calls (same views, same move lists in the same order) and the final
@@ -41,7 +48,17 @@ use super::{Move, Seat, TrainId};
 use crate::rules::{BranchingDoubles, DoublesPerTurn, FollowUp, Opening, Rules, TapModel};
 use crate::tile::{Pip, Tile};
 
+/// What a [`RoundState::play_plain`] `choose` answers to leave a choice to the outside.
+pub(crate) const STOP: usize = usize::MAX;
+
 impl RoundState {
+    /// Whether the round stands at a choice: a seat is to pick among two or more moves (where
+    /// [`RoundState::advance`] returns `Step::Choice`, or `play_plain` stopped), not between turns
+    /// or over.
+    pub(crate) fn at_choice(&self) -> bool {
+        !matches!(self.phase, Phase::TurnStart | Phase::Over | Phase::Setup)
+    }
+
     /// Whether the rules allow the plain turn loop (see the module docs).
     ///
     /// Every field of [`Rules`] is named here, so a new rule field does not compile until it is
@@ -123,6 +140,12 @@ impl RoundState {
     /// mask of those whose strategy declares [`crate::Needs::heaviest_first`]) the loop makes that
     /// pick itself, without listing the moves.
     ///
+    /// `choose` may answer [`STOP`] (a seat played from outside the loop, such as a learner's):
+    /// the loop then stops where the general machine's [`RoundState::advance`] would return
+    /// `Step::Choice`, in the same state, with the choice's moves in `moves` in the order
+    /// `legal_moves` lists them ([`RoundState::at_choice`] says so); the move chosen is played
+    /// with [`RoundState::play_unchecked`].
+    ///
     /// The caller guarantees [`RoundState::plain_rules`] and a turn boundary (phase
     /// `TurnStart`, where [`RoundState::advance_until`] stops).
     pub(crate) fn play_plain<const LIMITED: bool, O: Observer>(
@@ -154,8 +177,13 @@ impl RoundState {
                 if heavy & self.current.bit() != 0 {
                     last = Some(self.kernel_turn(&k, obs));
                 } else {
+                    // The turn clears the flags a kernel turn left.
                     last = None;
                     self.plain_turn(moves, obs, &mut choose);
+                    if self.phase != Phase::TurnStart {
+                        // Over, or stopped at a choice (`STOP`).
+                        return;
+                    }
                 }
             }
             if let Some(f) = last {
@@ -168,6 +196,10 @@ impl RoundState {
                 self.plain_turn(&mut Heaviest::default(), obs, &mut choose);
             } else {
                 self.plain_turn(moves, obs, &mut choose);
+                if self.phase != Phase::TurnStart {
+                    // Over, or stopped at a choice (`STOP`).
+                    return;
+                }
             }
         }
     }
@@ -200,18 +232,24 @@ impl RoundState {
     }
 
     /// The move of a choice among the one or more moves `moves` gathered: the only one, or the
-    /// pick among two or more (general: `Step::Choice`), which counts as a decision.
+    /// pick among two or more (general: `Step::Choice`), which counts as a decision. `None`
+    /// when `choose` answers [`STOP`]: the choice is left at the general machine's
+    /// `Step::Choice`, to be played from outside (where it counts as the decision).
     #[inline(always)]
     fn plain_pick<G: Gather>(
         &mut self,
         p: Seat,
         moves: &G,
         choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
-    ) -> Move {
+    ) -> Option<Move> {
         if moves.len() > 1 {
             self.stats.decisions += 1;
         }
-        moves.pick(self, p, choose)
+        let m = moves.pick(self, p, choose);
+        if m.is_none() {
+            self.stats.decisions -= 1;
+        }
+        m
     }
 
     /// Void inference when the seat finds no placement (general: the start of `no_move`): the
@@ -271,7 +309,10 @@ impl RoundState {
                 Some(m) => m,
                 None => return,
             },
-            _ => self.plain_pick(p, moves, choose),
+            _ => match self.plain_pick(p, moves, choose) {
+                Some(m) => m,
+                None => return,
+            },
         };
         self.place_and_end_plain(p, m, obs);
     }
@@ -326,7 +367,10 @@ impl RoundState {
                             self.plain_fail(p, obs);
                             return;
                         }
-                        _ => self.plain_pick(p, moves, choose),
+                        _ => match self.plain_pick(p, moves, choose) {
+                            Some(m) => m,
+                            None => return,
+                        },
                     }
                 }
                 None => {
@@ -334,7 +378,10 @@ impl RoundState {
                     return;
                 }
             },
-            _ => self.plain_pick(p, moves, choose),
+            _ => match self.plain_pick(p, moves, choose) {
+                Some(m) => m,
+                None => return,
+            },
         };
         let own_lifted = self.place::<true, _>(p, m, obs);
         if self.outcome.is_some() {
@@ -381,7 +428,10 @@ impl RoundState {
                     None => return,
                 }
             }
-            _ => self.plain_pick(p, moves, choose),
+            _ => match self.plain_pick(p, moves, choose) {
+                Some(m) => m,
+                None => return,
+            },
         };
         self.place_and_end_plain(p, m, obs);
     }
@@ -440,8 +490,14 @@ pub(super) trait Gather {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// The move to play among the one or more gathered.
-    fn pick(&self, st: &RoundState, p: Seat, choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Move;
+    /// The move to play among the one or more gathered; `None` when the choice is left to the
+    /// outside ([`STOP`]).
+    fn pick(
+        &self,
+        st: &RoundState,
+        p: Seat,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) -> Option<Move>;
 }
 
 impl Gather for MoveList {
@@ -461,15 +517,23 @@ impl Gather for MoveList {
     fn len(&self) -> usize {
         self.as_slice().len()
     }
-    /// The only move, or the strategy's choice.
+    /// The only move, or the strategy's choice (`None`: [`STOP`]).
     #[inline(always)]
-    fn pick(&self, st: &RoundState, p: Seat, choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Move {
+    fn pick(
+        &self,
+        st: &RoundState,
+        p: Seat,
+        choose: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize,
+    ) -> Option<Move> {
         if self.len() == 1 {
-            return self[0];
+            return Some(self[0]);
         }
         let k = choose(st, p, self);
+        if k == STOP {
+            return None;
+        }
         assert!(k < self.len(), "strategy of seat {p} chose move {k} of {}", self.len());
-        self[k]
+        Some(self[k])
     }
 }
 
@@ -514,8 +578,8 @@ impl Gather for Heaviest {
         self.count as usize
     }
     #[inline(always)]
-    fn pick(&self, _: &RoundState, _: Seat, _: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Move {
-        self.best.expect("a choice has a move")
+    fn pick(&self, _: &RoundState, _: Seat, _: &mut impl FnMut(&RoundState, Seat, &MoveList) -> usize) -> Option<Move> {
+        Some(self.best.expect("a choice has a move"))
     }
 }
 
