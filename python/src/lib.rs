@@ -967,7 +967,9 @@ impl SoloCore {
     /// seat's reward, whether the match is over and whether the action was illegal; `None` when
     /// the seat is not to act (no match dealt, or over).
     fn step(&mut self, action: usize) -> Option<(f64, bool, bool)> {
-        let (seat, space) = (self.seat, self.space.clone());
+        // The space borrowed, not its `Arc` cloned: every game shares that `Arc`, and its count
+        // touched by each game's step from every thread of the pool costs a contended line.
+        let (seat, space) = (self.seat, &*self.space);
         let st = self.st.as_mut()?;
         if st.current() != Some(seat) {
             return None;
