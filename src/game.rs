@@ -3,8 +3,8 @@
 use crate::deal::deal;
 use crate::rng::{GameRng, below, rng_from_seed, seeds};
 use crate::round::{
-    EndReason, Event, History, Move, MoveKind, MoveList, NoObserver, Observer, Outcome, Recording, RoundSetup,
-    RoundState, STOP, Seat, SeenEvent, Step, TrainId,
+    ALL_TRAIN_SLOTS, EndReason, Event, History, Move, MoveKind, MoveList, NoObserver, Observer, Outcome, Recording,
+    RoundSetup, RoundState, STOP, Seat, SeenEvent, Step, TrainId,
 };
 use crate::rules::{EngineMode, FirstPlayer, FirstSeat, MAX_PLAYERS, Rules, TieBreak};
 use crate::strategy::{MatchStart, Needs, Strategy};
@@ -1097,21 +1097,36 @@ pub struct ActionSpace {
     mexican: usize,
     branches: usize,
     ways: usize,
+    /// Each train slot's target number, `NO_TARGET` for a slot these rules never offer: what
+    /// `encode` reads for a placement instead of testing which kind of train it is.
+    target: [u8; ALL_TRAIN_SLOTS],
 }
+
+/// In [`ActionSpace`]'s table, a train slot that is no target.
+const NO_TARGET: u8 = u8::MAX;
 
 impl ActionSpace {
     /// The actions of matches under `rules`.
     pub fn new(rules: &Rules) -> ActionSpace {
+        let (players, mexican) = (rules.players as usize, rules.max_mexican_trains as usize);
+        let branches =
+            if rules.branching_doubles == crate::rules::BranchingDoubles::Off { 0 } else { crate::round::MAX_BRANCHES };
+        // Personal trains, then the Mexican trains, then the branches, as the numbering says.
+        let mut target = [NO_TARGET; ALL_TRAIN_SLOTS];
+        let slots = (0..players)
+            .map(|s| TrainId::personal(Seat::from_index(s)))
+            .chain((0..mexican).map(TrainId::mexican))
+            .chain((0..branches).map(TrainId::branch));
+        for (k, t) in slots.enumerate() {
+            target[t.index()] = k as u8;
+        }
         ActionSpace {
             tiles: Tile::set_size(rules.set),
-            players: rules.players as usize,
-            mexican: rules.max_mexican_trains as usize,
-            branches: if rules.branching_doubles == crate::rules::BranchingDoubles::Off {
-                0
-            } else {
-                crate::round::MAX_BRANCHES
-            },
+            players,
+            mexican,
+            branches,
             ways: if rules.blanks_wild { 2 } else { 1 },
+            target,
         }
     }
 
@@ -1141,25 +1156,10 @@ impl ActionSpace {
             MoveKind::Skip => return Some(self.placements() + 2),
             MoveKind::Place(p) => p,
         };
-        let t = p.train;
-        let target = if let Some(seat) = t.owner() {
-            seat.index()
-        } else if let Some(k) = t.branch_index() {
-            self.players + self.mexican + k
-        } else {
-            self.players + (t.index() - MAX_PLAYERS)
-        };
-        let limit = [self.players, self.players + self.mexican, self.targets()];
-        let ok = if t.owner().is_some() {
-            target < limit[0]
-        } else if t.branch_index().is_some() {
-            target < limit[2]
-        } else {
-            target < limit[1]
-        };
+        let target = self.target.get(p.train.index()).copied().unwrap_or(NO_TARGET);
         let turned = usize::from(p.turned);
-        (ok && p.tile.index() < self.tiles && turned < self.ways)
-            .then(|| (p.tile.index() * self.targets() + target) * self.ways + turned)
+        (target != NO_TARGET && p.tile.index() < self.tiles && turned < self.ways)
+            .then(|| (p.tile.index() * self.targets() + usize::from(target)) * self.ways + turned)
     }
 
     /// The move numbered `a` (`None` past the last action).

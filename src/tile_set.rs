@@ -141,7 +141,17 @@ impl TileSet {
     /// within the double-`max` set.
     #[inline]
     pub fn for_each_change(&self, now: &TileSet, max: Pip, mut f: impl FnMut(Tile, bool)) {
-        for a in 0..=max.index() {
+        // The rows that differ first, all of them compared at once (a fixed count the compiler
+        // lays out without a loop; rows above `max` are empty in both), then only those walked:
+        // a hand or a table changes in a few rows between two looks.
+        let mut changed = 0u32;
+        for a in 0..PIP_COUNT {
+            changed |= u32::from(self.rows[a] != now.rows[a]) << a;
+        }
+        debug_assert!(changed >> (max.index() + 1) == 0, "a set beyond double-{max:?}");
+        while changed != 0 {
+            let a = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
             // Bits >= a only: each tile once, from its low half.
             let mut diff = (self.rows[a] ^ now.rows[a]) & (u32::MAX << a);
             while diff != 0 {
@@ -417,5 +427,43 @@ mod tests {
         assert_eq!(a.union(&b).len(), 4);
         assert_eq!(a.union(&b).pips(), 3 + 4 + 7 + 9);
         assert_eq!(a.with(t("0-0")).without(t("1-2")).to_string(), "0-0 2-2 3-4");
+    }
+
+    #[test]
+    fn for_each_change_reports_each_changed_tile_once_in_order() {
+        // Random pairs of subsets of the double-`max` set (a small LCG), against a walk of every
+        // tile: the tiles in exactly one set, ascending, each with whether the second holds it.
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x >> 33
+        };
+        let mut changes = 0;
+        for max in [6u8, 9, 12, 15, 18] {
+            let full = TileSet::full(Pip::from_u8(max));
+            for _ in 0..200 {
+                let (mut a, mut b) = (TileSet::EMPTY, TileSet::EMPTY);
+                let keep = next() % 8;
+                for tile in full.iter() {
+                    if next() % 2 == 0 {
+                        a.insert(tile);
+                    }
+                    // Mostly the same as `a` (as between two looks at a hand), sometimes not.
+                    if (next() % 8 < keep) == a.contains(tile) {
+                        b.insert(tile);
+                    }
+                }
+                let mut seen = Vec::new();
+                a.for_each_change(&b, Pip::from_u8(max), |tile, now| seen.push((tile, now)));
+                let want: Vec<(Tile, bool)> = full
+                    .iter()
+                    .filter(|&tile| a.contains(tile) != b.contains(tile))
+                    .map(|tile| (tile, b.contains(tile)))
+                    .collect();
+                assert_eq!(seen, want, "double-{max}");
+                changes += seen.len();
+            }
+        }
+        assert!(changes > 10_000, "{changes} changes");
     }
 }

@@ -980,7 +980,9 @@ impl SoloCore {
         let found = space.decode(action).and_then(|d| st.legal().iter().position(|&m| m == d));
         let before = st.result().totals[seat.index()];
         if let Some((_, played)) = self.replay.as_mut() {
-            played.push(space.encode(st.legal()[found.unwrap_or(0)]).expect("numbered") as u16);
+            // A legal action is its move's number already; otherwise the first legal move's.
+            let a = if found.is_some() { action } else { space.encode(st.legal()[0]).expect("numbered") };
+            played.push(a as u16);
         }
         match self.events.as_mut() {
             Some(events) => {

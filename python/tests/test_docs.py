@@ -40,6 +40,12 @@ def test_the_quoted_throughputs_are_the_csvs():
     assert readme and int(readme.group(1).replace(",", "")) == rows["vec_env n=1024 steps/cpu-s"]
     m = re.search(r"plays ([\d.]+) times the base's agent steps per CPU-second", doc)
     assert m and float(m.group(1)) == rows["vec_env n=1024 over base"], "the ratio over the base"
+    table = {r["what"]: r for r in csv.DictReader(open(ROOT / "results/benchmarks/python.csv"))}
+    one = table["vec_env n=1024 over base, one process"]
+    m = re.search(r"steadier figure: ([\d.]+) times the base \(median of (\d+) rounds, range ([\d.]+) to ([\d.]+)\)",
+                  " ".join(doc.split()))
+    assert m, "the ratio measured in one process"
+    assert m.groups() == (one["median"], one["runs"], one["min"], one["max"])
     # The floors, as ratios to the base measured in the same rounds (the shared machine's speed
     # varies from day to day, both builds' with it): vec_env at n = 1024 at least 1.3 times the
     # base, the AEC env at least 1.3 times the base and within 1.5 of `State`.

@@ -16,6 +16,13 @@
 # a fresh process, so a busy machine slows them alike. With BASE=PYTHON (an interpreter with
 # another build of the package installed, e.g. the one before a change), every measure that
 # build can run is also run there, interleaved in the same rounds, and labelled "(base)".
+#
+# The shared machine's speed changes within seconds, so the ratio of two medians taken a process
+# apart moves by a tenth from run to run. With BASE, each round also measures the vec_env ratio
+# inside one process: the base's package loaded beside this one (as `mtrain_base`), the two
+# vec_envs (n = 1,024) stepped in alternate blocks of 10 steps, 30 blocks each, and the CPU time
+# of each build's blocks summed ("vec_env n=1024 over base, one process": the median of the
+# rounds' ratios), which moves by about 0.03.
 # Writes results/benchmarks/python.csv.
 #
 # Usage: [BASE=/path/to/python] scripts/bench/bench-python.sh     (about three minutes on 2 cores once built)
@@ -25,7 +32,13 @@ scripts/checks/python-test.sh -q --collect-only > /dev/null   # builds and insta
 OUT="${OUT:-results/benchmarks/python.csv}"
 RUNS="${RUNS:-7}"
 BENCH="$(mktemp --suffix=.py)"
-trap 'rm -f "$BENCH"' EXIT
+BASEPKG="$(mktemp -d)"
+trap 'rm -rf "$BENCH" "$BASEPKG"' EXIT
+if [[ -n "${BASE:-}" ]]; then
+  # The base's package under another name, to load beside this one in one process.
+  cp -r "$("$BASE" -c 'import mtrain, os; print(os.path.dirname(mtrain.__file__))')" "$BASEPKG/mtrain_base"
+  rm -rf "$BASEPKG/mtrain_base/__pycache__"
+fi
 cat > "$BENCH" <<'PY'
 import csv, os, statistics, subprocess, sys, time
 import numpy as np
@@ -102,6 +115,30 @@ def bytes_per_game():
     return (after - before) * os.sysconf("SC_PAGE_SIZE") / len(big)
 
 
+def one_process():
+    """vec_env's agent steps per CPU-second over the base's, both stepped in this process."""
+    sys.path.insert(0, os.environ["BASEPKG"])
+    import mtrain_base
+
+    n, block, blocks = 1024, 10, 30
+    envs = [mtrain.vec_env(n, ["greedy"], players=4, seed=1), mtrain_base.vec_env(n, ["greedy"], players=4, seed=1)]
+    priorities = np.random.default_rng(1).integers(1, 256, size=(8,) + envs[0].mask.shape, dtype=np.uint16)
+    done, cpu_s = [0, 0], [0.0, 0.0]
+
+    def run(i, steps):
+        for _ in range(steps):
+            envs[i].step((envs[i].mask * priorities[done[i] % 8]).argmax(axis=1))
+            done[i] += 1
+
+    run(0, 100), run(1, 100)  # warm-up
+    for b in range(blocks):
+        for i in ((0, 1) if b % 2 == 0 else (1, 0)):  # each build first in every other pair
+            t = time.process_time()
+            run(i, block)
+            cpu_s[i] += time.process_time() - t
+    return cpu_s[1] / cpu_s[0]
+
+
 MEASURES = {
     "State steps/cpu-s": lambda: cpu(state),
     "pettingzoo AEC steps/cpu-s": lambda: cpu(aec),
@@ -110,6 +147,9 @@ MEASURES = {
     "vec_env bytes per game (n=65536, 200 steps)": bytes_per_game,
 }
 
+if sys.argv[1] == "--together":  # both builds in this process: print the ratio
+    print(one_process())
+    sys.exit(0)
 if sys.argv[1] == "--one":  # one measure in this process: print its figure, or nothing
     try:
         print(MEASURES[sys.argv[2]]())
@@ -120,6 +160,7 @@ if sys.argv[1] == "--one":  # one measure in this process: print its figure, or 
 out, runs, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 pythons = [("", sys.executable)] + ([(" (base)", base)] if base else [])
 values = {}
+ONE = "vec_env n=1024 over base, one process"
 for r in range(runs):
     for name in MEASURES:
         if name.startswith("vec_env bytes") and r > 0:
@@ -128,12 +169,18 @@ for r in range(runs):
             got = subprocess.run([python, __file__, "--one", name], capture_output=True, text=True, check=True).stdout
             if got.strip():
                 values.setdefault(name + label, []).append(float(got))
-rows = [[name, len(v), os.cpu_count(), f"{min(v):.0f}", f"{statistics.median(v):.0f}", f"{max(v):.0f}"] for name, v in values.items()]
+    if base:
+        got = subprocess.run([sys.executable, __file__, "--together"], capture_output=True, text=True, check=True)
+        values.setdefault(ONE, []).append(float(got.stdout))
+rows = [[name, len(v), os.cpu_count(), f"{min(v):.0f}", f"{statistics.median(v):.0f}", f"{max(v):.0f}"]
+        for name, v in values.items() if name != ONE]
 med = {name: statistics.median(v) for name, v in values.items()}
 rows.append(["State over AEC", runs, os.cpu_count(), "", f"{med['State steps/cpu-s'] / med['pettingzoo AEC steps/cpu-s']:.2f}", ""])
 if "vec_env n=1024 steps/cpu-s (base)" in med:
     rows.append(["vec_env n=1024 over base", runs, os.cpu_count(), "",
                  f"{med['vec_env n=1024 steps/cpu-s'] / med['vec_env n=1024 steps/cpu-s (base)']:.2f}", ""])
+    v = values[ONE]
+    rows.append([ONE, len(v), os.cpu_count(), f"{min(v):.3f}", f"{statistics.median(v):.3f}", f"{max(v):.3f}"])
 with open(out, "w", newline="") as fh:
     w = csv.writer(fh, lineterminator="\n")
     w.writerow(["what", "runs", "cores", "min", "median", "max"])
@@ -141,5 +188,5 @@ with open(out, "w", newline="") as fh:
 for row in rows:
     print(f"{row[0]:<44} median {row[4]:>10}  (min {row[3]}, max {row[5]})")
 PY
-target/pyenv/bin/python "$BENCH" "$OUT" "$RUNS" "${BASE:-}"
+BASEPKG="$BASEPKG" target/pyenv/bin/python "$BENCH" "$OUT" "$RUNS" "${BASE:-}"
 echo "wrote $OUT" >&2
