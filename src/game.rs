@@ -1254,9 +1254,10 @@ impl ObservationLayout {
 
     /// [`ObservationLayout::write`] into a buffer that holds the observation `shown` records (the
     /// same seat's, written by this layout): the two tile blocks are rewritten only where a tile
-    /// changed, the rest (about a hundred numbers) whole; `shown` is brought up to date. With
-    /// `shown` fresh ([`Shown::default`]) it writes everything. The result is what `write` writes
-    /// (a test holds them equal over whole matches).
+    /// changed, the rest (about a hundred numbers) number by number without clearing it first
+    /// (a train's open end and the seat to act moved where they changed); `shown` is brought up
+    /// to date. With `shown` fresh ([`Shown::default`]) it writes everything. The result is what
+    /// `write` writes (a test holds them equal over whole matches).
     ///
     /// # Panics
     /// As [`ObservationLayout::write`].
@@ -1272,6 +1273,10 @@ impl ObservationLayout {
         // both blocks changed), is written whole.
         if !shown.valid || view.played().len() < shown.played.len() {
             self.write(view, round, to_act, out);
+            for k in 0..self.players + self.mexican {
+                shown.ends[k] = self.end_index(view.train(self.train_id(k)));
+            }
+            shown.valid = true;
         } else {
             assert_eq!(out.len(), self.len(), "an observation of {} numbers", self.len());
             let (hand, rest) = out.split_at_mut(self.tiles);
@@ -1279,9 +1284,66 @@ impl ObservationLayout {
             let max = Pip::from_u8(self.values as u8 - 1);
             shown.hand.for_each_change(view.hand(), max, |t, now| hand[t.index()] = f32::from(u8::from(now)));
             shown.played.for_each_change(view.played(), max, |t, now| played[t.index()] = f32::from(u8::from(now)));
-            self.write_rest(view, round, to_act, rest);
+            self.write_rest_changes(view, round, to_act, rest, shown);
         }
-        *shown = Shown { hand: *view.hand(), played: *view.played(), valid: true };
+        // Each set on its own: the two as one struct were copied by a call to `memcpy`.
+        shown.hand = *view.hand();
+        shown.played = *view.played();
+        shown.to_act = to_act;
+    }
+
+    /// The train of slot `k` of part 3: the seats' trains, then the Mexican trains.
+    fn train_id(&self, k: usize) -> TrainId {
+        if k < self.players { TrainId::personal(Seat::from_index(k)) } else { TrainId::mexican(k - self.players) }
+    }
+
+    /// The open end's place in a train's slot (after its "started" number).
+    fn end_index(&self, t: &crate::round::Train) -> u8 {
+        t.end.index().min(self.values - 1) as u8
+    }
+
+    /// [`ObservationLayout::write_rest`] over what it wrote for `shown`: every number set again
+    /// without clearing the part first, the one-hot open ends and seat to act moved where they
+    /// changed (`shown` keeps where they were), the observing seat (the same) left as it is.
+    fn write_rest_changes(
+        &self,
+        view: &crate::view::View<'_>,
+        round: u8,
+        to_act: Option<Seat>,
+        out: &mut [f32],
+        shown: &mut Shown,
+    ) {
+        let values = self.values;
+        let at = (self.players + self.mexican) * self.per_train();
+        let (trains, out) = out.split_at_mut(at);
+        for (k, slot) in trains.chunks_exact_mut(self.per_train()).enumerate() {
+            let id = self.train_id(k);
+            let t = view.train(id);
+            slot[0] = f32::from(u8::from(t.len > 0));
+            let (was, end) = (usize::from(shown.ends[k]), self.end_index(t));
+            if was != usize::from(end) {
+                slot[1 + was] = 0.0;
+                slot[1 + usize::from(end)] = 1.0;
+                shown.ends[k] = end;
+            }
+            slot[1 + values] = f32::from(u8::from(t.open_double));
+            slot[2 + values] = f32::from(u8::from(k < self.players && view.is_marked(Seat::from_index(k))));
+        }
+        let scale = self.tiles as f32;
+        for (s, x) in out[..self.players].iter_mut().enumerate() {
+            *x = view.hand_size(Seat::from_index(s)) as f32 / scale;
+        }
+        out[self.players] = view.boneyard_len() as f32 / scale;
+        let at = 1 + 2 * self.players;
+        if shown.to_act != to_act {
+            if let Some(p) = shown.to_act {
+                out[at + p.index()] = 0.0;
+            }
+            if let Some(p) = to_act {
+                out[at + p.index()] = 1.0;
+            }
+        }
+        out[at + self.players] = f32::from(round) / f32::from(self.rounds.max(1));
     }
 
     /// Everything after the two tile blocks (parts 3 to 6), into `out` (overwritten).
@@ -1328,6 +1390,10 @@ impl ObservationLayout {
 pub struct Shown {
     hand: crate::tile_set::TileSet,
     played: crate::tile_set::TileSet,
+    /// Each train slot's open end, as [`ObservationLayout::end_index`] places it.
+    ends: [u8; crate::round::TRAIN_SLOTS],
+    /// The seat shown to act.
+    to_act: Option<Seat>,
     valid: bool,
 }
 

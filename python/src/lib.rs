@@ -1209,6 +1209,9 @@ impl Solo {
 /// The most games a [`VecEnv`] steps together.
 const MAX_ENVS: usize = 1_000_000;
 
+/// The games a thread of the pool steps as one piece of work.
+const STEP_CHUNK: usize = 8;
+
 /// `n` games of one seat against built-in bots, stepped together in Rust on every core with
 /// the GIL released: observations, action masks, rewards, dones and illegal flags are numpy
 /// arrays the environment writes in place (`obs`, `mask`, `rewards`, `dones`, `illegal`). A game
@@ -1382,24 +1385,34 @@ impl VecEnv {
             py.detach(|| {
                 use rayon::prelude::*;
                 pool.install(|| {
+                    // Games in chunks of `STEP_CHUNK`: the pool's splitting and the seven zipped
+                    // producers cost once a chunk, not once a game.
+                    let c = STEP_CHUNK;
                     games
-                        .par_iter_mut()
-                        .zip(episodes.par_iter_mut())
-                        .zip(o.par_chunks_mut(w))
-                        .zip(m.par_chunks_mut(a))
-                        .zip(r.par_iter_mut())
-                        .zip(d.par_iter_mut().zip(il.par_iter_mut()))
+                        .par_chunks_mut(c)
+                        .zip(episodes.par_chunks_mut(c))
+                        .zip(o.par_chunks_mut(c * w))
+                        .zip(m.par_chunks_mut(c * a))
+                        .zip(r.par_chunks_mut(c))
+                        .zip(d.par_chunks_mut(c).zip(il.par_chunks_mut(c)))
                         .enumerate()
-                        .for_each(|(i, (((((g, e), o), m), r), (d, il)))| {
-                            let action = usize::try_from(acts[i]).unwrap_or(usize::MAX);
-                            let (reward, over, bad) = g.step(action).unwrap_or((0.0, true, false));
-                            if over {
-                                deal_next(g, seed, i, e);
+                        .for_each(|(k, (((((gs, es), os), ms), rs), (ds, ils)))| {
+                            let rows = os.chunks_exact_mut(w).zip(ms.chunks_exact_mut(a));
+                            let flags = rs.iter_mut().zip(ds.iter_mut()).zip(ils.iter_mut());
+                            for (j, (((g, e), (o, m)), ((r, d), il))) in
+                                gs.iter_mut().zip(es.iter_mut()).zip(rows).zip(flags).enumerate()
+                            {
+                                let i = k * c + j;
+                                let action = usize::try_from(acts[i]).unwrap_or(usize::MAX);
+                                let (reward, over, bad) = g.step(action).unwrap_or((0.0, true, false));
+                                if over {
+                                    deal_next(g, seed, i, e);
+                                }
+                                *r = reward;
+                                *d = over;
+                                *il = bad;
+                                g.write_changes(o, m);
                             }
-                            *r = reward;
-                            *d = over;
-                            *il = bad;
-                            g.write_changes(o, m);
                         });
                 });
             });
