@@ -1320,12 +1320,12 @@ impl ObservationLayout {
             let id = self.train_id(k);
             let t = view.train(id);
             slot[0] = f32::from(u8::from(t.len > 0));
-            let (was, end) = (usize::from(shown.ends[k]), self.end_index(t));
-            if was != usize::from(end) {
-                slot[1 + was] = 0.0;
-                slot[1 + usize::from(end)] = 1.0;
-                shown.ends[k] = end;
-            }
+            // Cleared and set again even where the end did not move: a test of whether it moved
+            // is a branch the processor cannot predict (the ends move at random).
+            let end = self.end_index(t);
+            slot[1 + usize::from(shown.ends[k])] = 0.0;
+            slot[1 + usize::from(end)] = 1.0;
+            shown.ends[k] = end;
             slot[1 + values] = f32::from(u8::from(t.open_double));
             slot[2 + values] = f32::from(u8::from(k < self.players && view.is_marked(Seat::from_index(k))));
         }
