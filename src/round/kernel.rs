@@ -316,9 +316,10 @@ impl RoundState {
         let started = self.table.mexican_started;
         if !restricted {
             self.for_each_marked_other(p, p.bit(), |t| push(best, trains[t.index()].end, t));
-            for i in 0..started as usize {
-                let t = TrainId::mexican(i);
-                push(best, trains[t.index()].end, t);
+            // One bounds check for the started trains' slice, not one a train.
+            let first = TrainId::mexican(0).index();
+            for (i, tr) in trains[first..first + started as usize].iter().enumerate() {
+                push(best, tr.end, TrainId::mexican(i));
             }
         }
         if started < k.max_mexican_trains {

@@ -3,7 +3,7 @@
 use super::state::{BuildKind, Phase, RoundState};
 use super::{ALL_TRAIN_SLOTS, Move, Seat, TRAIN_SLOTS, TrainId};
 use super::{longest_trail, whole_hand_trail};
-use crate::rules::{DoublesPerTurn, FollowUp, MexicanStart, ObligationOrder, Opening};
+use crate::rules::{DoublesPerTurn, FollowUp, MAX_PLAYERS, MexicanStart, ObligationOrder, Opening};
 use crate::tile::{MAX_TILES, PIP_COUNT, Pip, Tile};
 use crate::tile_set::TileSet;
 use std::ops::Deref;
@@ -454,18 +454,18 @@ impl RoundState {
     /// The other seats' marked trains (not `team`'s), clockwise from `p`.
     #[inline]
     pub(super) fn for_each_marked_other(&self, p: Seat, team: u16, mut f: impl FnMut(TrainId)) {
-        let others = self.table.markers & !team;
+        let others = u32::from(self.table.markers & !team);
         if others != 0 {
-            // Rotate the marker mask so that bit 0 is seat p+1.
-            let n = self.players as u32;
-            let s = p.index() as u32 + 1;
-            let all = (1u32 << n) - 1;
-            let mut rot = ((others as u32 >> s) | (others as u32) << (n - s)) & all;
-            while rot != 0 {
-                let k = rot.trailing_zeros();
-                rot &= rot - 1;
-                let q = s + k;
-                f(TrainId::personal(Seat::from_index((if q >= n { q - n } else { q }) as usize)));
+            // Clockwise from p: the seats after p in their bits, then the seats before p moved
+            // up past the 16 seat bits, so rising bits run clockwise and a bit's low four bits
+            // are its seat (no rotation by the table's size, no wrap test per seat).
+            const _: () = assert!(MAX_PLAYERS == 16);
+            let before = (1u32 << p.index()) - 1;
+            let mut order = (others & !before) | ((others & before) << 16);
+            while order != 0 {
+                let k = order.trailing_zeros();
+                order &= order - 1;
+                f(TrainId::personal(Seat::from_index(k as usize % MAX_PLAYERS)));
             }
         }
     }
