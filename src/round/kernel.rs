@@ -160,11 +160,21 @@ impl RoundState {
     /// instructions more a round (the rule facts and the round state's addresses reloaded).
     #[inline(always)]
     pub(super) fn kernel_turn<O: Observer>(&mut self, k: &Hoisted, obs: &mut O) -> Flags {
+        let first = self.stats.turns_taken[self.current.index()] == 0;
+        self.kernel_turn_first(first, k, obs)
+    }
+
+    /// [`RoundState::kernel_turn`] where the caller knows whether this is the seat's first
+    /// turn of the round: the loops that play every seat's turns pass a constant, so that the
+    /// first-turn rules (the own train only, the no-start statistic, the Parsons start, a
+    /// Mexican train after the opening go-round) cost nothing once every seat has played.
+    #[inline(always)]
+    pub(super) fn kernel_turn_first<O: Observer>(&mut self, first: bool, k: &Hoisted, obs: &mut O) -> Flags {
         let p = self.current;
         let pi = p.index();
+        debug_assert_eq!(first, self.stats.turns_taken[pi] == 0);
         let mut f = Flags::default();
         // TurnStart: the no-start statistic (`begin_turn`).
-        let first = self.stats.turns_taken[pi] == 0;
         if first && self.table.trains[pi].len == 0 && !self.holdings.hands[pi].has_suit(self.table.trains[pi].end) {
             self.stats.no_start |= p.bit();
         }
@@ -172,7 +182,7 @@ impl RoundState {
         if self.table.pending_len > 0 {
             self.kernel_cover(p, restricted, k, &mut f, obs);
         } else {
-            self.kernel_normal(p, restricted, k, &mut f, obs);
+            self.kernel_normal(p, first, restricted, k, &mut f, obs);
         }
         f
     }
@@ -247,10 +257,18 @@ impl RoundState {
     /// NORMAL (`plain_normal`): the heaviest placement on an eligible train or a new Mexican
     /// train, from hand or with one drawn tile; a double then owes its follow-up.
     #[inline(always)]
-    fn kernel_normal<O: Observer>(&mut self, p: Seat, restricted: bool, k: &Hoisted, f: &mut Flags, obs: &mut O) {
+    fn kernel_normal<O: Observer>(
+        &mut self,
+        p: Seat,
+        first: bool,
+        restricted: bool,
+        k: &Hoisted,
+        f: &mut Flags,
+        obs: &mut O,
+    ) {
         let hand = &self.holdings.hands[p.index()];
         let mut best = Best::new();
-        self.kernel_targets(p, restricted, k, &mut best, |b, v, t| b.row(hand.row(v), v, t));
+        self.kernel_targets(p, first, restricted, k, &mut best, |b, v, t| b.row(hand.row(v), v, t));
         if best.count == 0 {
             let Some(d) = self.kernel_draw(p, f, obs) else {
                 if k.mark_on_empty_boneyard {
@@ -260,7 +278,7 @@ impl RoundState {
                 return;
             };
             let (lo, hi) = (d.low(), d.high());
-            self.kernel_targets(p, restricted, k, &mut best, |b, v, t| {
+            self.kernel_targets(p, first, restricted, k, &mut best, |b, v, t| {
                 if v == lo {
                     b.one(KMove { train: t, v, q: hi });
                 } else if v == hi {
@@ -306,6 +324,7 @@ impl RoundState {
     fn kernel_targets(
         &self,
         p: Seat,
+        first: bool,
         restricted: bool,
         k: &Hoisted,
         best: &mut Best,
@@ -331,7 +350,7 @@ impl RoundState {
                     MexicanStart::AnyTime => true,
                     MexicanStart::RequiresOwnTrainPlay => self.stats.played_own & p.bit() != 0,
                     MexicanStart::AfterOpeningGoRound => {
-                        self.stats.turns_taken[..k.players as usize].iter().all(|&t| t > 0)
+                        !first && self.stats.turns_taken[..k.players as usize].iter().all(|&t| t > 0)
                     }
                     MexicanStart::OnlyIfNoOtherPlay => best.count == 0,
                 }

@@ -162,10 +162,19 @@ impl RoundState {
             // void records: only while no strategy at the table reads them.
             let k = Hoisted::of(self);
             if heavy & k.everyone == k.everyone {
-                // Every seat heaviest-first (a greedy table, `montecarlo`'s rollouts).
+                // Every seat heaviest-first (a greedy table, `montecarlo`'s rollouts). The seats
+                // play in turn (plain rules skip no one), so once the seat to play has played,
+                // every seat has: the first go-round's turns, then the rest with no first-turn
+                // rules to test.
                 let mut last = None;
+                while self.outcome.is_none()
+                    && (!LIMITED || self.stats.turns < until)
+                    && self.stats.turns_taken[self.current.index()] == 0
+                {
+                    last = Some(self.kernel_turn_first(true, &k, obs));
+                }
                 while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
-                    last = Some(self.kernel_turn(&k, obs));
+                    last = Some(self.kernel_turn_first(false, &k, obs));
                 }
                 if let Some(f) = last {
                     self.kernel_write_back(f);
