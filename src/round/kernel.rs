@@ -538,10 +538,12 @@ impl RoundState {
             self.idle = self.idle.saturating_add(1);
             self.idle_seats |= p.bit();
             obs.event(&Event::Pass { seat: p });
-        }
-        if self.holdings.boneyard.is_empty() && self.idle >= k.players && self.idle_seats == k.everyone {
-            self.finish(EndReason::Blocked, false, obs);
-            return;
+            // Blocked: only an idle turn can complete a go-round of idle turns (after any
+            // other, the idle count is 0 and the test fails), so only an idle turn tests it.
+            if self.holdings.boneyard.is_empty() && self.idle >= k.players && self.idle_seats == k.everyone {
+                self.finish(EndReason::Blocked, false, obs);
+                return;
+            }
         }
         self.current = p.next(k.players);
     }
