@@ -114,7 +114,7 @@ use super::{Bot, BotInfo, ParamInfo, Strategy, param};
 use crate::error::InvalidInput;
 use crate::net::{Activations, Encoder, Inputs, Mlp, NetFile};
 use crate::rng::{GameRng, mix, rng_from_seed};
-use crate::round::{MoveList, RoundState};
+use crate::round::{MoveList, RoundState, WorldSampler};
 use crate::strategy::{Needs, SpecError, StrategySpec};
 use crate::view::View;
 use rand::RngCore;
@@ -588,7 +588,7 @@ struct InferScratch {
 impl Expert {
     /// A world to play: sampled to meet the void records; with `infer=policy`, picked from
     /// `pool` such samples in proportion to the likelihood the recorded plays give it.
-    fn sample(&mut self, view: &View<'_>, rng: &mut GameRng) -> Option<RoundState> {
+    fn sample(&mut self, view: &View<'_>, worlds: &WorldSampler<'_>, rng: &mut GameRng) -> Option<RoundState> {
         match (self.worlds, view.hidden()) {
             (Worlds::True, Some(state)) => return Some(state.clone()),
             (Worlds::TrueHands, Some(state)) => {
@@ -598,7 +598,7 @@ impl Expert {
             }
             _ => {}
         }
-        let draw = |rng: &mut GameRng| if self.loose { view.sample_world_loose(rng) } else { view.sample_world(rng) };
+        let draw = |rng: &mut GameRng| worlds.sample_with(rng, self.loose);
         let (Some((temp, pool)), Some(history)) = (self.inference, view.history()) else { return draw(rng) };
         let sc = &mut *self.infer_scratch;
         sc.pool.clear();
@@ -626,9 +626,18 @@ impl Expert {
 
     /// Plays one world: every survivor's move in world `index`, added to the totals (and, for
     /// the race, stored). `None` when no world can be sampled.
-    fn play_world(&mut self, view: &View<'_>, moves: &MoveList, seed: u64, index: u32, store: bool) -> Option<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn play_world(
+        &mut self,
+        view: &View<'_>,
+        worlds: &WorldSampler<'_>,
+        moves: &MoveList,
+        seed: u64,
+        index: u32,
+        store: bool,
+    ) -> Option<()> {
         let mut world_rng = rng_from_seed(mix(seed, world_stream(index)));
-        let world = self.sample(view, &mut world_rng)?;
+        let world = self.sample(view, worlds, &mut world_rng)?;
         let rollout_seed = mix(seed, rollout_stream(index));
         let k = moves.len();
         if store {
@@ -708,6 +717,8 @@ impl Strategy for Expert {
         });
         self.survivors.clear();
         self.survivors.extend(0..k);
+        // What every world of this decision shares, computed once.
+        let sampler = view.world_sampler();
         let samples = match self.samples {
             0 => AUTO_SAMPLES.0 + AUTO_SAMPLES.1 / u32::from(view.players()),
             s => s,
@@ -718,7 +729,7 @@ impl Strategy for Expert {
         match self.alloc {
             Alloc::Flat => {
                 while w < samples && !late(w) {
-                    if self.play_world(view, moves, seed, w, false).is_none() {
+                    if self.play_world(view, &sampler, moves, seed, w, false).is_none() {
                         return 0;
                     }
                     w += 1;
@@ -734,7 +745,7 @@ impl Strategy for Expert {
                         if late(w) {
                             break 'search;
                         }
-                        if self.play_world(view, moves, seed, w, false).is_none() {
+                        if self.play_world(view, &sampler, moves, seed, w, false).is_none() {
                             return 0;
                         }
                         spent += self.survivors.len() as u64;
@@ -754,7 +765,7 @@ impl Strategy for Expert {
                 let cap = (base + self.bank).min(RACE_MAX_SHARE * base);
                 let mut next_test = RACE_MIN_WORLDS;
                 while self.survivors.len() > 1 && spent + self.survivors.len() as u64 <= cap && !late(w) {
-                    if self.play_world(view, moves, seed, w, true).is_none() {
+                    if self.play_world(view, &sampler, moves, seed, w, true).is_none() {
                         return 0;
                     }
                     spent += self.survivors.len() as u64;

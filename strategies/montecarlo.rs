@@ -369,6 +369,8 @@ impl Strategy for MonteCarlo {
         // stream, one sample says all the others would (the sums compare the same).
         let samples = if self.worlds == Worlds::True && !self.rollout.needs().rng { 1 } else { self.samples };
         let nodes = super::plan::plan_nodes_on_this_thread();
+        // What every sampled world of this decision shares, computed once.
+        let worlds = view.world_sampler();
         for i in 0..samples {
             // Planning rollouts (`planner`, `weighted`) on hands swollen by draws: the search
             // stops once they have done a decision's work (every candidate has the same worlds).
@@ -383,7 +385,7 @@ impl Strategy for MonteCarlo {
                     w.reshuffle_boneyard(&mut world_rng);
                     Some(w)
                 }
-                _ => view.sample_world(&mut world_rng),
+                _ => worlds.sample(&mut world_rng),
             };
             let Some(world) = world else {
                 return 0;

@@ -266,7 +266,7 @@ fn fitting_without(hand: &crate::tile_set::TileSet, t: crate::tile::Tile, v: Pip
     if v == b {
         row &= !(1 << a.get());
     }
-    row.count_ones()
+    crate::tile_set::row_len(row)
 }
 
 impl Weighted {

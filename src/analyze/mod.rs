@@ -209,7 +209,19 @@ impl Hands {
 
     /// One world for `view`'s seat dealt this way, from `rng`; `None` if the seat is not to act.
     pub fn deal(self, view: &View<'_>, loose: bool, rng: &mut GameRng) -> Option<RoundState> {
-        let sample = |rng: &mut GameRng| if loose { view.sample_world_loose(rng) } else { view.sample_world(rng) };
+        self.deal_from(view, &view.world_sampler(), loose, rng)
+    }
+
+    /// [`Hands::deal`] with `worlds` (`view`'s [`View::world_sampler`]), for many worlds at one
+    /// position: the same world from the same `rng`.
+    pub fn deal_from(
+        self,
+        view: &View<'_>,
+        worlds: &crate::round::WorldSampler<'_>,
+        loose: bool,
+        rng: &mut GameRng,
+    ) -> Option<RoundState> {
+        let sample = |rng: &mut GameRng| worlds.sample_with(rng, loose);
         if self == Hands::Uniform {
             return sample(rng);
         }
@@ -532,6 +544,8 @@ pub fn analyze(view: &View<'_>, moves: &[Move], settings: &Settings, seed: u64) 
     let mut ro =
         Rollouts { seats: protos.clone(), rngs: (0..n).map(|_| rng_from_seed(0)).collect(), moves: MoveList::new() };
     let mut rollouts = 0u64;
+    // What every world of this analysis shares, computed once.
+    let worlds = view.world_sampler();
     let mut w = 0u32;
     let mut next_look = schedule.iter().copied();
     let mut look_at = next_look.next().unwrap_or(1);
@@ -546,8 +560,10 @@ pub fn analyze(view: &View<'_>, moves: &[Move], settings: &Settings, seed: u64) 
                 break Stop::Time;
             }
             let mut world_rng = rng_from_seed(mix(seed, 2 * u64::from(w)));
-            let world =
-                settings.hands.deal(view, settings.infer_draws, &mut world_rng).expect("the view's seat is to act");
+            let world = settings
+                .hands
+                .deal_from(view, &worlds, settings.infer_draws, &mut world_rng)
+                .expect("the view's seat is to act");
             let rollout_seed = mix(seed, 2 * u64::from(w) + 1);
             vp.resize((w as usize + 1) * k, f64::NAN);
             vw.resize((w as usize + 1) * k, f64::NAN);

@@ -29,6 +29,66 @@ pub(crate) const FILL_TRIES: usize = 8;
 /// ([`RoundState::sample_world`] for a seat not to act).
 const CHOICE_TRIES: usize = 256;
 
+/// What every world dealt for one seat at one position shares, computed once
+/// ([`RoundState::world_deal`]) for the many worlds a search deals there: the tiles the seat
+/// cannot see in their order, the order the other hands are filled in, and the first hand's
+/// pool with the tiles it may hold moved to the front. A world dealt from it
+/// ([`RoundState::fill_world_from`]) is the one [`RoundState::fill_world`] deals from the same
+/// random stream.
+#[derive(Clone)]
+pub(crate) struct WorldDeal {
+    unseen: [Tile; MAX_TILES],
+    n_unseen: usize,
+    /// The seats to fill, most constrained first: (tiles they may hold, seat).
+    order: [(usize, usize); MAX_PLAYERS],
+    k: usize,
+    /// `unseen` with the tiles the first seat of `order` may hold (by its exact voids) at the
+    /// front, and how many those are.
+    first_pool: [Tile; MAX_TILES],
+    first_fit: usize,
+}
+
+/// Worlds for one view's seat at one position ([`crate::View::world_sampler`]): each is the
+/// world [`crate::View::sample_world`] (or [`crate::View::sample_world_loose`]) would deal from
+/// the same random stream, with what every world shares computed once.
+pub struct WorldSampler<'a> {
+    state: &'a RoundState,
+    seat: Seat,
+    /// What the worlds share when the seat is to act in a round in play (a watcher's worlds are
+    /// dealt by [`RoundState::sample_world`] each time).
+    deal: Option<WorldDeal>,
+}
+
+impl<'a> WorldSampler<'a> {
+    pub(crate) fn new(state: &'a RoundState, seat: Seat) -> WorldSampler<'a> {
+        let in_play = seat == state.current && !matches!(state.phase, Phase::Setup | Phase::Over);
+        WorldSampler { state, seat, deal: in_play.then(|| state.world_deal(seat, 0)) }
+    }
+
+    /// As [`crate::View::sample_world`]: a world the seat cannot tell from the real one, or
+    /// `None` when no round is in play.
+    pub fn sample(&self, rng: &mut GameRng) -> Option<RoundState> {
+        match &self.deal {
+            Some(deal) => Some(self.state.fill_world_from(deal, rng, false)),
+            None => self.state.sample_world(self.seat, rng),
+        }
+    }
+
+    /// As [`crate::View::sample_world_loose`]: a sampled world that also meets every seat's
+    /// loosened void records.
+    pub fn sample_loose(&self, rng: &mut GameRng) -> Option<RoundState> {
+        match &self.deal {
+            Some(deal) => Some(self.state.fill_world_from(deal, rng, true)),
+            None => self.state.sample_world_with(self.seat, rng, true),
+        }
+    }
+
+    /// [`Self::sample_loose`] when `loose`, else [`Self::sample`].
+    pub fn sample_with(&self, rng: &mut GameRng, loose: bool) -> Option<RoundState> {
+        if loose { self.sample_loose(rng) } else { self.sample(rng) }
+    }
+}
+
 impl RoundState {
     /// Whether `t` could be laid on an open end `v` (blanks wild counts blanks, `blanks_wild`, docs/rules.md §9): the
     /// definition [`Self::allowed`] computes for a whole mask of values.
@@ -73,8 +133,9 @@ impl RoundState {
             before.holdings.hands[c.index()].remove_present(d);
         }
         let mut moves = crate::round::MoveList::new();
+        let deal = before.world_deal(seat, 0);
         for _ in 0..CHOICE_TRIES {
-            let mut world = before.fill_world(seat, 0, rng, false);
+            let mut world = before.fill_world_from(&deal, rng, false);
             if drawn.is_some() {
                 let d = world.holdings.boneyard.draw().expect("the drawn tile is among the unseen");
                 world.holdings.hands[c.index()].insert_new(d);
@@ -109,6 +170,12 @@ impl RoundState {
     /// and those of `keep` (a mask of seats) and the boneyard dealt afresh from the tiles
     /// `seat` cannot see (less `keep`'s hands).
     fn fill_world(&self, seat: Seat, keep: u16, rng: &mut GameRng, loose: bool) -> RoundState {
+        self.fill_world_from(&self.world_deal(seat, keep), rng, loose)
+    }
+
+    /// What every world [`Self::fill_world`] deals for `seat` and `keep` in this state shares:
+    /// the unseen tiles, the order the hands are filled in, and the first hand's pool.
+    pub(crate) fn world_deal(&self, seat: Seat, keep: u16) -> WorldDeal {
         let mut unseen_set = self.unseen_by(seat);
         for s in (0..self.players as usize).filter(|&s| keep >> s & 1 == 1) {
             unseen_set = unseen_set.difference(&self.holdings.hands[s]);
@@ -129,6 +196,29 @@ impl RoundState {
             k += 1;
         }
         order[..k].sort_unstable();
+        // The first hand's pool while the voids are respected: the tiles it may hold moved to
+        // the front, as every such attempt of every world starts.
+        let mut first_pool = unseen;
+        let mut first_fit = n_unseen;
+        if k > 0 {
+            let voids = self.known_voids(Seat::from_index(order[0].1));
+            if voids != 0 {
+                first_fit = 0;
+                for i in 0..n_unseen {
+                    if self.allowed(first_pool[i], voids) {
+                        first_pool.swap(i, first_fit);
+                        first_fit += 1;
+                    }
+                }
+            }
+        }
+        WorldDeal { unseen, n_unseen, order, k, first_pool, first_fit }
+    }
+
+    /// One world of `deal` (made by [`Self::world_deal`] for `seat` in this state), its hidden
+    /// tiles drawn from `rng`.
+    pub(crate) fn fill_world_from(&self, deal: &WorldDeal, rng: &mut GameRng, loose: bool) -> RoundState {
+        let order = &deal.order[..deal.k];
         let mut world = self.clone();
         // The last-tile coins of the real round are as hidden as its boneyard: the world gets
         // coins of its own (drawn only when the rules have coins, so no other game changes).
@@ -138,22 +228,29 @@ impl RoundState {
         for attempt in 0..=FILL_TRIES + loose_tries {
             let respect_voids = attempt < FILL_TRIES + loose_tries;
             let loose = attempt < loose_tries;
-            let mut pool = unseen;
-            let mut left = n_unseen;
+            // The first hand's tiles are at the front of the pool (every tile when the voids
+            // are dropped).
+            let (mut pool, first_fit) =
+                if respect_voids { (deal.first_pool, deal.first_fit) } else { (deal.unseen, deal.n_unseen) };
+            let mut left = deal.n_unseen;
             let mut ok = true;
-            for &(_, s) in &order[..k] {
+            for (i_order, &(_, s)) in order.iter().enumerate() {
                 let need = self.holdings.hands[s].len();
-                let voids = if respect_voids { self.known_voids(Seat::from_index(s)) } else { 0 };
                 // Move the tiles seat s may hold to the front of the pool, then draw from them
                 // (with no void, every tile: the pool as it is).
                 let mut fit = 0;
-                if voids == 0 {
-                    fit = left;
+                if i_order == 0 {
+                    fit = first_fit;
                 } else {
-                    for i in 0..left {
-                        if self.allowed(pool[i], voids) {
-                            pool.swap(i, fit);
-                            fit += 1;
+                    let voids = if respect_voids { self.known_voids(Seat::from_index(s)) } else { 0 };
+                    if voids == 0 {
+                        fit = left;
+                    } else {
+                        for i in 0..left {
+                            if self.allowed(pool[i], voids) {
+                                pool.swap(i, fit);
+                                fit += 1;
+                            }
                         }
                     }
                 }
@@ -167,14 +264,14 @@ impl RoundState {
                     for j in 0..need {
                         let r = j + below(rng, (fit - j) as u64) as usize;
                         pool.swap(j, r);
-                        hand.insert(pool[j]);
+                        hand.insert_new(pool[j]);
                     }
                 } else if !self.fill_counted(&mut pool[..fit], need, levels, rng) {
                     ok = false;
                     break;
                 } else {
                     for &t in &pool[..need] {
-                        hand.insert(t);
+                        hand.insert_new(t);
                     }
                 }
                 world.holdings.hands[s] = hand;
@@ -252,7 +349,7 @@ impl RoundState {
         let (mut bits, mut doubles) = (0u32, 0u32);
         for a in (0..crate::tile::PIP_COUNT).filter(|&a| keep >> a & 1 != 0) {
             let row = set.row(crate::tile::Pip::from_u8(a as u8)) & keep;
-            bits += row.count_ones();
+            bits += crate::tile_set::row_len(row);
             doubles += row >> a & 1;
         }
         ((bits + doubles) / 2) as usize
@@ -347,5 +444,111 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fill as it was before [`WorldDeal`] kept what the worlds share: every attempt
+    /// lists the unseen tiles, orders the seats and filters the first seat's pool again. The
+    /// reference [`RoundState::fill_world_from`] is held to.
+    fn fill_world_reference(state: &RoundState, seat: Seat, rng: &mut GameRng, loose: bool) -> RoundState {
+        let unseen_set = state.unseen_by(seat);
+        let mut unseen = [Tile::from_pips(0, 0); MAX_TILES];
+        let mut n_unseen = 0;
+        for t in &unseen_set {
+            unseen[n_unseen] = t;
+            n_unseen += 1;
+        }
+        let mut order = Vec::new();
+        for s in (0..state.players as usize).filter(|&s| s != seat.index()) {
+            order.push((state.allowed_count(&unseen_set, state.known_voids(Seat::from_index(s))), s));
+        }
+        order.sort_unstable();
+        let mut world = state.clone();
+        world.tap_seed = if state.rules.tap_coins() { rand::RngCore::next_u64(rng) } else { 0 };
+        let loose_tries = if loose { FILL_TRIES } else { 0 };
+        for attempt in 0..=FILL_TRIES + loose_tries {
+            let respect_voids = attempt < FILL_TRIES + loose_tries;
+            let loose = attempt < loose_tries;
+            let mut pool = unseen;
+            let mut left = n_unseen;
+            let mut ok = true;
+            for &(_, s) in &order {
+                let need = state.holdings.hands[s].len();
+                let voids = if respect_voids { state.known_voids(Seat::from_index(s)) } else { 0 };
+                let mut fit = 0;
+                for i in 0..left {
+                    if state.allowed(pool[i], voids) {
+                        pool.swap(i, fit);
+                        fit += 1;
+                    }
+                }
+                if fit < need {
+                    ok = false;
+                    break;
+                }
+                let mut hand = TileSet::EMPTY;
+                let levels = if loose { state.loose_voids(Seat::from_index(s)) } else { [0; LOOSE_LEVELS] };
+                if levels == [0; LOOSE_LEVELS] {
+                    for j in 0..need {
+                        let r = j + below(rng, (fit - j) as u64) as usize;
+                        pool.swap(j, r);
+                        assert!(hand.insert(pool[j]));
+                    }
+                } else if !state.fill_counted(&mut pool[..fit], need, levels, rng) {
+                    ok = false;
+                    break;
+                } else {
+                    for &t in &pool[..need] {
+                        assert!(hand.insert(t));
+                    }
+                }
+                world.holdings.hands[s] = hand;
+                pool.copy_within(need..left, 0);
+                left -= need;
+            }
+            if ok {
+                shuffle(rng, &mut pool[..left]);
+                world.holdings.boneyard = Boneyard::from_tiles(&pool[..left]);
+                return world;
+            }
+        }
+        unreachable!()
+    }
+
+    /// A sampler's worlds are the reference fill's and those of the per-call samples from the
+    /// same streams, exact and loose, for the seat to act and for a watcher, at every decision of weighted tables
+    /// (whose voids are tracked, so the fills meet void records).
+    #[test]
+    fn a_world_sampler_deals_the_worlds_of_sample_world() {
+        use crate::strategies::Bot;
+        let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse("weighted").unwrap()).collect();
+        let (mut probes, mut with_voids) = (0, 0);
+        crate::round::recorded_rounds(12, &mut bots, |state, _| {
+            probes += 1;
+            with_voids += usize::from((1..4).any(|s| state.known_voids(Seat::from_index(s)) != 0));
+            for seat in [Seat::from_index(0), Seat::from_index(2)] {
+                let view = state.view(seat);
+                let sampler = view.world_sampler();
+                for i in 0..3 {
+                    let world = |w: Option<RoundState>| format!("{w:?}");
+                    if seat == state.current {
+                        for loose in [false, true] {
+                            assert_eq!(
+                                world(sampler.sample_with(&mut rng_from_seed(i), loose)),
+                                world(Some(fill_world_reference(state, seat, &mut rng_from_seed(i), loose)))
+                            );
+                        }
+                    }
+                    assert_eq!(
+                        world(sampler.sample(&mut rng_from_seed(i))),
+                        world(view.sample_world(&mut rng_from_seed(i)))
+                    );
+                    assert_eq!(
+                        world(sampler.sample_loose(&mut rng_from_seed(i))),
+                        world(view.sample_world_loose(&mut rng_from_seed(i)))
+                    );
+                }
+            }
+        });
+        assert!(probes > 100 && with_voids > 20, "{probes} positions, {with_voids} with voids");
     }
 }

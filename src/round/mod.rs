@@ -15,6 +15,7 @@ mod state;
 mod trail;
 mod turn;
 
+pub use determinize::WorldSampler;
 pub use event::{Event, NoObserver, Observer, PenaltyReason, SeenEvent};
 pub use infer::OpponentModel;
 #[cfg(test)]
