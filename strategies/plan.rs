@@ -24,7 +24,7 @@ pub use super::plan_search::Trail;
 pub use super::plan_search::{
     DECISION_PLAN_BUDGET, PLAN_BUDGET, ROLLOUT_PLAN_BUDGET, longest_plan, plan_nodes_on_this_thread,
 };
-pub(crate) use super::plan_search::{longest_plan_memo, longest_plan_within};
+pub(crate) use super::plan_search::{longest_plan_memo, longest_plan_memo_into, longest_plan_within};
 
 /// The current plan of one seat, searched again only when it went stale (S1c).
 #[derive(Clone, Debug)]
@@ -88,12 +88,16 @@ impl PlanCache {
         if let Some(k) = self.fresh_from(hand, end) {
             return (&self.trail.tiles()[k..], &self.set);
         }
-        self.trail = if self.memo {
-            longest_plan_memo(hand, end, self.budget)
+        if self.memo {
+            longest_plan_memo_into(hand, end, self.budget, &mut self.trail);
         } else {
-            longest_plan_within(hand, end, self.budget)
-        };
-        self.set = self.trail.tiles().iter().copied().collect();
+            self.trail = longest_plan_within(hand, end, self.budget);
+        }
+        // A trail's tiles are distinct.
+        self.set = TileSet::EMPTY;
+        for &t in self.trail.tiles() {
+            self.set.insert_new(t);
+        }
         self.hand = *hand;
         self.valid = true;
         self.searches += 1;

@@ -531,18 +531,26 @@ pub(crate) fn longest_plan_within(hand: &TileSet, start: Pip, budget: u32) -> Tr
 /// searches of a search bot's rollouts, which repeat (a bot's own searches seldom do, and pay
 /// the memo's upkeep for nothing).
 pub(crate) fn longest_plan_memo(hand: &TileSet, start: Pip, budget: u32) -> Trail {
+    let mut trail = Trail::empty(start);
+    longest_plan_memo_into(hand, start, budget, &mut trail);
+    trail
+}
+
+/// [`longest_plan_memo`] written into `out` (a plan cache's own trail): a memo hit copies only
+/// the trail's tiles, with no whole trail built, returned and copied again.
+pub(crate) fn longest_plan_memo_into(hand: &TileSet, start: Pip, budget: u32, out: &mut Trail) {
     let budget = budget.max(1);
     PLAN_MEMO.with(|cell| {
         let mut memo = cell.borrow_mut();
         let memo = memo.get_or_insert_with(PlanMemo::new);
         let slot = memo.slot(hand, start, budget);
-        if let Some(trail) = memo.get(slot, hand, start, budget) {
-            return trail;
+        if memo.get_into(slot, hand, start, budget, out) {
+            return;
         }
         let before = plan_nodes_on_this_thread();
         let (trail, _) = plan_search(hand, start, budget);
         memo.put(slot, hand, budget, &trail, plan_nodes_on_this_thread() - before);
-        trail
+        *out = trail;
     })
 }
 
@@ -611,20 +619,22 @@ impl PlanMemo {
         (h >> 40) as usize & (PLAN_MEMO_SLOTS - 1)
     }
 
-    /// The trail stored in `slot` for exactly (hand, start, budget), its nodes counted again.
+    /// The trail stored in `slot` for exactly (hand, start, budget), written into `out` (true),
+    /// its nodes counted again; false, `out` untouched, when the slot holds another search.
     #[inline]
-    fn get(&self, slot: usize, hand: &TileSet, start: Pip, budget: u32) -> Option<Trail> {
+    fn get_into(&self, slot: usize, hand: &TileSet, start: Pip, budget: u32, out: &mut Trail) -> bool {
         let e = &self.entries[slot];
         if !(e.used && e.start == start && e.budget == budget && e.rows == *hand.rows()) {
-            return None;
+            return false;
         }
-        let mut trail = Trail::empty(start);
         let n = e.len as usize;
-        trail.tiles[..n].copy_from_slice(&e.tiles[..n]);
-        trail.len = e.len;
-        trail.pips = e.pips;
+        // The slots past the trail's length are not part of it (see `Trail`'s `PartialEq`).
+        out.start = start;
+        out.tiles[..n].copy_from_slice(&e.tiles[..n]);
+        out.len = e.len;
+        out.pips = e.pips;
         count_nodes(e.nodes);
-        Some(trail)
+        true
     }
 
     /// Keeps `trail`, the answer for (hand, its start, budget) that took `nodes` nodes, in `slot`.

@@ -676,10 +676,18 @@ impl RoundState {
 
     /// Tap penalties due at the end of a turn (N-8): Great Harbour Cay's falls after the next player's turn;
     /// then this turn's own offence, if it ended on one tile.
+    #[inline(always)]
     fn tap_end_of_turn<O: Observer>(&mut self, p: Seat, obs: &mut O) {
         if self.rules.tap == TapModel::AlwaysAnnounced {
             return; // no penalty model: nothing is ever due
         }
+        self.tap_end_of_turn_due(p, obs);
+    }
+
+    /// [`Self::tap_end_of_turn`] under a tap penalty model (a call, so that the common end of a
+    /// turn without one tests one field inline).
+    #[inline(never)]
+    fn tap_end_of_turn_due<O: Observer>(&mut self, p: Seat, obs: &mut O) {
         if self.rules.tap == TapModel::DrawOneElseSkip
             && let Some(q) = self.tap_due.take()
             && self.tap_caught(q, obs)
@@ -802,17 +810,20 @@ impl RoundState {
         self.turn.doubles_len = 0;
         self.stats.turns_taken[p.index()] += 1;
         self.stats.turns += 1;
-        if self.turn.placed || self.turn.drew || self.turn.marker_changed {
-            self.idle = 0;
-            self.idle_seats = 0;
-        } else {
+        let idle_turn = !(self.turn.placed || self.turn.drew || self.turn.marker_changed);
+        if idle_turn {
             self.idle = self.idle.saturating_add(1);
             self.idle_seats |= p.bit();
             obs.event(&Event::Pass { seat: p });
+        } else {
+            self.idle = 0;
+            self.idle_seats = 0;
         }
         self.tap_end_of_turn(p, obs);
+        // Blocked: only an idle turn can complete a go-round of idle turns (after any other the
+        // idle count is 0, and a tap penalty draw can only reset it), so only an idle turn tests it.
         let everyone = ((1u32 << self.players) - 1) as u16;
-        if self.holdings.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
+        if idle_turn && self.holdings.boneyard.is_empty() && self.idle >= self.players && self.idle_seats == everyone {
             self.finish(EndReason::Blocked, false, obs);
             return;
         }

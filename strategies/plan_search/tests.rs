@@ -251,13 +251,15 @@ fn the_plan_memo_answers_as_the_search() {
         })
         .collect();
     let mut hits = 0;
+    let mut dirty = Trail::empty(Pip::ZERO);
     for i in 0..6000 {
         // Mostly the recent asks again, sometimes any.
         let k = if i % 5 == 0 { below(&mut rng, 600) as usize } else { (i / 10) % 600 };
         let (h, v, budget) = asks[k];
         let before = plan_nodes_on_this_thread();
-        let searched = PLAN_MEMO
-            .with(|m| m.borrow().as_ref().is_none_or(|m| m.get(m.slot(&h, v, budget), &h, v, budget).is_none()));
+        let searched = PLAN_MEMO.with(|m| {
+            m.borrow().as_ref().is_none_or(|m| !m.get_into(m.slot(&h, v, budget), &h, v, budget, &mut Trail::empty(v)))
+        });
         let after_peek = plan_nodes_on_this_thread();
         let got = longest_plan_memo(&h, v, budget);
         let counted = plan_nodes_on_this_thread() - after_peek;
@@ -269,6 +271,12 @@ fn the_plan_memo_answers_as_the_search() {
             (want.start(), want.tiles(), want.pips(), want.len())
         );
         assert_eq!(counted, want_nodes, "{h} from {v}, budget {budget}");
+        // Written into a trail that held the previous answer (a plan cache's own), the same.
+        longest_plan_memo_into(&h, v, budget, &mut dirty);
+        assert_eq!(
+            (dirty.start(), dirty.tiles(), dirty.pips(), dirty.len()),
+            (want.start(), want.tiles(), want.pips(), want.len())
+        );
         if !searched {
             hits += 1;
             assert_eq!(peek_counted, want_nodes);
