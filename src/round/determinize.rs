@@ -515,12 +515,22 @@ mod tests {
     }
 
     /// A sampler's worlds are the reference fill's and those of the per-call samples from the
-    /// same streams, exact and loose, for the seat to act and for a watcher, at every decision of weighted tables
-    /// (whose voids are tracked, so the fills meet void records).
+    /// same streams, exact and loose, for the seat to act and for a watcher, at every decision of
+    /// twelve rounds of a table that reads voids (so the fills meet void records).
     #[test]
     fn a_world_sampler_deals_the_worlds_of_sample_world() {
-        use crate::strategies::Bot;
-        let mut bots: Vec<Bot> = (0..4).map(|_| Bot::parse("weighted").unwrap()).collect();
+        use crate::strategy::{Needs, Strategy};
+        /// Lays its lightest tile (the round machinery names no built-in bot).
+        struct Lightest;
+        impl Strategy for Lightest {
+            fn choose(&mut self, _: &crate::View<'_>, moves: &crate::round::MoveList, _: &mut GameRng) -> usize {
+                (0..moves.len()).min_by_key(|&i| moves[i].tile().map_or(u16::MAX, |t| t.pips())).unwrap_or(0)
+            }
+            fn needs(&self) -> Needs {
+                Needs::NOTHING.voids(true)
+            }
+        }
+        let mut bots: Vec<Lightest> = (0..4).map(|_| Lightest).collect();
         let (mut probes, mut with_voids) = (0, 0);
         crate::round::recorded_rounds(12, &mut bots, |state, _| {
             probes += 1;
