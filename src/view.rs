@@ -171,7 +171,7 @@ impl<'a> View<'a> {
     /// world [`View::sample_world`] deals from the same random stream (and
     /// [`crate::round::WorldSampler::sample_loose`] that of [`View::sample_world_loose`]), with
     /// what every world shares (the unseen tiles, the order the hands are filled in) computed
-    /// once. For search bots, which deal dozens of worlds a decision.
+    /// once, at the first world. For search bots, which deal dozens of worlds a decision.
     pub fn world_sampler(&self) -> crate::round::WorldSampler<'a> {
         crate::round::WorldSampler::new(self.state, self.seat)
     }

@@ -54,21 +54,29 @@ pub(crate) struct WorldDeal {
 pub struct WorldSampler<'a> {
     state: &'a RoundState,
     seat: Seat,
-    /// What the worlds share when the seat is to act in a round in play (a watcher's worlds are
-    /// dealt by [`RoundState::sample_world`] each time).
-    deal: Option<WorldDeal>,
+    /// Whether the seat is to act in a round in play (a watcher's worlds are dealt by
+    /// [`RoundState::sample_world`] each time).
+    to_act: bool,
+    /// What the worlds share, made at the first world (a search that plays the true world
+    /// deals none).
+    deal: std::cell::OnceCell<WorldDeal>,
 }
 
 impl<'a> WorldSampler<'a> {
     pub(crate) fn new(state: &'a RoundState, seat: Seat) -> WorldSampler<'a> {
-        let in_play = seat == state.current && !matches!(state.phase, Phase::Setup | Phase::Over);
-        WorldSampler { state, seat, deal: in_play.then(|| state.world_deal(seat, 0)) }
+        let to_act = seat == state.current && !matches!(state.phase, Phase::Setup | Phase::Over);
+        WorldSampler { state, seat, to_act, deal: std::cell::OnceCell::new() }
+    }
+
+    /// What the worlds share, for a seat to act.
+    fn deal(&self) -> Option<&WorldDeal> {
+        self.to_act.then(|| self.deal.get_or_init(|| self.state.world_deal(self.seat, 0)))
     }
 
     /// As [`crate::View::sample_world`]: a world the seat cannot tell from the real one, or
     /// `None` when no round is in play.
     pub fn sample(&self, rng: &mut GameRng) -> Option<RoundState> {
-        match &self.deal {
+        match self.deal() {
             Some(deal) => Some(self.state.fill_world_from(deal, rng, false)),
             None => self.state.sample_world(self.seat, rng),
         }
@@ -77,7 +85,7 @@ impl<'a> WorldSampler<'a> {
     /// As [`crate::View::sample_world_loose`]: a sampled world that also meets every seat's
     /// loosened void records.
     pub fn sample_loose(&self, rng: &mut GameRng) -> Option<RoundState> {
-        match &self.deal {
+        match self.deal() {
             Some(deal) => Some(self.state.fill_world_from(deal, rng, true)),
             None => self.state.sample_world_with(self.seat, rng, true),
         }
