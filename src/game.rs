@@ -469,17 +469,17 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
     let n = rules.players as usize;
     let deal_rng = rng_from_seed(seeds.deal);
     // Only the seats at the table get a stream, and only a strategy that draws on it has it
-    // seeded (a stream nobody reads changes nothing).
+    // seeded (a stream nobody reads changes nothing); such a strategy is also told its public
+    // seed ([`public_seed`]), read from the same declaration.
     let unused = rng_from_seed(0);
-    let mut rngs: [GameRng; MAX_PLAYERS] =
-        std::array::from_fn(
-            |s| {
-                if s < n && bots[s].needs().rng { rng_from_seed(seeds.bots[s]) } else { unused.clone() }
-            },
-        );
+    let mut rngs: [GameRng; MAX_PLAYERS] = std::array::from_fn(|_| unused.clone());
     obs.match_start(rules, seeds.seed);
     for (s, bot) in bots.iter_mut().enumerate() {
-        let seed = public_seed(bot, seeds, s);
+        let draws = bot.needs().rng;
+        if draws {
+            rngs[s] = rng_from_seed(seeds.bots[s]);
+        }
+        let seed = if draws { seeds::bot_public(seeds.bots[s]) } else { 0 };
         bot.match_start(&MatchStart { rules, seat: Seat::from_index(s), game: seeds.game, seed });
     }
     let mut flow = MatchFlow::new(rules, seeds.seed, deal_rng, result);
@@ -515,7 +515,9 @@ pub(crate) struct MatchFlow {
     /// The round to deal next (1-based).
     next: u8,
     used_doubles: u32,
-    previous: Option<(Seat, Outcome)>,
+    /// Where the rules have the seat that went out lead the next round
+    /// ([`FirstPlayer::PreviousOut`]): that seat, once a round has ended.
+    previous_out: Option<Seat>,
 }
 
 impl MatchFlow {
@@ -525,7 +527,7 @@ impl MatchFlow {
     pub fn new(rules: &Rules, seed: u64, mut deal_rng: GameRng, result: &mut MatchResult) -> MatchFlow {
         let f1 = first_seat(rules, &mut deal_rng);
         result.reset(rules.players);
-        MatchFlow { deal_rng, seed, f1, next: 1, used_doubles: 0, previous: None }
+        MatchFlow { deal_rng, seed, f1, next: 1, used_doubles: 0, previous_out: None }
     }
 
     /// The setup of the next round (its engine, how the engine is found, who leads and who
@@ -541,8 +543,8 @@ impl MatchFlow {
         let e = rules.engine_of_round(r);
         let mode = if rules.set_aside_from_round2 && r >= 2 { EngineMode::SetAside } else { rules.engine_mode };
         let lead = Seat::from_index((self.f1 as usize + r as usize - 1) % n);
-        let first = match (rules.first_player, self.previous) {
-            (FirstPlayer::PreviousOut, Some((prev_first, prev))) => previous_out(&prev, prev_first, n),
+        let first = match (rules.first_player, self.previous_out) {
+            (FirstPlayer::PreviousOut, Some(seat)) => seat,
             _ => lead,
         };
         Some(RoundSetup { e, engine_mode: mode, lead, first, used_doubles: self.used_doubles })
@@ -593,7 +595,9 @@ impl MatchFlow {
         let e = state.engine_number();
         let first = state.first();
         self.used_doubles |= 1 << e.get();
-        self.previous = Some((first, outcome));
+        if state.rules().first_player == FirstPlayer::PreviousOut {
+            self.previous_out = Some(previous_out(&outcome, first, n));
+        }
         for s in 0..n {
             let sc = outcome.scores[s];
             result.totals[s] += sc;
@@ -1439,19 +1443,20 @@ pub fn winners(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_
 #[doc(hidden)] // for the integration tests
 pub fn places(tie: TieBreak, n: usize, totals: &[u32], zero_rounds: &[u8], min_nonzero: &[u32]) -> [u8; MAX_PLAYERS] {
     // Smaller key = further ahead: the lower total, then more zero rounds, then the lower
-    // lowest non-zero round, packed into one integer (same order as the tuple).
-    let mut keys = [0u128; MAX_PLAYERS];
-    for (s, k) in keys.iter_mut().enumerate().take(n) {
+    // lowest non-zero round (the tuple's order: total and zero rounds in one integer).
+    let mut keys = [(0u64, 0u32); MAX_PLAYERS];
+    let keys = &mut keys[..n];
+    for (s, k) in keys.iter_mut().enumerate() {
         *k = match tie {
-            TieBreak::CoWinners => u128::from(totals[s]) << 40,
-            TieBreak::Wikipedia => {
-                u128::from(totals[s]) << 40 | u128::from(u8::MAX - zero_rounds[s]) << 32 | u128::from(min_nonzero[s])
-            }
+            TieBreak::CoWinners => (u64::from(totals[s]), 0),
+            TieBreak::Wikipedia => (u64::from(totals[s]) << 8 | u64::from(u8::MAX - zero_rounds[s]), min_nonzero[s]),
         };
     }
     let mut out = [0u8; MAX_PLAYERS];
-    for (s, place) in out.iter_mut().enumerate().take(n) {
-        *place = keys[..n].iter().filter(|&&k| k < keys[s]).count() as u8;
+    for (place, &key) in out.iter_mut().zip(keys.iter()) {
+        for &k in keys.iter() {
+            *place += u8::from(k < key);
+        }
     }
     out
 }
