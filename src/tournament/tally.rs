@@ -405,9 +405,9 @@ impl DealAcc {
     ///
     /// The cells are reached through the layout's regions (the bots', the seats', the pairs',
     /// the rounds'), each split off once, so that a game's some 60 additions index short
-    /// slices rather than each computing and checking its place in the whole vector: in a
-    /// tournament of fast bots this is a tenth of a game's cost. The sums are of integers, so
-    /// the order they are added in changes nothing.
+    /// slices rather than each computing and checking its place in the whole vector (a third
+    /// fewer instructions; with `greedy` one-round games this is about 4% of a game). The sums
+    /// are of integers, so the order they are added in changes nothing.
     pub(crate) fn add_game(&mut self, spec: &GameSpec, r: &MatchResult) {
         #[inline]
         fn add(c: &mut (u64, u64), x: u64, m: u64) {
