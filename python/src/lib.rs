@@ -879,8 +879,11 @@ struct SoloCore {
     replay: Option<(u64, Vec<u16>)>,
     /// What the `VecEnv` row of this game shows of the tile blocks ([`SoloCore::write_changes`]).
     shown: Shown,
-    /// The actions set in that row's mask.
+    /// The actions set in that row's mask, in the order of the seat's legal moves.
     masked: Vec<u16>,
+    /// Whether `masked` lists the legal moves of the state in play (written by
+    /// [`SoloCore::write_changes`] since the last step): a step then finds its action there.
+    masked_now: bool,
 }
 
 impl SoloCore {
@@ -922,6 +925,7 @@ impl SoloCore {
             replay: None,
             shown: Shown::default(),
             masked: Vec::new(),
+            masked_now: false,
         })
     }
 
@@ -961,6 +965,7 @@ impl SoloCore {
         self.st = Some(st);
         self.replay = Some((seed, Vec::new()));
         self.shown = Shown::default();
+        self.masked_now = false;
     }
 
     /// Plays `action` (the first legal action when it is not legal), then the bots. Returns the
@@ -975,13 +980,26 @@ impl SoloCore {
             return None;
         }
         let seats = self.seats.as_mut().expect("dealt with the state");
-        // The action's move, found among the legal ones (decoding one action costs less than
-        // encoding every legal move; `tests/match_state.rs` holds the two to each other).
-        let found = space.decode(action).and_then(|d| st.legal().iter().position(|&m| m == d));
+        // The action's move, found among the legal ones: in a `VecEnv` among the numbers its
+        // mask row was written from (the legal moves' numbers, in their order), otherwise by
+        // decoding the action (one decoding costs less than encoding every legal move;
+        // `tests/match_state.rs` holds the two to each other).
+        let (found, first) = if self.masked_now {
+            let found = self.masked.iter().position(|&a| usize::from(a) == action);
+            (found, usize::from(self.masked[0]))
+        } else {
+            let found = space.decode(action).and_then(|d| st.legal().iter().position(|&m| m == d));
+            (found, usize::MAX)
+        };
+        self.masked_now = false;
         let before = st.result().totals[seat.index()];
         if let Some((_, played)) = self.replay.as_mut() {
             // A legal action is its move's number already; otherwise the first legal move's.
-            let a = if found.is_some() { action } else { space.encode(st.legal()[0]).expect("numbered") };
+            let a = match found {
+                Some(_) => action,
+                None if first != usize::MAX => first,
+                None => space.encode(st.legal()[0]).expect("numbered"),
+            };
             played.push(a as u16);
         }
         match self.events.as_mut() {
@@ -1024,6 +1042,7 @@ impl SoloCore {
         self.masked.clear();
         let masked = Some(&mut self.masked);
         write_seat(self.st.as_ref(), &self.layout, &self.space, self.seat, obs, mask, &mut self.shown, masked);
+        self.masked_now = !self.masked.is_empty();
     }
 }
 
@@ -1105,6 +1124,7 @@ impl SoloCore {
             self.seats = None;
             self.st = None;
             self.replay = None;
+            self.masked_now = false;
             return Ok(());
         };
         self.reset(seed);

@@ -213,6 +213,32 @@ def test_a_vec_env_pickled_mid_run_steps_on_identically():
     assert np.array_equal(deep.obs, env.obs)
 
 
+def test_a_vec_env_pickled_after_illegal_actions_replays_their_substitutes():
+    # An illegal action plays the first legal move, which the replay records by its number:
+    # the twin must step on in the same games (a wrong number would not replay, or replay
+    # another move).
+    env = VecEnv(4, mtrain.Game("wikipedia", players=4, rounds=2), ["greedy"], 0, 11)
+    env.reset()
+    rng = np.random.default_rng(3)
+    flagged = 0
+    for k in range(40):
+        acts = np.array([rng.choice(np.flatnonzero(row)) for row in env.mask], dtype=np.int64)
+        if k % 3 == 0:
+            acts[k % 4] = -1
+        elif k % 3 == 1:
+            acts[(k + 1) % 4] = int(np.flatnonzero(env.mask[(k + 1) % 4] == 0)[0])
+        env.step(acts)
+        flagged += int(env.illegal.sum())
+    assert flagged >= 26, "every third step has an action outside the mask and one out of range"
+    twin = pickle.loads(pickle.dumps(env))
+    for _ in range(40):
+        acts = np.array([rng.choice(np.flatnonzero(row)) for row in env.mask], dtype=np.int64)
+        env.step(acts)
+        twin.step(acts)
+        for field in ("obs", "mask", "rewards", "dones"):
+            assert np.array_equal(getattr(twin, field), getattr(env, field))
+
+
 class Counter:
     """A Python bot with no state of its own: picks the first legal move."""
 
