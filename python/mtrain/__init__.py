@@ -499,7 +499,10 @@ def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:
     """Opponents as bot specs and the Python bots among them (see :func:`tournament`)."""
     if isinstance(opponents, str) or _is_bot(opponents):
         opponents = [opponents]
-    field, python_bots = _field(list(opponents))
+    opponents = list(opponents)
+    if not opponents:
+        raise ValueError("opponents must be at least one bot spec or Python bot; got an empty list")
+    field, python_bots = _field(opponents)
     return field.split(","), python_bots
 
 

@@ -182,3 +182,35 @@ pub(crate) fn threads(threads: Option<&Int>) -> PyResult<usize> {
     );
     n.checked("threads", 1, most as i128, &range)
 }
+
+/// A rules preset's name as given: a `str` (which preset is checked with the rules), or the
+/// refusal to raise where it is read ([`RulesName::get`]), so that the message names the
+/// argument and the presets (as [`Int`] defers its own).
+pub(crate) struct RulesName(Result<String, String>);
+
+impl RulesName {
+    /// The default preset.
+    pub(crate) fn wikipedia() -> RulesName {
+        RulesName(Ok("wikipedia".to_string()))
+    }
+
+    /// The name, or a `TypeError` for a value that is not a `str`.
+    pub(crate) fn get(&self) -> PyResult<&str> {
+        self.0.as_deref().map_err(|shown| {
+            let names: Vec<&str> = mexican_train::rules::PRESETS.iter().map(|p| p.name).collect();
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "rules must be a preset name ({}); got {shown}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for RulesName {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<RulesName> {
+        let obj = obj.to_owned();
+        Ok(RulesName(obj.extract::<String>().map_err(|_| shown(&obj))))
+    }
+}

@@ -420,17 +420,17 @@ struct Game {
 impl Game {
     #[new]
     #[pyo3(signature = (
-        rules = "wikipedia", *, set = Int::of(12), players = Int::of(4), hand = None, rounds = None, options = None
-    ))]
+        rules = args::RulesName::wikipedia(), *, set = Int::of(12), players = Int::of(4), hand = None, rounds = None, options = None
+    ), text_signature = "(rules='wikipedia', *, set=12, players=4, hand=None, rounds=None, options=None)")]
     fn new(
-        rules: &str,
+        rules: args::RulesName,
         set: Int,
         players: Int,
         hand: Option<Int>,
         rounds: Option<Int>,
         options: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
-        let table = table(rules, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
+        let table = table(rules.get()?, &set, &players, hand.as_ref(), rounds.as_ref(), options.as_ref())?;
         Game::from_spec(table)
     }
 
@@ -898,8 +898,12 @@ impl SoloCore {
         let n = game.rules.players as usize;
         let seat = seat_arg(seat, "seat", n)?;
         if opponents.is_empty() || opponents.len() > n - 1 {
+            let given = match opponents.len() {
+                0 => "none".to_string(),
+                k => k.to_string(),
+            };
             return Err(PyValueError::new_err(format!(
-                "give 1 to {} opponents (fewer are repeated around the table)",
+                "opponents must be 1 to {} bot specs for a table of {n} players (fewer are repeated around the table); got {given}",
                 n - 1
             )));
         }
@@ -1281,6 +1285,9 @@ fn actions_arg<'py>(py: Python<'py>, given: &Bound<'py, PyAny>, n: usize) -> PyR
         return Ok(a.clone());
     }
     let takes = format!("an integer array of shape ({n},) (any integer dtype), or a list of {n} ints");
+    if given.is_none() {
+        return Err(PyTypeError::new_err(format!("actions must be {takes}; got None")));
+    }
     let np = py.import("numpy")?;
     let kind = given.get_type().name().map_or_else(|_| "?".to_string(), |k| k.to_string());
     let arr = np

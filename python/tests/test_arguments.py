@@ -45,6 +45,9 @@ REFUSED = [
     (lambda: mtrain.vec_env(-4), "n", "from 1 to 1000000; got -4"),
     (lambda: mtrain.vec_env(2, seed=-1), "seed", f"from 0 to {U64}; got -1"),
     (lambda: mtrain.vec_env(2, seat=2), "seat", "from 0 to 1; got 2"),
+    (lambda: mtrain.vec_env(2, ["greedy", "random", "planner"], players=2), "opponents",
+     "1 to 1 bot specs for a table of 2 players (fewer are repeated around the table); got 3"),
+    (lambda: mtrain.vec_env(2, []), "opponents", "at least one bot spec or Python bot; got an empty list"),
     (lambda: mtrain.Game(players=-3), "players", "from 2 to 16; got -3"),
     (lambda: mtrain.Game(players=17), "players", "from 2 to 16; got 17"),
     (lambda: mtrain.Game(set=-12), "set", "one of 6, 9, 12, 15, 18; got -12"),
@@ -70,6 +73,10 @@ WRONG_TYPE = [
     (lambda: mtrain.balance(players=4, games=10, min_skill="high"), "min_skill", "got 'high' (str)"),
     (lambda: mtrain.Game(options=5), "options", "a dict {rule: value} or a list of \"rule=value\" strings; got 5"),
     (lambda: mtrain.Game(options="tap=draw_two"), "options", "a dict {rule: value} or a list"),
+    (lambda: mtrain.Game(None), "rules",
+     "a preset name (celko1998, wikipedia, dominorules, family_house, harbour_cay); got None (NoneType)"),
+    (lambda: mtrain.vec_env(2, rules=7), "rules", "a preset name (celko1998, wikipedia"),
+    (lambda: mtrain.vec_env(2).step(None), "actions", "an integer array of shape (2,) (any integer dtype), or a list of 2 ints; got None"),
 ]
 
 
