@@ -26,6 +26,7 @@ from your seat); ``"human"`` prints it. In a notebook the environment shows the 
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import gymnasium
@@ -34,6 +35,12 @@ from gymnasium import spaces
 
 from . import Options, _game, _opponents
 from ._mtrain import Solo, episode_seed
+
+#: What render() warns without a render mode (it then returns None, as Gymnasium's envs do).
+_NO_RENDER_MODE = (
+    "render() shows nothing without a render mode: make the environment with render_mode=\"ansi\" "
+    "(the board as text) or render_mode=\"human\" (printed)"
+)
 
 __all__ = ["MexicanTrainEnv", "env"]
 
@@ -108,8 +115,9 @@ class MexicanTrainEnv(gymnasium.Env):
 
     def render(self) -> Optional[str]:
         """The board from your seat as text (``render_mode="ansi"``), or printed
-        (``"human"``); ``None`` without a render mode."""
+        (``"human"``); ``None`` without a render mode (with a warning)."""
         if self.render_mode is None:
+            warnings.warn(_NO_RENDER_MODE, stacklevel=2)
             return None
         text = self._solo.state().render(self._seat)
         if self.render_mode == "human":

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import operator
 import random
+import warnings
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -48,6 +49,12 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from . import Options, _game
 from ._mtrain import episode_seed
+
+#: What render() warns without a render mode (it then returns None, as Gymnasium's envs do).
+_NO_RENDER_MODE = (
+    "render() shows nothing without a render mode: make the environment with render_mode=\"ansi\" "
+    "(the board as text) or render_mode=\"human\" (printed)"
+)
 
 __all__ = ["MexicanTrainEnv", "MexicanTrainParallelEnv", "env", "parallel_env"]
 
@@ -216,8 +223,10 @@ class MexicanTrainEnv(AECEnv):
 
     def render(self) -> Optional[str]:
         """The board as the agent to act sees it, as text (``render_mode="ansi"``) or printed
-        (``"human"``); ``None`` without a render mode or before ``reset()``."""
+        (``"human"``); ``None`` before ``reset()``, and without a render mode (with a warning)."""
         if self.render_mode is None or self.state is None:
+            if self.render_mode is None:
+                warnings.warn(_NO_RENDER_MODE, stacklevel=2)
             return None
         text = self.state.render()
         if self.render_mode == "human":

@@ -86,6 +86,7 @@ def test_render_modes(capsys):
     e.reset(seed=1)
     assert e.render() is None
     assert capsys.readouterr().out == text
-    assert mtgym.env().render() is None
+    with pytest.warns(UserWarning, match="without a render mode"):
+        assert mtgym.env().render() is None
     with pytest.raises(ValueError, match="render_mode 'rgb_array': valid are"):
         mtgym.env(render_mode="rgb_array")

@@ -122,3 +122,12 @@ def test_a_float_or_bool_action_is_refused_and_any_integer_flagged(bad):
 def test_pettingzoos_render_test_passes_in_both_modes(capsys):
     render_test(lambda render_mode=None: mtpz.env(players=3, rounds=1, render_mode=render_mode))
     assert "engine" in capsys.readouterr().out  # "human" printed the board
+
+
+def test_render_without_a_render_mode_warns_and_shows_nothing():
+    env = mtpz.env(players=3, rounds=1)
+    env.reset(seed=1)
+    with pytest.warns(UserWarning, match="render_mode=\"ansi\""):
+        assert env.render() is None
+    with pytest.warns(UserWarning, match="without a render mode"):
+        assert mtpz.parallel_env(players=3, rounds=1).render() is None
