@@ -990,19 +990,19 @@ impl SoloCore {
         // `tests/match_state.rs` holds the two to each other).
         let (found, first) = if self.masked_now {
             let found = self.masked.iter().position(|&a| usize::from(a) == action);
-            (found, usize::from(self.masked[0]))
+            (found, Some(usize::from(self.masked[0])))
         } else {
             let found = space.decode(action).and_then(|d| st.legal().iter().position(|&m| m == d));
-            (found, usize::MAX)
+            (found, None)
         };
         self.masked_now = false;
         let before = st.result().totals[seat.index()];
         if let Some((_, played)) = self.replay.as_mut() {
             // A legal action is its move's number already; otherwise the first legal move's.
-            let a = match found {
-                Some(_) => action,
-                None if first != usize::MAX => first,
-                None => space.encode(st.legal()[0]).expect("numbered"),
+            let a = match (found, first) {
+                (Some(_), _) => action,
+                (None, Some(first)) => first,
+                (None, None) => space.encode(st.legal()[0]).expect("numbered"),
             };
             played.push(a as u16);
         }
