@@ -495,6 +495,13 @@ def _game(rules: str, set: int, players: int, hand, rounds, options) -> Game:
     return Game(rules, set=set, players=players, hand=hand, rounds=rounds, options=options)
 
 
+#: What render() warns without a render mode (it then returns None, as Gymnasium's envs do).
+_NO_RENDER_MODE = (
+    "render() shows nothing without a render mode: make the environment with render_mode=\"ansi\" "
+    "(the board as text) or render_mode=\"human\" (printed)"
+)
+
+
 def _opponents(opponents) -> Tuple[List[str], List[Tuple[str, object]]]:
     """Opponents as bot specs and the Python bots among them (see :func:`tournament`)."""
     if isinstance(opponents, str) or _is_bot(opponents):

@@ -33,14 +33,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import Options, _game, _opponents
+from . import _NO_RENDER_MODE, Options, _game, _opponents
 from ._mtrain import Solo, episode_seed
-
-#: What render() warns without a render mode (it then returns None, as Gymnasium's envs do).
-_NO_RENDER_MODE = (
-    "render() shows nothing without a render mode: make the environment with render_mode=\"ansi\" "
-    "(the board as text) or render_mode=\"human\" (printed)"
-)
 
 __all__ = ["MexicanTrainEnv", "env"]
 

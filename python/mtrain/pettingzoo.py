@@ -47,14 +47,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from . import Options, _game
+from . import _NO_RENDER_MODE, Options, _game
 from ._mtrain import episode_seed
-
-#: What render() warns without a render mode (it then returns None, as Gymnasium's envs do).
-_NO_RENDER_MODE = (
-    "render() shows nothing without a render mode: make the environment with render_mode=\"ansi\" "
-    "(the board as text) or render_mode=\"human\" (printed)"
-)
 
 __all__ = ["MexicanTrainEnv", "MexicanTrainParallelEnv", "env", "parallel_env"]
 
