@@ -5,7 +5,7 @@
 //!    receives positions `[s*h, (s+1)*h)`. 4. The rest, in order, is the boneyard; a draw takes
 //!    its first tile.
 
-use crate::rng::{GameRng, shuffle};
+use crate::rng::{GameRng, shuffle_first};
 use crate::rules::{EngineMode, MAX_PLAYERS, Rules};
 use crate::tile::{MAX_TILES, Pip, Tile};
 use crate::tile_set::TileSet;
@@ -165,7 +165,8 @@ pub(crate) fn deal_into(
     boneyard: &mut Boneyard,
 ) -> Tile {
     let engine = Tile::new(e, e);
-    let mut tiles = [Tile::from_pips(0, 0); MAX_TILES];
+    // 256 entries, not MAX_TILES: `shuffle_first` indexes them without bounds checks.
+    let mut tiles = [Tile::from_pips(0, 0); 256];
     let canonical = Tile::canonical_slice(rules.set);
     let mut n = canonical.len();
     tiles[..n].copy_from_slice(canonical);
@@ -177,7 +178,7 @@ pub(crate) fn deal_into(
         tiles.copy_within(i + 1..n, i);
         n -= 1;
     }
-    shuffle(rng, &mut tiles[..n]);
+    shuffle_first(rng, &mut tiles, n);
     let h = rules.hand().expect("validated rules have a hand size") as usize;
     let players = rules.players as usize;
     for (s, hand) in hands.iter_mut().enumerate().take(players) {

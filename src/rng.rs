@@ -188,6 +188,23 @@ pub fn shuffle<T>(rng: &mut GameRng, items: &mut [T]) {
     }
 }
 
+/// [`shuffle`] of the first `n` entries of a table of 256: the same swaps from the same draws.
+/// An index into 256 entries made from a `u8` needs no bounds check, where the slice's swap
+/// checked both of its indices on each of the shuffle's steps (a deal's shuffle is a tenth of a
+/// greedy round).
+///
+/// # Panics
+/// Panics if `n` exceeds 256.
+#[inline]
+pub(crate) fn shuffle_first<T>(rng: &mut GameRng, items: &mut [T; 256], n: usize) {
+    assert!(n <= 256, "shuffle_first of {n} entries");
+    for i in (1..n).rev() {
+        let j = below(rng, i as u64 + 1);
+        // i < n <= 256 and j <= i: the casts keep both.
+        items.swap(i as u8 as usize, j as u8 as usize);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +228,23 @@ mod tests {
     }
 
     // Test vectors: these pin the exact streams. Changing them changes every published result.
+    /// `shuffle_first` swaps as `shuffle` does, from the same draws, for every length a table
+    /// of 256 holds.
+    #[test]
+    fn shuffle_first_is_shuffle() {
+        for n in [0, 1, 2, 3, 28, 90, 91, 190, 255, 256] {
+            for seed in 0..8 {
+                let mut a: [u16; 256] = std::array::from_fn(|i| i as u16);
+                let mut b = a;
+                let (mut ra, mut rb) = (rng_from_seed(seed), rng_from_seed(seed));
+                shuffle(&mut ra, &mut a[..n]);
+                shuffle_first(&mut rb, &mut b, n);
+                assert_eq!(a, b, "{n} entries, seed {seed}");
+                assert_eq!(ra.next_u64(), rb.next_u64(), "the same draws");
+            }
+        }
+    }
+
     #[test]
     fn splitmix_and_mix_vectors() {
         assert_eq!(splitmix64(0), 0);

@@ -15,16 +15,61 @@ pub const PIP_COUNT: usize = MAX_PIP as usize + 1;
 pub const MAX_TILES: usize = PIP_COUNT * (PIP_COUNT + 1) / 2;
 
 /// One half of a tile: a pip value `0..=18`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
-pub struct Pip(u8);
+///
+/// Held as an enum of the nineteen values (not a bare `u8`), so that the compiler knows the range
+/// of every pip it loads: indexing an array of [`PIP_COUNT`] entries by a pip (a tile set's suit
+/// rows, above all) then needs no bounds check. Without it, each such index in the engine's hot
+/// loops cost a compare and a branch.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Pip(Value);
+
+/// The values of a [`Pip`]; see there.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(u8)]
+enum Value {
+    #[default]
+    V0,
+    V1,
+    V2,
+    V3,
+    V4,
+    V5,
+    V6,
+    V7,
+    V8,
+    V9,
+    V10,
+    V11,
+    V12,
+    V13,
+    V14,
+    V15,
+    V16,
+    V17,
+    V18,
+}
+
+/// `VALUES[v]`: the value `v` (padded to 256 entries with the highest, which no caller asks
+/// for, so that a lookup by any `u8` needs no bounds check).
+const VALUES: [Value; 256] = {
+    use Value::*;
+    let all = [V0, V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18];
+    let mut t = [V18; 256];
+    let mut i = 0;
+    while i < PIP_COUNT {
+        t[i] = all[i];
+        i += 1;
+    }
+    t
+};
 
 impl Pip {
     /// The blank.
-    pub const ZERO: Pip = Pip(0);
+    pub const ZERO: Pip = Pip(Value::V0);
 
     /// A checked pip value; `None` above [`MAX_PIP`].
     pub const fn new(v: u8) -> Option<Pip> {
-        if v <= MAX_PIP { Some(Pip(v)) } else { None }
+        if v <= MAX_PIP { Some(Pip(VALUES[v as usize])) } else { None }
     }
 
     /// A pip value the caller knows to be in range.
@@ -34,13 +79,13 @@ impl Pip {
     #[inline]
     pub const fn from_u8(v: u8) -> Pip {
         debug_assert!(v <= MAX_PIP);
-        Pip(v)
+        Pip(VALUES[v as usize])
     }
 
     /// The numeric value.
     #[inline]
     pub const fn get(self) -> u8 {
-        self.0
+        self.0 as u8
     }
 
     /// The value as an array index.
@@ -50,9 +95,15 @@ impl Pip {
     }
 }
 
+impl fmt::Debug for Pip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pip({})", self.get())
+    }
+}
+
 impl fmt::Display for Pip {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        write!(f, "{}", self.get())
     }
 }
 
@@ -76,6 +127,19 @@ const fn build_halves() -> ([u8; 256], [u8; 256]) {
 /// Low and high halves by triangular index, padded to 256 entries so that a lookup by any `u8`
 /// needs no bounds check.
 const HALVES: ([u8; 256], [u8; 256]) = build_halves();
+
+/// [`HALVES`] as pips, so that a tile's halves are read with their range known.
+const HALF_PIPS: ([Pip; 256], [Pip; 256]) = {
+    let mut lo = [Pip::ZERO; 256];
+    let mut hi = [Pip::ZERO; 256];
+    let mut i = 0;
+    while i < 256 {
+        lo[i] = Pip::from_u8(HALVES.0[i]);
+        hi[i] = Pip::from_u8(HALVES.1[i]);
+        i += 1;
+    }
+    (lo, hi)
+};
 
 const fn build_index() -> [[u8; 32]; 32] {
     let mut t = [[0u8; 32]; 32];
@@ -141,7 +205,7 @@ impl Tile {
     /// The tile with halves `a` and `b`, in either order.
     #[inline]
     pub const fn new(a: Pip, b: Pip) -> Tile {
-        Tile(INDEX[(a.0 & 31) as usize][(b.0 & 31) as usize])
+        Tile(INDEX[a.index()][b.index()])
     }
 
     /// The triangular indices of `[v|q]` for every `q` (entries past [`MAX_PIP`] are
@@ -149,7 +213,7 @@ impl Tile {
     /// build many tiles of one suit.
     #[inline]
     pub fn suit_indices(v: Pip) -> &'static [u8; 32] {
-        &INDEX[(v.0 & 31) as usize]
+        &INDEX[v.index()]
     }
 
     /// The tile with a triangular index from [`Tile::suit_indices`].
@@ -165,7 +229,7 @@ impl Tile {
     /// Panics if either value exceeds [`MAX_PIP`].
     pub const fn from_pips(a: u8, b: u8) -> Tile {
         assert!(a <= MAX_PIP && b <= MAX_PIP, "pip out of range");
-        Tile::new(Pip(a), Pip(b))
+        Tile::new(Pip::from_u8(a), Pip::from_u8(b))
     }
 
     /// The tile with triangular index `i`; `None` past the double-18 set.
@@ -182,25 +246,25 @@ impl Tile {
     /// The smaller half.
     #[inline]
     pub const fn low(self) -> Pip {
-        Pip(HALVES.0[self.0 as usize])
+        HALF_PIPS.0[self.0 as usize]
     }
 
     /// The larger half.
     #[inline]
     pub const fn high(self) -> Pip {
-        Pip(HALVES.1[self.0 as usize])
+        HALF_PIPS.1[self.0 as usize]
     }
 
     /// Whether both halves are equal.
     #[inline]
     pub const fn is_double(self) -> bool {
-        self.low().0 == self.high().0
+        self.low().get() == self.high().get()
     }
 
     /// Whether one half shows `v`.
     #[inline]
     pub const fn contains(self, v: Pip) -> bool {
-        self.low().0 == v.0 || self.high().0 == v.0
+        self.low().get() == v.get() || self.high().get() == v.get()
     }
 
     /// The half opposite `v` (the new open end after joining at `v`).
@@ -208,7 +272,7 @@ impl Tile {
     #[inline]
     pub const fn other(self, v: Pip) -> Pip {
         let lo = self.low();
-        if lo.0 == v.0 { self.high() } else { lo }
+        if lo.get() == v.get() { self.high() } else { lo }
     }
 
     /// Sum of both halves.
@@ -219,14 +283,14 @@ impl Tile {
 
     /// Number of tiles in the double-`max` set.
     pub const fn set_size(max: Pip) -> usize {
-        let m = max.0 as usize;
+        let m = max.index();
         (m + 1) * (m + 2) / 2
     }
 
     /// Whether the tile belongs to the double-`max` set.
     #[inline]
     pub const fn in_set(self, max: Pip) -> bool {
-        self.high().0 <= max.0
+        self.high().get() <= max.get()
     }
 
     /// The tiles of the double-`max` set in canonical order: sorted by (low, high).
@@ -244,7 +308,7 @@ impl Tile {
     /// [`Tile::canonical`] computed directly (the table's definition, kept for the test).
     #[cfg(test)]
     fn canonical_computed(max: Pip) -> impl Iterator<Item = Tile> {
-        (0..=max.0).flat_map(move |a| (a..=max.0).map(move |b| Tile::from_pips(a, b)))
+        (0..=max.get()).flat_map(move |a| (a..=max.get()).map(move |b| Tile::from_pips(a, b)))
     }
 }
 
