@@ -1893,3 +1893,45 @@ fn the_leaf_net_prose_is_that_of_its_csvs() {
         assert!(page.contains(&s), "results/ladder/README.md lacks '{s}'");
     }
 }
+
+/// STEPS.md's rates against the bare prototype are floor-rates.csv's: for each build and kind of
+/// tournament, the median and range over the pairs of the prototype's seconds over mtrain's.
+#[test]
+fn the_floor_rates_in_steps_are_floor_rates_csv() {
+    let steps = read("results/benchmarks/STEPS.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let rows = records("results/benchmarks/floor-rates.csv");
+    let ratios = |build: &str, col: &str| -> Vec<f64> {
+        let mut r: Vec<f64> = rows
+            .iter()
+            .filter(|r| r["build"] == build)
+            .map(|r| r["floor_s"].parse::<f64>().unwrap() / r[col].parse::<f64>().unwrap())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        r
+    };
+    let median =
+        |r: &[f64]| if r.len() % 2 == 1 { r[r.len() / 2] } else { (r[r.len() / 2 - 1] + r[r.len() / 2]) / 2.0 };
+    let (full, one) = (ratios("new", "full_match_s"), ratios("new", "one_round_s"));
+    let (base_full, base_one) = (ratios("base", "full_match_s"), ratios("base", "one_round_s"));
+    assert_eq!(full.len(), 7);
+    let want = [
+        format!(
+            "full matches {:.3}x its greedy rounds per CPU-second ({:.3} to {:.3} over {} pairs; the base {:.3}x)",
+            median(&full),
+            full[0],
+            full[full.len() - 1],
+            full.len(),
+            median(&base_full)
+        ),
+        format!(
+            "one-round games {:.3}x ({:.3} to {:.3}; the base {:.3}x)",
+            median(&one),
+            one[0],
+            one[one.len() - 1],
+            median(&base_one)
+        ),
+    ];
+    for w in want {
+        assert!(steps.contains(&w), "STEPS.md does not say: {w}");
+    }
+}
