@@ -227,7 +227,6 @@ mod tests {
         assert_eq!(seeds::resample_coins(run), mix(run, 12 << 32));
     }
 
-    // Test vectors: these pin the exact streams. Changing them changes every published result.
     /// `shuffle_first` swaps as `shuffle` does, from the same draws, for every length a table
     /// of 256 holds.
     #[test]
@@ -245,6 +244,7 @@ mod tests {
         }
     }
 
+    // Test vectors: these pin the exact streams. Changing them changes every published result.
     #[test]
     fn splitmix_and_mix_vectors() {
         assert_eq!(splitmix64(0), 0);

@@ -171,7 +171,7 @@ const fn build_pips() -> [u8; 256] {
 const PIPS: [u8; 256] = build_pips();
 
 /// `INDEX[a][b]`: the triangular index of `[a|b]`, a lookup instead of a multiply on the hot path
-/// (32 x 32, indexed by `a & 31`, so that no bounds check is needed; pips never exceed 18).
+/// (32 x 32; indexed by pips, whose range the compiler knows, it needs no bounds check).
 const INDEX: [[u8; 32]; 32] = build_index();
 
 const fn build_canonical() -> [[Tile; MAX_TILES]; PIP_COUNT] {
