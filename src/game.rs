@@ -117,7 +117,8 @@ pub fn play_round<S: Strategy, O: Observer>(
     // The plain turn loop (round/plain.rs) plays the same game faster when the rules allow it;
     // the general machine takes the setup and any turn already in progress.
     let plain = state.plain_rules();
-    play_round_with::<false, _, _>(state, bots, rngs, moves, obs, plain, u32::MAX)
+    let needs = TableNeeds::of(bots, state.players() as usize);
+    play_round_with::<false, _, _>(state, bots, rngs, moves, obs, plain, u32::MAX, needs)
         .expect("a round without a turn limit ends")
 }
 
@@ -135,11 +136,15 @@ pub fn play_round_for<S: Strategy, O: Observer>(
 ) -> Option<Outcome> {
     let plain = state.plain_rules();
     let until = state.turns().saturating_add(turns);
-    play_round_with::<true, _, _>(state, bots, rngs, moves, obs, plain, until)
+    let needs = TableNeeds::of(bots, state.players() as usize);
+    play_round_with::<true, _, _>(state, bots, rngs, moves, obs, plain, until, needs)
 }
 
 /// [`play_round`] with the plain loop allowed or not, stopping, when `LIMITED`, once
-/// [`RoundState::turns`] reaches `until`.
+/// [`RoundState::turns`] reaches `until`; `needs` are the seats' declarations
+/// ([`TableNeeds::of`] `bots`: a match reads them once, since a strategy's needs are the same
+/// for its whole life).
+#[allow(clippy::too_many_arguments)] // the round's parts, each borrowed separately by its loops
 fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     state: &mut RoundState,
     bots: &mut [S],
@@ -148,8 +153,8 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     obs: &mut O,
     plain: bool,
     until: u32,
+    needs: TableNeeds,
 ) -> Option<Outcome> {
-    let needs = TableNeeds::of(bots, state.players() as usize);
     start_round(state, bots, needs.voids);
     if needs.events != 0 {
         return play_round_observed(state, bots, rngs, moves, obs, until, needs);
@@ -343,7 +348,8 @@ pub fn play_round_general<S: Strategy, O: Observer>(
     moves: &mut MoveList,
     obs: &mut O,
 ) -> Outcome {
-    play_round_with::<false, _, _>(state, bots, rngs, moves, obs, false, u32::MAX)
+    let needs = TableNeeds::of(bots, state.players() as usize);
+    play_round_with::<false, _, _>(state, bots, rngs, moves, obs, false, u32::MAX, needs)
         .expect("a round without a turn limit ends")
 }
 
@@ -482,6 +488,10 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
         let seed = if draws { seeds::bot_public(seeds.bots[s]) } else { 0 };
         bot.match_start(&MatchStart { rules, seat: Seat::from_index(s), game: seeds.game, seed });
     }
+    // What the seats read, declared once for the whole match (after `match_start`, where a
+    // bot's parameters are settled).
+    let needs = TableNeeds::of(bots, n);
+    let plain = RoundState::rules_are_plain(rules);
     let mut flow = MatchFlow::new(rules, seeds.seed, deal_rng, result);
     // The round is dealt in place: a round state is large, and building and moving one per
     // round would cost the runner more than the flow's bookkeeping.
@@ -494,7 +504,8 @@ pub(crate) fn play_match_reusing<S: Strategy, O: MatchObserver>(
             None => state.insert(RoundState::with_setup(rules, &flow.deal(rules, &setup), setup)),
         };
         flow.redeal_while_needed(rules, &setup, state, obs);
-        let outcome = play_round(state, bots, &mut rngs[..n], moves, obs);
+        let outcome = play_round_with::<false, _, _>(state, bots, &mut rngs[..n], moves, obs, plain, u32::MAX, needs)
+            .expect("a round without a turn limit ends");
         flow.end_round(state, outcome, result);
     }
     flow.finish(rules, result);

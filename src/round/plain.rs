@@ -65,6 +65,12 @@ impl RoundState {
     /// decided whether the plain loop plays it: a condition below, or `_` with why it needs none.
     #[doc(hidden)] // the engine's state, for its tests
     pub fn plain_rules(&self) -> bool {
+        Self::rules_are_plain(&self.rules)
+    }
+
+    /// [`RoundState::plain_rules`] of a round played under `rules` (a match asks once for all
+    /// its rounds).
+    pub(crate) fn rules_are_plain(rules: &Rules) -> bool {
         let Rules {
             // The table's size, read by every step alike.
             set: _,
@@ -117,7 +123,7 @@ impl RoundState {
             branching_doubles,
             doubler_exempt_on_foreign_train,
             marked_owner_must_prefer_own_train,
-        } = &self.rules;
+        } = rules;
         *opening == Opening::OneTile
             && *follow_up == FollowUp::CoverSameDouble
             && *doubles_per_turn != DoublesPerTurn::Unlimited

@@ -310,8 +310,7 @@ impl Tournament {
                         bot_failed,
                     };
                 }
-                decisions += r.round_records().map(|rec| u64::from(rec.outcome.decisions)).sum::<u64>();
-                w.acc.add_game(&g, r);
+                decisions += w.acc.add_game(&g, r);
                 if let Some(rows) = rows.as_mut() {
                     rows.add(self, &g, r);
                 }

@@ -408,7 +408,10 @@ impl DealAcc {
     /// slices rather than each computing and checking its place in the whole vector (a third
     /// fewer instructions; with `greedy` one-round games this is about 4% of a game). The sums
     /// are of integers, so the order they are added in changes nothing.
-    pub(crate) fn add_game(&mut self, spec: &GameSpec, r: &MatchResult) {
+    ///
+    /// Returns the game's decisions (the sum of its rounds' [`crate::round::Outcome::decisions`]),
+    /// which the runner reports: summed here in the same pass over the rounds.
+    pub(crate) fn add_game(&mut self, spec: &GameSpec, r: &MatchResult) -> u64 {
         #[inline]
         fn add(c: &mut (u64, u64), x: u64, m: u64) {
             c.0 += x;
@@ -431,10 +434,15 @@ impl DealAcc {
         let (position, match_position) = rest.split_at_mut(n);
         // One pass over the rounds: round figures, the round-to-round change in length, who
         // leads the running totals (a lead change is a new seat alone in the lead), and each
-        // seat's rounds gone out.
+        // seat's rounds gone out. A round adds one unit to each round figure and to each seat's
+        // out and position cells, so the pass sums the figures in locals and the units are
+        // added once for the game (sums of integers: the order changes nothing).
         let mut outs = [0u64; crate::rules::MAX_PLAYERS];
+        let mut positions = [0u64; crate::rules::MAX_PLAYERS];
         let mut running = [0u32; crate::rules::MAX_PLAYERS];
         let (mut leader, mut changes) = (None, 0u64);
+        let (mut turns_sum, mut draws, mut blocked, mut boneyard, mut dry, mut no_start) = (0u64, 0u64, 0u64, 0, 0, 0);
+        let (mut diff2, mut diffs, mut played, mut decisions) = (0u64, 0u64, 0u64, 0u64);
         let mut previous_turns: Option<u64> = None;
         // The seat that led round 1: match wins by turn-order position from it.
         let mut first = None;
@@ -442,9 +450,12 @@ impl DealAcc {
             let o = &rec.outcome;
             let f = rec.first.index();
             first.get_or_insert(f);
+            played += 1;
+            decisions += u64::from(o.decisions);
             let turns = u64::from(o.turns);
             if let Some(p) = previous_turns {
-                add(&mut fixed[ROUND_TURNS_DIFF2], turns.abs_diff(p).pow(2), 2);
+                diff2 += turns.abs_diff(p).pow(2);
+                diffs += 1;
             }
             previous_turns = Some(turns);
             let scores = &o.scores[..n];
@@ -470,35 +481,35 @@ impl DealAcc {
                 }
                 leader = Some(s);
             }
-            add(&mut fixed[ROUND_TURNS], turns, 1);
-            add(&mut fixed[ROUND_DRAWS], u64::from(o.draws), 1);
+            turns_sum += turns;
+            draws += u64::from(o.draws);
             // Blocked, or (harbour_cay) ended early as provably stuck: nobody went out.
-            let out = match o.reason {
-                EndReason::Out(s) => Some(s.index()),
-                _ => None,
-            };
-            add(&mut fixed[ROUND_BLOCKED], u64::from(out.is_none()), 1);
-            add(&mut fixed[ROUND_BONEYARD], u64::from(o.boneyard_left), 1);
-            add(&mut fixed[ROUND_DRY], u64::from(o.boneyard_left == 0), 1);
-            add(&mut fixed[ROUND_NO_START], u64::from(row_len(u32::from(o.no_start))), n as u64);
-            for c in out_seat.iter_mut() {
-                c.1 += 1;
+            match o.reason {
+                EndReason::Out(s) => outs[s.index()] += 1,
+                _ => blocked += 1,
             }
-            if let Some(s) = out {
-                out_seat[s].0 += 1;
-                outs[s] += 1;
-            }
+            boneyard += u64::from(o.boneyard_left);
+            dry += u64::from(o.boneyard_left == 0);
+            no_start += u64::from(row_len(u32::from(o.no_start)));
             // The round's win, shared by the seats with its best score, by turn-order position.
             let share = WIN_UNIT / u64::from(row_len(at_best));
-            for c in position.iter_mut() {
-                c.1 += 1;
-            }
             let mut winners = at_best;
             while winners != 0 {
                 let s = winners.trailing_zeros() as usize;
                 winners &= winners - 1;
-                position[if s >= f { s - f } else { s + n - f }].0 += share;
+                positions[if s >= f { s - f } else { s + n - f }] += share;
             }
+        }
+        add(&mut fixed[ROUND_TURNS_DIFF2], diff2, 2 * diffs);
+        add(&mut fixed[ROUND_TURNS], turns_sum, played);
+        add(&mut fixed[ROUND_DRAWS], draws, played);
+        add(&mut fixed[ROUND_BLOCKED], blocked, played);
+        add(&mut fixed[ROUND_BONEYARD], boneyard, played);
+        add(&mut fixed[ROUND_DRY], dry, played);
+        add(&mut fixed[ROUND_NO_START], no_start, n as u64 * played);
+        for ((c, &x), (p, &y)) in out_seat.iter_mut().zip(&outs).zip(position.iter_mut().zip(&positions)) {
+            add(c, x, played);
+            add(p, y, played);
         }
         add(&mut fixed[GAME_LEAD_CHANGES], changes, 1);
         // The smallest, second smallest and largest totals: the game's margin and spread.
@@ -563,6 +574,7 @@ impl DealAcc {
         }
         self.games += 1;
         self.rounds += rounds;
+        decisions
     }
 }
 
