@@ -1899,9 +1899,9 @@ fn the_leaf_net_prose_is_that_of_its_csvs() {
 #[test]
 fn the_floor_rates_in_steps_are_floor_rates_csv() {
     let steps = read("results/benchmarks/STEPS.md").split_whitespace().collect::<Vec<_>>().join(" ");
-    let rows = records("results/benchmarks/floor-rates.csv");
-    let ratios = |build: &str, col: &str| -> Vec<f64> {
-        let mut r: Vec<f64> = rows
+    // Each build's ratios (the prototype's seconds over mtrain's) in a column, sorted.
+    let ratios = |path: &str, build: &str, col: &str| -> Vec<f64> {
+        let mut r: Vec<f64> = records(path)
             .iter()
             .filter(|r| r["build"] == build)
             .map(|r| r["floor_s"].parse::<f64>().unwrap() / r[col].parse::<f64>().unwrap())
@@ -1911,9 +1911,14 @@ fn the_floor_rates_in_steps_are_floor_rates_csv() {
     };
     let median =
         |r: &[f64]| if r.len() % 2 == 1 { r[r.len() / 2] } else { (r[r.len() / 2 - 1] + r[r.len() / 2]) / 2.0 };
-    let (full, one) = (ratios("new", "full_match_s"), ratios("new", "one_round_s"));
-    let (base_full, base_one) = (ratios("base", "full_match_s"), ratios("base", "one_round_s"));
+    let csv = "results/benchmarks/floor-rates.csv";
+    let (full, one) = (ratios(csv, "new", "full_match_s"), ratios(csv, "new", "one_round_s"));
+    let (base_full, base_one) = (ratios(csv, "base", "full_match_s"), ratios(csv, "base", "one_round_s"));
+    let engine = ratios(csv, "new", "engine_s");
     assert_eq!(full.len(), 7);
+    // The runner without statistics (results/benchmarks/prototypes/no-statistics.patch) as the
+    // base of a run of its own.
+    let proto = "results/benchmarks/prototypes/floor-rates.csv";
     let want = [
         format!(
             "full matches {:.3}x its greedy rounds per CPU-second ({:.3} to {:.3} over {} pairs; the base {:.3}x)",
@@ -1929,6 +1934,14 @@ fn the_floor_rates_in_steps_are_floor_rates_csv() {
             one[0],
             one[one.len() - 1],
             median(&base_one)
+        ),
+        format!("the engine alone {:.3}x ({:.3} to {:.3})", median(&engine), engine[0], engine[engine.len() - 1]),
+        format!(
+            "without statistics plays one-round games at {:.3}x and full matches at {:.3}x (HEAD {:.3}x and {:.3}x in the same run)",
+            median(&ratios(proto, "base", "one_round_s")),
+            median(&ratios(proto, "base", "full_match_s")),
+            median(&ratios(proto, "new", "one_round_s")),
+            median(&ratios(proto, "new", "full_match_s"))
         ),
     ];
     for w in want {

@@ -8,7 +8,10 @@
 # one-round games and with 30,770 full matches (400,010 rounds), each once with this tree's build
 # and, when BASE names another `mtrain` binary, once with it. A figure is the command's user CPU
 # seconds; a rate ratio is the prototype's seconds over mtrain's for the same rounds. Medians over
-# the pairs. Run on a quiet machine.
+# the pairs. Each pair also times this tree's engine alone, with no tournament around it:
+# `examples/rounds greedy 400000 play all` (400,000 greedy rounds through `play_round`, the
+# engine cycling 12..0 as in a match, each round dealt in place), the ceiling of what the
+# tournament's rate can reach. Run on a quiet machine.
 #
 # Usage: FLOOR=/path/to/floor [BASE=/path/to/old/mtrain] scripts/bench/floor-rates.sh [PAIRS]
 #        (PAIRS default 7; about 8 seconds a pair with a BASE)
@@ -22,7 +25,10 @@ OUT="${OUT:-results/benchmarks}"
 [[ "$PAIRS" =~ ^[1-9][0-9]*$ ]] || { echo "floor-rates.sh: PAIRS must be a positive whole number, not '$PAIRS'" >&2; exit 2; }
 command -v /usr/bin/time >/dev/null || { echo "floor-rates.sh: /usr/bin/time is not installed" >&2; exit 2; }
 cargo build --release --quiet --bin mtrain
+# The example apart: built together, the binary would take the example's dev-dependency features.
+cargo build --release --quiet --example rounds
 NEW=target/release/mtrain
+ENGINE=target/release/examples/rounds
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -32,7 +38,7 @@ secs() { # command... -> user CPU seconds
 }
 builds=("new|$NEW")
 [[ -n "${BASE:-}" ]] && builds+=("base|$BASE")
-echo "pair,build,floor_s,one_round_s,full_match_s" > "$TMP/rates.csv"
+echo "pair,build,floor_s,one_round_s,full_match_s,engine_s" > "$TMP/rates.csv"
 for pair in $(seq 1 "$PAIRS"); do
   floor=$(secs "$FLOOR" play 400000 1)
   for b in "${builds[@]}"; do
@@ -42,8 +48,10 @@ for pair in $(seq 1 "$PAIRS"); do
     one=$(secs "$bin" tournament --bots greedy --players 4 --set 12 --rounds 1 --games 400000 --threads 1 --seed 3 --quiet --out "$TMP/t")
     rm -rf "$TMP/t"
     full=$(secs "$bin" tournament --bots greedy --players 4 --set 12 --games 30770 --threads 1 --seed 3 --quiet --out "$TMP/t")
-    echo "$pair,$name,$floor,$one,$full" >> "$TMP/rates.csv"
-    echo "pair $pair: floor $floor s, $name one-round $one s, full matches $full s"
+    engine=""
+    [[ $name == new ]] && engine=$(secs "$ENGINE" greedy 400000 play all)
+    echo "$pair,$name,$floor,$one,$full,$engine" >> "$TMP/rates.csv"
+    echo "pair $pair: floor $floor s, $name one-round $one s, full matches $full s${engine:+, engine alone $engine s}"
   done
 done
 mv "$TMP/rates.csv" "$OUT/floor-rates.csv"
@@ -54,7 +62,9 @@ for build in ("new", "base"):
     mine = [r for r in rows if r["build"] == build]
     if not mine:
         continue
-    for col, what in (("one_round_s", "one-round games"), ("full_match_s", "full matches")):
+    for col, what in (("one_round_s", "one-round games"), ("full_match_s", "full matches"), ("engine_s", "the engine alone")):
+        if not mine[0][col]:
+            continue
         ratios = [float(r["floor_s"]) / float(r[col]) for r in mine]
         print(f"{build}: {what} {statistics.median(ratios):.3f}x the prototype's rounds per CPU-second "
               f"({min(ratios):.3f} to {max(ratios):.3f}, {len(ratios)} pairs)")
