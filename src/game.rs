@@ -163,6 +163,52 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
         return play_round_recorded(state, bots, rngs, moves, obs, until, needs.hidden);
     }
     let (all, heavy) = (needs.hidden, needs.heaviest_first);
+    // A table of `weighted` seats (`expert`'s rollouts): their turns on the kernel's listing
+    // turns (round/kernel.rs), which pick from compact moves and keep the void records. (Not
+    // asked at a table with a heaviest-first seat, which `weighted` is not.)
+    if plain && all == 0 && heavy == 0 {
+        let n = state.players() as usize;
+        let mut ws: [Option<&mut crate::strategies::Weighted>; MAX_PLAYERS] = [const { None }; MAX_PLAYERS];
+        let mut every = true;
+        for (s, b) in bots.iter_mut().enumerate().take(n) {
+            ws[s] = b.weighted_kernel();
+            if ws[s].is_none() {
+                every = false;
+                break;
+            }
+        }
+        if every {
+            loop {
+                if LIMITED && state.turns() >= until {
+                    return state.outcome().copied();
+                }
+                match state.advance_until(moves, obs, plain) {
+                    None => {
+                        // The list's scratch is kept per thread: built for each round, its
+                        // zeroing would cost more than a rollout's turns save.
+                        thread_local! {
+                            static LIST: std::cell::RefCell<crate::round::kernel::KList> =
+                                std::cell::RefCell::new(crate::round::kernel::KList::new());
+                        }
+                        LIST.with_borrow_mut(|list| {
+                            state.play_plain_listed::<LIMITED, _>(obs, until, list, &mut |st, p, m| {
+                                ws[p.index()].as_mut().expect("a weighted seat").pick_compact(st, p, m)
+                            })
+                        });
+                        return state.outcome().copied();
+                    }
+                    Some(Step::Over) => return state.outcome().copied(),
+                    Some(Step::Choice(seat, _)) => {
+                        let v = state.view_as(seat, false);
+                        let w = ws[seat.index()].as_mut().expect("a weighted seat");
+                        let i = w.choose(&v, moves, &mut rngs[seat.index()]);
+                        let m = moves[i];
+                        state.play_unchecked(m, obs);
+                    }
+                }
+            }
+        }
+    }
     loop {
         if LIMITED && state.turns() >= until {
             return state.outcome().copied();
@@ -202,6 +248,7 @@ struct TableNeeds {
 
 impl TableNeeds {
     /// The declarations of `bots`, of which the first `players` sit at the table.
+    #[inline]
     fn of<S: Strategy>(bots: &[S], players: usize) -> TableNeeds {
         let mut t = TableNeeds::default();
         for (s, bot) in bots.iter().enumerate() {

@@ -204,6 +204,14 @@ pub trait Strategy {
     fn has_failed(&self) -> bool {
         false
     }
+
+    /// The built-in `weighted` bot this strategy is, if it is one: a table of them has its turns
+    /// played on the plain-rules kernel's listing turns (the engine's business, not a
+    /// strategy author's).
+    #[doc(hidden)]
+    fn weighted_kernel(&mut self) -> Option<&mut crate::strategies::Weighted> {
+        None
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {

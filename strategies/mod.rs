@@ -146,6 +146,14 @@ macro_rules! builtin_bots {
 
         impl Strategy for Bot {
             #[inline]
+            fn weighted_kernel(&mut self) -> Option<&mut Weighted> {
+                match self {
+                    Bot::Weighted(w) => Some(w),
+                    _ => None,
+                }
+            }
+
+            #[inline]
             fn choose(&mut self, view: &View<'_>, moves: &MoveList, rng: &mut GameRng) -> usize {
                 match self {
                     $(Bot::$variant(b) => b.choose(view, moves, rng),)+

@@ -269,6 +269,50 @@ fn fitting_without(hand: &crate::tile_set::TileSet, t: crate::tile::Tile, v: Pip
     crate::tile_set::row_len(row)
 }
 
+/// What the features of every move of one choice share: the seat, its hand and plan, the
+/// table's facts.
+struct Facts<'a> {
+    me: Seat,
+    own: TrainId,
+    hand: &'a crate::tile_set::TileSet,
+    max: Pip,
+    heaviest: f64,
+    hand_size: f64,
+    next: Seat,
+    next_voids: u32,
+    urgent: bool,
+    marked: bool,
+    plan_next: Option<crate::tile::Tile>,
+    plan_set: &'a crate::tile_set::TileSet,
+}
+
+impl Facts<'_> {
+    /// The features of laying `t` on `train`, leaving `end` showing, of which `unplayed` tiles
+    /// are not yet on the table: in the order of [`FEATURES`].
+    #[inline(always)]
+    fn place(&self, t: crate::tile::Tile, train: TrainId, end: Pip, unplayed: u32) -> [f64; FEATURES.len()] {
+        let on_own = train == self.own;
+        let pips = f64::from(t.pips()) / self.heaviest;
+        let is_plan = on_own && self.plan_next == Some(t);
+        let public = !on_own || self.marked;
+        [
+            pips,
+            if self.urgent { pips } else { 0.0 },
+            f64::from(u8::from(t.is_double())),
+            f64::from(u8::from(t.is_double() && fitting_without(self.hand, t, t.low()) == 0)),
+            f64::from(u8::from(on_own)),
+            f64::from(u8::from(on_own && self.marked)),
+            f64::from(u8::from(train.is_mexican())),
+            f64::from(u8::from(train.owner().is_some_and(|s| s != self.me))),
+            f64::from(u8::from(is_plan)),
+            f64::from(u8::from(self.plan_set.contains(t) && !is_plan)),
+            f64::from(fitting_without(self.hand, t, end)) / self.hand_size,
+            f64::from(u8::from(public && self.next != self.me && self.next_voids & (1 << end.get()) != 0)),
+            f64::from(unplayed) / f64::from(self.max.get() + 2),
+        ]
+    }
+}
+
 impl Weighted {
     /// Calls `f(i, score)` for every legal move in order: the weighted sum of its features
     /// (declaring a bullet train scores infinity, a stop or a skip 0). [`Strategy::choose`]
@@ -290,51 +334,70 @@ impl Weighted {
     /// [`FEATURES`].
     #[inline]
     fn for_each_feature(&mut self, view: &View<'_>, moves: &[Move], mut f: impl FnMut(usize, Features)) {
-        let me = view.seat();
-        let n = view.players() as usize;
-        let hand = view.hand();
-        let own = TrainId::personal(me);
-        let max = view.rules().set;
         let wild = view.rules().blanks_wild;
-        let heaviest = 2.0 * f64::from(max.get()).max(1.0);
-        let hand_size = f64::from(hand.len() as u32).max(1.0);
-        let next = Seat::from_index((me.index() + 1) % n);
-        let next_voids = view.known_voids(next);
-        let urgent = (0..n).any(|s| s != me.index() && view.hand_size(Seat::from_index(s)) <= 2);
-        let marked = view.is_marked(me);
-        let (rest, plan_set) = self.cache.rest(hand, view.train(own).end);
-        let plan_next = rest.first().copied();
+        let facts = self.facts(view);
         for (i, m) in moves.iter().enumerate() {
             let features = match m.kind() {
                 MoveKind::Bullet => Features::Bullet,
                 MoveKind::Stop | MoveKind::Skip => Features::End,
                 MoveKind::Place(p) => {
-                    let (t, train) = (p.tile, p.train);
-                    let end = p.new_end(view.train(train).end, wild);
-                    let on_own = train == own;
-                    let pips = f64::from(t.pips()) / heaviest;
-                    let is_plan = on_own && plan_next == Some(t);
-                    let public = !on_own || marked;
-                    let f = [
-                        pips,
-                        if urgent { pips } else { 0.0 },
-                        f64::from(u8::from(t.is_double())),
-                        f64::from(u8::from(t.is_double() && fitting_without(hand, t, t.low()) == 0)),
-                        f64::from(u8::from(on_own)),
-                        f64::from(u8::from(on_own && marked)),
-                        f64::from(u8::from(train.is_mexican())),
-                        f64::from(u8::from(train.owner().is_some_and(|s| s != me))),
-                        f64::from(u8::from(is_plan)),
-                        f64::from(u8::from(plan_set.contains(t) && !is_plan)),
-                        f64::from(fitting_without(hand, t, end)) / hand_size,
-                        f64::from(u8::from(public && next != me && next_voids & (1 << end.get()) != 0)),
-                        f64::from(view.unplayed(end)) / f64::from(max.get() + 2),
-                    ];
-                    Features::Place(f)
+                    let end = p.new_end(view.train(p.train).end, wild);
+                    Features::Place(facts.place(p.tile, p.train, end, view.unplayed(end)))
                 }
             };
             f(i, features);
         }
+    }
+
+    /// What the features of every move of `view`'s seat share.
+    #[inline(always)]
+    fn facts<'a>(&'a mut self, view: &View<'a>) -> Facts<'a> {
+        let me = view.seat();
+        let n = view.players() as usize;
+        let hand = view.hand();
+        let own = TrainId::personal(me);
+        let max = view.rules().set;
+        let (rest, plan_set) = self.cache.rest(hand, view.train(own).end);
+        Facts {
+            me,
+            own,
+            hand,
+            max,
+            heaviest: 2.0 * f64::from(max.get()).max(1.0),
+            hand_size: f64::from(hand.len() as u32).max(1.0),
+            next: Seat::from_index((me.index() + 1) % n),
+            next_voids: view.known_voids(Seat::from_index((me.index() + 1) % n)),
+            urgent: (0..n).any(|s| s != me.index() && view.hand_size(Seat::from_index(s)) <= 2),
+            marked: view.is_marked(me),
+            plan_next: rest.first().copied(),
+            plan_set,
+        }
+    }
+
+    /// [`Strategy::choose`] among compact moves `(train, v, q)` (tile `[v|q]` laid on `train`,
+    /// whose end shows `v`), read from the round state: the plain-rules kernel's listing turns
+    /// ask this. Under the plain rules the kernel plays there is no bullet, stop or skip and no
+    /// wild blank, so the end a move leaves is `q`; the features ([`Facts::place`]), their sum
+    /// and the first best are [`Strategy::choose`]'s: the same pick, bit for bit.
+    pub(crate) fn pick_compact(
+        &mut self,
+        st: &crate::round::RoundState,
+        me: Seat,
+        moves: &[(TrainId, Pip, Pip)],
+    ) -> usize {
+        let w = self.weights;
+        let view = st.view(me);
+        let facts = self.facts(&view);
+        let (mut best, mut best_score) = (0, f64::NEG_INFINITY);
+        for (i, &(train, v, q)) in moves.iter().enumerate() {
+            let x = facts.place(crate::tile::Tile::new(v, q), train, q, st.unplayed(q));
+            let score: f64 = x.iter().zip(&w).map(|(x, w)| x * w).sum();
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        best
     }
 
     /// The features of every legal move, in order (see [`Features`]): what a hint reads to say

@@ -229,18 +229,18 @@ fn play_bare(mut state: RoundState, specs: &[&str], seed: u64, general: bool) ->
     (out, rec.0, format!("{state:?}"))
 }
 
-#[test]
-fn the_plain_loops_heaviest_pick_is_greedys() {
-    let mut rng = rng_from_seed(2027);
-    let lineups: [&[&str]; 4] =
-        [&["greedy"], &["greedy", "random"], &["planner", "greedy", "greedy:ties=random"], &["greedy", "hoarder"]];
+/// Plays 3,000 random rule combinations (salted with `salt`), a third of them handed over
+/// mid-play, with the bare bots of `lineups` both ways, and compares outcomes, events and final
+/// states; returns how many rounds ran plain and the decisions compared.
+fn compare_bare(seed: u64, salt: u64, lineups: &[&[&str]]) -> (u32, u64) {
+    let mut rng = rng_from_seed(seed);
     let (mut plain, mut decisions) = (0, 0u64);
     for i in 0..3000u64 {
         let rules = random_rules(&mut rng);
         if rules.validate().is_err() {
             continue;
         }
-        let mut state = new_round(&rules, mix(i, 2));
+        let mut state = new_round(&rules, mix(i, salt));
         if state.plain_rules() {
             plain += 1;
         }
@@ -256,6 +256,14 @@ fn the_plain_loops_heaviest_pick_is_greedys() {
         assert_eq!(a.2, b.2, "final state, case {i}: {rules:?}");
         decisions += u64::from(a.0.decisions);
     }
+    (plain, decisions)
+}
+
+#[test]
+fn the_plain_loops_heaviest_pick_is_greedys() {
+    let lineups: [&[&str]; 4] =
+        [&["greedy"], &["greedy", "random"], &["planner", "greedy", "greedy:ties=random"], &["greedy", "hoarder"]];
+    let (plain, decisions) = compare_bare(2027, 2, &lineups);
     assert!(plain > 1600, "the plain loop ran in only {plain} rounds");
     assert!(decisions > 40_000, "only {decisions} decisions compared");
 }
@@ -351,4 +359,15 @@ fn a_seat_played_from_outside_stops_the_plain_loop_where_the_general_machine_sto
     assert!(matches > 300, "only {matches} rule combinations validated");
     assert!(plain > 200, "the plain loop ran in only {plain} matches");
     assert!(decisions > 6_000, "only {decisions} decisions compared");
+}
+
+/// A table of `weighted` seats plays its turns on the listing kernel (round/kernel.rs), which
+/// keeps the void records `weighted` reads: the same game as the general machine.
+#[test]
+fn the_listing_kernel_plays_weighteds_game() {
+    let lineups: [&[&str]; 3] =
+        [&["weighted"], &["weighted", "weighted:set=hand"], &["weighted:set=celko1998", "weighted"]];
+    let (plain, decisions) = compare_bare(2028, 3, &lineups);
+    assert!(plain > 1600, "the plain loop ran in only {plain} rounds");
+    assert!(decisions > 40_000, "only {decisions} decisions compared");
 }

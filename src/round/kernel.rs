@@ -27,6 +27,16 @@
 //! combinations and compares outcomes, events and final states; the golden files and
 //! `scripts/compare-builds.sh` hold the moves of every bot. It runs only while void inference is
 //! off (no strategy at the table reads voids), since its turns keep no void records.
+//!
+//! **Listing turns, for a table of `weighted` seats** ([`RoundState::play_plain_listed`]): the
+//! same steps, but each choice's moves are listed as compact `(train, end, other half)` triples
+//! in the order the move list holds them ([`KList`]), the strategy picks among them from the
+//! round state directly (`Weighted::pick_compact`: no view, no move list, no move to decode),
+//! and the void records are kept where the plain loop keeps them (a seat that finds no
+//! placement is void in the values offered; after a draw it keeps, the records narrow). These
+//! are the rollouts of `expert` and every all-`weighted` table; `tests/plain_path.rs`
+//! (`the_listing_kernel_plays_weighteds_game`) compares them with the general machine, void
+//! records included in the final states.
 
 use super::event::{Event, Observer};
 use super::state::{Phase, RoundState, TurnDouble};
@@ -115,6 +125,26 @@ struct Best {
     /// The pick's pips, -1 before the first move.
     pips: i32,
     m: KMove,
+}
+
+/// What the target walk gathers into: whether nothing was gathered yet (the Mexican start that
+/// is allowed only when no other play is).
+trait Gathered {
+    fn is_empty(&self) -> bool;
+}
+
+impl Gathered for Best {
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+impl Gathered for KList {
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 impl Best {
@@ -321,14 +351,14 @@ impl RoundState {
     /// train, then (unless the first turn is restricted) the other seats' marked trains
     /// clockwise and the started Mexican trains, then the Mexican start if allowed.
     #[inline(always)]
-    fn kernel_targets(
+    fn kernel_targets<C: Gathered>(
         &self,
         p: Seat,
         first: bool,
         restricted: bool,
         k: &Hoisted,
-        best: &mut Best,
-        mut push: impl FnMut(&mut Best, Pip, TrainId),
+        best: &mut C,
+        mut push: impl FnMut(&mut C, Pip, TrainId),
     ) {
         let trains = &self.table.trains;
         push(best, trains[p.index()].end, TrainId::personal(p));
@@ -352,7 +382,7 @@ impl RoundState {
                     MexicanStart::AfterOpeningGoRound => {
                         !first && self.stats.turns_taken[..k.players as usize].iter().all(|&t| t > 0)
                     }
-                    MexicanStart::OnlyIfNoOtherPlay => best.count == 0,
+                    MexicanStart::OnlyIfNoOtherPlay => best.is_empty(),
                 }
             };
             if ok {
@@ -546,5 +576,286 @@ impl RoundState {
             }
         }
         self.current = p.next(k.players);
+    }
+}
+
+/// The moves of a listing kernel turn's choice, `(train, v, q)` (tile `[v|q]` on `train`, whose
+/// end shows `v`), in the order the move list would hold them. Its size bounds a turn's moves
+/// as the move list's does (every train slot's end with a full suit row, and the Mexican start).
+pub(crate) struct KList {
+    moves: [(TrainId, Pip, Pip); super::ALL_TRAIN_SLOTS * crate::tile::PIP_COUNT + 3],
+    len: usize,
+}
+
+impl KList {
+    pub(crate) fn new() -> KList {
+        KList {
+            moves: [(TrainId::personal(Seat::from_index(0)), Pip::ZERO, Pip::ZERO);
+                super::ALL_TRAIN_SLOTS * crate::tile::PIP_COUNT + 3],
+            len: 0,
+        }
+    }
+    #[inline(always)]
+    fn row(&mut self, mut row: u32, v: Pip, train: TrainId) {
+        while row != 0 {
+            let q = row.trailing_zeros();
+            row &= row - 1;
+            self.moves[self.len] = (train, v, Pip::from_u8(q as u8));
+            self.len += 1;
+        }
+    }
+    #[inline(always)]
+    fn one(&mut self, train: TrainId, v: Pip, q: Pip) {
+        self.moves[self.len] = (train, v, q);
+        self.len += 1;
+    }
+}
+
+impl RoundState {
+    /// The plain loop for a table whose every pick `pick` makes from the listed compact moves,
+    /// with void records kept (see the module docs): until the round ends or, when `LIMITED`,
+    /// until [`RoundState::turns`] reaches `until`. The caller guarantees plain rules and a turn
+    /// boundary.
+    pub(crate) fn play_plain_listed<const LIMITED: bool, O: Observer>(
+        &mut self,
+        obs: &mut O,
+        until: u32,
+        list: &mut KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) {
+        let k = Hoisted::of(self);
+        let mut last = None;
+        while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
+            let first = self.stats.turns_taken[self.current.index()] == 0;
+            last = Some(self.lturn(first, &k, obs, list, pick));
+        }
+        if let Some(f) = last {
+            self.kernel_write_back(f);
+        }
+    }
+
+    #[inline(always)]
+    fn lchoose(
+        &mut self,
+        p: Seat,
+        list: &KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) -> KMove {
+        let i = if list.len > 1 {
+            self.stats.decisions += 1;
+            pick(self, p, &list.moves[..list.len])
+        } else {
+            0
+        };
+        let (train, v, q) = list.moves[i];
+        KMove { train, v, q }
+    }
+
+    #[inline(always)]
+    fn lvoid_known(&mut self, p: Seat, bits: u32) {
+        if self.voids.track {
+            self.voids.known[p.index()] |= bits;
+        }
+    }
+
+    #[inline(always)]
+    fn lvoid_kept(&mut self, p: Seat, bits: u32) {
+        if self.voids.track {
+            self.void_kept_draw(p, bits);
+        }
+    }
+
+    #[inline(always)]
+    fn lturn<O: Observer>(
+        &mut self,
+        first: bool,
+        k: &Hoisted,
+        obs: &mut O,
+        list: &mut KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) -> Flags {
+        let p = self.current;
+        let pi = p.index();
+        let mut f = Flags::default();
+        if first && self.table.trains[pi].len == 0 && !self.holdings.hands[pi].has_suit(self.table.trains[pi].end) {
+            self.stats.no_start |= p.bit();
+        }
+        let restricted = k.first_turn_own_train_only && first;
+        if self.table.pending_len > 0 {
+            self.lcover(p, restricted, k, &mut f, obs, list, pick);
+        } else {
+            self.lnormal(p, first, restricted, k, &mut f, obs, list, pick);
+        }
+        f
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lcover<O: Observer>(
+        &mut self,
+        p: Seat,
+        restricted: bool,
+        k: &Hoisted,
+        f: &mut Flags,
+        obs: &mut O,
+        list: &mut KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) {
+        let n = self.table.pending_len as usize;
+        let ob = if k.lifo { self.table.pending[n - 1] } else { self.table.pending[0] };
+        if restricted && !k.obligation_overrides_first_turn && ob.train.owner().is_some_and(|q| q != p) {
+            let _ = self.kernel_draw(p, f, obs);
+            self.void_kept_draw(p, 0);
+            self.kernel_mark(p, f, obs);
+            self.kernel_end(p, k, f, obs);
+            return;
+        }
+        let row = self.holdings.hands[p.index()].row(ob.value);
+        if row != 0 {
+            list.len = 0;
+            list.row(row, ob.value, ob.train);
+            let m = self.lchoose(p, list, pick);
+            self.kernel_place_and_end(p, m, k, f, obs);
+            return;
+        }
+        self.lvoid_known(p, 1 << ob.value.get());
+        match self.kernel_draw(p, f, obs) {
+            Some(t) if t.contains(ob.value) => {
+                let m = KMove { train: ob.train, v: ob.value, q: t.other(ob.value) };
+                self.kernel_place_and_end(p, m, k, f, obs);
+            }
+            Some(_) => {
+                self.lvoid_kept(p, 1 << ob.value.get());
+                self.kernel_cover_failed(k);
+                self.kernel_mark(p, f, obs);
+                self.kernel_end(p, k, f, obs);
+            }
+            None => {
+                self.kernel_cover_failed(k);
+                if k.mark_on_empty_boneyard {
+                    self.kernel_mark(p, f, obs);
+                }
+                self.kernel_end(p, k, f, obs);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lnormal<O: Observer>(
+        &mut self,
+        p: Seat,
+        first: bool,
+        restricted: bool,
+        k: &Hoisted,
+        f: &mut Flags,
+        obs: &mut O,
+        list: &mut KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) {
+        let hand = self.holdings.hands[p.index()];
+        list.len = 0;
+        self.kernel_targets(p, first, restricted, k, list, |l, v, t| l.row(hand.row(v), v, t));
+        if list.len == 0 {
+            // Void in every value offered (`void_targets` of the normal phase): the ends of the
+            // trains just walked, the engine's where a Mexican train could start.
+            let mut offered = 0u32;
+            if self.voids.track {
+                self.kernel_targets(p, first, restricted, k, list, |_, v, _| offered |= 1 << v.get());
+                self.voids.known[p.index()] |= offered;
+            }
+            let Some(d) = self.kernel_draw(p, f, obs) else {
+                if k.mark_on_empty_boneyard {
+                    self.kernel_mark(p, f, obs);
+                }
+                self.kernel_end(p, k, f, obs);
+                return;
+            };
+            let (lo, hi) = (d.low(), d.high());
+            self.kernel_targets(p, first, restricted, k, list, |l, v, t| {
+                if v == lo {
+                    l.one(t, v, hi);
+                } else if v == hi {
+                    l.one(t, v, lo);
+                }
+            });
+            if list.len == 0 {
+                // The draw kept: the records narrow to the same values (the draw changed no
+                // train, marker or first-turn fact).
+                if self.voids.track {
+                    self.void_kept_draw(p, offered);
+                }
+                self.kernel_mark(p, f, obs);
+                self.kernel_end(p, k, f, obs);
+                return;
+            }
+        }
+        let m = self.lchoose(p, list, pick);
+        let own_lifted = self.kernel_place(p, m, k, f, obs);
+        if self.outcome.is_some() {
+            return;
+        }
+        if m.v != m.q {
+            self.kernel_end_or_stuck(p, k, f, obs);
+            return;
+        }
+        let v = m.q;
+        if (k.last_of_suit_exempt && self.table.played.row(v) == k.full_row) || (k.reprivatise_exempt && own_lifted) {
+            self.turn.doubles[0].exempt = true;
+            self.kernel_end_or_stuck(p, k, f, obs);
+            return;
+        }
+        if k.early_end_when_stuck && self.kernel_stuck(Phase::FollowUp { train: m.train, value: v, drawn: None }) {
+            self.finish(EndReason::Stuck, true, obs);
+            return;
+        }
+        self.lfollow_up(p, m.train, v, k, f, obs, list, pick);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lfollow_up<O: Observer>(
+        &mut self,
+        p: Seat,
+        train: TrainId,
+        v: Pip,
+        k: &Hoisted,
+        f: &mut Flags,
+        obs: &mut O,
+        list: &mut KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) {
+        let row = self.holdings.hands[p.index()].row(v);
+        if row != 0 {
+            list.len = 0;
+            list.row(row, v, train);
+            let m = self.lchoose(p, list, pick);
+            self.kernel_place_and_end(p, m, k, f, obs);
+            return;
+        }
+        self.lvoid_known(p, 1 << v.get());
+        if f.drew && !k.followup_draw_per_double {
+            self.kernel_mark(p, f, obs);
+            self.kernel_end(p, k, f, obs);
+            return;
+        }
+        match self.kernel_draw(p, f, obs) {
+            Some(t) if t.contains(v) => {
+                let m = KMove { train, v, q: t.other(v) };
+                self.kernel_place_and_end(p, m, k, f, obs);
+            }
+            Some(_) => {
+                self.lvoid_kept(p, 1 << v.get());
+                self.kernel_mark(p, f, obs);
+                self.kernel_end(p, k, f, obs);
+            }
+            None if self.holdings.hands[p.index()].is_empty() => self.finish(EndReason::Out(p), true, obs),
+            None => {
+                if k.mark_on_empty_boneyard {
+                    self.kernel_mark(p, f, obs);
+                }
+                self.kernel_end(p, k, f, obs);
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@
 mod determinize;
 mod event;
 mod infer;
-mod kernel;
+pub(crate) mod kernel;
 mod movegen;
 mod plain;
 mod state;

@@ -22,10 +22,10 @@
 //! **One set of rules.** The placement (PLACE, [`RoundState::place`] with `PLAIN`, which compiles
 //! out the arms of rules the loop never plays) and the end of a turn (END) are the general
 //! machine's own functions; the loop replaces only the machine's dispatch: the phase it re-reads
-//! at every step, and the move generation's tests of rare rules. The one exception is the turn
-//! of a heaviest-first seat while void inference is off, which the plain-rules kernel
-//! ([`super::kernel`]) plays with its own placement and end of turn, held to these by the same
-//! tests.
+//! at every step, and the move generation's tests of rare rules. The exceptions are the turn of
+//! a heaviest-first seat while void inference is off, and every turn of a table of `weighted`
+//! seats, which the plain-rules kernel ([`super::kernel`]) plays with its own placement and end
+//! of turn, held to these by the same tests.
 //!
 //! **Seats played from outside.** A stepped match (`BotSeats`: a learner's seat among bots, the
 //! Python `vec_env`) runs the loop over every seat's turns: the bots choose inside it, and the
