@@ -168,10 +168,10 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
     // asked at a table with a heaviest-first seat, which `weighted` is not.)
     if plain && all == 0 && heavy == 0 {
         let n = state.players() as usize;
-        let mut ws: [Option<&mut crate::strategies::Weighted>; MAX_PLAYERS] = [const { None }; MAX_PLAYERS];
+        let mut ws: [Option<&mut dyn crate::strategy::ListedPick>; MAX_PLAYERS] = [const { None }; MAX_PLAYERS];
         let mut every = true;
         for (s, b) in bots.iter_mut().enumerate().take(n) {
-            ws[s] = b.weighted_kernel();
+            ws[s] = b.listed_pick();
             if ws[s].is_none() {
                 every = false;
                 break;
@@ -192,7 +192,7 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
                         }
                         LIST.with_borrow_mut(|list| {
                             state.play_plain_listed::<LIMITED, _>(obs, until, list, &mut |st, p, m| {
-                                ws[p.index()].as_mut().expect("a weighted seat").pick_compact(st, p, m)
+                                ws[p.index()].as_mut().expect("a weighted seat").pick_listed(st, p, m)
                             })
                         });
                         return state.outcome().copied();

@@ -205,13 +205,27 @@ pub trait Strategy {
         false
     }
 
-    /// The built-in `weighted` bot this strategy is, if it is one: a table of them has its turns
-    /// played on the plain-rules kernel's listing turns (the engine's business, not a
-    /// strategy author's).
+    /// This strategy as one that picks from the plain-rules kernel's compact move lists, if it
+    /// is one (the built-in `weighted`): a table of them has its turns played on the kernel's
+    /// listing turns (the engine's business, not a strategy author's).
     #[doc(hidden)]
-    fn weighted_kernel(&mut self) -> Option<&mut crate::strategies::Weighted> {
+    fn listed_pick(&mut self) -> Option<&mut dyn ListedPick> {
         None
     }
+}
+
+/// A strategy that picks among compact moves `(train, v, q)` (tile `[v|q]` laid on `train`,
+/// whose end shows `v`) from the round state, as its [`Strategy::choose`] would among the same
+/// moves: the plain-rules kernel's listing turns ask it (see [`Strategy::listed_pick`]).
+#[doc(hidden)]
+pub trait ListedPick: Strategy {
+    /// The index of the move to play among two or more.
+    fn pick_listed(
+        &mut self,
+        st: &crate::round::RoundState,
+        me: crate::round::Seat,
+        moves: &[(crate::round::TrainId, crate::tile::Pip, crate::tile::Pip)],
+    ) -> usize;
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {

@@ -146,9 +146,9 @@ macro_rules! builtin_bots {
 
         impl Strategy for Bot {
             #[inline]
-            fn weighted_kernel(&mut self) -> Option<&mut Weighted> {
+            fn listed_pick(&mut self) -> Option<&mut dyn crate::strategy::ListedPick> {
                 match self {
-                    Bot::Weighted(w) => Some(w),
+                    Bot::Weighted(w) => Some(&mut **w),
                     _ => None,
                 }
             }

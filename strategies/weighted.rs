@@ -379,12 +379,7 @@ impl Weighted {
     /// ask this. Under the plain rules the kernel plays there is no bullet, stop or skip and no
     /// wild blank, so the end a move leaves is `q`; the features ([`Facts::place`]), their sum
     /// and the first best are [`Strategy::choose`]'s: the same pick, bit for bit.
-    pub(crate) fn pick_compact(
-        &mut self,
-        st: &crate::round::RoundState,
-        me: Seat,
-        moves: &[(TrainId, Pip, Pip)],
-    ) -> usize {
+    fn pick_compact(&mut self, st: &crate::round::RoundState, me: Seat, moves: &[(TrainId, Pip, Pip)]) -> usize {
         let w = self.weights;
         let view = st.view(me);
         let facts = self.facts(&view);
@@ -406,6 +401,13 @@ impl Weighted {
         let mut out = Vec::with_capacity(moves.len());
         self.for_each_feature(view, moves, |_, x| out.push(x));
         out
+    }
+}
+
+impl crate::strategy::ListedPick for Weighted {
+    #[inline]
+    fn pick_listed(&mut self, st: &crate::round::RoundState, me: Seat, moves: &[(TrainId, Pip, Pip)]) -> usize {
+        self.pick_compact(st, me, moves)
     }
 }
 
