@@ -163,57 +163,32 @@ fn play_round_with<const LIMITED: bool, S: Strategy, O: Observer>(
         return play_round_recorded(state, bots, rngs, moves, obs, until, needs.hidden);
     }
     let (all, heavy) = (needs.hidden, needs.heaviest_first);
-    // A table of `weighted` seats (`expert`'s rollouts): their turns on the kernel's listing
-    // turns (round/kernel.rs), which pick from compact moves and keep the void records. (Not
-    // asked at a table with a heaviest-first seat, which `weighted` is not.)
-    if plain && all == 0 && heavy == 0 {
+    // A table of `weighted` seats (`expert`'s rollouts) plays its plain turns on the kernel's
+    // listing turns (round/kernel.rs), which pick from compact moves and keep the void records.
+    // (Not asked at a table with a heaviest-first seat, which `weighted` is not.)
+    let listed = plain && all == 0 && heavy == 0 && {
         let n = state.players() as usize;
-        let mut ws: [Option<&mut dyn crate::strategy::ListedPick>; MAX_PLAYERS] = [const { None }; MAX_PLAYERS];
-        let mut every = true;
-        for (s, b) in bots.iter_mut().enumerate().take(n) {
-            ws[s] = b.listed_pick();
-            if ws[s].is_none() {
-                every = false;
-                break;
-            }
-        }
-        if every {
-            loop {
-                if LIMITED && state.turns() >= until {
-                    return state.outcome().copied();
-                }
-                match state.advance_until(moves, obs, plain) {
-                    None => {
-                        // The list's scratch is kept per thread: built for each round, its
-                        // zeroing would cost more than a rollout's turns save.
-                        thread_local! {
-                            static LIST: std::cell::RefCell<crate::round::kernel::KList> =
-                                std::cell::RefCell::new(crate::round::kernel::KList::new());
-                        }
-                        LIST.with_borrow_mut(|list| {
-                            state.play_plain_listed::<LIMITED, _>(obs, until, list, &mut |st, p, m| {
-                                ws[p.index()].as_mut().expect("a weighted seat").pick_listed(st, p, m)
-                            })
-                        });
-                        return state.outcome().copied();
-                    }
-                    Some(Step::Over) => return state.outcome().copied(),
-                    Some(Step::Choice(seat, _)) => {
-                        let v = state.view_as(seat, false);
-                        let w = ws[seat.index()].as_mut().expect("a weighted seat");
-                        let i = w.choose(&v, moves, &mut rngs[seat.index()]);
-                        let m = moves[i];
-                        state.play_unchecked(m, obs);
-                    }
-                }
-            }
-        }
-    }
+        bots.iter().take(n).all(|b| b.picks_listed())
+    };
     loop {
         if LIMITED && state.turns() >= until {
             return state.outcome().copied();
         }
         match state.advance_until(moves, obs, plain) {
+            None if listed => {
+                // The list's scratch is kept per thread: built for each round, its zeroing
+                // would cost more than a rollout's turns save.
+                thread_local! {
+                    static LIST: std::cell::RefCell<crate::round::kernel::KList> =
+                        std::cell::RefCell::new(crate::round::kernel::KList::new());
+                }
+                LIST.with_borrow_mut(|list| {
+                    state.play_plain_listed::<LIMITED, _>(obs, until, list, &mut |st, p, m| {
+                        bots[p.index()].pick_listed(st, p, m)
+                    })
+                });
+                return state.outcome().copied();
+            }
             None => {
                 state.play_plain::<LIMITED, _>(moves, obs, until, heavy, |st, seat, moves| {
                     let v = st.view_as(seat, all & seat.bit() != 0);

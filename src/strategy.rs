@@ -205,27 +205,29 @@ pub trait Strategy {
         false
     }
 
-    /// This strategy as one that picks from the plain-rules kernel's compact move lists, if it
-    /// is one (the built-in `weighted`): a table of them has its turns played on the kernel's
-    /// listing turns (the engine's business, not a strategy author's).
+    /// Whether this strategy picks from the plain-rules kernel's compact move lists (the
+    /// built-in `weighted`): a table of such seats has its turns played on the kernel's listing
+    /// turns, which ask [`Strategy::pick_listed`] (the engine's business, not a strategy
+    /// author's).
     #[doc(hidden)]
-    fn listed_pick(&mut self) -> Option<&mut dyn ListedPick> {
-        None
+    fn picks_listed(&self) -> bool {
+        false
     }
-}
 
-/// A strategy that picks among compact moves `(train, v, q)` (tile `[v|q]` laid on `train`,
-/// whose end shows `v`) from the round state, as its [`Strategy::choose`] would among the same
-/// moves: the plain-rules kernel's listing turns ask it (see [`Strategy::listed_pick`]).
-#[doc(hidden)]
-pub trait ListedPick: Strategy {
-    /// The index of the move to play among two or more.
+    /// The index of the move to play among two or more compact moves `(train, v, q)` (tile
+    /// `[v|q]` laid on `train`, whose end shows `v`), read from the round state: the pick
+    /// [`Strategy::choose`] would make among the same moves. Asked only of a strategy whose
+    /// [`Strategy::picks_listed`] is true; a direct call, not a trait object, so that the pick
+    /// inlines into the rollout's turn.
+    #[doc(hidden)]
     fn pick_listed(
         &mut self,
-        st: &crate::round::RoundState,
-        me: crate::round::Seat,
-        moves: &[(crate::round::TrainId, crate::tile::Pip, crate::tile::Pip)],
-    ) -> usize;
+        _st: &crate::round::RoundState,
+        _me: Seat,
+        _moves: &[(crate::round::TrainId, crate::tile::Pip, crate::tile::Pip)],
+    ) -> usize {
+        unreachable!("pick_listed is asked only of a strategy whose picks_listed is true")
+    }
 }
 
 impl<S: Strategy + ?Sized> Strategy for Box<S> {

@@ -146,10 +146,20 @@ macro_rules! builtin_bots {
 
         impl Strategy for Bot {
             #[inline]
-            fn listed_pick(&mut self) -> Option<&mut dyn crate::strategy::ListedPick> {
+            fn picks_listed(&self) -> bool {
+                matches!(self, Bot::Weighted(_))
+            }
+
+            #[inline]
+            fn pick_listed(
+                &mut self,
+                st: &crate::round::RoundState,
+                me: crate::round::Seat,
+                moves: &[(crate::round::TrainId, crate::tile::Pip, crate::tile::Pip)],
+            ) -> usize {
                 match self {
-                    Bot::Weighted(w) => Some(&mut **w),
-                    _ => None,
+                    Bot::Weighted(w) => w.pick_compact(st, me, moves),
+                    _ => unreachable!("only weighted picks from listed moves"),
                 }
             }
 

@@ -286,30 +286,122 @@ struct Facts<'a> {
     plan_set: &'a crate::tile_set::TileSet,
 }
 
-impl Facts<'_> {
-    /// The features of laying `t` on `train`, leaving `end` showing, of which `unplayed` tiles
-    /// are not yet on the table: in the order of [`FEATURES`].
+/// What the features of every move of `view`'s seat share, the plan read from `cache`.
+#[inline(always)]
+fn facts<'a>(cache: &'a mut PlanCache, view: &View<'a>) -> Facts<'a> {
+    let me = view.seat();
+    let n = view.players() as usize;
+    let hand = view.hand();
+    let own = TrainId::personal(me);
+    let max = view.rules().set;
+    let (rest, plan_set) = cache.rest(hand, view.train(own).end);
+    Facts {
+        me,
+        own,
+        hand,
+        max,
+        heaviest: 2.0 * f64::from(max.get()).max(1.0),
+        hand_size: f64::from(hand.len() as u32).max(1.0),
+        next: Seat::from_index((me.index() + 1) % n),
+        next_voids: view.known_voids(Seat::from_index((me.index() + 1) % n)),
+        urgent: (0..n).any(|s| s != me.index() && view.hand_size(Seat::from_index(s)) <= 2),
+        marked: view.is_marked(me),
+        plan_next: rest.first().copied(),
+        plan_set,
+    }
+}
+
+/// What receives a move's features from [`Facts::place`], in the order of [`FEATURES`]: the
+/// array of their values ([`Values`], what a hint explains) or the weighted sum ([`Score`], what
+/// a pick compares).
+trait Sink {
+    /// Feature `i` has the value `x` (a feature never given is 0).
+    fn value(&mut self, i: usize, x: f64);
+    /// Feature `i` is 1 if `on`, else 0.
+    fn flag(&mut self, i: usize, on: bool);
+}
+
+/// The features' values.
+#[derive(Debug)]
+struct Values([f64; FEATURES.len()]);
+
+impl Sink for Values {
     #[inline(always)]
-    fn place(&self, t: crate::tile::Tile, train: TrainId, end: Pip, unplayed: u32) -> [f64; FEATURES.len()] {
+    fn value(&mut self, i: usize, x: f64) {
+        self.0[i] = x;
+    }
+
+    #[inline(always)]
+    fn flag(&mut self, i: usize, on: bool) {
+        self.0[i] = f64::from(u8::from(on));
+    }
+}
+
+/// The weighted sum of the features, added in the order of [`FEATURES`]. A feature that is 0
+/// is not added and a flag adds its weight: the sum of every value times its weight, added in
+/// that order, to the bit, except that a sum of zero may differ in its sign, which no
+/// comparison sees (`0.0 * w` is a zero, and adding a zero leaves any other sum as it is;
+/// `1.0 * w` is `w`). The test `the_score_is_the_sum_of_the_values_times_the_weights` holds
+/// it to that sum.
+struct Score<'w> {
+    weights: &'w [f64; FEATURES.len()],
+    sum: f64,
+}
+
+impl Sink for Score<'_> {
+    #[inline(always)]
+    fn value(&mut self, i: usize, x: f64) {
+        self.sum += x * self.weights[i];
+    }
+
+    #[inline(always)]
+    fn flag(&mut self, i: usize, on: bool) {
+        if on {
+            self.sum += self.weights[i];
+        }
+    }
+}
+
+impl Facts<'_> {
+    /// Gives `sink` the features of laying `t` on `train`, leaving `end` showing, of which
+    /// `unplayed` tiles are not yet on the table: in the order of [`FEATURES`].
+    #[inline(always)]
+    fn place(&self, t: crate::tile::Tile, train: TrainId, end: Pip, unplayed: u32, sink: &mut impl Sink) {
         let on_own = train == self.own;
         let pips = f64::from(t.pips()) / self.heaviest;
         let is_plan = on_own && self.plan_next == Some(t);
         let public = !on_own || self.marked;
-        [
-            pips,
-            if self.urgent { pips } else { 0.0 },
-            f64::from(u8::from(t.is_double())),
-            f64::from(u8::from(t.is_double() && fitting_without(self.hand, t, t.low()) == 0)),
-            f64::from(u8::from(on_own)),
-            f64::from(u8::from(on_own && self.marked)),
-            f64::from(u8::from(train.is_mexican())),
-            f64::from(u8::from(train.owner().is_some_and(|s| s != self.me))),
-            f64::from(u8::from(is_plan)),
-            f64::from(u8::from(self.plan_set.contains(t) && !is_plan)),
-            f64::from(fitting_without(self.hand, t, end)) / self.hand_size,
-            f64::from(u8::from(public && self.next != self.me && self.next_voids & (1 << end.get()) != 0)),
-            f64::from(unplayed) / f64::from(self.max.get() + 2),
-        ]
+        sink.value(0, pips);
+        if self.urgent {
+            sink.value(1, pips);
+        }
+        sink.flag(2, t.is_double());
+        sink.flag(3, t.is_double() && fitting_without(self.hand, t, t.low()) == 0);
+        sink.flag(4, on_own);
+        sink.flag(5, on_own && self.marked);
+        sink.flag(6, train.is_mexican());
+        sink.flag(7, train.owner().is_some_and(|s| s != self.me));
+        sink.flag(8, is_plan);
+        sink.flag(9, self.plan_set.contains(t) && !is_plan);
+        sink.value(10, f64::from(fitting_without(self.hand, t, end)) / self.hand_size);
+        sink.flag(11, public && self.next != self.me && self.next_voids & (1 << end.get()) != 0);
+        sink.value(12, f64::from(unplayed) / f64::from(self.max.get() + 2));
+    }
+
+    /// The features' values (see [`Facts::place`]).
+    #[inline(always)]
+    fn values(&self, t: crate::tile::Tile, train: TrainId, end: Pip, unplayed: u32) -> [f64; FEATURES.len()] {
+        let mut v = Values([0.0; FEATURES.len()]);
+        self.place(t, train, end, unplayed, &mut v);
+        v.0
+    }
+
+    /// The weighted sum of the features (see [`Facts::place`] and [`Score`]).
+    #[inline(always)]
+    fn score(&self, w: &[f64; FEATURES.len()], t: crate::tile::Tile, train: TrainId, end: Pip, unplayed: u32) -> f64 {
+        let mut s = Score { weights: w, sum: 0.0 };
+        self.place(t, train, end, unplayed, &mut s);
+        s.sum
     }
 }
 
@@ -319,15 +411,20 @@ impl Weighted {
     /// plays the first best; `expert`'s inference reads the scores as a stochastic policy.
     #[inline]
     fn for_each_score(&mut self, view: &View<'_>, moves: &[Move], mut f: impl FnMut(usize, f64)) {
-        let w = self.weights;
-        self.for_each_feature(view, moves, |i, features| {
-            let score = match features {
-                Features::Bullet => f64::INFINITY,
-                Features::End => 0.0,
-                Features::Place(x) => x.iter().zip(&w).map(|(x, w)| x * w).sum(),
+        let wild = view.rules().blanks_wild;
+        let facts = facts(&mut self.cache, view);
+        let w = &self.weights;
+        for (i, m) in moves.iter().enumerate() {
+            let score = match m.kind() {
+                MoveKind::Bullet => f64::INFINITY,
+                MoveKind::Stop | MoveKind::Skip => 0.0,
+                MoveKind::Place(p) => {
+                    let end = p.new_end(view.train(p.train).end, wild);
+                    facts.score(w, p.tile, p.train, end, view.unplayed(end))
+                }
             };
             f(i, score);
-        });
+        }
     }
 
     /// Calls `f(i, features)` for every legal move in order: its features in the order of
@@ -335,42 +432,17 @@ impl Weighted {
     #[inline]
     fn for_each_feature(&mut self, view: &View<'_>, moves: &[Move], mut f: impl FnMut(usize, Features)) {
         let wild = view.rules().blanks_wild;
-        let facts = self.facts(view);
+        let facts = facts(&mut self.cache, view);
         for (i, m) in moves.iter().enumerate() {
             let features = match m.kind() {
                 MoveKind::Bullet => Features::Bullet,
                 MoveKind::Stop | MoveKind::Skip => Features::End,
                 MoveKind::Place(p) => {
                     let end = p.new_end(view.train(p.train).end, wild);
-                    Features::Place(facts.place(p.tile, p.train, end, view.unplayed(end)))
+                    Features::Place(facts.values(p.tile, p.train, end, view.unplayed(end)))
                 }
             };
             f(i, features);
-        }
-    }
-
-    /// What the features of every move of `view`'s seat share.
-    #[inline(always)]
-    fn facts<'a>(&'a mut self, view: &View<'a>) -> Facts<'a> {
-        let me = view.seat();
-        let n = view.players() as usize;
-        let hand = view.hand();
-        let own = TrainId::personal(me);
-        let max = view.rules().set;
-        let (rest, plan_set) = self.cache.rest(hand, view.train(own).end);
-        Facts {
-            me,
-            own,
-            hand,
-            max,
-            heaviest: 2.0 * f64::from(max.get()).max(1.0),
-            hand_size: f64::from(hand.len() as u32).max(1.0),
-            next: Seat::from_index((me.index() + 1) % n),
-            next_voids: view.known_voids(Seat::from_index((me.index() + 1) % n)),
-            urgent: (0..n).any(|s| s != me.index() && view.hand_size(Seat::from_index(s)) <= 2),
-            marked: view.is_marked(me),
-            plan_next: rest.first().copied(),
-            plan_set,
         }
     }
 
@@ -379,14 +451,18 @@ impl Weighted {
     /// ask this. Under the plain rules the kernel plays there is no bullet, stop or skip and no
     /// wild blank, so the end a move leaves is `q`; the features ([`Facts::place`]), their sum
     /// and the first best are [`Strategy::choose`]'s: the same pick, bit for bit.
-    fn pick_compact(&mut self, st: &crate::round::RoundState, me: Seat, moves: &[(TrainId, Pip, Pip)]) -> usize {
-        let w = self.weights;
+    pub(super) fn pick_compact(
+        &mut self,
+        st: &crate::round::RoundState,
+        me: Seat,
+        moves: &[(TrainId, Pip, Pip)],
+    ) -> usize {
         let view = st.view(me);
-        let facts = self.facts(&view);
+        let facts = facts(&mut self.cache, &view);
+        let w = &self.weights;
         let (mut best, mut best_score) = (0, f64::NEG_INFINITY);
         for (i, &(train, v, q)) in moves.iter().enumerate() {
-            let x = facts.place(crate::tile::Tile::new(v, q), train, q, st.unplayed(q));
-            let score: f64 = x.iter().zip(&w).map(|(x, w)| x * w).sum();
+            let score = facts.score(w, crate::tile::Tile::new(v, q), train, q, st.unplayed(q));
             if score > best_score {
                 best = i;
                 best_score = score;
@@ -401,13 +477,6 @@ impl Weighted {
         let mut out = Vec::with_capacity(moves.len());
         self.for_each_feature(view, moves, |_, x| out.push(x));
         out
-    }
-}
-
-impl crate::strategy::ListedPick for Weighted {
-    #[inline]
-    fn pick_listed(&mut self, st: &crate::round::RoundState, me: Seat, moves: &[(TrainId, Pip, Pip)]) -> usize {
-        self.pick_compact(st, me, moves)
     }
 }
 
@@ -451,6 +520,53 @@ impl Strategy for Weighted {
 mod tests {
     use super::*;
     use crate::round::{History, RoundState, Workspace, recorded_rounds};
+
+    /// [`Score`] adds what [`Values`] holds times the weights, in order, to the bit (a sum of
+    /// zero may differ in sign only): over random values, flags and weights, zeros included,
+    /// fed as [`Facts::place`] feeds them.
+    #[test]
+    fn the_score_is_the_sum_of_the_values_times_the_weights() {
+        let mut k = 0u64;
+        let mut next = || {
+            k += 1;
+            crate::rng::mix(11, k)
+        };
+        let unit = |r: u64| if r.is_multiple_of(4) { 0.0 } else { (r >> 11) as f64 / (1u64 << 53) as f64 };
+        let (mut zero_sums, mut cases) = (0, 0);
+        for _ in 0..20_000 {
+            let w: [f64; FEATURES.len()] = std::array::from_fn(|_| {
+                let r = next();
+                if r.is_multiple_of(5) { 0.0 } else { ((r >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 6.0 }
+            });
+            let bits = next();
+            let (pips, follow, unplayed) = (unit(next()), unit(next()), unit(next()));
+            let mut values = Values([0.0; FEATURES.len()]);
+            let mut score = Score { weights: &w, sum: 0.0 };
+            let feed = |sink: &mut dyn Sink| {
+                sink.value(0, pips);
+                if bits & 1 != 0 {
+                    sink.value(1, pips);
+                }
+                for i in 2..=9 {
+                    sink.flag(i, bits & (1 << i) != 0);
+                }
+                sink.value(10, follow);
+                sink.flag(11, bits & (1 << 11) != 0);
+                sink.value(12, unplayed);
+            };
+            feed(&mut values);
+            feed(&mut score);
+            let sum: f64 = values.0.iter().zip(&w).map(|(x, w)| x * w).sum();
+            assert!(
+                score.sum == sum && (sum == 0.0 || score.sum.to_bits() == sum.to_bits()),
+                "{} {sum} {values:?} {w:?}",
+                score.sum
+            );
+            zero_sums += usize::from(sum == 0.0);
+            cases += 1;
+        }
+        assert!(zero_sums > 5 && zero_sums < cases / 10, "{zero_sums} sums of zero");
+    }
 
     /// As `expert:infer=policy`'s opponent model, at the temperature it plays: where every seat
     /// plays `weighted`, the true hands are more likely than sampled ones far more often than

@@ -10,8 +10,11 @@
 #   greedy-void-records void records kept at every table, so that greedy seats play their turns
 #                       on the plain loop's listing-free path instead of the kernel
 #                       (`greedy_round`): what a kernel turn saves over a plain-loop turn
+#   kernel-one-turn     the kernel's greedy turn and its listing turn written once, generic over
+#                       how the turn chooses (`greedy_round`, `expert_decision`): what removing
+#                       the second statement would cost the greedy round
 #
-# Usage: [KEEP=DIR] scripts/bench/prototypes.sh [NAME...]     (default: both; about 7 minutes)
+# Usage: [KEEP=DIR] scripts/bench/prototypes.sh [NAME...]     (default: all three; about 9 minutes)
 # Prints one line per measure: HEAD's figure, the prototype's, and the change. KEEP=DIR copies
 # each prototype's `mtrain` binary to DIR/NAME-mtrain (for scripts/bench/floor-rates.sh's BASE).
 set -euo pipefail
@@ -20,7 +23,7 @@ ROOT=$(pwd)
 DIR=results/benchmarks/prototypes
 command -v valgrind >/dev/null || { echo "prototypes.sh: valgrind is not installed" >&2; exit 2; }
 NAMES=("$@")
-[[ ${#NAMES[@]} -eq 0 ]] && NAMES=(no-statistics greedy-void-records)
+[[ ${#NAMES[@]} -eq 0 ]] && NAMES=(no-statistics greedy-void-records kernel-one-turn)
 for name in "${NAMES[@]}"; do
   [[ -f "$DIR/$name.patch" ]] || {
     echo "prototypes.sh: no prototype '$name' (choose from: $(cd "$DIR" && ls ./*.patch | sed 's#^./##; s#\.patch$##' | tr '\n' ' '))" >&2
@@ -39,9 +42,10 @@ trap cleanup EXIT
 build() { cargo build --release --quiet && cargo build --release --quiet --example rounds; }
 build
 refs() { # command... -> instructions
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>"$TMP/cg.txt" >/dev/null
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>"$TMP/cg.txt" >"$TMP/out.txt"
   grep -oE "refs: +[0-9,]+" "$TMP/cg.txt" | tr -d ', ' | cut -d: -f2
 }
+decisions() { grep -oE "[0-9]+ decisions" "$TMP/out.txt" | cut -d' ' -f1; }
 tournament() { # mtrain rounds games -> instructions
   rm -rf "$TMP/t"
   refs "$1" tournament --quiet --bots greedy --players 4 --set 12 --rounds "$2" --games "$3" --threads 1 --out "$TMP/t"
@@ -60,6 +64,12 @@ measure() { # name target-dir -> "measure value" lines
       ;;
     greedy-void-records)
       echo "greedy_round $(($(refs "$r" greedy 20000 play) / 20000))"
+      ;;
+    kernel-one-turn)
+      echo "greedy_round $(($(refs "$r" greedy 20000 play) / 20000))"
+      local ex
+      ex=$(refs "$r" expert 4 play)
+      echo "expert_decision $((ex / $(decisions)))"
       ;;
   esac
 }

@@ -31,7 +31,7 @@
 //! **Listing turns, for a table of `weighted` seats** ([`RoundState::play_plain_listed`]): the
 //! same steps, but each choice's moves are listed as compact `(train, end, other half)` triples
 //! in the order the move list holds them ([`KList`]), the strategy picks among them from the
-//! round state directly (`Weighted`'s `ListedPick::pick_listed`: no view, no move list, no move to decode),
+//! round state directly (`Weighted`'s pick through `Strategy::pick_listed`: no view, no move list, no move to decode),
 //! and the void records are kept where the plain loop keeps them (a seat that finds no
 //! placement is void in the values offered; after a draw it keeps, the records narrow). These
 //! are the rollouts of `expert` and every all-`weighted` table; `tests/plain_path.rs`
