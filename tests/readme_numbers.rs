@@ -1948,3 +1948,23 @@ fn the_floor_rates_in_steps_are_floor_rates_csv() {
         assert!(steps.contains(&w), "STEPS.md does not say: {w}");
     }
 }
+
+/// STEPS.md's table of what the greedy round does beyond the prototype (instructions, data
+/// reads and writes, misses, mispredicted branches a round) is floor-memory.csv, as
+/// scripts/bench/floor-memory.sh wrote it.
+#[test]
+fn the_memory_traffic_in_steps_is_floor_memory_csv() {
+    let steps = read("results/benchmarks/STEPS.md");
+    // One decimal, the whole part grouped by thousands.
+    let cell = |x: &str| {
+        let (whole, tenth) = x.split_once('.').expect("one decimal");
+        format!("{}.{tenth}", grouped(whole.parse().unwrap()))
+    };
+    let rows = records("results/benchmarks/floor-memory.csv");
+    assert_eq!(rows.len(), 2);
+    for (r, label) in rows.iter().zip(["the prototype (`floor play`)", "mtrain's greedy round"]) {
+        let cols = ["instructions", "data_reads", "data_writes", "d1_misses", "mispredicted_branches"];
+        let row = format!("| {label} | {} |", cols.map(|c| cell(&r[c])).join(" | "));
+        assert!(steps.contains(&row), "STEPS.md lacks {row}");
+    }
+}
