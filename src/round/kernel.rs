@@ -45,7 +45,7 @@ use crate::rules::{MarkerRemoval, MexicanStart, Obligation as ObligationRule, Ob
 use crate::tile::{Pip, Tile};
 
 /// The rule fields a kernel turn reads, read once for a run of turns.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Hoisted {
     players: u8,
     /// Every seat's bit.
@@ -71,13 +71,42 @@ pub(super) struct Hoisted {
     full_row: u32,
 }
 
+/// The rule facts of the `wikipedia` preset (the default rules), as constants: a run of turns
+/// under them is compiled with them ([`Hoisted::wikipedia_facts`]), so that the compiler drops
+/// the tests of every other variation (7% of a greedy round's instructions, STEPS.md step 21).
+/// The table's size (`players`, `everyone`, `full_row`) stays the run's own. The test
+/// `wikipedia_facts_are_the_presets` holds these to `Rules::wikipedia()`.
+const WIKIPEDIA: Hoisted = Hoisted {
+    players: 0,
+    everyone: 0,
+    first_turn_own_train_only: true,
+    obligation_overrides_first_turn: false,
+    max_mexican_trains: 1,
+    mexican_start: MexicanStart::AnyTime,
+    parsons_first_move: false,
+    marker_removal: MarkerRemoval::OwnerOnOwnTrain,
+    only_others_unmark: false,
+    mark_on_empty_boneyard: true,
+    obliges: true,
+    lifo: true,
+    followup_draw_per_double: true,
+    last_of_suit_exempt: true,
+    reprivatise_exempt: false,
+    early_end_when_stuck: false,
+    full_row: 0,
+};
+
 impl Hoisted {
     /// The facts of `st`'s rules.
     pub(super) fn of(st: &RoundState) -> Hoisted {
-        let r = &st.rules;
+        Hoisted::of_rules(&st.rules, st.players)
+    }
+
+    /// The facts of `r` at a table of `players`.
+    fn of_rules(r: &crate::rules::Rules, players: u8) -> Hoisted {
         Hoisted {
-            players: st.players,
-            everyone: ((1u32 << st.players) - 1) as u16,
+            players,
+            everyone: ((1u32 << players) - 1) as u16,
             first_turn_own_train_only: r.first_turn_own_train_only,
             obligation_overrides_first_turn: r.obligation_overrides_first_turn,
             max_mexican_trains: r.max_mexican_trains,
@@ -94,6 +123,51 @@ impl Hoisted {
             early_end_when_stuck: r.early_end_when_stuck,
             full_row: (1u32 << (r.set.get() + 1)) - 1,
         }
+    }
+
+    /// These facts with the table's size left out.
+    #[inline(always)]
+    fn rules_only(self) -> Hoisted {
+        Hoisted { players: 0, everyone: 0, full_row: 0, ..self }
+    }
+
+    /// Whether these are the `wikipedia` preset's rule facts ([`WIKIPEDIA`], whatever the
+    /// table's size): then a run of turns may be played with [`Hoisted::wikipedia_facts`].
+    #[inline(always)]
+    pub(super) fn is_wikipedia(&self) -> bool {
+        self.rules_only() == WIKIPEDIA
+    }
+
+    /// [`WIKIPEDIA`]'s facts, as constants, with this table's size: to be built where the run
+    /// of turns is inlined, so that the compiler sees the constants.
+    #[inline(always)]
+    pub(super) fn wikipedia_facts(&self) -> Hoisted {
+        Hoisted { players: self.players, everyone: self.everyone, full_row: self.full_row, ..WIKIPEDIA }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`WIKIPEDIA`] is what `Rules::wikipedia()` gives at every table size and set; a rule
+    /// changed makes other facts.
+    #[test]
+    fn wikipedia_facts_are_the_presets() {
+        let mut r = crate::rules::Rules::wikipedia();
+        for set in [6, 9, 12, 15, 18] {
+            r.set = Pip::from_u8(set);
+            for players in 2..=8 {
+                let k = Hoisted::of_rules(&r, players);
+                assert!(k.is_wikipedia(), "{k:?}");
+                assert_eq!(k.wikipedia_facts(), k);
+            }
+        }
+        r.obligation_order = ObligationOrder::Fifo;
+        assert!(!Hoisted::of_rules(&r, 4).is_wikipedia());
+        r.obligation_order = ObligationOrder::Lifo;
+        r.mark_on_empty_boneyard = false;
+        assert!(!Hoisted::of_rules(&r, 4).is_wikipedia());
     }
 }
 

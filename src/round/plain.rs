@@ -168,22 +168,14 @@ impl RoundState {
             // void records: only while no strategy at the table reads them.
             let k = Hoisted::of(self);
             if heavy & k.everyone == k.everyone {
-                // Every seat heaviest-first (a greedy table, `montecarlo`'s rollouts). The seats
-                // play in turn (plain rules skip no one), so once the seat to play has played,
-                // every seat has: the first go-round's turns, then the rest with no first-turn
-                // rules to test.
-                let mut last = None;
-                while self.outcome.is_none()
-                    && (!LIMITED || self.stats.turns < until)
-                    && self.stats.turns_taken[self.current.index()] == 0
-                {
-                    last = Some(self.kernel_turn_first(true, &k, obs));
-                }
-                while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
-                    last = Some(self.kernel_turn_first(false, &k, obs));
-                }
-                if let Some(f) = last {
-                    self.kernel_write_back(f);
+                // Every seat heaviest-first (a greedy table, `montecarlo`'s rollouts).
+                // Under the `wikipedia` preset's rule facts (the default rules) the loop is
+                // compiled a second time with them as constants, the tests of the other
+                // variations dropped (STEPS.md step 21).
+                if k.is_wikipedia() {
+                    self.kernel_run::<LIMITED, O>(&k.wikipedia_facts(), obs, until);
+                } else {
+                    self.kernel_run::<LIMITED, O>(&k, obs, until);
                 }
                 return;
             }
@@ -216,6 +208,29 @@ impl RoundState {
                     return;
                 }
             }
+        }
+    }
+
+    /// The turns of a table whose every seat is heaviest-first, on the kernel, under the rule
+    /// facts `k`: inlined where it is called, so that facts built there as constants
+    /// ([`Hoisted::wikipedia_facts`]) compile as such.
+    #[inline(always)]
+    fn kernel_run<const LIMITED: bool, O: Observer>(&mut self, k: &Hoisted, obs: &mut O, until: u32) {
+        // The seats play in turn (plain rules skip no one), so once the seat to play has
+        // played, every seat has: the first go-round's turns, then the rest with no first-turn
+        // rules to test.
+        let mut last = None;
+        while self.outcome.is_none()
+            && (!LIMITED || self.stats.turns < until)
+            && self.stats.turns_taken[self.current.index()] == 0
+        {
+            last = Some(self.kernel_turn_first(true, k, obs));
+        }
+        while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
+            last = Some(self.kernel_turn_first(false, k, obs));
+        }
+        if let Some(f) = last {
+            self.kernel_write_back(f);
         }
     }
 
