@@ -697,11 +697,30 @@ impl RoundState {
         list: &mut KList,
         pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
     ) {
+        // Under the `wikipedia` preset's rule facts, compiled with them as constants (as the
+        // greedy tables' run, `kernel_run`).
         let k = Hoisted::of(self);
+        if k.is_wikipedia() {
+            self.lrun::<LIMITED, O>(&k.wikipedia_facts(), obs, until, list, pick);
+        } else {
+            self.lrun::<LIMITED, O>(&k, obs, until, list, pick);
+        }
+    }
+
+    /// The listing turns under the rule facts `k`, inlined where it is called.
+    #[inline(always)]
+    fn lrun<const LIMITED: bool, O: Observer>(
+        &mut self,
+        k: &Hoisted,
+        obs: &mut O,
+        until: u32,
+        list: &mut KList,
+        pick: &mut impl FnMut(&RoundState, Seat, &[(TrainId, Pip, Pip)]) -> usize,
+    ) {
         let mut last = None;
         while self.outcome.is_none() && (!LIMITED || self.stats.turns < until) {
             let first = self.stats.turns_taken[self.current.index()] == 0;
-            last = Some(self.lturn(first, &k, obs, list, pick));
+            last = Some(self.lturn(first, k, obs, list, pick));
         }
         if let Some(f) = last {
             self.kernel_write_back(f);
