@@ -171,11 +171,12 @@ impl RoundState {
                 // Every seat heaviest-first (a greedy table, `montecarlo`'s rollouts).
                 // Under the `wikipedia` preset's rule facts (the default rules) the loop is
                 // compiled a second time with them as constants, the tests of the other
-                // variations dropped (STEPS.md step 21).
+                // variations dropped (STEPS.md step 21). Each copy is a function of its own
+                // (step 22).
                 if k.is_wikipedia() {
-                    self.kernel_run::<LIMITED, O>(&k.wikipedia_facts(), obs, until);
+                    self.kernel_run_wikipedia::<LIMITED, O>(&k, obs, until);
                 } else {
-                    self.kernel_run::<LIMITED, O>(&k, obs, until);
+                    self.kernel_run_facts::<LIMITED, O>(&k, obs, until);
                 }
                 return;
             }
@@ -211,9 +212,27 @@ impl RoundState {
         }
     }
 
+    /// [`RoundState::kernel_run`] under the `wikipedia` preset's rule facts, as constants.
+    ///
+    /// Not inlined into `play_plain`, and neither is its twin below: there, the run was
+    /// compiled with the rest of the round's loop around it, into code that took about 10% more
+    /// time a round for the same instructions, and into a different copy for each caller (the
+    /// tournament's ran some 5% slower than the example's). A call a round costs nothing
+    /// measurable, and every caller now runs the same code (STEPS.md step 22).
+    #[inline(never)]
+    fn kernel_run_wikipedia<const LIMITED: bool, O: Observer>(&mut self, k: &Hoisted, obs: &mut O, until: u32) {
+        self.kernel_run::<LIMITED, O>(&k.wikipedia_facts(), obs, until);
+    }
+
+    /// [`RoundState::kernel_run`] under the rule facts `k`.
+    #[inline(never)]
+    fn kernel_run_facts<const LIMITED: bool, O: Observer>(&mut self, k: &Hoisted, obs: &mut O, until: u32) {
+        self.kernel_run::<LIMITED, O>(k, obs, until);
+    }
+
     /// The turns of a table whose every seat is heaviest-first, on the kernel, under the rule
-    /// facts `k`: inlined where it is called, so that facts built there as constants
-    /// ([`Hoisted::wikipedia_facts`]) compile as such.
+    /// facts `k`: inlined where it is called (the two functions above), so that facts built
+    /// there as constants ([`Hoisted::wikipedia_facts`]) compile as such.
     #[inline(always)]
     fn kernel_run<const LIMITED: bool, O: Observer>(&mut self, k: &Hoisted, obs: &mut O, until: u32) {
         // The seats play in turn (plain rules skip no one), so once the seat to play has

@@ -6,10 +6,17 @@
 //! reorder buffer by the chunks in flight.
 //!
 //! Nothing on the hot path waits: a worker takes its next chunk with one atomic increment and
-//! hands the finished one to the collector over an unbounded channel, never waiting for it or for
-//! a lock, and keeps its own scratch (`Worker`: move list, seated bots, deal accumulator, match
-//! result) from game to game and chunk to chunk. The collector's work per chunk (merging a tally)
-//! is a few hundred instructions against the millions of playing it.
+//! hands the finished ones to the collector over an unbounded channel, never waiting for it or
+//! for a lock, and keeps its own scratch (`Worker`: move list, seated bots, deal accumulator,
+//! match result) from game to game and chunk to chunk. The collector's work per chunk (merging a
+//! tally) is a few hundred instructions against the millions of playing it.
+//!
+//! A worker hands its chunks over in batches, a batch at most [`HAND_OVER`] after its first
+//! chunk finished (or at once, when a chunk alone took that long): a chunk of fast games (16
+//! one-round greedy games, some 50 µs) handed over alone woke the sleeping collector each time,
+//! and those wake-ups took a quarter of a one-round tournament's CPU time (STEPS.md step 22).
+//! Batches change when the collector sees a chunk, never which chunks it folds or in what
+//! order, so the results are the same; a worker that stops hands over what it holds first.
 
 use super::sprt::{Sprt, SprtState};
 use super::{CHUNK_DEALS, DealAcc, Layout, PerGame, Schedule, Tally};
@@ -28,6 +35,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+
+/// How long a worker may hold finished chunks before it hands them to the collector (see the
+/// module docs): short against a checkpoint's period or a person watching the progress line,
+/// long against the chunks of fast games.
+const HAND_OVER: Duration = Duration::from_millis(2);
 
 /// A tournament: rules, the field and the schedule.
 #[derive(Clone, Debug)]
@@ -64,6 +76,31 @@ pub struct ChunkOutput {
     pub failed: bool,
     /// Whether a bot of this chunk failed.
     pub(crate) bot_failed: bool,
+}
+
+/// A worker's finished chunks not yet handed to the collector (see the module docs).
+#[derive(Default)]
+struct Held {
+    chunks: Vec<ChunkOutput>,
+    /// When the first of them began.
+    since: Option<Instant>,
+}
+
+impl Held {
+    /// Holds `out`, a chunk begun at `started`; returns the batch to hand over now: when `now`
+    /// is [`HAND_OVER`] or more after the first held chunk began (so a chunk that alone took
+    /// that long goes at once), or when `out` failed (the run is stopping).
+    fn push(&mut self, out: ChunkOutput, started: Instant, now: Instant) -> Option<Vec<ChunkOutput>> {
+        let since = *self.since.get_or_insert(started);
+        let failed = out.failed;
+        self.chunks.push(out);
+        if failed || now.saturating_duration_since(since) >= HAND_OVER {
+            self.since = None;
+            Some(std::mem::take(&mut self.chunks))
+        } else {
+            None
+        }
+    }
 }
 
 /// A set of chunk indices as sorted, disjoint, non-adjacent half-open ranges.
@@ -344,7 +381,7 @@ impl Tournament {
     ) -> Result<RunResult, E> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().expect("thread pool");
         let next = AtomicUsize::new(0);
-        let (tx, rx) = std::sync::mpsc::channel::<ChunkOutput>();
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<ChunkOutput>>();
         let mut result = RunResult { tally: start, done, sprt: None, interrupted: false, bot_failed: false };
         let mut error = None;
         let mut decided = false;
@@ -358,12 +395,14 @@ impl Tournament {
                         let tx = tx.clone();
                         s.spawn(move |_| {
                             let mut worker = Worker::new(self);
+                            let mut held = Held::default();
                             loop {
                                 if stop.load(Ordering::SeqCst) {
-                                    return;
+                                    break;
                                 }
                                 let i = next.fetch_add(1, Ordering::SeqCst);
-                                let Some(&c) = todo.get(i) else { return };
+                                let Some(&c) = todo.get(i) else { break };
+                                let started = Instant::now();
                                 let out = self.play_chunk_until(
                                     c,
                                     opts.per_game,
@@ -378,9 +417,14 @@ impl Tournament {
                                     cut.store(true, Ordering::SeqCst);
                                     stop.store(true, Ordering::SeqCst);
                                 }
-                                if tx.send(out).is_err() {
+                                if let Some(batch) = held.push(out, started, Instant::now())
+                                    && tx.send(batch).is_err()
+                                {
                                     return;
                                 }
+                            }
+                            if !held.chunks.is_empty() {
+                                let _ = tx.send(held.chunks);
                             }
                         });
                     }
@@ -406,7 +450,7 @@ impl Tournament {
                         Err(_) => break,
                     },
                 };
-                if let Some(out) = received {
+                for out in received.into_iter().flatten() {
                     if out.failed {
                         result.bot_failed |= out.bot_failed;
                         continue;
@@ -530,6 +574,33 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finished_chunks_are_handed_over_in_batches_of_at_most_the_hand_over_time() {
+        let out = |chunk: u64, failed: bool| ChunkOutput {
+            chunk,
+            tally: Tally::new(Layout { bots: 1, players: 4 }),
+            games_csv: Vec::new(),
+            rounds_csv: Vec::new(),
+            games_jsonl: Vec::new(),
+            decisions: 0,
+            failed,
+            bot_failed: false,
+        };
+        let t0 = Instant::now();
+        let ms = |k: u64| t0 + Duration::from_micros(k * 1000);
+        let chunks = |b: Option<Vec<ChunkOutput>>| b.map(|b| b.iter().map(|o| o.chunk).collect::<Vec<_>>());
+        let mut held = Held::default();
+        // Fast chunks (0.5 ms each) are held until 2 ms after the first began.
+        assert_eq!(chunks(held.push(out(0, false), ms(0), t0 + Duration::from_micros(500))), None);
+        assert_eq!(chunks(held.push(out(1, false), ms(1), ms(1) + Duration::from_micros(500))), None);
+        assert_eq!(chunks(held.push(out(2, false), ms(1) + Duration::from_micros(500), ms(2))), Some(vec![0, 1, 2]));
+        // A chunk that alone took the hand-over time goes at once, and so does a failed one.
+        assert_eq!(chunks(held.push(out(3, false), ms(3), ms(6))), Some(vec![3]));
+        assert_eq!(chunks(held.push(out(4, false), ms(6), ms(6) + Duration::from_micros(100))), None);
+        assert_eq!(chunks(held.push(out(5, true), ms(6), ms(6) + Duration::from_micros(200))), Some(vec![4, 5]));
+        assert!(held.chunks.is_empty() && held.since.is_none());
+    }
 
     #[test]
     fn a_chunk_cut_mid_deal_leaves_the_worker_clean() {
