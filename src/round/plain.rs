@@ -216,9 +216,10 @@ impl RoundState {
     ///
     /// Not inlined into `play_plain`, and neither is its twin below: there, the run was
     /// compiled with the rest of the round's loop around it, into code that took about 10% more
-    /// time a round for the same instructions, and into a different copy for each caller (the
-    /// tournament's ran some 5% slower than the example's). A call a round costs nothing
-    /// measurable, and every caller now runs the same code (STEPS.md step 22).
+    /// time a round for 2.5% more instructions, and into a different copy for each caller (the
+    /// tournament's ran some 5% slower than the example's for 1.2% fewer instructions). A call
+    /// a round costs nothing measurable, and every caller now runs the same code (STEPS.md
+    /// step 22).
     #[inline(never)]
     fn kernel_run_wikipedia<const LIMITED: bool, O: Observer>(&mut self, k: &Hoisted, obs: &mut O, until: u32) {
         self.kernel_run::<LIMITED, O>(&k.wikipedia_facts(), obs, until);

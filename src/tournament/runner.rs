@@ -12,7 +12,7 @@
 //! tally) is a few hundred instructions against the millions of playing it.
 //!
 //! A worker hands its chunks over in batches, a batch at most [`HAND_OVER`] after its first
-//! chunk finished (or at once, when a chunk alone took that long): a chunk of fast games (16
+//! chunk began (so at once, when a chunk alone took that long): a chunk of fast games (16
 //! one-round greedy games, some 50 µs) handed over alone woke the sleeping collector each time,
 //! and those wake-ups took a quarter of a one-round tournament's CPU time (STEPS.md step 22).
 //! Batches change when the collector sees a chunk, never which chunks it folds or in what
